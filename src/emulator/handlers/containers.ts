@@ -1,0 +1,69 @@
+import type { ServerResponse } from "node:http";
+import { EmulatorError } from "../fm-error.js";
+import { mediaType, readBody } from "../http/body.js";
+import { recordIdParam } from "../http/params.js";
+import type { Answer, RequestContext } from "../http/routes.js";
+import { touchModification } from "../record-writes.js";
+import type { EmulatorState } from "../state.js";
+import { tableOf } from "../state.js";
+
+/** POST .../records/{recordId}/containers/{fieldName}/{fieldRepetition}: multipart part `upload`. */
+export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
+  const table = tableOf(ctx.db, ctx.layout);
+  const record = table.records.get(recordIdParam(ctx.params.recordId));
+  if (!record) throw new EmulatorError(404, "101", `no record with id ${ctx.params.recordId}`);
+  const fieldName = ctx.params.fieldName!;
+  const layoutField = ctx.layout.fields.get(fieldName);
+  if (!layoutField) throw new EmulatorError(404, "102", `field "${fieldName}" is not on layout "${ctx.layout.description.layout}"`);
+  if (layoutField.field.type !== "container") throw new EmulatorError(404, "102", `field "${fieldName}" is not a container field`);
+  const repetitionText = ctx.params.fieldRepetition!;
+  if (!/^\d+$/.test(repetitionText) || Number(repetitionText) < 1) {
+    throw new EmulatorError(400, "1708", `fieldRepetition must be a whole number >= 1, got "${repetitionText}"`);
+  }
+  const repetition = Number(repetitionText);
+  if (repetition > layoutField.field.repetitions) {
+    throw new EmulatorError(404, "102", `"${fieldName}" has ${layoutField.field.repetitions} repetition(s), not ${repetition}`);
+  }
+  const contentType = ctx.req.headers["content-type"] ?? "";
+  if (mediaType(ctx.req) !== "multipart/form-data") {
+    throw new EmulatorError(415, "1708", `Content-Type must be multipart/form-data, got "${contentType}"`);
+  }
+  const body = await readBody(ctx.req, ctx.state.limits.maxUploadBytes);
+  const file = await uploadPart(contentType, body);
+
+  const ref = ctx.state.containers.put(file.name || "upload.bin", file.type || "application/octet-stream", new Uint8Array(await file.arrayBuffer()));
+  const values = [...table.valuesOf(record, layoutField.field)];
+  values[repetition - 1] = ref;
+  record.values.set(layoutField.field.name, values);
+  record.modId++;
+  touchModification(table, record, ctx.state.clock);
+  return { response: { modId: String(record.modId) } };
+}
+
+async function uploadPart(contentType: string, body: Buffer): Promise<File> {
+  let form: FormData;
+  try {
+    // Node's own multipart parser (the fetch Response) rather than a hand-written one.
+    form = await new Response(body, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new EmulatorError(400, "1708", "body is not valid multipart/form-data");
+  }
+  const part = form.get("upload");
+  if (part === null) throw new EmulatorError(400, "1708", 'multipart body has no part named "upload"');
+  if (typeof part === "string") return new File([part], "upload.txt", { type: "text/plain" });
+  return part;
+}
+
+/** GET /Streaming/{database}/{containerId}/{filename}: the bytes a container field's URL points to. */
+export function serveContainer(state: EmulatorState, segments: readonly string[], res: ServerResponse): boolean {
+  const [, , id] = segments;
+  const file = segments.length === 4 && id ? state.containers.get(id) : undefined;
+  if (!file) return false;
+  res.writeHead(200, {
+    "Content-Type": file.contentType,
+    "Content-Length": file.size,
+    "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+  });
+  res.end(file.bytes);
+  return true;
+}

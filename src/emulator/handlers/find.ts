@@ -1,0 +1,24 @@
+import { EmulatorError } from "../fm-error.js";
+import { compileFindQuery } from "../find-requests.js";
+import { readJsonObject } from "../http/body.js";
+import { positiveInteger, sortKeys } from "../http/params.js";
+import type { Answer, RequestContext } from "../http/routes.js";
+import { sortRecords } from "../sorting.js";
+import { tableOf } from "../state.js";
+import type { StoredRecord } from "../store.js";
+import { pageAnswer } from "./records.js";
+
+/** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */
+export async function findRecords(ctx: RequestContext): Promise<Answer> {
+  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  if (body.query === undefined) throw new EmulatorError(400, "1708", "query is required");
+  const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today());
+  const sort = sortKeys(body.sort, "sort", ctx.layout);
+  const offset = positiveInteger(body.offset, "offset", 1);
+  const limit = positiveInteger(body.limit, "limit", 100);
+  const table = tableOf(ctx.db, ctx.layout);
+  const found: StoredRecord[] = [];
+  for (const record of table.records.values()) if (test(record)) found.push(record);
+  if (found.length === 0) throw new EmulatorError(404, "401");
+  return pageAnswer(ctx, sortRecords(table, found, sort), offset, limit);
+}

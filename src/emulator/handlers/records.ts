@@ -1,0 +1,77 @@
+import { EmulatorError } from "../fm-error.js";
+import { readJsonObject } from "../http/body.js";
+import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../http/params.js";
+import type { Answer, RequestContext } from "../http/routes.js";
+import { recordToWire } from "../record-view.js";
+import { sortRecords } from "../sorting.js";
+import { tableOf, viewContext } from "../state.js";
+import type { StoredRecord } from "../store.js";
+import { deleteWithCascade } from "../cascade.js";
+import { writeCreate, writeEdit } from "../record-transaction.js";
+
+/** The `dataInfo` block and records of a page, shared by list, get and find. */
+export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number): Answer {
+  const table = tableOf(ctx.db, ctx.layout);
+  const page = found.slice(offset - 1, offset - 1 + limit);
+  const view = viewContext(ctx.state, ctx.db);
+  return {
+    response: {
+      dataInfo: {
+        database: ctx.db.model.name,
+        layout: ctx.layout.description.layout,
+        table: ctx.layout.table.name,
+        totalRecordCount: table.records.size,
+        foundCount: found.length,
+        returnedCount: page.length,
+      },
+      data: page.map((record) => recordToWire(ctx.layout, record, view)),
+    },
+  };
+}
+
+/** GET .../records?_offset&_limit&_sort */
+export function listRecords(ctx: RequestContext): Answer {
+  const offset = positiveInteger(ctx.query.get("_offset") ?? undefined, "_offset", 1);
+  const limit = positiveInteger(ctx.query.get("_limit") ?? undefined, "_limit", 100);
+  const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout);
+  const table = tableOf(ctx.db, ctx.layout);
+  const all = sortRecords(table, [...table.records.values()], sort);
+  // FileMaker Server answers 101 when a list returns no record (an empty table, an offset past the end).
+  if (offset > all.length) throw new EmulatorError(404, "101", `no record at offset ${offset}; the table holds ${all.length}`);
+  return pageAnswer(ctx, all, offset, limit);
+}
+
+export function getRecord(ctx: RequestContext): Answer {
+  const record = findRecord(ctx);
+  return pageAnswer(ctx, [record], 1, 1);
+}
+
+export async function createRecord(ctx: RequestContext): Promise<Answer> {
+  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const parent = writeCreate(ctx.db, ctx.layout, body, ctx.state.clock);
+  return { response: { recordId: String(parent.recordId), modId: String(parent.modId) } };
+}
+
+export async function editRecord(ctx: RequestContext): Promise<Answer> {
+  const current = findRecord(ctx);
+  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  if (body.modId !== undefined && typeof body.modId !== "string") throw new EmulatorError(400, "1708", "modId must be a string");
+  if (body.modId !== undefined && body.modId !== String(current.modId)) {
+    throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${body.modId}`);
+  }
+  const parent = writeEdit(ctx.db, ctx.layout, current, body, ctx.state.clock);
+  return { response: { modId: String(parent.modId) } };
+}
+
+export function deleteRecord(ctx: RequestContext): Answer {
+  const record = findRecord(ctx);
+  deleteWithCascade(ctx.db, ctx.layout.table.name, record);
+  return {};
+}
+
+function findRecord(ctx: RequestContext): StoredRecord {
+  const id = recordIdParam(ctx.params.recordId);
+  const record = tableOf(ctx.db, ctx.layout).records.get(id);
+  if (!record) throw new EmulatorError(404, "101", `no record with id ${id} in table "${ctx.layout.table.name}"`);
+  return record;
+}

@@ -1,0 +1,64 @@
+import type { IncomingMessage } from "node:http";
+import { EmulatorError } from "../fm-error.js";
+
+/** Past this much discarded input an oversized request's connection is cut instead of drained. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Reads a whole request body, answering 413 (code 1708) past `limit` bytes. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    await drain(req);
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await drain(req);
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function tooLarge(limit: number): EmulatorError {
+  return new EmulatorError(413, "1708", `request body exceeds the emulator's limit of ${limit} bytes`);
+}
+
+/** Reads and drops the rest of a rejected body so the answer reaches the client on a clean connection. */
+async function drain(req: IncomingMessage): Promise<void> {
+  let dropped = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    dropped += chunk.byteLength;
+    if (dropped > MAX_DRAIN_BYTES) {
+      req.socket.destroy();
+      return;
+    }
+  }
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  if (mediaType(req) !== "application/json") {
+    await drain(req);
+    throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
+  }
+  const raw = await readBody(req, limit);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    throw new EmulatorError(400, "1708", `body is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new EmulatorError(400, "1708", "body must be a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}

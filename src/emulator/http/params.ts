@@ -1,0 +1,49 @@
+import { EmulatorError } from "../fm-error.js";
+import type { LayoutModel } from "../model.js";
+import type { SortKey } from "../sorting.js";
+
+/** A whole number >= 1 given as text (query parameters, find's offset/limit) or as a JSON number. */
+export function positiveInteger(raw: unknown, name: string, fallback: number): number {
+  if (raw === undefined || raw === null) return fallback;
+  const text = typeof raw === "number" ? String(raw) : raw;
+  if (typeof text !== "string" || !/^\d+$/.test(text.trim())) {
+    throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
+  }
+  const n = Number(text.trim());
+  if (n < 1 || !Number.isSafeInteger(n)) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** A list of SortSpec objects naming fields on the layout (102 when a field is not on it). */
+export function sortKeys(raw: unknown, name: string, layout: LayoutModel): SortKey[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new EmulatorError(400, "1708", `${name} must be an array of { fieldName, sortOrder }`);
+  return raw.map((spec, i) => {
+    if (typeof spec !== "object" || spec === null || typeof spec.fieldName !== "string") {
+      throw new EmulatorError(400, "1708", `${name}[${i}] must be { fieldName, sortOrder }`);
+    }
+    const order = spec.sortOrder ?? "ascend";
+    if (order !== "ascend" && order !== "descend") {
+      throw new EmulatorError(400, "1708", `${name}[${i}].sortOrder must be "ascend" or "descend"`);
+    }
+    const field = layout.fields.get(spec.fieldName);
+    if (!field) throw new EmulatorError(400, "102", `cannot sort on "${spec.fieldName}": not on layout "${layout.description.layout}"`);
+    return { field: field.field, descending: order === "descend" };
+  });
+}
+
+/** `_sort` travels as URL-encoded JSON. */
+export function jsonParam(raw: string | null, name: string): unknown {
+  if (raw === null) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new EmulatorError(400, "1708", `${name} must be URL-encoded JSON`);
+  }
+}
+
+/** Record ids are whole numbers; anything else names no record (101). */
+export function recordIdParam(raw: string | undefined): number {
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw new EmulatorError(404, "101", `no record with id "${raw ?? ""}"`);
+  return Number(raw);
+}

@@ -1,0 +1,21 @@
+import { findRecords } from "../handlers/find.js";
+import { uploadContainer } from "../handlers/containers.js";
+import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
+import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
+import { login, logout } from "../handlers/sessions.js";
+import { route, type Route } from "./routes.js";
+
+/** Every Data API endpoint, relative to `/fmi/data/{version}`. */
+export const ROUTES: readonly Route[] = [
+  route("POST", "databases/:database/sessions", "basic", login),
+  route("DELETE", "databases/:database/sessions/:token", "none", logout),
+  route("GET", "databases/:database/layouts", "bearer", listLayouts),
+  route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata),
+  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords),
+  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord),
+  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord),
+  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord),
+  route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords),
+  route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
+];

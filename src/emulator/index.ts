@@ -1,0 +1,134 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { LayoutDescription } from "../layout/description.js";
+import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
+import type { LayoutDescriptionInput } from "../layout/schema.js";
+import { EmulatorClock } from "./clock.js";
+import { handleRequest } from "./http/server.js";
+import { buildModel } from "./model.js";
+import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
+import { SessionRegistry, type Account } from "./sessions.js";
+import type { EmulatorState, HostedDatabase } from "./state.js";
+import { ContainerStore, TableData } from "./store.js";
+
+export type { SeedData } from "./seed.js";
+export type { Account } from "./sessions.js";
+
+export interface EmulatorOptions {
+  /** Description files, folders of `*.layout.json`, or description objects. */
+  layouts: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
+  /** Seed data: a path to a JSON file or the object itself. */
+  data?: string | SeedData;
+  accounts?: readonly Account[];
+  /** Default 127.0.0.1: the emulator is for this machine only unless told otherwise. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Largest JSON body accepted (default 10 MiB); larger ones get 413. */
+  maxJsonBytes?: number;
+  /** Largest container upload accepted (default 100 MiB). */
+  maxUploadBytes?: number;
+  /** Where the emulator's clock starts (default: now). */
+  startTime?: Date;
+}
+
+export interface EmulatorStats {
+  /** Successful logins since start. */
+  logins: number;
+  /** Tokens that have not expired or been logged out. */
+  activeSessions: number;
+  /** HTTP requests received, of any kind. */
+  requests: number;
+  /** Records per table, per database: `records["Contacts"]["Contacts"]`. */
+  records: Record<string, Record<string, number>>;
+}
+
+export interface RunningEmulator {
+  /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`. */
+  url: string;
+  close(): Promise<void>;
+  /** Moves the emulator's clock forward (token expiry, auto-enter timestamps). */
+  advanceTime(ms: number): void;
+  stats(): EmulatorStats;
+}
+
+export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+/** Starts a Data API emulator on loopback and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  const state = await createState(options);
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
+  await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  state.baseUrl = `http://${host}:${address.port}`;
+
+  return {
+    url: state.baseUrl,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+    advanceTime: (ms) => state.clock.advance(ms),
+    stats: () => ({
+      logins: state.sessions.logins,
+      activeSessions: state.sessions.activeCount(),
+      requests: state.counters.requests,
+      records: Object.fromEntries(
+        [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
+      ),
+    }),
+  };
+}
+
+/** Loads descriptions and seed data into a fresh state; every input error is thrown before the server starts. */
+export async function createState(options: EmulatorOptions): Promise<EmulatorState> {
+  const descriptions = await resolveLayouts(options.layouts);
+  const clock = new EmulatorClock(options.startTime);
+  const databases = new Map<string, HostedDatabase>();
+  for (const [name, model] of buildModel(descriptions)) {
+    databases.set(name, { model, tables: new Map([...model.tables].map(([t, table]) => [t, new TableData(table)])) });
+  }
+  const sessions = new SessionRegistry(clock);
+  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
+  const source = typeof options.data === "string" ? options.data : "<seed>";
+  if (seed) {
+    for (const account of seedAccounts(seed)) sessions.addAccount(account);
+    seedRecords(seed, databases, clock, source);
+  }
+  for (const account of options.accounts ?? []) sessions.addAccount(account);
+  return {
+    databases,
+    sessions,
+    clock,
+    containers: new ContainerStore(),
+    limits: {
+      maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
+      maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
+    },
+    counters: { requests: 0 },
+    baseUrl: "",
+  };
+}
+
+async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<LayoutDescription[]> {
+  if (layouts.length === 0) throw new Error("the emulator needs at least one layout description");
+  const out: LayoutDescription[] = [];
+  for (const [i, entry] of layouts.entries()) {
+    if (typeof entry === "string") out.push(...(await loadLayouts([entry])));
+    else out.push(parseLayoutDescription(entry, `layouts[${i}]`));
+  }
+  return out;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import type { EmulatorClock } from "./clock.js";
+import { EmulatorError } from "./fm-error.js";
+import type { LayoutModel, PortalModel } from "./model.js";
+import { buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange } from "./record-writes.js";
+import { joinKey, portalRows } from "./relations.js";
+import type { HostedDatabase } from "./state.js";
+import type { StoredRecord, TableData } from "./store.js";
+import { decodeWireValue, type StoredValue } from "./stored-value.js";
+
+/**
+ * Create and edit with their portal rows, all or nothing: every input is parsed before anything is stored,
+ * and a validation failure part-way undoes the records already stored.
+ */
+class Transaction {
+  private readonly undo: (() => void)[] = [];
+
+  store(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): StoredRecord {
+    const previous = table.records.get(built.record.recordId);
+    const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, table.globals.get(k)]));
+    commitRecord(table, built);
+    this.undo.push(() => {
+      if (previous) table.records.set(previous.recordId, previous);
+      else table.records.delete(built.record.recordId);
+      for (const [k, v] of previousGlobals) {
+        if (v) table.globals.set(k, v);
+        else table.globals.delete(k);
+      }
+    });
+    return built.record;
+  }
+
+  run<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      for (const undo of this.undo.reverse()) undo();
+      throw error;
+    }
+  }
+}
+
+interface PortalRowInput {
+  portal: PortalModel;
+  recordId?: number;
+  modId?: string;
+  changes: FieldChange[];
+}
+
+export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+  if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
+  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`);
+  const rows = parsePortalData(layout, body.portalData, false);
+  const table = db.tables.get(layout.table.name)!;
+  const tx = new Transaction();
+  return tx.run(() => {
+    const parent = tx.store(table, buildNewRecord(table, changes, clock));
+    storePortalRows(db, table, parent, rows, clock, tx);
+    return parent;
+  });
+}
+
+export function writeEdit(db: HostedDatabase, layout: LayoutModel, current: StoredRecord, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+  if (body.fieldData === undefined && body.portalData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
+  const changes = parseFieldChanges(layout.fields, body.fieldData ?? {}, `layout "${layout.description.layout}"`);
+  const rows = parsePortalData(layout, body.portalData, true);
+  const table = db.tables.get(layout.table.name)!;
+  const tx = new Transaction();
+  return tx.run(() => {
+    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock)) : current;
+    storePortalRows(db, table, parent, rows, clock, tx);
+    return parent;
+  });
+}
+
+/** `portalData: { "<portal>": [ { "TO::F": value, recordId?, modId? } ] }`; recordId only on edit. */
+function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting: boolean): PortalRowInput[] {
+  if (portalData === undefined) return [];
+  if (typeof portalData !== "object" || portalData === null || Array.isArray(portalData)) {
+    throw new EmulatorError(400, "1708", "portalData must be an object of portal names to arrays of rows");
+  }
+  const inputs: PortalRowInput[] = [];
+  for (const [name, rows] of Object.entries(portalData)) {
+    const portal = layout.portals.find((p) => p.name === name) ?? layout.portals.find((p) => p.table.name === name);
+    if (!portal) throw new EmulatorError(400, "102", `portal "${name}" is not on layout "${layout.description.layout}"`);
+    if (!Array.isArray(rows)) throw new EmulatorError(400, "1708", `portalData["${name}"] must be an array of rows`);
+    rows.forEach((row: unknown, i) => {
+      if (typeof row !== "object" || row === null || Array.isArray(row)) {
+        throw new EmulatorError(400, "1708", `portalData["${name}"][${i}] must be an object`);
+      }
+      const { recordId, modId, ...fields } = row as Record<string, unknown>;
+      const input: PortalRowInput = { portal, changes: parseFieldChanges(portal.fields, fields, `portal "${name}"`) };
+      if (recordId !== undefined) {
+        if (!allowExisting) throw new EmulatorError(400, "1708", `portalData["${name}"][${i}].recordId: create makes new rows only`);
+        if (typeof recordId !== "string" || !/^\d+$/.test(recordId)) throw new EmulatorError(400, "1708", `portalData["${name}"][${i}].recordId must be a record id string`);
+        input.recordId = Number(recordId);
+      }
+      if (modId !== undefined) {
+        if (typeof modId !== "string") throw new EmulatorError(400, "1708", `portalData["${name}"][${i}].modId must be a string`);
+        input.modId = modId;
+      }
+      if (!portal.relation && input.recordId === undefined) {
+        throw new EmulatorError(400, "1708", `portal "${name}" has no relation in its description, so the emulator cannot create its rows`);
+      }
+      inputs.push(input);
+    });
+  }
+  return inputs;
+}
+
+function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction): void {
+  for (const row of rows) {
+    const childTable = db.tables.get(row.portal.table.name)!;
+    if (row.recordId !== undefined) {
+      const current = portalRows(row.portal, table, parent, childTable).find((r) => r.recordId === row.recordId);
+      if (!current) throw new EmulatorError(404, "101", `record ${row.recordId} is not a row of portal "${row.portal.name}"`);
+      if (row.modId !== undefined && row.modId !== String(current.modId)) {
+        throw new EmulatorError(400, "306", `portal row ${current.recordId} is at modId ${current.modId}, not ${row.modId}`);
+      }
+      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock));
+    } else {
+      const { parentField, childField } = row.portal.relation!;
+      const key = joinKey(table.valuesOf(parent, parentField)[0]);
+      if (key === undefined) throw new EmulatorError(400, "509", `"${parentField.name}" is empty, so portal "${row.portal.name}" rows cannot be related to the record`);
+      const decoded = decodeWireValue(childField.type, key);
+      const link: FieldChange = { field: childField, repetition: 0, value: decoded.ok ? decoded.value : key };
+      tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock));
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import type { EmulatorClock } from "./clock.js";
+import { EmulatorError } from "./fm-error.js";
+import type { LayoutField, TableField } from "./model.js";
+import { emptyValues, type StoredRecord, type TableData } from "./store.js";
+import { decodeWireValue, type StoredScalar, type StoredValue } from "./stored-value.js";
+
+/** One value to store: a field, a zero-based repetition, the decoded value. */
+export interface FieldChange {
+  field: TableField;
+  repetition: number;
+  value: StoredScalar;
+}
+
+const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "500", text: "500", container: "102" } as const;
+
+/**
+ * Reads a client's `fieldData` object against the fields a layout (or portal) shows.
+ * Throws before anything is stored: unknown field 102, container 102, readOnly 201, wrong type 500/501/502.
+ */
+export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: unknown, where: string): FieldChange[] {
+  if (typeof fieldData !== "object" || fieldData === null || Array.isArray(fieldData)) {
+    throw new EmulatorError(400, "1708", `${where} must be an object of field names to values`);
+  }
+  const changes: FieldChange[] = [];
+  for (const [key, raw] of Object.entries(fieldData)) {
+    const { layoutField, repetition } = resolveFieldKey(fields, key, where);
+    const { field } = layoutField;
+    if (field.type === "container") {
+      throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
+    }
+    if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
+    const decoded = decodeWireValue(field.type, raw);
+    if (!decoded.ok) {
+      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${JSON.stringify(raw)} is not a valid ${field.type} for "${key}"`);
+    }
+    changes.push({ field, repetition, value: decoded.value });
+  }
+  return changes;
+}
+
+/** `Phone(2)` -> Phone, repetition index 1; a name that itself ends in "(n)" wins over a repetition. */
+function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: string): { layoutField: LayoutField; repetition: number } {
+  const exact = fields.get(key);
+  if (exact) return { layoutField: exact, repetition: 0 };
+  const m = /^(.*)\((\d+)\)$/s.exec(key);
+  const base = m ? fields.get(m[1]!) : undefined;
+  if (m && base) {
+    const n = Number(m[2]);
+    if (n >= 1 && n <= base.field.repetitions) return { layoutField: base, repetition: n - 1 };
+    throw new EmulatorError(400, "102", `"${base.wireName}" has ${base.field.repetitions} repetition(s); "${key}" is out of range`);
+  }
+  throw new EmulatorError(400, "102", `field "${key}" is not on ${where}`);
+}
+
+/** Builds a new record (auto-enter first, then the client's values) and validates it; the caller stores it. */
+export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+  const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
+  const now = clock.wallSeconds();
+  for (const field of table.model.fields.values()) {
+    if (field.global) continue;
+    const values = emptyValues(field);
+    const auto = autoEnterValue(table, field, now);
+    if (auto !== undefined) values[0] = auto;
+    record.values.set(field.name, values);
+  }
+  const globals = applyChanges(table, record, changes);
+  validateRecord(table, record, globals, undefined);
+  record.recordId = table.newRecordId();
+  return { record, globals };
+}
+
+/** Applies an edit to a copy of the record, validates the copy, and returns it; nothing is stored yet. */
+export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+  const record: StoredRecord = {
+    recordId: current.recordId,
+    modId: current.modId + 1,
+    values: new Map([...current.values].map(([k, v]) => [k, [...v]])),
+  };
+  const globals = applyChanges(table, record, changes);
+  touchModification(table, record, clock);
+  validateRecord(table, record, globals, current.recordId);
+  return { record, globals };
+}
+
+/** Sets the modification timestamp fields of a record that has just changed. */
+export function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock): void {
+  const now = clock.wallSeconds();
+  for (const field of table.model.fields.values()) {
+    if (field.autoEnter === "modificationTimestamp" && !field.global) {
+      const values = record.values.get(field.name) ?? emptyValues(field);
+      values[0] = chronological(field, now);
+      record.values.set(field.name, values);
+    }
+  }
+}
+
+/** Stores what buildNewRecord/buildEditedRecord produced. */
+export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): void {
+  table.records.set(built.record.recordId, built.record);
+  for (const [name, values] of built.globals) table.globals.set(name, values);
+  for (const field of table.model.fields.values()) {
+    if (field.autoEnter === "serial") table.noteSerialValue(field.name, built.record.values.get(field.name)?.[0] ?? null);
+  }
+}
+
+function applyChanges(table: TableData, record: StoredRecord, changes: readonly FieldChange[]): Map<string, StoredValue[]> {
+  const globals = new Map<string, StoredValue[]>();
+  for (const { field, repetition, value } of changes) {
+    let values: StoredValue[];
+    if (field.global) {
+      values = globals.get(field.name) ?? [...(table.globals.get(field.name) ?? emptyValues(field))];
+      globals.set(field.name, values);
+    } else {
+      values = record.values.get(field.name) ?? emptyValues(field);
+      record.values.set(field.name, values);
+    }
+    values[repetition] = field.type === "text" && value === null ? "" : value;
+  }
+  return globals;
+}
+
+function autoEnterValue(table: TableData, field: TableField, now: number): StoredValue | undefined {
+  switch (field.autoEnter) {
+    case "serial": {
+      // Only peeked: commitRecord advances the serial, so a rejected create consumes no number.
+      const next = table.peekSerial(field.name);
+      return field.type === "number" ? next : String(next);
+    }
+    case "uuid":
+      return randomUUID().toUpperCase();
+    case "creationTimestamp":
+    case "modificationTimestamp":
+      return chronological(field, now);
+    default:
+      return undefined;
+  }
+}
+
+/** A timestamp auto-enter on a date or time field keeps only its part. */
+function chronological(field: TableField, wallSeconds: number): number {
+  if (field.type === "date") return Math.floor(wallSeconds / 86_400);
+  if (field.type === "time") return wallSeconds % 86_400;
+  return wallSeconds;
+}
+
+function isEmpty(value: StoredValue | undefined): boolean {
+  return value === null || value === undefined || value === "";
+}
+
+function uniqueKey(value: StoredValue): string {
+  return typeof value === "string" ? value.toLowerCase() : JSON.stringify(value);
+}
+
+/** Required (509) and unique (504) validation of a whole record, as FileMaker does on commit. */
+function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined): void {
+  for (const field of table.model.fields.values()) {
+    const first = field.global ? (globals.get(field.name) ?? table.globals.get(field.name))?.[0] : record.values.get(field.name)?.[0];
+    if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
+    if (field.unique && !field.global && !isEmpty(first)) {
+      const key = uniqueKey(first!);
+      for (const other of table.records.values()) {
+        if (other.recordId === selfId) continue;
+        const theirs = other.values.get(field.name)?.[0];
+        if (!isEmpty(theirs) && uniqueKey(theirs!) === key) {
+          throw new EmulatorError(400, "504", `"${field.name}" must be unique; record ${other.recordId} already holds this value`);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { formatJsonPath } from "../layout/load.js";
+import type { EmulatorClock } from "./clock.js";
+import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
+import type { Account } from "./sessions.js";
+import type { HostedDatabase } from "./state.js";
+import type { TableData } from "./store.js";
+import { decodeWireValue } from "./stored-value.js";
+
+export const seedSchema = z
+  .object({
+    accounts: z
+      .array(z.object({ username: z.string().min(1), password: z.string(), privileges: z.array(z.string()).optional() }).strict())
+      .optional(),
+    records: z.record(z.string(), z.array(z.record(z.string(), z.union([z.string(), z.number()])))).optional(),
+  })
+  .strict();
+
+export type SeedData = z.infer<typeof seedSchema>;
+
+export async function readSeedFile(file: string): Promise<SeedData> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new Error(`${file}: cannot read seed data: ${(error as Error).message}`);
+  }
+  return parseSeed(json, file);
+}
+
+export function parseSeed(json: unknown, source = "<seed>"): SeedData {
+  const result = seedSchema.safeParse(json);
+  if (!result.success) {
+    throw new Error(`${source}: ${result.error.issues.map((i) => `${formatJsonPath(i.path)}: ${i.message}`).join("; ")}`);
+  }
+  return result.data;
+}
+
+export function seedAccounts(seed: SeedData): Account[] {
+  return (seed.accounts ?? []).map((a) => ({ username: a.username, password: a.password, ...(a.privileges ? { privileges: a.privileges } : {}) }));
+}
+
+/** Loads seed records into their tables, with auto-enter and validation as if each were created. */
+export function seedRecords(seed: SeedData, databases: Map<string, HostedDatabase>, clock: EmulatorClock, source = "<seed>"): void {
+  for (const [tableName, rows] of Object.entries(seed.records ?? {})) {
+    const table = findTable(databases, tableName, source);
+    rows.forEach((row, index) => {
+      const where = `${source}: records.${tableName}[${index}]`;
+      const changes = Object.entries(row).map(([key, raw]) => seedChange(table, key, raw, `${where}["${key}"]`));
+      try {
+        commitRecord(table, buildNewRecord(table, changes, clock));
+      } catch (error) {
+        throw new Error(`${where}: ${(error as Error).message}`);
+      }
+    });
+  }
+}
+
+function seedChange(table: TableData, key: string, raw: string | number, where: string): FieldChange {
+  const m = /^(.*)\((\d+)\)$/s.exec(key);
+  const field = table.model.fields.get(key) ?? (m ? table.model.fields.get(m[1]!) : undefined);
+  if (!field) throw new Error(`${where}: table "${table.model.name}" has no such field`);
+  const repetition = field.name === key ? 0 : Number(m![2]) - 1;
+  if (repetition < 0 || repetition >= field.repetitions) throw new Error(`${where}: "${field.name}" has ${field.repetitions} repetition(s)`);
+  if (field.type === "container") throw new Error(`${where}: container fields are filled by upload, not seed data`);
+  const decoded = decodeWireValue(field.type, raw);
+  if (!decoded.ok) throw new Error(`${where}: ${JSON.stringify(raw)} is not a valid ${field.type}`);
+  return { field, repetition, value: decoded.value };
+}
+
+function findTable(databases: Map<string, HostedDatabase>, name: string, source: string): TableData {
+  const matches = [...databases.values()].flatMap((db) => (db.tables.has(name) ? [db.tables.get(name)!] : []));
+  if (matches.length === 0) throw new Error(`${source}: records.${name}: no layout uses a table named "${name}"`);
+  if (matches.length > 1) throw new Error(`${source}: records.${name}: several databases have a table named "${name}"`);
+  return matches[0]!;
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { EmulatorClock } from "./clock.js";
+
+export interface Account {
+  username: string;
+  password: string;
+  privileges?: readonly string[];
+}
+
+interface Session {
+  database: string;
+  lastUsedMs: number;
+}
+
+/** FileMaker Data API tokens expire after 15 minutes without a successful call. */
+export const TOKEN_IDLE_LIMIT_MS = 15 * 60_000;
+
+export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: "credentials" | "privilege" };
+
+/** Accounts and session tokens, on the emulator's clock. */
+export class SessionRegistry {
+  private readonly accounts = new Map<string, Account>();
+  private readonly sessions = new Map<string, Session>();
+  logins = 0;
+
+  constructor(private readonly clock: EmulatorClock) {}
+
+  addAccount(account: Account): void {
+    // FileMaker account names are case-insensitive; passwords are not.
+    this.accounts.set(account.username.toLowerCase(), account);
+  }
+
+  login(database: string, username: string, password: string): LoginOutcome {
+    const account = this.accounts.get(username.toLowerCase());
+    const expected = account?.password ?? "";
+    // Compare digests in constant time so the answer's timing says nothing about the password.
+    const same = timingSafeEqual(digest(password), digest(expected));
+    if (!account || !same) return { ok: false, reason: "credentials" };
+    if (!(account.privileges ?? ["fmrest"]).includes("fmrest")) return { ok: false, reason: "privilege" };
+    const token = randomBytes(24).toString("hex");
+    this.sessions.set(token, { database, lastUsedMs: this.clock.now() });
+    this.logins++;
+    return { ok: true, token };
+  }
+
+  /** True when the token is live for this database; expired tokens are forgotten. */
+  isValid(token: string, database: string): boolean {
+    const session = this.sessions.get(token);
+    if (!session) return false;
+    if (this.clock.now() - session.lastUsedMs >= TOKEN_IDLE_LIMIT_MS) {
+      this.sessions.delete(token);
+      return false;
+    }
+    return session.database === database;
+  }
+
+  /** A successful call resets the idle timer. */
+  touch(token: string): void {
+    const session = this.sessions.get(token);
+    if (session) session.lastUsedMs = this.clock.now();
+  }
+
+  logout(token: string, database: string): boolean {
+    if (!this.isValid(token, database)) return false;
+    this.sessions.delete(token);
+    return true;
+  }
+
+  activeCount(): number {
+    const now = this.clock.now();
+    let count = 0;
+    for (const session of this.sessions.values()) if (now - session.lastUsedMs < TOKEN_IDLE_LIMIT_MS) count++;
+    return count;
+  }
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}

@@ -1,0 +1,41 @@
+import type { EmulatorClock } from "./clock.js";
+import type { DatabaseModel, LayoutModel } from "./model.js";
+import type { SessionRegistry } from "./sessions.js";
+import type { ContainerStore, TableData } from "./store.js";
+import type { ContainerRef } from "./stored-value.js";
+import type { ViewContext } from "./record-view.js";
+
+/** A hosted database: its model and its tables' records. */
+export interface HostedDatabase {
+  model: DatabaseModel;
+  tables: Map<string, TableData>;
+}
+
+export interface EmulatorLimits {
+  maxJsonBytes: number;
+  maxUploadBytes: number;
+}
+
+/** Everything a running emulator holds; handlers receive it with each request. */
+export interface EmulatorState {
+  databases: Map<string, HostedDatabase>;
+  sessions: SessionRegistry;
+  clock: EmulatorClock;
+  containers: ContainerStore;
+  limits: EmulatorLimits;
+  counters: { requests: number };
+  /** `http://host:port`, known once the server listens. */
+  baseUrl: string;
+}
+
+export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {
+  return {
+    tables: db.tables,
+    containerUrl: (ref: ContainerRef) =>
+      `${state.baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${encodeURIComponent(ref.filename)}`,
+  };
+}
+
+export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
+  return db.tables.get(layout.table.name)!;
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import type { ContainerRef, StoredValue } from "./stored-value.js";
+import type { TableField, TableModel } from "./model.js";
+
+/** One stored record: per field, one value per repetition. */
+export interface StoredRecord {
+  recordId: number;
+  modId: number;
+  values: Map<string, StoredValue[]>;
+}
+
+/** The records of one table, in creation order (FileMaker's unsorted order). */
+export class TableData {
+  readonly records = new Map<number, StoredRecord>();
+  /** Global fields hold one value for the whole table. */
+  readonly globals = new Map<string, StoredValue[]>();
+  private nextRecordId = 1;
+  private readonly serials = new Map<string, number>();
+
+  constructor(readonly model: TableModel) {}
+
+  newRecordId(): number {
+    return this.nextRecordId++;
+  }
+
+  /** Next serial number for a field: one past the highest value it has held. */
+  peekSerial(field: string): number {
+    return this.serials.get(field) ?? 1;
+  }
+
+  noteSerialValue(field: string, value: StoredValue): void {
+    const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+    if (Number.isInteger(n) && n >= (this.serials.get(field) ?? 1)) this.serials.set(field, n + 1);
+  }
+
+  /** The values of a field in a record, or of the table for a global field. */
+  valuesOf(record: StoredRecord, field: TableField): StoredValue[] {
+    return (field.global ? this.globals.get(field.name) : record.values.get(field.name)) ?? emptyValues(field);
+  }
+}
+
+export function emptyValues(field: TableField): StoredValue[] {
+  return Array.from({ length: field.repetitions }, () => (field.type === "text" ? "" : null));
+}
+
+/** Container bytes, addressed by the id that a container field's URL carries. */
+export interface StoredFile extends ContainerRef {
+  bytes: Uint8Array;
+}
+
+export class ContainerStore {
+  private readonly files = new Map<string, StoredFile>();
+
+  put(filename: string, contentType: string, bytes: Uint8Array): ContainerRef {
+    const id = randomUUID().replaceAll("-", "").toUpperCase();
+    const ref: ContainerRef = { id, filename, contentType, size: bytes.byteLength };
+    this.files.set(id, { ...ref, bytes });
+    return ref;
+  }
+
+  get(id: string): StoredFile | undefined {
+    return this.files.get(id);
+  }
+}

@@ -1,0 +1,22 @@
+import type { FieldDescription, LayoutDescriptionInput, PortalDescription } from "./schema.js";
+
+/** A validated description with its defaults applied: what every other part of fmgen consumes. */
+export interface LayoutDescription extends Omit<LayoutDescriptionInput, "$schema" | "name" | "portals"> {
+  name: string;
+  portals: PortalDescription[];
+  /** Where it was read from, for error messages; absent for in-memory descriptions. */
+  source?: string;
+}
+
+export function repetitionsOf(field: FieldDescription): number {
+  return field.repetitions ?? 1;
+}
+
+/** PascalCase of a layout name with every non-identifier character removed ("Contacts Web" -> "ContactsWeb"). */
+export function defaultTypeName(layout: string): string {
+  const words = layout.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
+  const pascal = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+  const ascii = pascal.replace(/[^A-Za-z0-9_$]/g, "");
+  if (ascii === "") return "Layout";
+  return /^[0-9]/.test(ascii) ? `_${ascii}` : ascii;
+}

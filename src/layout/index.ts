@@ -1,0 +1,3 @@
+export * from "./schema.js";
+export * from "./description.js";
+export * from "./load.js";

@@ -1,0 +1,116 @@
+import { z } from "zod";
+
+/**
+ * The layout description format (`*.layout.json`): the single source of truth.
+ * `schema/layout.schema.json` is generated from these schemas by `npm run schema`.
+ */
+
+export const FIELD_TYPES = ["text", "number", "date", "time", "timestamp", "container"] as const;
+export const AUTO_ENTER_KINDS = ["serial", "uuid", "creationTimestamp", "modificationTimestamp"] as const;
+
+export const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's result type.");
+export const autoEnterSchema = z.enum(AUTO_ENTER_KINDS).describe("Value the server enters itself.");
+
+export const fieldSchema = z
+  .object({
+    name: z.string().min(1).describe("Field name as it appears on the layout; related fields as `TableOccurrence::Field`."),
+    type: fieldTypeSchema,
+    readOnly: z.boolean().optional().describe("Calculation, summary or protected auto-enter field: never written by clients."),
+    required: z.boolean().optional().describe("Validation: not empty."),
+    unique: z.boolean().optional().describe("Validation: unique value."),
+    repetitions: z.number().int().min(1).max(32000).optional().describe("Number of repetitions (default 1)."),
+    valueList: z.array(z.string()).optional().describe("Allowed values."),
+    global: z.boolean().optional().describe("Global storage: one value shared by every record."),
+    autoEnter: autoEnterSchema.optional(),
+    description: z.string().optional().describe("Documentation, emitted as JSDoc."),
+  })
+  .strict();
+
+export const relationSchema = z
+  .object({
+    parentField: z.string().min(1).describe("Field of the layout's table that the portal rows point to."),
+    childField: z.string().min(1).describe("Field of the portal's table that holds the parent's value."),
+    cascadeDelete: z.boolean().optional().describe("Deleting the parent deletes its portal rows."),
+  })
+  .strict()
+  .describe("How portal rows join to the parent record (used by the emulator; ignored by the generator).");
+
+export const portalSchema = z
+  .object({
+    name: z.string().min(1).describe("Portal object name (the key in portalData)."),
+    table: z.string().min(1).describe("Table the portal rows live in."),
+    relation: relationSchema.optional(),
+    fields: z.array(fieldSchema).describe("Portal fields, each named `TableOccurrence::Field`."),
+  })
+  .strict();
+
+export const layoutDescriptionSchema = z
+  .object({
+    $schema: z.string().optional(),
+    database: z.string().min(1).describe("Hosted file name without `.fmp12`."),
+    layout: z.string().min(1).describe("Layout name."),
+    table: z.string().min(1).describe("The layout's base table."),
+    name: z
+      .string()
+      .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, "must be a TypeScript identifier")
+      .optional()
+      .describe("TypeScript name; defaults to the PascalCase of `layout`."),
+    description: z.string().optional(),
+    fields: z.array(fieldSchema),
+    portals: z.array(portalSchema).optional(),
+  })
+  .strict()
+  .superRefine((layout, ctx) => {
+    checkFields(layout.fields, ["fields"], ctx, false);
+    const portalNames = new Set<string>();
+    layout.portals?.forEach((portal, i) => {
+      if (portalNames.has(portal.name)) {
+        ctx.addIssue({ code: "custom", path: ["portals", i, "name"], message: `duplicate portal name "${portal.name}"` });
+      }
+      portalNames.add(portal.name);
+      checkFields(portal.fields, ["portals", i, "fields"], ctx, true);
+    });
+  });
+
+export type FieldType = z.infer<typeof fieldTypeSchema>;
+export type AutoEnter = z.infer<typeof autoEnterSchema>;
+export type FieldDescription = z.infer<typeof fieldSchema>;
+export type PortalDescription = z.infer<typeof portalSchema>;
+export type LayoutDescriptionInput = z.infer<typeof layoutDescriptionSchema>;
+
+const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
+  serial: ["number", "text"],
+  uuid: ["text"],
+  creationTimestamp: ["timestamp", "date", "time"],
+  modificationTimestamp: ["timestamp", "date", "time"],
+};
+
+function checkFields(
+  fields: readonly FieldDescription[],
+  path: (string | number)[],
+  ctx: z.RefinementCtx,
+  inPortal: boolean,
+): void {
+  const seen = new Set<string>();
+  fields.forEach((field, i) => {
+    const at = [...path, i];
+    if (seen.has(field.name)) ctx.addIssue({ code: "custom", path: [...at, "name"], message: `duplicate field name "${field.name}"` });
+    seen.add(field.name);
+    if (inPortal && !field.name.includes("::")) {
+      ctx.addIssue({ code: "custom", path: [...at, "name"], message: `portal field "${field.name}" must be named TableOccurrence::Field` });
+    }
+    if (field.type === "container" && field.valueList) {
+      ctx.addIssue({ code: "custom", path: [...at, "valueList"], message: "a container field cannot have a value list" });
+    }
+    if (field.autoEnter && !AUTO_ENTER_TYPES[field.autoEnter].includes(field.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "autoEnter"],
+        message: `autoEnter "${field.autoEnter}" needs a field of type ${AUTO_ENTER_TYPES[field.autoEnter].join(" or ")}, not ${field.type}`,
+      });
+    }
+    if (field.global && (field.unique || field.autoEnter)) {
+      ctx.addIssue({ code: "custom", path: at, message: "a global field cannot be unique or auto-entered" });
+    }
+  });
+}
