@@ -14,9 +14,10 @@ export function repetitionsOf(field: FieldDescription): number {
 
 /** PascalCase of a layout name with every non-identifier character removed ("Contacts Web" -> "ContactsWeb"). */
 export function defaultTypeName(layout: string): string {
-  const words = layout.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
-  const pascal = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
-  const ascii = pascal.replace(/[^A-Za-z0-9_$]/g, "");
+  // Accents are dropped ("Ünïcode" -> "Unicode"); other non-ASCII letters cannot appear in the name.
+  const plain = layout.normalize("NFD").replace(/\p{M}/gu, "").replace(/[^A-Za-z0-9_$]+/g, " ");
+  const words = plain.split(" ").filter(Boolean);
+  const ascii = words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
   if (ascii === "") return "Layout";
   return /^[0-9]/.test(ascii) ? `_${ascii}` : ascii;
 }

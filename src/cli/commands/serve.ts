@@ -1,0 +1,46 @@
+import type { CommandModule } from "yargs";
+import { startEmulator, type Account } from "../../emulator/index.js";
+import type { CliIo } from "../io.js";
+
+interface ServeArgs {
+  layouts: string[];
+  data?: string;
+  account: string[];
+  host: string;
+  port: number;
+}
+
+/** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
+export function serveCommand(io: CliIo, setExitCode: (code: number) => void): CommandModule<object, ServeArgs> {
+  return {
+    command: "serve",
+    describe: "Run the local Data API emulator on the given layout descriptions",
+    builder: (y) =>
+      y
+        .option("layouts", { type: "string", array: true, demandOption: true, describe: "Description files or folders of *.layout.json" })
+        .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
+        .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest privilege (repeatable)" })
+        .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
+        .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" }) as never,
+    handler: async (args) => {
+      const accounts = args.account.map(parseAccount);
+      const emulator = await startEmulator({
+        layouts: args.layouts,
+        accounts,
+        host: args.host,
+        port: args.port,
+        ...(args.data ? { data: args.data } : {}),
+      });
+      io.stdout(emulator.url);
+      await io.stopSignal();
+      await emulator.close();
+      setExitCode(0);
+    },
+  };
+}
+
+function parseAccount(text: string): Account {
+  const colon = text.indexOf(":");
+  if (colon <= 0) throw new Error(`--account must be user:password, got "${text}"`);
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
+}

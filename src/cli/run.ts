@@ -1,0 +1,33 @@
+import yargs from "yargs";
+import { serveCommand } from "./commands/serve.js";
+import { processIo, type CliIo } from "./io.js";
+
+/** Runs the fmgen CLI with the given arguments; resolves to the exit code. */
+export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let exitCode = 0;
+  const parser = yargs([...argv])
+    .scriptName("fmgen")
+    .usage("$0 <command> [options]")
+    .command(serveCommand(io, (code) => (exitCode = code)))
+    .demandCommand(1, "name a command: fmgen serve")
+    .strict()
+    .help()
+    .version(false)
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new UsageError(message);
+    });
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\nRun "fmgen --help" for usage.`);
+      return 2;
+    }
+    io.stderr(`fmgen: ${(error as Error).message}`);
+    return 1;
+  }
+  return exitCode;
+}
+
+class UsageError extends Error {}

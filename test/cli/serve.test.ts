@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { afterEach, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/run.js";
+import type { CliIo } from "../../src/cli/io.js";
+
+const bin = new URL("../../dist/cli/bin.js", import.meta.url).pathname;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+});
+
+function serve(args: string[]): { child: ChildProcess; firstLine: Promise<string> } {
+  const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  const firstLine = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`exited with ${code}`)));
+  });
+  return { child, firstLine };
+}
+
+function memoryIo(stop: Promise<void> = new Promise(() => {})): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (l) => out.push(l), stderr: (l) => err.push(l), stopSignal: () => stop };
+}
+
+describe("fmgen serve", () => {
+  it("prints its loopback base URL first, serves the example, and stops when killed", async () => {
+    const { child, firstLine } = serve(["--layouts", "examples/contacts/layouts", "--data", "examples/contacts/seed.json", "--account", "me:p:w"]);
+    const url = await firstLine;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // "--account me:p:w" is user "me" with password "p:w": only the first colon separates them.
+    const res = await fetch(`${url}/fmi/data/vLatest/databases/Contacts/sessions`, {
+      method: "POST",
+      headers: { authorization: `Basic ${Buffer.from("me:p:w").toString("base64")}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).messages[0].code).toBe("0");
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("runs in-process and closes on the stop signal", async () => {
+    let stop!: () => void;
+    const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
+    const done = run(["serve", "--layouts", "examples/contacts/layouts"], io);
+    await expect.poll(() => io.out.length).toBe(1);
+    expect(io.out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it("names a bad description file and exits 1", async () => {
+    const io = memoryIo();
+    expect(await run(["serve", "--layouts", "examples/contacts/seed.json"], io)).toBe(1);
+    expect(io.err.join("\n")).toMatch(/examples\/contacts\/seed\.json: /);
+  });
+
+  it("rejects a malformed --account and a missing --layouts with usage errors", async () => {
+    const io = memoryIo();
+    expect(await run(["serve", "--layouts", "examples/contacts/layouts", "--account", "nocolon"], io)).toBe(1);
+    expect(io.err.join("\n")).toMatch(/--account must be user:password/);
+    const io2 = memoryIo();
+    expect(await run(["serve"], io2)).toBe(2);
+    expect(io2.err.join("\n")).toMatch(/Missing required argument: layouts/);
+  });
+});
