@@ -38,7 +38,7 @@ describe("fmgen serve", () => {
       body: "{}",
     });
     expect(res.status).toBe(200);
-    expect((await res.json()).messages[0].code).toBe("0");
+    expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("0");
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

@@ -1,0 +1,80 @@
+import { daysFromCivil, daysInMonth, parseWireDate, parseWireNumber, parseWireTime, parseWireTimestamp } from "../stored-value.js";
+
+/**
+ * Operands of number, date, time and timestamp criteria, read into the stored representation.
+ *
+ * Every operand is an interval of stored values, so that whole-period criteria compose with the
+ * operators: `2024` on a date field is all of 2024, so `<2024` is before Jan 1, `<=2024` up to Dec 31,
+ * `2023...2024` both years. A single value is the interval [v, v].
+ */
+export interface Interval {
+  readonly lo: number;
+  readonly hi: number;
+  /** True when `hi` itself is outside the interval (whole days on a timestamp field). */
+  readonly hiOpen: boolean;
+}
+
+export type TypedFieldType = "number" | "date" | "time" | "timestamp";
+
+const SECONDS_PER_DAY = 86_400;
+
+const point = (value: number): Interval => ({ lo: value, hi: value, hiOpen: false });
+
+/** Reads an operand (escapes already resolved), or null when it is not a value of the type. */
+export function parseTypedOperand(type: TypedFieldType, text: string, today: number): Interval | null {
+  switch (type) {
+    case "number": {
+      const n = parseWireNumber(text);
+      return n === null ? null : point(n);
+    }
+    case "date": {
+      const days = parseDayRange(text, today);
+      return days === null ? null : { lo: days.first, hi: days.last, hiOpen: false };
+    }
+    case "time": {
+      const seconds = parseWireTime(text);
+      return seconds === null ? null : point(seconds);
+    }
+    case "timestamp": {
+      const seconds = parseWireTimestamp(text);
+      if (seconds !== null) return point(seconds);
+      // A date alone (or a month, a year, `//`) on a timestamp field means every moment of it.
+      const days = parseDayRange(text, today);
+      return days === null
+        ? null
+        : { lo: days.first * SECONDS_PER_DAY, hi: (days.last + 1) * SECONDS_PER_DAY, hiOpen: true };
+    }
+  }
+}
+
+/** `MM/DD/YYYY`, `M/YYYY` (the month), `YYYY` (the year) or `//` (today), as inclusive day numbers. */
+function parseDayRange(text: string, today: number): { first: number; last: number } | null {
+  const t = text.trim();
+  if (t === "//") return { first: today, last: today };
+  const day = parseWireDate(t);
+  if (day !== null) return { first: day, last: day };
+  const month = /^(\d{1,2})\/(\d{4})$/.exec(t);
+  if (month) {
+    const [m, y] = [Number(month[1]), Number(month[2])];
+    const first = daysFromCivil(y, m, 1);
+    return first === null ? null : { first, last: first + daysInMonth(y, m) - 1 };
+  }
+  const year = /^(\d{4})$/.exec(t);
+  if (year) {
+    const y = Number(year[1]);
+    const first = daysFromCivil(y, 1, 1);
+    const last = daysFromCivil(y, 12, 31);
+    return first === null || last === null ? null : { first, last };
+  }
+  return null;
+}
+
+/** value >= lo */
+export function atOrAfterStart(value: number, interval: Interval): boolean {
+  return value >= interval.lo;
+}
+
+/** value <= hi (value < hi when hi is open) */
+export function atOrBeforeEnd(value: number, interval: Interval): boolean {
+  return interval.hiOpen ? value < interval.hi : value <= interval.hi;
+}
