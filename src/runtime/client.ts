@@ -1,0 +1,68 @@
+import type { Dispatcher } from "undici";
+import type { LayoutDefinition } from "./definition.js";
+import { LayoutClient } from "./layout-client.js";
+import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
+import { Session, type Auth, type ExternalDataSource } from "./session.js";
+import { defaultDispatcher } from "./transport.js";
+
+export interface ClientOptions {
+  /** `https://fms.example.com`; the client appends `/fmi/data/{version}`. */
+  server: string;
+  database: string;
+  /** Account credentials, or an existing session token (then no re-login is possible). */
+  auth: Auth;
+  version?: "v1" | "v2" | "vLatest";
+  /** Credentials for external data sources, sent with the login. */
+  fmDataSource?: readonly ExternalDataSource[];
+  /** An undici dispatcher (a Pool, an Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
+  dispatcher?: Dispatcher;
+  /** Per-request time limit in ms (default 30,000). */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Check every record against the layout's schema before decoding (default true). */
+  validate?: boolean;
+  /** Log in again once the token has been idle this long (default 14 minutes; servers expire it at 15). */
+  idleRefreshMs?: number;
+  /** The clock the idle refresh reads (tests). */
+  now?: () => number;
+}
+
+export interface FileMakerClient {
+  /** The typed client of one layout; all layouts share this client's session. */
+  layout<D extends LayoutDefinition>(definition: D): LayoutClient<D>;
+  /** Ends the session (token in the path); the next call logs in again. */
+  logout(options?: { signal?: AbortSignal }): Promise<void>;
+  /** Logs out and closes the client's own connection pool. */
+  close(): Promise<void>;
+}
+
+export function createClient(options: ClientOptions): FileMakerClient {
+  const server = options.server.replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(server)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
+  const ownDispatcher = options.dispatcher ? undefined : defaultDispatcher();
+  const session = new Session({
+    transport: {
+      baseUrl: `${server}/fmi/data/${options.version ?? "vLatest"}`,
+      dispatcher: options.dispatcher ?? ownDispatcher!,
+      timeoutMs: options.timeoutMs ?? 30_000,
+    },
+    database: options.database,
+    auth: options.auth,
+    ...(options.fmDataSource ? { fmDataSource: options.fmDataSource } : {}),
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    idleRefreshMs: options.idleRefreshMs ?? 14 * 60_000,
+    now: options.now ?? Date.now,
+  });
+  const settings = { database: options.database, validate: options.validate ?? true };
+  return {
+    layout: (definition) => new LayoutClient(definition, session, settings),
+    logout: (opts) => session.logout(opts?.signal),
+    close: async () => {
+      try {
+        await session.logout();
+      } finally {
+        await ownDispatcher?.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import type { FieldKind, FieldSpec } from "./definition.js";
+
+/** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
+export class DecodeError extends Error {
+  constructor(
+    readonly layout: string,
+    readonly field: string,
+    readonly recordId: string,
+    readonly raw: unknown,
+    readonly expected: FieldKind,
+  ) {
+    super(`layout "${layout}", field "${field}", record ${recordId}: ${JSON.stringify(raw)} is not a valid ${expected} value`);
+    this.name = "DecodeError";
+  }
+}
+
+/** Thrown by a codec; the caller adds the layout, field and record. */
+class BadValue extends Error {}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+function validDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1 || y < 1 || y > 4000) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+}
+
+function validTime(h: number, m: number, s: number): boolean {
+  return h <= 23 && m <= 59 && s < 60;
+}
+
+const WIRE_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const WIRE_TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TIME = /^(\d{2}):(\d{2}):(\d{2})$/;
+
+function decodeDate(raw: string): string {
+  const m = WIRE_DATE.exec(raw);
+  if (!m || !validDate(+m[3]!, +m[1]!, +m[2]!)) throw new BadValue();
+  return `${m[3]}-${pad(+m[1]!)}-${pad(+m[2]!)}`;
+}
+
+function decodeTime(raw: string): string {
+  const m = WIRE_TIME.exec(raw);
+  if (!m || !validTime(+m[1]!, +m[2]!, Math.floor(+(m[3] ?? 0)))) throw new BadValue();
+  return `${pad(+m[1]!)}:${m[2]}:${pad(Math.floor(+(m[3] ?? 0)))}`;
+}
+
+function decodeTimestamp(raw: string): string {
+  const space = raw.indexOf(" ");
+  if (space < 0) throw new BadValue();
+  return `${decodeDate(raw.slice(0, space))}T${decodeTime(raw.slice(space + 1).trim())}`;
+}
+
+function encodeDate(iso: string): string {
+  const m = ISO_DATE.exec(iso);
+  if (!m || !validDate(+m[1]!, +m[2]!, +m[3]!)) throw new BadValue();
+  return `${m[2]}/${m[3]}/${m[1]}`;
+}
+
+function encodeTime(value: string): string {
+  const m = ISO_TIME.exec(value);
+  if (!m || !validTime(+m[1]!, +m[2]!, +m[3]!)) throw new BadValue();
+  return value;
+}
+
+function encodeTimestamp(iso: string): string {
+  const at = iso.indexOf("T");
+  if (at < 0) throw new BadValue();
+  return `${encodeDate(iso.slice(0, at))} ${encodeTime(iso.slice(at + 1))}`;
+}
+
+/** One wire value -> its TypeScript value (DESIGN.md's table). Throws BadValue. */
+function decodeScalar(type: FieldKind, raw: unknown): unknown {
+  if (type === "text") {
+    if (typeof raw === "string") return raw;
+    // Some servers send numbers for text fields that hold digits only; text stays text.
+    if (typeof raw === "number") return String(raw);
+    throw new BadValue();
+  }
+  if (raw === "") return null;
+  switch (type) {
+    case "number": {
+      if (typeof raw === "number" && Number.isFinite(raw)) return raw;
+      // Older servers send numbers as numeric strings.
+      if (typeof raw === "string" && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw)) return Number(raw);
+      throw new BadValue();
+    }
+    case "container":
+      if (typeof raw === "string") return raw;
+      throw new BadValue();
+    default:
+      if (typeof raw !== "string") throw new BadValue();
+      return type === "date" ? decodeDate(raw) : type === "time" ? decodeTime(raw) : decodeTimestamp(raw);
+  }
+}
+
+/** One TypeScript value -> its wire value; `null` clears the field. Throws BadValue. */
+function encodeScalar(type: FieldKind, value: unknown): string | number {
+  if (value === null) return "";
+  switch (type) {
+    case "text":
+      if (typeof value === "string") return value;
+      break;
+    case "number":
+      if (typeof value === "number" && Number.isFinite(value)) return value;
+      break;
+    case "date":
+      if (typeof value === "string") return encodeDate(value);
+      break;
+    case "time":
+      if (typeof value === "string") return encodeTime(value);
+      break;
+    case "timestamp":
+      if (typeof value === "string") return encodeTimestamp(value);
+      break;
+    case "container":
+      break;
+  }
+  throw new BadValue();
+}
+
+function repetitionKey(name: string, index: number): string {
+  return index === 0 ? name : `${name}(${index + 1})`;
+}
+
+/** Decodes a wire fieldData (or portal row) object against its field specs. */
+export function decodeFields(
+  specs: Readonly<Record<string, FieldSpec>>,
+  wire: Record<string, unknown>,
+  where: { layout: string; recordId: string },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const name of Object.keys(specs)) {
+    const spec = specs[name]!;
+    const reps = spec.repetitions ?? 1;
+    const decodeAt = (key: string) => {
+      const raw = wire[key];
+      if (raw === undefined) throw new DecodeError(where.layout, key, where.recordId, raw, spec.type);
+      try {
+        return decodeScalar(spec.type, raw);
+      } catch (error) {
+        if (error instanceof BadValue) throw new DecodeError(where.layout, key, where.recordId, raw, spec.type);
+        throw error;
+      }
+    };
+    out[name] = reps === 1 ? decodeAt(name) : Array.from({ length: reps }, (_, i) => decodeAt(repetitionKey(name, i)));
+  }
+  return out;
+}
+
+/** Encodes a partial input object to wire fieldData; unknown, read-only and container fields are refused. */
+export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: Record<string, unknown>, layout: string): Record<string, string | number> {
+  const out: Record<string, string | number> = Object.create(null);
+  for (const name of Object.keys(input)) {
+    const value = input[name];
+    if (value === undefined) continue;
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    if (!spec) throw new TypeError(`layout "${layout}" has no field "${name}"`);
+    if (spec.readOnly || spec.type === "container") {
+      throw new TypeError(`layout "${layout}", field "${name}" is ${spec.type === "container" ? "a container (use upload)" : "read-only"}`);
+    }
+    const encodeAt = (v: unknown, key: string) => {
+      try {
+        out[key] = encodeScalar(spec.type, v);
+      } catch (error) {
+        if (error instanceof BadValue) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${HINT[spec.type]}`);
+        throw error;
+      }
+    };
+    const reps = spec.repetitions ?? 1;
+    if (reps === 1) encodeAt(value, name);
+    else {
+      if (!Array.isArray(value) || value.length > reps) throw new TypeError(`layout "${layout}", field "${name}" takes an array of up to ${reps} repetitions`);
+      value.forEach((v, i) => v !== undefined && encodeAt(v, repetitionKey(name, i)));
+    }
+  }
+  return out;
+}
+
+const HINT: Record<FieldKind, string> = {
+  text: "",
+  number: "",
+  date: ' (expected "YYYY-MM-DD")',
+  time: ' (expected "HH:MM:SS")',
+  timestamp: ' (expected "YYYY-MM-DDTHH:MM:SS")',
+  container: "",
+};
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : typeof value === "number" ? String(value) : typeof value;
+}
+
+/** Exposed for the find-query builder: criteria for dates use the wire format. */
+export const wireFormat = { date: encodeDate, time: encodeTime, timestamp: encodeTimestamp } as const;

@@ -1,0 +1,76 @@
+/**
+ * The layout definition: the one value a generated module exports per layout and passes to `fm.layout()`.
+ * Its runtime part describes the fields (the codecs need their types); its type parameters carry the
+ * generated interfaces. Hand-written definitions in tests use the same `defineLayout`.
+ */
+export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
+
+export interface FieldSpec {
+  type: FieldKind;
+  /** Default 1. Repeating fields travel as `F`, `F(2)`, ... and appear in TypeScript as a tuple. */
+  repetitions?: number;
+  readOnly?: boolean;
+  valueList?: readonly string[];
+}
+
+export interface PortalSpec {
+  fields: Readonly<Record<string, FieldSpec>>;
+}
+
+export interface LayoutSpec {
+  /** The layout's name on the server. */
+  layout: string;
+  /** The hosted database the layout belongs to; a client for another database refuses it. */
+  database?: string;
+  fields: Readonly<Record<string, FieldSpec>>;
+  portals?: Readonly<Record<string, PortalSpec>>;
+}
+
+/** The TypeScript shapes behind a layout, carried only in types. */
+export interface LayoutTypes {
+  /** Read shape of fieldData. */
+  fields: object;
+  /** Writable fields, all optional. */
+  input: object;
+  /** Read shape of portalData: portal name -> rows. */
+  portals: object;
+  /** What create/edit accept in portalData. */
+  portalInput: object;
+  /** Names of the container fields (the only ones upload accepts). */
+  containers: string;
+}
+
+export interface LayoutDefinition<T extends LayoutTypes = AnyLayoutTypes> extends LayoutSpec {
+  /** Phantom: never present at run time. */
+  readonly __types?: T;
+}
+
+/** The types of a definition written without generated interfaces. */
+export interface AnyLayoutTypes extends LayoutTypes {
+  fields: Record<string, unknown>;
+  input: Record<string, unknown>;
+  portals: Record<string, PortalRow<Record<string, unknown>>[]>;
+  portalInput: Record<string, Record<string, unknown>[]>;
+  containers: string;
+}
+
+export function defineLayout<T extends LayoutTypes>(spec: LayoutSpec): LayoutDefinition<T> {
+  return spec as LayoutDefinition<T>;
+}
+
+export type FieldsOf<D> = D extends LayoutDefinition<infer T> ? T["fields"] : never;
+export type InputOf<D> = D extends LayoutDefinition<infer T> ? T["input"] : never;
+export type PortalsOf<D> = D extends LayoutDefinition<infer T> ? T["portals"] : never;
+export type PortalInputOf<D> = D extends LayoutDefinition<infer T> ? T["portalInput"] : never;
+export type ContainersOf<D> = D extends LayoutDefinition<infer T> ? T["containers"] : never;
+
+/** A record as the runtime returns it: values decoded to their TypeScript types. */
+export interface FmRecord<Fields, Portals> {
+  recordId: string;
+  modId: string;
+  fieldData: Fields;
+  portalData: Portals;
+}
+
+/** A portal row: its own record and modification ids beside its fields. */
+export type PortalRow<Fields> = Fields & { recordId: string; modId: string };

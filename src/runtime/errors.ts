@@ -1,0 +1,85 @@
+/** The call that failed: method and path only, never credentials or tokens. */
+export interface FailedCall {
+  method: string;
+  path: string;
+}
+
+/** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
+export class FileMakerError extends Error {
+  readonly code: string;
+  readonly httpStatus: number;
+  readonly call: FailedCall;
+  /** The server's own message text. */
+  readonly serverMessage: string;
+
+  constructor(code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
+    super(`${call.method} ${call.path}: FileMaker error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
+    this.name = new.target.name;
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.call = call;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** 100: the database is not hosted. */
+export class DatabaseMissingError extends FileMakerError {}
+/** 101: no record with that id. */
+export class RecordMissingError extends FileMakerError {}
+/** 102: a field is not on the layout. */
+export class FieldMissingError extends FileMakerError {}
+/** 105: no layout with that name. */
+export class LayoutMissingError extends FileMakerError {}
+/** 212: wrong account name or password. */
+export class InvalidCredentialsError extends FileMakerError {}
+/** 306: the record changed since the modId the edit carried. */
+export class ModIdMismatchError extends FileMakerError {}
+/** 401: a find matched nothing (find itself turns this into an empty result). */
+export class NoRecordsMatchError extends FileMakerError {}
+/** 500-511: the record failed field validation (504 unique, 509 required, ...). */
+export class ValidationError extends FileMakerError {}
+/** 952: the token is missing, expired or invalid (the session logs in again once by itself). */
+export class InvalidTokenError extends FileMakerError {}
+
+const BY_CODE: Record<string, typeof FileMakerError> = {
+  "100": DatabaseMissingError,
+  "101": RecordMissingError,
+  "102": FieldMissingError,
+  "105": LayoutMissingError,
+  "212": InvalidCredentialsError,
+  "306": ModIdMismatchError,
+  "401": NoRecordsMatchError,
+  "952": InvalidTokenError,
+};
+
+/** The typed error for a code: a subclass for each well-known code, FileMakerError otherwise. */
+export function fileMakerError(code: string, message: string, httpStatus: number, call: FailedCall): FileMakerError {
+  const n = Number(code);
+  const ErrorClass = BY_CODE[code] ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
+  return new ErrorClass(code, message, httpStatus, call);
+}
+
+/** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */
+export class ProtocolError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly bodyStart: string,
+    readonly call: FailedCall,
+  ) {
+    super(`${call.method} ${call.path}: HTTP ${httpStatus} answer is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`);
+    this.name = "ProtocolError";
+  }
+}
+
+/** The request did not complete: the caller aborted it, it timed out, or the connection failed. */
+export class NetworkError extends Error {
+  constructor(
+    message: string,
+    readonly reason: "aborted" | "timeout" | "connection",
+    readonly call: FailedCall,
+    options?: { cause?: unknown },
+  ) {
+    super(`${call.method} ${call.path}: ${message}`, options);
+    this.name = "NetworkError";
+  }
+}

@@ -1,0 +1,25 @@
+export { createClient, type ClientOptions, type FileMakerClient } from "./client.js";
+export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, FindRequest, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export { defineLayout } from "./definition.js";
+export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
+export { DecodeError } from "./codecs.js";
+export { escapeFindValue } from "./find-criteria.js";
+export {
+  DatabaseMissingError,
+  FieldMissingError,
+  FileMakerError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  LayoutMissingError,
+  ModIdMismatchError,
+  NetworkError,
+  NoRecordsMatchError,
+  ProtocolError,
+  RecordMissingError,
+  ValidationError,
+  type FailedCall,
+} from "./errors.js";
+export type { Auth, ExternalDataSource } from "./session.js";
+export type { RetryPolicy } from "./retry.js";
+export type { UploadSource } from "./multipart.js";

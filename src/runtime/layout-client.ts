@@ -1,0 +1,321 @@
+import { Readable } from "node:stream";
+import type { z } from "zod";
+import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
+import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, PortalInputOf, PortalsOf } from "./definition.js";
+import { FileMakerError } from "./errors.js";
+import { exactCriterion } from "./find-criteria.js";
+import { multipartBody, type UploadSource } from "./multipart.js";
+import { wireRecordSchema } from "./record-schema.js";
+import type { Session } from "./session.js";
+import { segment, type WireRequest } from "./transport.js";
+
+export type SortOrder = "ascend" | "descend";
+export interface SortSpec<Name extends string = string> {
+  fieldName: Name;
+  sortOrder: SortOrder;
+}
+
+export interface DataInfo {
+  database: string;
+  layout: string;
+  table: string;
+  totalRecordCount: number;
+  foundCount: number;
+  returnedCount: number;
+}
+
+export interface Page<R> {
+  data: R[];
+  dataInfo: DataInfo;
+}
+
+/** A repeating field is found by the value of any repetition. */
+type FindValue<T> = T extends readonly (infer E)[] ? E : T;
+export type FindRequest<Fields> = { [K in keyof Fields]?: FindValue<Fields[K]> } & { omit?: boolean };
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListOptions<Name extends string> extends CallOptions {
+  /** One-based index of the first record (default 1). */
+  offset?: number;
+  /** Records per page (default 100). */
+  limit?: number;
+  sort?: readonly SortSpec<Name>[];
+}
+
+export interface FindOptions<Fields, Name extends string> extends ListOptions<Name> {
+  query: readonly FindRequest<Fields>[];
+}
+
+export interface StreamOptions<Name extends string> extends CallOptions {
+  sort?: readonly SortSpec<Name>[];
+  /** Records fetched per request (default 500); memory stays bounded by one page. */
+  pageSize?: number;
+}
+
+export interface UploadOptions extends CallOptions {
+  /** One-based repetition (default 1). */
+  repetition?: number;
+  filename?: string;
+  contentType?: string;
+}
+
+export interface ClientSettings {
+  database: string;
+  validate: boolean;
+}
+
+/** Thrown by findOne when a find does not match exactly one record. */
+export class NotExactlyOneError extends Error {
+  constructor(
+    readonly layout: string,
+    readonly foundCount: number,
+  ) {
+    super(`findOne on layout "${layout}" expected exactly one record, found ${foundCount}`);
+    this.name = "NotExactlyOneError";
+  }
+}
+
+type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
+type NameOf<D> = keyof FieldsOf<D> & string;
+
+/** The typed client of one layout; every call goes through the client's single shared session. */
+export class LayoutClient<D extends LayoutDefinition> {
+  private schema: z.ZodType | undefined;
+  private readonly base: string;
+
+  constructor(
+    readonly definition: D,
+    private readonly session: Session,
+    private readonly settings: ClientSettings,
+  ) {
+    if (definition.database !== undefined && definition.database !== settings.database) {
+      throw new Error(`layout "${definition.layout}" belongs to database "${definition.database}", but this client is for "${settings.database}"`);
+    }
+    this.base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
+  }
+
+  async list(options: ListOptions<NameOf<D>> = {}): Promise<Page<RecordOf<D>>> {
+    const params = new URLSearchParams();
+    if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
+    if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
+    if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
+    const query = params.size ? `?${params}` : "";
+    try {
+      const envelope = await this.session.call(() => ({ method: "GET", path: `${this.base}/records${query}` }), this.read(options));
+      return this.page(envelope.response);
+    } catch (error) {
+      // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
+      if (error instanceof FileMakerError && error.code === "101") return this.emptyPage();
+      throw error;
+    }
+  }
+
+  async get(recordId: string | number, options: CallOptions = {}): Promise<RecordOf<D>> {
+    const envelope = await this.session.call(() => ({ method: "GET", path: this.recordPath(recordId) }), this.read(options));
+    const page = this.page(envelope.response);
+    if (page.data.length !== 1) throw new Error(`GET ${this.recordPath(recordId)}: expected one record, got ${page.data.length}`);
+    return page.data[0]!;
+  }
+
+  async create(record: { fieldData: InputOf<D>; portalData?: PortalInputOf<D> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
+    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData) });
+    const envelope = await this.session.call(() => ({ method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body }), this.write(options));
+    return { recordId: String(envelope.response.recordId), modId: String(envelope.response.modId) };
+  }
+
+  async edit(recordId: string | number, change: { fieldData?: InputOf<D>; portalData?: PortalInputOf<D>; modId?: string }, options: CallOptions = {}): Promise<{ modId: string }> {
+    const body = JSON.stringify({
+      fieldData: this.encode(change.fieldData ?? {}),
+      ...this.portalBody(change.portalData),
+      ...(change.modId !== undefined ? { modId: change.modId } : {}),
+    });
+    const envelope = await this.session.call(() => ({ method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body }), this.write(options));
+    return { modId: String(envelope.response.modId) };
+  }
+
+  async delete(recordId: string | number, options: CallOptions = {}): Promise<void> {
+    await this.session.call(() => ({ method: "DELETE", path: this.recordPath(recordId) }), this.write(options));
+  }
+
+  /** A find; no match (code 401) is an empty page, never an error. */
+  async find(options: FindOptions<FieldsOf<D>, NameOf<D>>): Promise<Page<RecordOf<D>>> {
+    const body = JSON.stringify({
+      query: options.query.map((request) => this.encodeRequest(request as Record<string, unknown>)),
+      ...(options.sort?.length ? { sort: options.sort } : {}),
+      ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
+      ...(options.limit !== undefined ? { limit: String(positive(options.limit, "limit")) } : {}),
+    });
+    try {
+      // A find changes nothing, so it may be sent again after a network fault.
+      const envelope = await this.session.call(() => ({ method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body }), this.read(options));
+      return this.page(envelope.response);
+    } catch (error) {
+      if (error instanceof FileMakerError && error.code === "401") return this.emptyPage();
+      throw error;
+    }
+  }
+
+  /** The single record a find matches; NotExactlyOneError when it matches none or several. */
+  async findOne(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "limit" | "offset">): Promise<RecordOf<D>> {
+    const page = await this.find({ ...options, limit: 2 });
+    if (page.data.length !== 1) throw new NotExactlyOneError(this.definition.layout, page.dataInfo.foundCount);
+    return page.data[0]!;
+  }
+
+  /** The first record a find matches, or undefined. */
+  async findFirst(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "limit">): Promise<RecordOf<D> | undefined> {
+    return (await this.find({ ...options, limit: 1 })).data[0];
+  }
+
+  /** Every record, page by page; one page in memory at a time. */
+  listAll(options: StreamOptions<NameOf<D>> = {}): AsyncIterable<RecordOf<D>> {
+    return this.stream((offset, limit) => this.list({ ...options, offset, limit }), options.pageSize);
+  }
+
+  /** Every record a find matches, page by page. */
+  findAll(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
+    return this.stream((offset, limit) => this.find({ ...options, offset, limit }), options.pageSize);
+  }
+
+  /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream or a file path streamed from disk. */
+  async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
+    const spec = this.fieldSpec(field);
+    if (spec?.type !== "container") throw new TypeError(`layout "${this.definition.layout}": "${field}" is not a container field`);
+    const repetition = options.repetition ?? 1;
+    if (!Number.isInteger(repetition) || repetition < 1 || repetition > (spec.repetitions ?? 1)) {
+      throw new RangeError(`layout "${this.definition.layout}", field "${field}": repetition ${repetition} is not between 1 and ${spec.repetitions ?? 1}`);
+    }
+    const path = `${this.recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
+    // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
+    let used = false;
+    const envelope = await this.session.call(() => {
+      if (used) throw new Error(`POST ${path}: the upload stream was already sent and cannot be sent again`);
+      const body = multipartBody(data, options);
+      if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
+      return { method: "POST", path, headers: { "content-type": body.contentType }, body: Readable.from(body.chunks()) } satisfies WireRequest;
+    }, this.write(options));
+    return { modId: String(envelope.response.modId) };
+  }
+
+  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Page<RecordOf<D>>>, pageSize = 500): AsyncGenerator<RecordOf<D>> {
+    const limit = positive(pageSize, "pageSize");
+    for (let offset = 1; ; offset += limit) {
+      const page = await fetchPage(offset, limit);
+      yield* page.data;
+      if (page.data.length < limit) return;
+    }
+  }
+
+  private read(options: CallOptions) {
+    return { idempotent: true, signal: options.signal };
+  }
+
+  private write(options: CallOptions) {
+    return { idempotent: false, signal: options.signal };
+  }
+
+  private recordPath(recordId: string | number): string {
+    return `${this.base}/records/${segment(String(recordId))}`;
+  }
+
+  private fieldSpec(name: string): FieldSpec | undefined {
+    return Object.hasOwn(this.definition.fields, name) ? this.definition.fields[name] : undefined;
+  }
+
+  private encode(input: object): Record<string, string | number> {
+    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout);
+  }
+
+  private portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
+    if (portalData === undefined) return {};
+    const out: Record<string, unknown[]> = {};
+    for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
+      const portal = this.definition.portals?.[name];
+      if (!portal) throw new TypeError(`layout "${this.definition.layout}" has no portal "${name}"`);
+      out[name] = rows.map(({ recordId, modId, ...fields }) => ({
+        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`),
+        ...(recordId !== undefined ? { recordId: String(recordId) } : {}),
+        ...(modId !== undefined ? { modId: String(modId) } : {}),
+      }));
+    }
+    return { portalData: out };
+  }
+
+  private encodeRequest(request: Record<string, unknown>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request)) {
+      if (value === undefined) continue;
+      if (name === "omit") {
+        if (value) out.omit = "true";
+        continue;
+      }
+      const spec = this.fieldSpec(name) ?? this.portalFieldSpec(name);
+      if (!spec) throw new TypeError(`find on layout "${this.definition.layout}": no field "${name}"`);
+      out[name] = exactCriterion(spec, name, value);
+    }
+    return out;
+  }
+
+  private portalFieldSpec(name: string): FieldSpec | undefined {
+    for (const portal of Object.values(this.definition.portals ?? {})) if (Object.hasOwn(portal.fields, name)) return portal.fields[name];
+    return undefined;
+  }
+
+  private page(response: Record<string, unknown>): Page<RecordOf<D>> {
+    const data = Array.isArray(response.data) ? response.data : [];
+    return { data: data.map((r) => this.decodeRecord(r)), dataInfo: response.dataInfo as DataInfo };
+  }
+
+  private emptyPage(): Page<RecordOf<D>> {
+    return {
+      data: [],
+      dataInfo: { database: this.settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },
+    };
+  }
+
+  private decodeRecord(raw: unknown): RecordOf<D> {
+    const layout = this.definition.layout;
+    const recordId = String((raw as { recordId?: unknown })?.recordId ?? "?");
+    if (this.settings.validate) {
+      this.schema ??= wireRecordSchema(this.definition);
+      const result = this.schema.safeParse(raw);
+      if (!result.success) {
+        const issue = result.error.issues[0]!;
+        const path = issue.path.map(String);
+        const field = path[0] === "fieldData" ? path.slice(1).join(".") : path.join(".");
+        throw new DecodeError(layout, field, recordId, valueAt(raw, issue.path), this.fieldSpec(path[1] ?? "")?.type ?? "text");
+      }
+    }
+    const record = raw as { recordId: string; modId: string; fieldData: Record<string, unknown>; portalData?: Record<string, Record<string, unknown>[]> };
+    const portalData: Record<string, unknown[]> = {};
+    for (const [name, portal] of Object.entries(this.definition.portals ?? {})) {
+      portalData[name] = (record.portalData?.[name] ?? []).map((row) => ({
+        recordId: String(row.recordId),
+        modId: String(row.modId),
+        ...decodeFields(portal.fields, row, { layout, recordId: `${recordId} portal "${name}" row ${String(row.recordId)}` }),
+      }));
+    }
+    return {
+      recordId: String(record.recordId),
+      modId: String(record.modId),
+      fieldData: decodeFields(this.definition.fields, record.fieldData ?? {}, { layout, recordId }) as FieldsOf<D>,
+      portalData: portalData as PortalsOf<D>,
+    };
+  }
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+
+function positive(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
+  return n;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = raw;
+  for (const key of path) at = (at as Record<PropertyKey, unknown> | undefined)?.[key];
+  return at;
+}

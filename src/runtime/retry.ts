@@ -1,0 +1,49 @@
+import { NetworkError, ProtocolError } from "./errors.js";
+import { neverReachedServer } from "./transport.js";
+
+export interface RetryPolicy {
+  /** Extra attempts after the first (default 3). */
+  retries: number;
+  /** First backoff in ms, doubled each attempt, with full jitter (default 100). */
+  baseDelayMs: number;
+  /** Ceiling of one backoff (default 2000). */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { retries: 3, baseDelayMs: 100, maxDelayMs: 2_000 };
+
+/**
+ * Runs `attempt` again after faults that are safe to retry: for reads, network faults and 5xx answers that
+ * are not envelopes (a proxy's error page); for writes, only faults that never reached the server. A FileMaker
+ * error is an answer, never retried here; neither is a caller's abort.
+ */
+export async function withRetry<T>(policy: RetryPolicy, idempotent: boolean, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= policy.retries || signal?.aborted || !isRetryable(error, idempotent)) throw error;
+      const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries);
+      await sleep(Math.random() * ceiling, signal);
+    }
+  }
+}
+
+function isRetryable(error: unknown, idempotent: boolean): boolean {
+  if (error instanceof NetworkError) {
+    if (error.reason === "aborted") return false;
+    return idempotent || neverReachedServer(error);
+  }
+  if (error instanceof ProtocolError) return idempotent && error.httpStatus >= 500;
+  return false;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

@@ -1,0 +1,135 @@
+import { fileMakerError, type FileMakerError } from "./errors.js";
+import { withRetry, type RetryPolicy } from "./retry.js";
+import { segment, send, type Envelope, type TransportOptions, type WireRequest } from "./transport.js";
+
+function withToken(req: WireRequest, token: string): WireRequest {
+  return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
+}
+
+export type Auth = { username: string; password: string } | { token: string };
+
+export interface ExternalDataSource {
+  database: string;
+  username: string;
+  password: string;
+}
+
+export interface SessionOptions {
+  transport: TransportOptions;
+  database: string;
+  auth: Auth;
+  fmDataSource?: readonly ExternalDataSource[];
+  retry: RetryPolicy;
+  /** Log in again once the token has been idle this long (default 14 minutes: the server's limit is 15). */
+  idleRefreshMs: number;
+  now: () => number;
+}
+
+export interface CallOptions {
+  /** Safe to send again after a network fault (reads). */
+  idempotent: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One Data API session shared by every call and every layout of a client: at most one login in flight,
+ * a fresh login before the idle limit, and one re-login and retry when the server answers 952.
+ */
+export class Session {
+  private token: string | undefined;
+  private lastUsed = 0;
+  private pendingLogin: Promise<string> | undefined;
+
+  constructor(private readonly options: SessionOptions) {
+    if ("token" in options.auth) {
+      this.token = options.auth.token;
+      this.lastUsed = options.now();
+    }
+  }
+
+  /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error. */
+  async call(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
+    const token = await this.currentToken();
+    const req = build();
+    const first = await this.sendOnce(withToken(req, token), call);
+    if (first.code !== "952" || !this.canLogIn()) return this.settle(first, req);
+    this.forget(token);
+    const fresh = await this.currentToken();
+    const again = build();
+    return this.settle(await this.sendOnce(withToken(again, fresh), call), again);
+  }
+
+  /** Logs out (token in the path) if logged in; an already expired token is not an error. */
+  async logout(signal?: AbortSignal): Promise<void> {
+    const token = this.pendingLogin ? await this.pendingLogin.catch(() => undefined) : this.token;
+    if (!token) return;
+    this.token = undefined;
+    const envelope = await send(this.options.transport, {
+      method: "DELETE",
+      path: `/databases/${segment(this.options.database)}/sessions/${segment(token)}`,
+      shownPath: `/databases/${segment(this.options.database)}/sessions/{token}`,
+      ...(signal ? { signal } : {}),
+    });
+    if (envelope.code !== "0" && envelope.code !== "952") {
+      throw fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: "DELETE", path: `/databases/${segment(this.options.database)}/sessions/{token}` });
+    }
+  }
+
+  private canLogIn(): boolean {
+    return "username" in this.options.auth;
+  }
+
+  private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
+    const envelope = await withRetry(this.options.retry, call.idempotent, call.signal, () => send(this.options.transport, req));
+    if (envelope.code !== "952") this.lastUsed = this.options.now();
+    return envelope;
+  }
+
+  private settle(envelope: Envelope, req: WireRequest): Envelope {
+    if (envelope.code === "0") return envelope;
+    throw this.errorFor(envelope, req);
+  }
+
+  errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
+    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: req.method, path: req.shownPath ?? req.path });
+  }
+
+  private forget(token: string): void {
+    if (this.token === token) this.token = undefined;
+  }
+
+  private currentToken(): Promise<string> {
+    if (this.token && (this.options.now() - this.lastUsed < this.options.idleRefreshMs || !this.canLogIn())) return Promise.resolve(this.token);
+    // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
+    this.token = undefined;
+    this.pendingLogin ??= this.login().finally(() => {
+      this.pendingLogin = undefined;
+    });
+    return this.pendingLogin;
+  }
+
+  private async login(): Promise<string> {
+    const auth = this.options.auth;
+    if (!("username" in auth)) throw new Error("the session's token is no longer valid and the client has no credentials to log in again");
+    const path = `/databases/${segment(this.options.database)}/sessions`;
+    const body = JSON.stringify(this.options.fmDataSource ? { fmDataSource: this.options.fmDataSource } : {});
+    const req: WireRequest = {
+      method: "POST",
+      path,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body,
+    };
+    // A login is safe to repeat: it creates nothing the caller depends on.
+    const envelope = await withRetry(this.options.retry, true, undefined, () => send(this.options.transport, req));
+    if (envelope.code !== "0") throw this.errorFor(envelope, req);
+    const header = envelope.headers["x-fm-data-access-token"];
+    const token = (typeof envelope.response.token === "string" ? envelope.response.token : undefined) ?? (typeof header === "string" ? header : undefined);
+    if (!token) throw new Error(`POST ${path}: login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header`);
+    this.token = token;
+    this.lastUsed = this.options.now();
+    return token;
+  }
+}
