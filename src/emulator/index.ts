@@ -30,6 +30,11 @@ export interface EmulatorOptions {
   maxUploadBytes?: number;
   /** Where the emulator's clock starts (default: now). */
   startTime?: Date;
+  /**
+   * Answer HTTP 500 for every FileMaker error that the wire contract gives as 400 or 404, as real FileMaker
+   * Servers do, so that clients can be tested against both (default false: the contract's statuses).
+   */
+  serverStatuses?: boolean;
 }
 
 export interface EmulatorStats {
@@ -110,6 +115,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     },
     counters: { requests: 0 },
     baseUrl: "",
+    serverStatuses: options.serverStatuses ?? false,
   };
 }
 

@@ -26,6 +26,8 @@ export interface EmulatorState {
   counters: { requests: number };
   /** `http://host:port`, known once the server listens. */
   baseUrl: string;
+  /** FileMaker errors answered with HTTP 500 instead of the contract's 400/404. */
+  serverStatuses: boolean;
 }
 
 export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {

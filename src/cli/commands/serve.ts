@@ -8,6 +8,7 @@ interface ServeArgs {
   account: string[];
   host: string;
   port: number;
+  serverStatuses: boolean;
 }
 
 /** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
@@ -21,7 +22,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest privilege (repeatable)" })
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
-        .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" }) as never,
+        .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
+        .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" }) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
       const emulator = await startEmulator({
@@ -29,6 +31,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         accounts,
         host: args.host,
         port: args.port,
+        serverStatuses: args.serverStatuses,
         ...(args.data ? { data: args.data } : {}),
       });
       io.stdout(emulator.url);

@@ -19,7 +19,9 @@ export async function handleRequest(state: EmulatorState, req: IncomingMessage, 
       return;
     }
     if (error instanceof EmulatorError) {
-      sendEnvelope(res, error.status, error.code, {}, error.message);
+      // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
+      const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && error.code !== "1630" && error.code !== "1708";
+      sendEnvelope(res, asServer ? 500 : error.status, error.code, {}, error.message);
     } else {
       sendEnvelope(res, 500, "-1", {}, `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})`);
     }
