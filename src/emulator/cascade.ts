@@ -6,7 +6,7 @@ import { portalRows } from "./relations.js";
 export function deleteWithCascade(db: HostedDatabase, tableName: string, record: StoredRecord): void {
   const table = db.tables.get(tableName)!;
   // Removed first, so a relation that leads back to this record ends the recursion.
-  table.records.delete(record.recordId);
+  table.remove(record.recordId);
   for (const layout of db.model.layouts.values()) {
     if (layout.table.name !== tableName) continue;
     for (const portal of layout.portals) {

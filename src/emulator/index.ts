@@ -5,7 +5,9 @@ import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./clock.js";
 import { handleRequest } from "./http/server.js";
-import { buildModel } from "./model.js";
+import { buildModel, type DatabaseModel } from "./model.js";
+import { uniqueKey } from "./record-writes.js";
+import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
 import { SessionRegistry, type Account } from "./sessions.js";
 import type { EmulatorState, HostedDatabase } from "./state.js";
@@ -94,7 +96,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
   const clock = new EmulatorClock(options.startTime);
   const databases = new Map<string, HostedDatabase>();
   for (const [name, model] of buildModel(descriptions)) {
-    databases.set(name, { model, tables: new Map([...model.tables].map(([t, table]) => [t, new TableData(table)])) });
+    databases.set(name, { model, tables: createTables(model) });
   }
   const sessions = new SessionRegistry(clock);
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
@@ -117,6 +119,20 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     baseUrl: "",
     serverStatuses: options.serverStatuses ?? false,
   };
+}
+
+/** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */
+function createTables(model: DatabaseModel): Map<string, TableData> {
+  const tables = new Map([...model.tables].map(([name, table]) => [name, new TableData(table)]));
+  for (const table of tables.values()) {
+    for (const field of table.model.fields.values()) if (field.unique) table.addIndex(field, "unique", uniqueKey);
+  }
+  for (const layout of model.layouts.values()) {
+    for (const portal of layout.portals) {
+      if (portal.relation) tables.get(portal.table.name)!.addIndex(portal.relation.childField, "join", joinKey);
+    }
+  }
+  return tables;
 }
 
 async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<LayoutDescription[]> {

@@ -19,8 +19,8 @@ class Transaction {
     const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, table.globals.get(k)]));
     commitRecord(table, built);
     this.undo.push(() => {
-      if (previous) table.records.set(previous.recordId, previous);
-      else table.records.delete(built.record.recordId);
+      if (previous) table.put(previous);
+      else table.remove(built.record.recordId);
       for (const [k, v] of previousGlobals) {
         if (v) table.globals.set(k, v);
         else table.globals.delete(k);
@@ -60,8 +60,8 @@ export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Recor
 }
 
 export function writeEdit(db: HostedDatabase, layout: LayoutModel, current: StoredRecord, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
-  if (body.fieldData === undefined && body.portalData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
-  const changes = parseFieldChanges(layout.fields, body.fieldData ?? {}, `layout "${layout.description.layout}"`);
+  if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
+  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`);
   const rows = parsePortalData(layout, body.portalData, true);
   const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction();

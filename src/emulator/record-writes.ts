@@ -97,7 +97,7 @@ export function touchModification(table: TableData, record: StoredRecord, clock:
 
 /** Stores what buildNewRecord/buildEditedRecord produced. */
 export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): void {
-  table.records.set(built.record.recordId, built.record);
+  table.put(built.record);
   for (const [name, values] of built.globals) table.globals.set(name, values);
   for (const field of table.model.fields.values()) {
     if (field.autoEnter === "serial") table.noteSerialValue(field.name, built.record.values.get(field.name)?.[0] ?? null);
@@ -148,7 +148,9 @@ function isEmpty(value: StoredValue | undefined): boolean {
   return value === null || value === undefined || value === "";
 }
 
-function uniqueKey(value: StoredValue): string {
+/** Unique validation compares text case-insensitively, as FileMaker's default index does. */
+export function uniqueKey(value: StoredValue | undefined): string | undefined {
+  if (isEmpty(value)) return undefined;
   return typeof value === "string" ? value.toLowerCase() : JSON.stringify(value);
 }
 
@@ -157,15 +159,11 @@ function validateRecord(table: TableData, record: StoredRecord, globals: Map<str
   for (const field of table.model.fields.values()) {
     const first = field.global ? (globals.get(field.name) ?? table.globals.get(field.name))?.[0] : record.values.get(field.name)?.[0];
     if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
-    if (field.unique && !field.global && !isEmpty(first)) {
-      const key = uniqueKey(first!);
-      for (const other of table.records.values()) {
-        if (other.recordId === selfId) continue;
-        const theirs = other.values.get(field.name)?.[0];
-        if (!isEmpty(theirs) && uniqueKey(theirs!) === key) {
-          throw new EmulatorError(400, "504", `"${field.name}" must be unique; record ${other.recordId} already holds this value`);
-        }
-      }
+    const index = field.unique ? table.index(field, "unique") : undefined;
+    const key = index?.key(first);
+    if (index && key !== undefined) {
+      const other = index.lookup(key).find((id) => id !== selfId);
+      if (other !== undefined) throw new EmulatorError(400, "504", `"${field.name}" must be unique; record ${other} already holds this value`);
     }
   }
 }

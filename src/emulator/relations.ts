@@ -14,6 +14,9 @@ export function portalRows(portal: PortalModel, parentTable: TableData, parent: 
   const { parentField, childField } = portal.relation;
   const key = joinKey(parentTable.valuesOf(parent, parentField)[0]);
   if (key === undefined) return [];
+  const index = childTable.index(childField, "join");
+  if (index) return index.lookup(key).map((id) => childTable.records.get(id)!);
+  // Global key fields are not indexed: scan.
   const rows: StoredRecord[] = [];
   for (const child of childTable.records.values()) {
     if (joinKey(childTable.valuesOf(child, childField)[0]) === key) rows.push(child);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ContainerRef, StoredValue } from "./stored-value.js";
+import { FieldIndex } from "./field-index.js";
 import type { TableField, TableModel } from "./model.js";
 
 /** One stored record: per field, one value per repetition. */
@@ -9,15 +10,41 @@ export interface StoredRecord {
   values: Map<string, StoredValue[]>;
 }
 
+/** Unique validation folds case; joins compare keys as they are. */
+export type IndexPurpose = "unique" | "join";
+
 /** The records of one table, in creation order (FileMaker's unsorted order). */
 export class TableData {
+  /** Read freely; change only through put/remove, which keep the indexes current. */
   readonly records = new Map<number, StoredRecord>();
+  private readonly indexes = new Map<string, FieldIndex>();
   /** Global fields hold one value for the whole table. */
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
   private readonly serials = new Map<string, number>();
 
   constructor(readonly model: TableModel) {}
+
+  /** Indexes a (non-global) field for one purpose; each purpose has its own key function. */
+  addIndex(field: TableField, purpose: IndexPurpose, keyOf: (value: StoredValue | undefined) => string | undefined): void {
+    const name = `${purpose}:${field.name}`;
+    if (!field.global && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+  }
+
+  index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
+    return this.indexes.get(`${purpose}:${field.name}`);
+  }
+
+  /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
+  put(record: StoredRecord): void {
+    this.records.set(record.recordId, record);
+    for (const index of this.indexes.values()) index.update(record.recordId, record.values.get(index.field.name)?.[0]);
+  }
+
+  remove(recordId: number): void {
+    this.records.delete(recordId);
+    for (const index of this.indexes.values()) index.remove(recordId);
+  }
 
   newRecordId(): number {
     return this.nextRecordId++;

@@ -37,6 +37,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   record.values.set(layoutField.field.name, values);
   record.modId++;
   touchModification(table, record, ctx.state.clock);
+  table.put(record);
   return { response: { modId: String(record.modId) } };
 }
 

@@ -10,8 +10,9 @@ export function positiveInteger(raw: unknown, name: string, fallback: number): n
     throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
   }
   const n = Number(text.trim());
-  if (n < 1 || !Number.isSafeInteger(n)) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
-  return n;
+  if (n < 1) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
+  // Any count past the largest safe integer means "all of them"; it is valid, just larger than any table.
+  return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
 
 /** A list of SortSpec objects naming fields on the layout (102 when a field is not on it). */
@@ -22,7 +23,7 @@ export function sortKeys(raw: unknown, name: string, layout: LayoutModel): SortK
     if (typeof spec !== "object" || spec === null || typeof spec.fieldName !== "string") {
       throw new EmulatorError(400, "1708", `${name}[${i}] must be { fieldName, sortOrder }`);
     }
-    const order = spec.sortOrder ?? "ascend";
+    const order = spec.sortOrder;
     if (order !== "ascend" && order !== "descend") {
       throw new EmulatorError(400, "1708", `${name}[${i}].sortOrder must be "ascend" or "descend"`);
     }

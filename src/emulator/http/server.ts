@@ -47,7 +47,16 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
     throw new EmulatorError(404, "1630", `no Data API resource at ${url.pathname}`);
   }
   const ctx = await contextFor(state, req, route, params, url.searchParams);
-  const answer = await route.handle(ctx);
+  let answer;
+  try {
+    answer = await route.handle(ctx);
+  } catch (error) {
+    // A find that matches nothing is an empty result, not a failure: it keeps the session alive too.
+    if (error instanceof EmulatorError && error.code === "401") touchSession(state, req, route);
+    throw error;
+  }
+  // Only a successful call resets the inactivity timer (data-api.md, session lifecycle).
+  touchSession(state, req, route);
   sendEnvelope(res, answer.status ?? 200, answer.code ?? "0", answer.response ?? {}, undefined, answer.headers);
 }
 
@@ -59,8 +68,6 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
     if (!token || !state.sessions.isValid(token, db.model.name)) {
       throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     }
-    // Any authenticated call keeps the session alive, whatever its outcome.
-    state.sessions.touch(token);
   }
   let layout = undefined;
   if (route.needsLayout) {
@@ -69,6 +76,10 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   }
   // Routes without a layout never read ctx.layout.
   return { req, state, params, query, db, layout: layout! };
+}
+
+function touchSession(state: EmulatorState, req: IncomingMessage, route: Route): void {
+  if (route.auth === "bearer") state.sessions.touch(bearerToken(req)!);
 }
 
 function bearerToken(req: IncomingMessage): string | undefined {
