@@ -5,6 +5,7 @@ export { defineLayout } from "./definition.js";
 export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
 export { DecodeError } from "./codecs.js";
 export { escapeFindValue } from "./find-criteria.js";
+export { recordSchema } from "./record-schema.js";
 export {
   DatabaseMissingError,
   FieldMissingError,
