@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { LayoutDefinition } from "./definition.js";
+import type { LayoutDefinition, LayoutTypes } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { Session, type Auth, type ExternalDataSource } from "./session.js";
@@ -29,7 +29,7 @@ export interface ClientOptions {
 
 export interface FileMakerClient {
   /** The typed client of one layout; all layouts share this client's session. */
-  layout<D extends LayoutDefinition>(definition: D): LayoutClient<D>;
+  layout<D extends LayoutDefinition<LayoutTypes>>(definition: D): LayoutClient<D>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
   /** Logs out and closes the client's own connection pool. */

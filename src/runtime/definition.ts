@@ -62,6 +62,10 @@ export type FieldsOf<D> = D extends LayoutDefinition<infer T> ? T["fields"] : ne
 export type InputOf<D> = D extends LayoutDefinition<infer T> ? T["input"] : never;
 export type PortalsOf<D> = D extends LayoutDefinition<infer T> ? T["portals"] : never;
 export type PortalInputOf<D> = D extends LayoutDefinition<infer T> ? T["portalInput"] : never;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type RowFields<Rows> = Rows extends readonly (infer Row)[] ? Omit<Row, "recordId" | "modId"> : never;
+/** Every portal field of a layout (`TO::F`) with its row type: finds may name them. */
+export type PortalFieldsOf<D> = D extends LayoutDefinition<infer T> ? UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]> : never;
 export type ContainersOf<D> = D extends LayoutDefinition<infer T> ? T["containers"] : never;
 
 /** A record as the runtime returns it: values decoded to their TypeScript types. */

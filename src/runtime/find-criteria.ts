@@ -9,11 +9,12 @@ const FIND_OPERATORS = /[\\=!<>≤≥./?@#*"~{}]/g;
 
 /** Makes a user's text literal in a find criterion: no value can change a query's meaning. */
 export function escapeFindValue(text: string): string {
-  return text.replace(FIND_OPERATORS, (c) => `\\${c}`);
+  // Whitespace at either end would be trimmed from a criterion: escaped, it stays part of the value.
+  return text.replace(FIND_OPERATORS, (c) => `\\${c}`).replace(/^\s+|\s+$/g, (run) => run.replace(/./gsu, (c) => `\\${c}`));
 }
 
 /** A plain value in a query means "equals exactly"; `null` finds empty fields. */
-export function exactCriterion(spec: FieldSpec, field: string, value: unknown): string {
+export function exactCriterion(spec: FieldSpec, field: string, value: unknown, layout: string): string {
   if (value === null || value === "") return "=";
   try {
     switch (spec.type) {
@@ -34,5 +35,5 @@ export function exactCriterion(spec: FieldSpec, field: string, value: unknown): 
   } catch {
     // fall through to the error below
   }
-  throw new TypeError(`find on field "${field}": ${JSON.stringify(value)} is not a valid ${spec.type} value`);
+  throw new TypeError(`find on layout "${layout}", field "${field}": ${JSON.stringify(value)} is not a valid ${spec.type} value`);
 }

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { z } from "zod";
 import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
-import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, PortalInputOf, PortalsOf } from "./definition.js";
+import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { exactCriterion } from "./find-criteria.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
@@ -80,9 +80,11 @@ export class NotExactlyOneError extends Error {
 
 type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D> = keyof FieldsOf<D> & string;
+/** What a find request may name: the layout's fields and its portals' fields. */
+type FindableOf<D> = FieldsOf<D> & PortalFieldsOf<D>;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
-export class LayoutClient<D extends LayoutDefinition> {
+export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   private schema: z.ZodType | undefined;
   private readonly base: string;
 
@@ -141,7 +143,7 @@ export class LayoutClient<D extends LayoutDefinition> {
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
-  async find(options: FindOptions<FieldsOf<D>, NameOf<D>>): Promise<Page<RecordOf<D>>> {
+  async find(options: FindOptions<FindableOf<D>, NameOf<D>>): Promise<Page<RecordOf<D>>> {
     const body = JSON.stringify({
       query: options.query.map((request) => this.encodeRequest(request as Record<string, unknown>)),
       ...(options.sort?.length ? { sort: options.sort } : {}),
@@ -159,14 +161,14 @@ export class LayoutClient<D extends LayoutDefinition> {
   }
 
   /** The single record a find matches; NotExactlyOneError when it matches none or several. */
-  async findOne(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "limit" | "offset">): Promise<RecordOf<D>> {
+  async findOne(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "limit" | "offset">): Promise<RecordOf<D>> {
     const page = await this.find({ ...options, limit: 2 });
     if (page.data.length !== 1) throw new NotExactlyOneError(this.definition.layout, page.dataInfo.foundCount);
     return page.data[0]!;
   }
 
   /** The first record a find matches, or undefined. */
-  async findFirst(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "limit">): Promise<RecordOf<D> | undefined> {
+  async findFirst(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "limit">): Promise<RecordOf<D> | undefined> {
     return (await this.find({ ...options, limit: 1 })).data[0];
   }
 
@@ -176,7 +178,7 @@ export class LayoutClient<D extends LayoutDefinition> {
   }
 
   /** Every record a find matches, page by page. */
-  findAll(options: Omit<FindOptions<FieldsOf<D>, NameOf<D>>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
+  findAll(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
     return this.stream((offset, limit) => this.find({ ...options, offset, limit }), options.pageSize);
   }
 
@@ -254,7 +256,7 @@ export class LayoutClient<D extends LayoutDefinition> {
       }
       const spec = this.fieldSpec(name) ?? this.portalFieldSpec(name);
       if (!spec) throw new TypeError(`find on layout "${this.definition.layout}": no field "${name}"`);
-      out[name] = exactCriterion(spec, name, value);
+      out[name] = exactCriterion(spec, name, value, this.definition.layout);
     }
     return out;
   }

@@ -80,7 +80,8 @@ export class Session {
   }
 
   private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
-    const envelope = await withRetry(this.options.retry, call.idempotent, call.signal, () => send(this.options.transport, req));
+    const signalled = call.signal ? { ...req, signal: call.signal } : req;
+    const envelope = await withRetry(this.options.retry, call.idempotent, call.signal, () => send(this.options.transport, signalled));
     if (envelope.code !== "952") this.lastUsed = this.options.now();
     return envelope;
   }

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// DESIGN.md, "Runtime": it imports only undici and zod (and Node's own modules), never generator,
+// layout, emulator or CLI code, so that generated code and apps pull in nothing else.
+
+const RUNTIME = fileURLToPath(new URL("../../src/runtime/", import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(m|c)?tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** Every module specifier of a file: static imports and re-exports (type-only too), side-effect imports, import(), require(). */
+function specifiers(source: string): string[] {
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
+    /\brequire\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
+  ];
+  const found: string[] = [];
+  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]!);
+  return found;
+}
+
+/** Why a specifier is not allowed in a runtime file, or undefined when it is. */
+function disallowed(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith(".")) {
+    const target = resolve(dirname(file), specifier);
+    const inside = relative(RUNTIME, target);
+    if (inside.startsWith("..") || inside.split(sep).includes("..")) return `reaches outside src/runtime (${inside})`;
+    return undefined;
+  }
+  if (specifier === "undici" || specifier === "zod" || specifier.startsWith("node:")) return undefined;
+  return "is a package other than undici and zod";
+}
+
+describe("the runtime's imports", () => {
+  const files = sourceFiles(RUNTIME);
+
+  it("finds the runtime's files and their imports (the scan itself works)", () => {
+    expect(files.map((f) => relative(RUNTIME, f))).toEqual(expect.arrayContaining(["index.ts", "client.ts", "session.ts", "transport.ts", "layout-client.ts", "codecs.ts"]));
+    const all = files.flatMap((f) => specifiers(readFileSync(f, "utf8")));
+    expect(all).toEqual(expect.arrayContaining(["undici", "zod", "./errors.js"]));
+  });
+
+  it.each(sourceFiles(RUNTIME).map((f) => [relative(RUNTIME, f), f]))("%s imports only relative runtime files, undici, zod and node:*", (_name, file) => {
+    const problems = specifiers(readFileSync(file, "utf8"))
+      .map((s) => [s, disallowed(file, s)] as const)
+      .filter(([, why]) => why !== undefined)
+      .map(([s, why]) => `"${s}" ${why}`);
+    expect(problems).toEqual([]);
+  });
+
+  it("the checker rejects what it must", () => {
+    const file = join(RUNTIME, "client.ts");
+    const bad = [
+      'import { startEmulator } from "../emulator/index.js";',
+      'import type { LayoutDescription } from "../layout/description.js";',
+      'export { generate } from "../generate/index.js";',
+      'const cli = await import("../cli/run.js");',
+      'import "prettier";',
+      'import { Project } from "ts-morph";',
+      'import fs from "fs";',
+      'const y = require("yargs");',
+    ].join("\n");
+    const problems = specifiers(bad).filter((s) => disallowed(file, s) !== undefined);
+    expect(problems.sort()).toEqual(["../cli/run.js", "../emulator/index.js", "../generate/index.js", "../layout/description.js", "fs", "prettier", "ts-morph", "yargs"]);
+    expect(specifiers('import { a } from "./a.js";\nimport type { B } from "undici";\nexport * from "./c.js";').every((s) => disallowed(file, s) === undefined)).toBe(true);
+  });
+});

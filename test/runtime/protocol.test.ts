@@ -1,0 +1,303 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { NetworkError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
+import { connect, envelope, FAKE_TOKEN, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
+import { Contact, DATABASE, PASSWORD, USERNAME, Weird } from "../support/runtime-layouts.js";
+
+// What the runtime does with answers that are not Data API envelopes (a proxy's HTML error page), with
+// network faults, and what it puts on the wire. These need a server that misbehaves on purpose: a tiny
+// node:http server on loopback, never a stubbed fetch.
+
+const HTML = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>${"The upstream server is unreachable. ".repeat(200)}</p></body></html>`;
+const FAST_RETRY = { retries: 1, baseDelayMs: 1, maxDelayMs: 2 };
+const CONTACTS_PATH = "/databases/Contacts/layouts/Contacts%20Web";
+
+let servers: FakeServer[] = [];
+let clients: FileMakerClient[] = [];
+
+afterEach(async () => {
+  for (const fm of clients) await fm.close();
+  for (const server of servers) await server.close();
+  servers = [];
+  clients = [];
+});
+
+async function fake(answer: (req: SeenRequest, index: number) => FakeAnswer, options?: Parameters<typeof startFakeServer>[1]): Promise<FakeServer> {
+  const server = await startFakeServer(answer, options);
+  servers.push(server);
+  return server;
+}
+
+function client(server: FakeServer, overrides: Parameters<typeof connect>[1] = {}): FileMakerClient {
+  const fm = connect(server.url, { retry: FAST_RETRY, ...overrides });
+  clients.push(fm);
+  return fm;
+}
+
+function contactWire(recordId: number) {
+  return {
+    recordId: String(recordId),
+    modId: "0",
+    fieldData: {
+      id: recordId,
+      "First Name": `Person ${recordId}`,
+      "Last Name": "",
+      Email: "",
+      Status: "Active",
+      Birthday: "",
+      "Wake Up": "",
+      Created: "01/02/2024 03:04:05",
+      Modified: "",
+      Photo: "",
+      Phone: "",
+      "Phone(2)": "",
+      "Phone(3)": "",
+      "Company::Name": "",
+    },
+    portalData: { Invoices: [] },
+  };
+}
+
+function page(...ids: number[]): string {
+  return envelope({
+    dataInfo: { database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: 10, foundCount: ids.length, returnedCount: ids.length },
+    data: ids.map(contactWire),
+  });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to fail, but it succeeded");
+    },
+    (e: unknown) => e,
+  );
+}
+
+function expectProtocolError(error: unknown, status: number, body: string, call: { method: string; path: string }): void {
+  expect(error).toBeInstanceOf(ProtocolError);
+  const e = error as ProtocolError;
+  expect(e.name).toBe("ProtocolError");
+  expect(e.httpStatus).toBe(status);
+  expect(e.call).toEqual(call);
+  // It quotes the start of the body, not the whole page.
+  expect(e.bodyStart.length).toBeGreaterThan(0);
+  expect(body.startsWith(e.bodyStart)).toBe(true);
+  expect(e.bodyStart.length).toBeLessThanOrEqual(Math.min(body.length, 500));
+  expect(e.message).toContain(String(status));
+  // Quoted as a JSON string.
+  expect(e.message).toContain(JSON.stringify(body.slice(0, Math.min(body.length, 15))).slice(1, -1));
+  expect(e.message.length).toBeLessThan(1000);
+}
+
+describe("an answer that is not an envelope is a ProtocolError", () => {
+  const html502: () => FakeAnswer = () => ({ status: 502, body: HTML, contentType: "text/html" });
+
+  it("an HTML 502 page on list, get and find: ProtocolError quoting status and body start; each read was retried", async () => {
+    const server = await fake(html502);
+    const contacts = client(server).layout(Contact);
+
+    expectProtocolError(await rejection(contacts.list()), 502, HTML, { method: "GET", path: `${CONTACTS_PATH}/records` });
+    expect(server.requests).toHaveLength(2);
+
+    expectProtocolError(await rejection(contacts.get(3)), 502, HTML, { method: "GET", path: `${CONTACTS_PATH}/records/3` });
+    expect(server.requests).toHaveLength(4);
+
+    expectProtocolError(await rejection(contacts.find({ query: [{ "First Name": "Ada" }] })), 502, HTML, { method: "POST", path: `${CONTACTS_PATH}/_find` });
+    expect(server.requests).toHaveLength(6);
+    expect(server.requests.map((r) => r.method)).toEqual(["GET", "GET", "GET", "GET", "POST", "POST"]);
+  });
+
+  it("the number of attempts follows retry.retries", async () => {
+    for (const retries of [0, 3]) {
+      const server = await fake(html502);
+      const contacts = client(server, { retry: { retries, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+      expect(await rejection(contacts.list())).toBeInstanceOf(ProtocolError);
+      expect(server.requests).toHaveLength(retries + 1);
+    }
+  });
+
+  it("a create answered by an HTML 502 page is never sent again", async () => {
+    const server = await fake(html502);
+    const contacts = client(server, { retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    expectProtocolError(await rejection(contacts.create({ fieldData: { "First Name": "Once" } })), 502, HTML, { method: "POST", path: `${CONTACTS_PATH}/records` });
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.parse(server.requests[0]!.body.toString("utf8"))).toEqual({ fieldData: { "First Name": "Once" } });
+  });
+
+  it("edit, delete and upload answered by an HTML 502 page are never sent again", async () => {
+    const server = await fake(html502);
+    const contacts = client(server, { retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    expect(await rejection(contacts.edit(4, { fieldData: { "Last Name": "X" } }))).toBeInstanceOf(ProtocolError);
+    expect(server.requests).toHaveLength(1);
+    expect(await rejection(contacts.delete(4))).toBeInstanceOf(ProtocolError);
+    expect(server.requests).toHaveLength(2);
+    expect(await rejection(contacts.upload(4, "Photo", new Uint8Array([1, 2, 3])))).toBeInstanceOf(ProtocolError);
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests.map((r) => r.method)).toEqual(["PATCH", "DELETE", "POST"]);
+  });
+
+  it("a 200 answer whose body is not JSON: ProtocolError naming status 200 and quoting the body", async () => {
+    const server = await fake(() => ({ status: 200, body: "not json", contentType: "text/plain" }));
+    const contacts = client(server).layout(Contact);
+    const error = await rejection(contacts.get(1));
+    expectProtocolError(error, 200, "not json", { method: "GET", path: `${CONTACTS_PATH}/records/1` });
+    expect((error as ProtocolError).bodyStart).toBe("not json");
+  });
+
+  it("JSON that is not an envelope (no messages[0].code) is a ProtocolError too", async () => {
+    for (const body of ['{"error":"gateway"}', '{"response":{},"messages":[]}', '{"response":{},"messages":[{"message":"no code"}]}', "[]", "null"]) {
+      const server = await fake(() => ({ status: 500, body }));
+      const error = await rejection(client(server).layout(Contact).get(1));
+      expectProtocolError(error, 500, body, { method: "GET", path: `${CONTACTS_PATH}/records/1` });
+    }
+  });
+});
+
+describe("network faults", () => {
+  it("a read whose connection is cut is retried and succeeds", async () => {
+    const server = await fake((_req, index) => (index === 0 ? "hang-up" : { status: 200, body: page(1) }));
+    const record = await client(server).layout(Contact).get(1);
+    expect(record.fieldData["First Name"]).toBe("Person 1");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("a create whose connection is cut fails with a NetworkError and is not sent again", async () => {
+    const server = await fake(() => "hang-up");
+    const contacts = client(server, { retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    const error = await rejection(contacts.create({ fieldData: { "First Name": "Once" } }));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).call).toEqual({ method: "POST", path: `${CONTACTS_PATH}/records` });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a refused connection is a NetworkError (no server at all)", async () => {
+    const server = await fake(() => ({ status: 200, body: page() }));
+    const url = server.url;
+    await server.close();
+    servers = servers.filter((s) => s !== server);
+    const fm = connect(url, { retry: FAST_RETRY });
+    clients.push(fm);
+    const error = await rejection(fm.layout(Contact).list());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("connection");
+  });
+
+  it("an already aborted signal stops a call with a NetworkError of reason aborted, sending nothing", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejection(client(server).layout(Contact).get(1, { signal: controller.signal }));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("aborted");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("aborting a call in flight ends it with reason aborted (not the client's timeout), and a read is not retried", async () => {
+    const server = await fake(() => "silence");
+    const contacts = client(server, { timeoutMs: 1_500, retry: { retries: 2, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    const controller = new AbortController();
+    const pending = rejection(contacts.list({ signal: controller.signal }));
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await pending;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a server that never answers fails the call after timeoutMs with reason timeout", async () => {
+    const server = await fake(() => "silence");
+    const contacts = client(server, { timeoutMs: 200, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    const error = await rejection(contacts.get(1));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("timeout");
+  });
+});
+
+describe("what goes on the wire", () => {
+  it("logs in with HTTP Basic and {} and sends the token as a Bearer; logout puts the token in the path with no Authorization", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const fm = client(server);
+    await fm.layout(Contact).get(1);
+    await fm.logout();
+    const [login, logout] = server.sessionRequests;
+    expect(login!.method).toBe("POST");
+    expect(login!.url).toBe("/fmi/data/vLatest/databases/Contacts/sessions");
+    expect(login!.headers.authorization).toBe(`Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString("base64")}`);
+    expect(login!.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(login!.body.toString("utf8"))).toEqual({});
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
+    expect(logout!.method).toBe("DELETE");
+    expect(logout!.url).toBe(`/fmi/data/vLatest/databases/Contacts/sessions/${FAKE_TOKEN}`);
+    expect(logout!.headers.authorization).toBeUndefined();
+  });
+
+  it("a logout answered by an HTML page or a cut connection names {token} in its path, never the token", async () => {
+    for (const logoutAnswer of [{ status: 502, body: HTML, contentType: "text/html" }, "hang-up"] as const) {
+      const server = await fake(() => ({ status: 200, body: page(1) }), { logoutAnswer });
+      const fm = connect(server.url, { retry: FAST_RETRY });
+      await fm.layout(Contact).get(1);
+      const error = await rejection(fm.logout());
+      expect(error).toBeInstanceOf(logoutAnswer === "hang-up" ? NetworkError : ProtocolError);
+      const e = error as ProtocolError | NetworkError;
+      expect(e.call).toEqual({ method: "DELETE", path: "/databases/Contacts/sessions/{token}" });
+      expect(`${e.message} ${JSON.stringify(e.call)}`).not.toContain(FAKE_TOKEN);
+      await fm.close();
+    }
+  });
+
+  it("takes the token from the X-FM-Data-Access-Token header when the body has none", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }), { loginTokenIn: "header" });
+    await client(server).layout(Contact).get(1);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${FAKE_TOKEN}`);
+  });
+
+  it("sends fmDataSource credentials with the login", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const fmDataSource = [{ database: "Other", username: "u", password: "p" }];
+    await client(server, { fmDataSource }).layout(Contact).get(1);
+    expect(JSON.parse(server.sessionRequests[0]!.body.toString("utf8"))).toEqual({ fmDataSource });
+  });
+
+  it("percent-encodes database, layout, record id and field name segments", async () => {
+    const server = await fake(() => ({ status: 200, body: envelope({ modId: "1" }) }));
+    const weird = client(server, { database: "Wéird Data/Base ✓ 100%" }).layout(Weird);
+    await weird.upload("12/3?#", "Pïc / ✓", new Uint8Array([1]));
+    const db = "W%C3%A9ird%20Data%2FBase%20%E2%9C%93%20100%25";
+    const layout = "W%C3%A9ird%20%2F%20Layout%20%3F%23";
+    expect(server.sessionRequests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/sessions`);
+    expect(server.requests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/layouts/${layout}/records/12%2F3%3F%23/containers/P%C3%AFc%20%2F%20%E2%9C%93/1`);
+  });
+
+  it("puts the version segment and the server's path prefix where they belong", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    for (const version of ["v1", "v2", "vLatest"] as const) {
+      await client(server, { version, server: `${server.url}/` }).layout(Contact).get(1);
+      expect(server.requests.at(-1)!.url).toBe(`/fmi/data/${version}${CONTACTS_PATH}/records/1`);
+    }
+  });
+
+  it("sends list paging and sort as _offset, _limit and a JSON _sort; find paging as strings", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const contacts = client(server).layout(Contact);
+    const sort = [{ fieldName: "Last Name", sortOrder: "descend" }] as const;
+    await contacts.list({ offset: 3, limit: 7, sort });
+    const url = new URL(server.requests[0]!.url, "http://x");
+    expect(url.pathname).toBe(`/fmi/data/vLatest${CONTACTS_PATH}/records`);
+    expect(url.searchParams.get("_offset")).toBe("3");
+    expect(url.searchParams.get("_limit")).toBe("7");
+    expect(JSON.parse(url.searchParams.get("_sort")!)).toEqual(sort);
+    await contacts.find({ query: [{ "First Name": "Ada" }, { Status: "Inactive", omit: true }], offset: 2, limit: 5, sort });
+    expect(JSON.parse(server.requests[1]!.body.toString("utf8"))).toEqual({
+      // The exact escaping of plain values is the runtime's business; the contract fixes the rest.
+      query: [{ "First Name": expect.stringContaining("Ada") }, { Status: expect.stringContaining("Inactive"), omit: "true" }],
+      sort,
+      offset: "2",
+      limit: "5",
+    });
+  });
+
+  it("refuses a server that is not an http(s) URL", () => {
+    expect(() => connect("fms.example.com")).toThrow(TypeError);
+  });
+});

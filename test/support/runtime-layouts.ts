@@ -1,0 +1,314 @@
+import { fileURLToPath } from "node:url";
+import { defineLayout, type PortalRow } from "../../src/runtime/index.js";
+import type { LayoutDescriptionInput } from "../../src/layout/schema.js";
+
+/**
+ * Hand-written layout definitions for the runtime tests, standing in for generated modules until the
+ * generator exists: `Contact` and `Invoice` mirror `examples/contacts/layouts/`, `Types` has every field
+ * type (repetitions, a value list, a container with 2 repetitions), `Weird` has names that need
+ * percent-encoding. The `Misdescribed*` definitions deliberately disagree with the emulator's layouts, so
+ * that the server (not the runtime's own checks) answers 102, 105 and 500-502.
+ *
+ * The shapes are type aliases rather than interfaces: `fm.layout()` currently refuses interface-typed
+ * definitions (see test/runtime/definition-types.test.ts).
+ */
+
+export const EXAMPLE_LAYOUTS = fileURLToPath(new URL("../../examples/contacts/layouts/", import.meta.url));
+export const EXAMPLE_SEED = fileURLToPath(new URL("../../examples/contacts/seed.json", import.meta.url));
+export const DATABASE = "Contacts";
+export const USERNAME = "web";
+export const PASSWORD = "secret";
+
+/** Repeating fields: the read shape is a tuple of the whole field; inputs may leave any repetition out. */
+export type Reps2<T> = [T, T];
+export type Reps3<T> = [T, T, T];
+export type RepsInput2<T> = readonly [(T | undefined)?, (T | undefined)?];
+export type RepsInput3<T> = readonly [(T | undefined)?, (T | undefined)?, (T | undefined)?];
+
+// ---------------------------------------------------------------- Contacts Web
+
+export type ContactStatus = "Active" | "Inactive" | "";
+
+export type ContactFields = {
+  id: number | null;
+  "First Name": string;
+  "Last Name": string;
+  Email: string;
+  Status: ContactStatus;
+  /** ISO "YYYY-MM-DD". */
+  Birthday: string | null;
+  /** "HH:MM:SS". */
+  "Wake Up": string | null;
+  /** ISO "YYYY-MM-DDTHH:MM:SS". */
+  Created: string | null;
+  Modified: string | null;
+  /** Container URL. */
+  Photo: string | null;
+  /** Home, work and mobile, in that order. */
+  Phone: Reps3<string>;
+  "Company::Name": string;
+};
+
+export type ContactInput = {
+  "First Name"?: string | null;
+  "Last Name"?: string | null;
+  Email?: string | null;
+  Status?: ContactStatus | null;
+  Birthday?: string | null;
+  "Wake Up"?: string | null;
+  Phone?: RepsInput3<string | null>;
+  "Company::Name"?: string | null;
+};
+
+export type ContactInvoiceRow = {
+  "Invoices::Amount": number | null;
+  "Invoices::Issued": string | null;
+};
+
+export type ContactPortals = {
+  Invoices: PortalRow<ContactInvoiceRow>[];
+};
+
+export type ContactPortalInput = {
+  Invoices?: ({ "Invoices::Amount"?: number | null; "Invoices::Issued"?: string | null } & { recordId?: string; modId?: string })[];
+};
+
+export type ContactTypes = {
+  fields: ContactFields;
+  input: ContactInput;
+  portals: ContactPortals;
+  portalInput: ContactPortalInput;
+  containers: "Photo";
+};
+
+const contactFields = {
+  id: { type: "number", readOnly: true },
+  "First Name": { type: "text" },
+  "Last Name": { type: "text" },
+  Email: { type: "text" },
+  Status: { type: "text", valueList: ["Active", "Inactive"] },
+  Birthday: { type: "date" },
+  "Wake Up": { type: "time" },
+  Created: { type: "timestamp", readOnly: true },
+  Modified: { type: "timestamp", readOnly: true },
+  Photo: { type: "container" },
+  Phone: { type: "text", repetitions: 3 },
+  "Company::Name": { type: "text" },
+} as const;
+
+const contactPortals = {
+  Invoices: {
+    fields: {
+      "Invoices::Amount": { type: "number" },
+      "Invoices::Issued": { type: "date" },
+    },
+  },
+} as const;
+
+export const Contact = defineLayout<ContactTypes>({
+  layout: "Contacts Web",
+  database: DATABASE,
+  fields: contactFields,
+  portals: contactPortals,
+});
+
+// ---------------------------------------------------------------- Invoices Web
+
+export type InvoicePaid = "Yes" | "No" | "";
+
+export type InvoiceFields = {
+  id: number | null;
+  ContactID: number | null;
+  Amount: number | null;
+  Issued: string | null;
+  Paid: InvoicePaid;
+};
+
+export type InvoiceInput = {
+  ContactID?: number | null;
+  Amount?: number | null;
+  Issued?: string | null;
+  Paid?: InvoicePaid | null;
+};
+
+export type InvoiceTypes = {
+  fields: InvoiceFields;
+  input: InvoiceInput;
+  portals: Record<never, never>;
+  portalInput: Record<never, never>;
+  containers: never;
+};
+
+export const Invoice = defineLayout<InvoiceTypes>({
+  layout: "Invoices Web",
+  database: DATABASE,
+  fields: {
+    id: { type: "number", readOnly: true },
+    ContactID: { type: "number" },
+    Amount: { type: "number" },
+    Issued: { type: "date" },
+    Paid: { type: "text", valueList: ["Yes", "No"] },
+  },
+});
+
+// ---------------------------------------------------------------- Types Web (every field type)
+
+export const TYPES_TABLE = "Types";
+export const TYPES_LAYOUT = "Types Web";
+
+/** The emulator's description of the "types" layout, in the same database as the contacts. */
+export const typesDescription: LayoutDescriptionInput = {
+  database: DATABASE,
+  layout: TYPES_LAYOUT,
+  table: TYPES_TABLE,
+  fields: [
+    { name: "Serial", type: "number", readOnly: true, autoEnter: "serial" },
+    { name: "Text", type: "text" },
+    { name: "Number", type: "number" },
+    { name: "Date", type: "date" },
+    { name: "Time", type: "time" },
+    { name: "Timestamp", type: "timestamp" },
+    { name: "File", type: "container", repetitions: 2 },
+    { name: "Tags", type: "text", repetitions: 3 },
+    { name: "Scores", type: "number", repetitions: 2 },
+    { name: "Days", type: "date", repetitions: 2 },
+    { name: "Color", type: "text", valueList: ["Red", "Green", "Blue"] },
+    { name: "Created", type: "timestamp", readOnly: true, autoEnter: "creationTimestamp" },
+  ],
+};
+
+export type TypesColor = "Red" | "Green" | "Blue" | "";
+
+export type TypesFields = {
+  Serial: number | null;
+  Text: string;
+  Number: number | null;
+  Date: string | null;
+  Time: string | null;
+  Timestamp: string | null;
+  File: Reps2<string | null>;
+  Tags: Reps3<string>;
+  Scores: Reps2<number | null>;
+  Days: Reps2<string | null>;
+  Color: TypesColor;
+  Created: string | null;
+};
+
+export type TypesInput = {
+  Text?: string | null;
+  Number?: number | null;
+  Date?: string | null;
+  Time?: string | null;
+  Timestamp?: string | null;
+  Tags?: RepsInput3<string | null>;
+  Scores?: RepsInput2<number | null>;
+  Days?: RepsInput2<string | null>;
+  Color?: TypesColor | null;
+};
+
+export type TypesTypes = {
+  fields: TypesFields;
+  input: TypesInput;
+  portals: Record<never, never>;
+  portalInput: Record<never, never>;
+  containers: "File";
+};
+
+export const Types = defineLayout<TypesTypes>({
+  layout: TYPES_LAYOUT,
+  database: DATABASE,
+  fields: {
+    Serial: { type: "number", readOnly: true },
+    Text: { type: "text" },
+    Number: { type: "number" },
+    Date: { type: "date" },
+    Time: { type: "time" },
+    Timestamp: { type: "timestamp" },
+    File: { type: "container", repetitions: 2 },
+    Tags: { type: "text", repetitions: 3 },
+    Scores: { type: "number", repetitions: 2 },
+    Days: { type: "date", repetitions: 2 },
+    Color: { type: "text", valueList: ["Red", "Green", "Blue"] },
+    Created: { type: "timestamp", readOnly: true },
+  },
+});
+
+// ---------------------------------------------------------------- Wéird / Layout ?# (percent-encoding)
+
+export const WEIRD_DATABASE = "Wéird Data/Base ✓ 100%";
+export const WEIRD_LAYOUT = "Wéird / Layout ?#";
+export const WEIRD_TEXT = "Näme / ?# 100%";
+export const WEIRD_CONTAINER = "Pïc / ✓";
+
+export const weirdDescription: LayoutDescriptionInput = {
+  database: WEIRD_DATABASE,
+  layout: WEIRD_LAYOUT,
+  table: "Weird Things",
+  fields: [
+    { name: WEIRD_TEXT, type: "text" },
+    { name: WEIRD_CONTAINER, type: "container" },
+  ],
+};
+
+export type WeirdFields = { "Näme / ?# 100%": string; "Pïc / ✓": string | null };
+export type WeirdTypes = {
+  fields: WeirdFields;
+  input: { "Näme / ?# 100%"?: string | null };
+  portals: Record<never, never>;
+  portalInput: Record<never, never>;
+  containers: "Pïc / ✓";
+};
+
+export const Weird = defineLayout<WeirdTypes>({
+  layout: WEIRD_LAYOUT,
+  database: WEIRD_DATABASE,
+  fields: {
+    [WEIRD_TEXT]: { type: "text" },
+    [WEIRD_CONTAINER]: { type: "container" },
+  },
+});
+
+// ---------------------------------------------------------------- definitions that disagree with the server
+
+/**
+ * `Contacts Web` as a stale description would have it: `Birthday` and `Wake Up` as text (so the runtime
+ * sends values the server rejects with 500 / 501), plus a text field and a container that the layout does
+ * not have (so the server answers 102).
+ */
+export type MisdescribedContactTypes = {
+  fields: Omit<ContactFields, "Birthday" | "Wake Up"> & { Birthday: string; "Wake Up": string; Ghost: string; "Ghost Photo": string | null };
+  input: Omit<ContactInput, "Birthday" | "Wake Up"> & { Birthday?: string; "Wake Up"?: string; Ghost?: string };
+  portals: ContactPortals;
+  portalInput: ContactPortalInput;
+  containers: "Photo" | "Ghost Photo";
+};
+
+export const MisdescribedContact = defineLayout<MisdescribedContactTypes>({
+  layout: "Contacts Web",
+  database: DATABASE,
+  fields: {
+    ...contactFields,
+    Birthday: { type: "text" },
+    "Wake Up": { type: "text" },
+    Ghost: { type: "text" },
+    "Ghost Photo": { type: "container" },
+  },
+  portals: contactPortals,
+});
+
+/** `Invoices Web` with `Amount` as text: the server answers 502 for a value that is not a number. */
+export type MisdescribedInvoiceTypes = {
+  fields: Omit<InvoiceFields, "Amount"> & { Amount: string };
+  input: Omit<InvoiceInput, "Amount"> & { Amount?: string };
+  portals: Record<never, never>;
+  portalInput: Record<never, never>;
+  containers: never;
+};
+
+export const MisdescribedInvoice = defineLayout<MisdescribedInvoiceTypes>({
+  ...Invoice,
+  fields: { ...Invoice.fields, Amount: { type: "text" } },
+});
+
+/** A layout the server does not have (105). */
+export const MissingLayout = defineLayout<ContactTypes>({ ...Contact, layout: "No Such Layout" });
