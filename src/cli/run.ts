@@ -1,4 +1,5 @@
 import yargs from "yargs";
+import { generateCommand } from "./commands/generate.js";
 import { serveCommand } from "./commands/serve.js";
 import { processIo, type CliIo } from "./io.js";
 
@@ -9,7 +10,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     .scriptName("fmgen")
     .usage("$0 <command> [options]")
     .command(serveCommand(io, (code) => (exitCode = code)))
-    .demandCommand(1, "name a command: fmgen serve")
+    .command(generateCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
+    .demandCommand(1, "name a command: fmgen generate, fmgen serve")
     .strict()
     .help()
     .version(false)

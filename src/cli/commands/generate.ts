@@ -1,0 +1,81 @@
+import { relative } from "node:path";
+import type { CommandModule } from "yargs";
+import { generateAndCheck, generateAndWrite, resolveGenerateSettings, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import type { CliIo } from "../io.js";
+
+interface GenerateArgs {
+  layouts?: string[];
+  out?: string;
+  config?: string;
+  check: boolean;
+  watch: boolean;
+}
+
+/**
+ * `fmgen generate`: writes `<outDir>/<name>.ts` per layout and `<outDir>/index.ts`. `--check` writes nothing,
+ * prints a unified diff of what is stale and exits 1; `--watch` regenerates on every change until stopped.
+ */
+export function generateCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, GenerateArgs> {
+  return {
+    command: "generate",
+    describe: "Generate typed layout modules from layout descriptions",
+    builder: (y) =>
+      y
+        .option("layouts", { type: "string", array: true, describe: "Description files, folders of *.layout.json, or globs (replaces the config's layouts)" })
+        .option("out", { type: "string", describe: "Output folder (replaces the config's outDir)" })
+        .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
+        .option("check", { type: "boolean", default: false, describe: "Write nothing; print a diff and exit 1 when the output is stale" })
+        .option("watch", { type: "boolean", default: false, describe: "Regenerate whenever a description changes, until stopped" }) as never,
+    handler: async (args) => {
+      if (args.check && args.watch) throw usageError("--check and --watch cannot be combined");
+      const cwd = process.cwd();
+      const loadSettings = async () => {
+        try {
+          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, out: args.out });
+        } catch (error) {
+          throw error instanceof SettingsError ? usageError(error.message) : error;
+        }
+      };
+      const show = (path: string) => relative(cwd, path) || ".";
+
+      if (args.watch) {
+        const first = await loadSettings();
+        io.stdout(`fmgen generate: watching; writing to ${show(first.outDir)} (stop with Ctrl-C)`);
+        await watchAndGenerate(loadSettings, {
+          stop: io.stopSignal(),
+          fallbackDirs: [cwd],
+          onResult: (result) => {
+            if ("error" in result) io.stderr(`fmgen generate: ${(result.error as Error).message}`);
+            else io.stdout(describeReport(result.report, result.settings, show));
+          },
+        });
+        setExitCode(0);
+        return;
+      }
+
+      const settings = await loadSettings();
+      if (args.check) {
+        const drift = await generateAndCheck(settings, cwd);
+        if (drift.length === 0) {
+          io.stdout(`fmgen generate --check: ${show(settings.outDir)} is up to date`);
+          setExitCode(0);
+          return;
+        }
+        for (const file of drift) io.stdout(file.diff.replace(/\n$/, ""));
+        const what = drift.map((f) => `${f.path} (${f.kind})`).join(", ");
+        io.stderr(`fmgen generate --check: ${show(settings.outDir)} is stale: ${what}. Run "fmgen generate" and commit the result.`);
+        setExitCode(1);
+        return;
+      }
+      io.stdout(describeReport(await generateAndWrite(settings), settings, show));
+      setExitCode(0);
+    },
+  };
+}
+
+function describeReport(report: WriteReport, settings: GenerateSettings, show: (path: string) => string): string {
+  const changes = [...report.written.map((p) => `wrote ${p}`), ...report.deleted.map((p) => `deleted ${p}`)];
+  const total = report.written.length + report.unchanged.length;
+  if (changes.length === 0) return `fmgen generate: ${show(settings.outDir)} is up to date (${total} files)`;
+  return `fmgen generate: ${show(settings.outDir)}: ${changes.join(", ")} (${total} files)`;
+}

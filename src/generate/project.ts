@@ -1,0 +1,22 @@
+import { loadLayouts } from "../layout/index.js";
+import { checkGeneratedFiles, type FileDrift } from "./check.js";
+import { generate, type GeneratedFile } from "./generate.js";
+import { resolveLayoutInputs } from "./inputs.js";
+import type { GenerateSettings } from "./settings.js";
+import { writeGeneratedFiles, type WriteReport } from "./write.js";
+
+/** Loads every description the settings name and generates from them; touches no output. */
+export async function generateFromSettings(settings: GenerateSettings): Promise<GeneratedFile[]> {
+  const inputs = await resolveLayoutInputs(settings.layouts, "/");
+  return generate(await loadLayouts(inputs.paths));
+}
+
+/** `fmgen generate`: generate and write. */
+export async function generateAndWrite(settings: GenerateSettings): Promise<WriteReport> {
+  return writeGeneratedFiles(settings.outDir, await generateFromSettings(settings));
+}
+
+/** `fmgen generate --check`: generate and compare; an empty list means up to date. */
+export async function generateAndCheck(settings: GenerateSettings, cwd = process.cwd()): Promise<FileDrift[]> {
+  return checkGeneratedFiles(settings.outDir, await generateFromSettings(settings), { cwd });
+}

@@ -1,0 +1,51 @@
+import { access } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { CONFIG_FILE_NAME, loadConfigFile, type FmgenConfig } from "./config.js";
+
+/** Where a run reads and writes: the config file merged with the command line. */
+export interface GenerateSettings {
+  /** Layout entries (files, folders, globs), absolute. */
+  layouts: readonly string[];
+  /** Output folder, absolute. */
+  outDir: string;
+  /** The config file used, if any. */
+  configFile?: string;
+  config?: FmgenConfig;
+}
+
+export interface SettingsRequest {
+  /** `--config`: a config file; without it, `<cwd>/fmgen.config.json` when there is one. */
+  config?: string | undefined;
+  /** `--layouts`: replaces the config's `layouts`; relative to `cwd`. */
+  layouts?: readonly string[] | undefined;
+  /** `--out`: replaces the config's `outDir`; relative to `cwd`. */
+  out?: string | undefined;
+  cwd: string;
+}
+
+/** Settings that are missing: the command line names neither a config nor both --layouts and --out. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+/** Flags win over the config; the config's paths are relative to its own folder. */
+export async function resolveGenerateSettings(request: SettingsRequest): Promise<GenerateSettings> {
+  const { cwd } = request;
+  let configFile = request.config !== undefined ? resolve(cwd, request.config) : undefined;
+  if (configFile === undefined) {
+    const candidate = join(cwd, CONFIG_FILE_NAME);
+    if (await access(candidate).then(() => true, () => false)) configFile = candidate;
+  }
+  const config = configFile !== undefined ? await loadConfigFile(configFile) : undefined;
+  const base = configFile !== undefined ? dirname(configFile) : cwd;
+
+  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config?.layouts.map((l) => resolve(base, l));
+  const outDir = request.out !== undefined ? resolve(cwd, request.out) : config ? resolve(base, config.outDir) : undefined;
+  if (!layouts || outDir === undefined) {
+    throw new SettingsError(`fmgen generate needs --layouts and --out, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);
+  }
+  return { layouts, outDir, ...(configFile !== undefined ? { configFile } : {}), ...(config ? { config } : {}) };
+}

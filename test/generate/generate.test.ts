@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { generate, IdentifierClashError, layoutModuleTemplate } from "../../src/generate/index.js";
+import { loadLayouts, type LayoutDescription } from "../../src/layout/index.js";
+import { GOLDEN_SETS, goldenPath } from "../golden/golden-sets.js";
+import { layout } from "./helpers.js";
+
+async function allGoldenLayouts(): Promise<LayoutDescription[]> {
+  return loadLayouts(Object.values(GOLDEN_SETS).flat().map(goldenPath));
+}
+
+/** A fixed permutation, so the test is reproducible. */
+function shuffled<T>(items: readonly T[], seed = 7): T[] {
+  const out = [...items];
+  let state = seed;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+describe("generate()", () => {
+  it("returns files as data: a module per layout and index.ts, in path order", async () => {
+    const files = await generate(await loadLayouts([goldenPath("../../examples/contacts/layouts")]));
+    expect(files.map((f) => f.path)).toEqual(["contact.ts", "index.ts", "invoice.ts"]);
+  });
+
+  it("is deterministic: two runs, one over a shuffled list of layouts, give identical bytes", async () => {
+    const layouts = await allGoldenLayouts();
+    const first = await generate(layouts);
+    const second = await generate(shuffled(layouts));
+    expect(second).toEqual(first);
+    expect(shuffled(layouts).map((l) => l.layout)).not.toEqual(layouts.map((l) => l.layout));
+  });
+
+  it("starts every file with the header and writes LF line endings, no timestamp, no version", async () => {
+    const header = layoutModuleTemplate().header;
+    for (const file of await generate(await allGoldenLayouts())) {
+      expect(file.contents.startsWith(`${header}\n`), file.path).toBe(true);
+      expect(file.contents, file.path).not.toMatch(/\r/);
+      expect(file.contents.endsWith("\n") && !file.contents.endsWith("\n\n"), file.path).toBe(true);
+      expect(file.contents, file.path).not.toMatch(/\b20\d\d-\d\d-\d\dT\d\d:\d\d|\b0\.1\.0\b|version/i);
+    }
+  });
+
+  it("keeps fields and portals in description order", async () => {
+    const names = ["zeta", "alpha", "Mu", "beta"];
+    const [file] = await generate([layout({ name: "Order", fields: names.map((name) => ({ name, type: "text" as const })) })]);
+    const fieldsType = file!.contents.slice(file!.contents.indexOf("export type OrderFields"));
+    const positions = names.map((n) => fieldsType.indexOf(`  ${n}: string;`));
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it("reports identifier clashes instead of generating", async () => {
+    await expect(generate([layout({ layout: "A", name: "X", fields: [] }, "a.json"), layout({ layout: "B", name: "X", fields: [] }, "b.json")])).rejects.toThrow(IdentifierClashError);
+  });
+
+  it("generates only an `export {}` barrel for no layouts at all", async () => {
+    expect((await generate([])).map((f) => f.path)).toEqual(["index.ts"]);
+  });
+});

@@ -1,0 +1,90 @@
+import fc from "fast-check";
+import { printStructure, StructureKind, type SourceFileStructure } from "ts-morph";
+import { describe, expect, it } from "vitest";
+import { emitFiles, needsPrettier, prettierFormat, printSourceFile } from "../../src/generate/index.js";
+import { loadLayouts, type FieldDescription, type LayoutDescription } from "../../src/layout/index.js";
+import { GOLDEN_SETS, goldenPath } from "../golden/golden-sets.js";
+import { layout } from "./helpers.js";
+
+async function goldenStructures(): Promise<{ path: string; structure: SourceFileStructure }[]> {
+  const out = [];
+  for (const paths of Object.values(GOLDEN_SETS)) out.push(...emitFiles(await loadLayouts(paths.map(goldenPath))));
+  return out;
+}
+
+describe("printSourceFile", () => {
+  it("prints the same code as ts-morph's own printStructure, in prettier's layout", async () => {
+    // ts-morph puts no blank line between statements; prettier keeps blank lines but never adds one.
+    const withoutBlankLines = (text: string) => text.replace(/\n{2,}/g, "\n");
+    for (const { path, structure } of await goldenStructures()) {
+      const ours = printSourceFile(structure);
+      const theirs = await prettierFormat(printStructure(structure, { indentNumberOfSpaces: 2 }));
+      expect(withoutBlankLines(await prettierFormat(ours)), path).toBe(withoutBlankLines(theirs));
+    }
+  });
+
+  it("prints exactly what prettier would for every file without an over-long line", async () => {
+    let checked = 0;
+    for (const { path, structure } of await goldenStructures()) {
+      const printed = printSourceFile(structure);
+      if (needsPrettier(printed)) continue;
+      checked++;
+      expect(await prettierFormat(printed), path).toBe(printed);
+    }
+    expect(checked).toBeGreaterThan(3);
+  });
+
+  const FIELD_TYPES = ["text", "number", "date", "time", "timestamp", "container"] as const;
+  const name = fc.oneof(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom("__proto__", "constructor", "toString", "class", "1st", "a::b", 'q"', "'", "\\", "\n"));
+  const fieldArb = fc.record(
+    {
+      name,
+      type: fc.constantFrom(...FIELD_TYPES),
+      readOnly: fc.boolean(),
+      repetitions: fc.integer({ min: 1, max: 4 }),
+      valueList: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
+      description: fc.string({ maxLength: 30 }),
+    },
+    { requiredKeys: ["name", "type"] },
+  );
+  const uniqueFields = (fields: Partial<FieldDescription>[]) => {
+    const seen = new Set<string>();
+    return fields.filter((f) => !seen.has(f.name!) && seen.add(f.name!)).map((f) => (f.type === "container" ? { ...f, valueList: undefined } : f));
+  };
+
+  it("prints prettier's layout for generated descriptions (property test)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fieldArb, { maxLength: 8 }),
+        fc.array(fc.record({ name, fields: fc.array(fieldArb, { maxLength: 3 }) }), { maxLength: 3 }),
+        fc.string({ maxLength: 40 }),
+        async (fields, portals, description) => {
+          let description_: LayoutDescription;
+          try {
+            description_ = layout({
+              layout: "Generated",
+              description,
+              fields: uniqueFields(fields) as FieldDescription[],
+              portals: portals
+                .filter((p, i) => portals.findIndex((q) => q.name === p.name) === i)
+                .map((p) => ({ name: p.name, table: "T", fields: uniqueFields(p.fields.map((f) => ({ ...f, name: `T::${f.name}` }))) as FieldDescription[] })),
+            });
+          } catch {
+            return; // not a valid description
+          }
+          for (const { path, structure } of emitFiles([description_])) {
+            const printed = printSourceFile(structure);
+            if (needsPrettier(printed)) continue;
+            expect(await prettierFormat(printed), path).toBe(printed);
+          }
+        },
+      ),
+      { numRuns: 60, seed: 42 },
+    );
+  }, 60_000);
+
+  it("refuses structures outside the subset it prints", () => {
+    expect(() => printSourceFile({ kind: StructureKind.SourceFile, statements: [{ kind: StructureKind.Class, name: "C" }] })).toThrow(/cannot print a Class/);
+    expect(() => printSourceFile({ kind: StructureKind.SourceFile, statements: ["raw text"] })).toThrow(/statement structures only/);
+  });
+});
