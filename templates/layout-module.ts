@@ -15,10 +15,10 @@ import {
   defineLayout,
   recordSchema,
   type FieldSpec,
-  type FindRequest,
   type FmRecord,
   type PortalRow,
   type PortalSpec,
+  type QueryOf,
   type SortSpec,
 } from "fmgen/runtime";
 
@@ -111,8 +111,8 @@ export type LayoutRecord = FmRecord<LayoutFields, LayoutPortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type LayoutSort = SortSpec<LayoutFieldName>;
 
-/** One find request: fields of the layout with the values they must equal; `omit: true` excludes its matches. */
-export type LayoutQuery = FindRequest<LayoutFields>;
+/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+export type LayoutQuery = QueryOf<typeof Layout>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const LayoutSchema = recordSchema(Layout);

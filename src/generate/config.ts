@@ -15,8 +15,8 @@ export const generateOptionsSchema = z
       .boolean()
       .default(true)
       .describe(
-        "Whether clients should check every record against the layout's schema before decoding it (createClient's `validate`, default true). " +
-          "Reserved: the runtime takes this from createClient only, so today it does not change the generated code.",
+        "Whether clients check every record of these layouts against the layout's schema before decoding it (default true). " +
+          "false emits `validate: false` in each definition, which overrides createClient's `validate`.",
       ),
   })
   .strict()

@@ -16,13 +16,15 @@ export interface GeneratedFile {
 export interface GenerateOptions {
   /** The module template; default: the shipped `templates/layout-module.ts`. */
   template?: LayoutModuleTemplate;
+  /** `false` emits `validate: false` in every definition, so clients skip record validation for them. */
+  validateRecords?: boolean;
 }
 
 /** The emit stage: each file's ts-morph structure, in path order. Pure. */
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; structure: SourceFileStructure }[] {
   const template = options.template ?? layoutModuleTemplate();
   const plans = planIdentifiers(layouts, template);
-  const files = plans.map((plan) => ({ path: plan.fileName, structure: emitLayoutModule(plan, template) }));
+  const files = plans.map((plan) => ({ path: plan.fileName, structure: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
   files.push({ path: "index.ts", structure: emitIndexFile(plans, template) });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

@@ -8,7 +8,8 @@ import { writeGeneratedFiles, type WriteReport } from "./write.js";
 /** Loads every description the settings name and generates from them; touches no output. */
 export async function generateFromSettings(settings: GenerateSettings): Promise<GeneratedFile[]> {
   const inputs = await resolveLayoutInputs(settings.layouts, "/");
-  return generate(await loadLayouts(inputs.paths));
+  const validateRecords = settings.config?.options?.validateRecords;
+  return generate(await loadLayouts(inputs.paths), validateRecords === false ? { validateRecords } : {});
 }
 
 /** `fmgen generate`: generate and write. */

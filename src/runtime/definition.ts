@@ -24,6 +24,8 @@ export interface LayoutSpec {
   database?: string;
   fields: Readonly<Record<string, FieldSpec>>;
   portals?: Readonly<Record<string, PortalSpec>>;
+  /** Check records against the layout's schema before decoding; overrides the client's `validate`. */
+  validate?: boolean;
 }
 
 /** The TypeScript shapes behind a layout, carried only in types. */

@@ -1,8 +1,8 @@
 export { createClient, type ClientOptions, type FileMakerClient } from "./client.js";
 export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
-export type { CallOptions, DataInfo, FindOptions, FindRequest, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, FindRequest, QueryOf, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
 export { defineLayout } from "./definition.js";
-export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
+export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
 export { DecodeError } from "./codecs.js";
 export { escapeFindValue } from "./find-criteria.js";
 export { recordSchema } from "./record-schema.js";

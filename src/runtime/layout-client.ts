@@ -31,7 +31,14 @@ export interface Page<R> {
 
 /** A repeating field is found by the value of any repetition. */
 type FindValue<T> = T extends readonly (infer E)[] ? E : T;
-export type FindRequest<Fields> = { [K in keyof Fields]?: FindValue<Fields[K]> } & { omit?: boolean };
+/**
+ * A field named like a member of Object (`constructor`, `toString`) is checked by TypeScript against the
+ * inherited member when a request leaves it out; admitting that type keeps such layouts usable.
+ */
+type Inherited<K> = K extends keyof object ? object[K] : K extends keyof Object ? Object[K] : never;
+export type FindRequest<Fields> = { [K in keyof Fields]?: FindValue<Fields[K]> | Inherited<K> } & { omit?: boolean };
+/** One find request of a layout: its fields and its portals' fields. */
+export type QueryOf<D> = FindRequest<FindableOf<D>>;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -233,9 +240,10 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
 
   private portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
     if (portalData === undefined) return {};
-    const out: Record<string, unknown[]> = {};
+    const out: Record<string, unknown[]> = Object.create(null);
     for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
-      const portal = this.definition.portals?.[name];
+      const portals = this.definition.portals ?? {};
+      const portal = Object.hasOwn(portals, name) ? portals[name] : undefined;
       if (!portal) throw new TypeError(`layout "${this.definition.layout}" has no portal "${name}"`);
       out[name] = rows.map(({ recordId, modId, ...fields }) => ({
         ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`),
@@ -281,7 +289,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   private decodeRecord(raw: unknown): RecordOf<D> {
     const layout = this.definition.layout;
     const recordId = String((raw as { recordId?: unknown })?.recordId ?? "?");
-    if (this.settings.validate) {
+    if (this.definition.validate ?? this.settings.validate) {
       this.schema ??= wireRecordSchema(this.definition);
       const result = this.schema.safeParse(raw);
       if (!result.success) {
@@ -292,7 +300,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       }
     }
     const record = raw as { recordId: string; modId: string; fieldData: Record<string, unknown>; portalData?: Record<string, Record<string, unknown>[]> };
-    const portalData: Record<string, unknown[]> = {};
+    const portalData: Record<string, unknown[]> = Object.create(null);
     for (const [name, portal] of Object.entries(this.definition.portals ?? {})) {
       portalData[name] = (record.portalData?.[name] ?? []).map((row) => ({
         recordId: String(row.recordId),

@@ -1,31 +1,49 @@
 import { z } from "zod";
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 
+/**
+ * Checks an object field by field against per-key schemas. Used instead of `z.object` because zod builds its
+ * output with plain assignment, which turns a field named `__proto__` into a prototype change and drops it;
+ * this returns the input itself, own keys intact.
+ */
+function fieldsObject(entries: readonly (readonly [string, z.ZodType])[]): z.ZodType<Record<string, unknown>> {
+  return z.custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object").superRefine((value, ctx) => {
+    for (const [key, schema] of entries) {
+      const result = schema.safeParse(Object.getOwnPropertyDescriptor(value, key)?.value);
+      if (!result.success) {
+        for (const issue of result.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [key, ...issue.path] });
+      }
+    }
+  });
+}
+
 const wireValue = z.union([z.string(), z.number()]);
 
-function fieldsShape(specs: Readonly<Record<string, FieldSpec>>): z.ZodType {
-  const shape: Record<string, z.ZodType> = {};
+function wireFields(specs: Readonly<Record<string, FieldSpec>>): z.ZodType {
+  const entries: [string, z.ZodType][] = [];
   for (const [name, spec] of Object.entries(specs)) {
     const value = spec.valueList ? z.union([z.enum(["", ...spec.valueList] as [string, ...string[]]), z.number()]) : wireValue;
-    for (let i = 0; i < (spec.repetitions ?? 1); i++) shape[i === 0 ? name : `${name}(${i + 1})`] = value;
+    for (let i = 0; i < (spec.repetitions ?? 1); i++) entries.push([i === 0 ? name : `${name}(${i + 1})`, value]);
   }
-  return z.looseObject(shape);
+  return fieldsObject(entries);
+}
+
+const rowIds = z.object({ recordId: z.string(), modId: z.string() });
+
+function portalsObject(spec: LayoutSpec, rows: (fields: Readonly<Record<string, FieldSpec>>) => z.ZodType): z.ZodType {
+  return fieldsObject(Object.entries(spec.portals ?? {}).map(([name, portal]) => [name, z.array(z.intersection(rowIds, rows(portal.fields)))] as const));
 }
 
 /**
  * The zod schema of one wire record of a layout: every field present with a wire value (value-list fields
- * holding one of their values), each portal row with its ids. Built once per layout.
+ * holding one of their values), each portal row with its ids.
  */
 export function wireRecordSchema(spec: LayoutSpec): z.ZodType {
-  const portals: Record<string, z.ZodType> = {};
-  for (const [name, portal] of Object.entries(spec.portals ?? {})) {
-    portals[name] = z.array(z.intersection(z.object({ recordId: z.string(), modId: z.string() }), fieldsShape(portal.fields)));
-  }
   return z.object({
     recordId: z.string(),
     modId: z.string(),
-    fieldData: fieldsShape(spec.fields),
-    portalData: z.looseObject(portals).optional(),
+    fieldData: wireFields(spec.fields),
+    portalData: portalsObject(spec, wireFields).optional(),
   });
 }
 
@@ -51,23 +69,22 @@ function decodedValue(spec: FieldSpec): z.ZodType {
 }
 
 function decodedFields(specs: Readonly<Record<string, FieldSpec>>): z.ZodType {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    const value = decodedValue(spec);
-    const reps = spec.repetitions ?? 1;
-    shape[name] = reps === 1 ? value : z.array(value).length(reps);
-  }
-  return z.object(shape);
+  return fieldsObject(
+    Object.entries(specs).map(([name, spec]) => {
+      const value = decodedValue(spec);
+      const reps = spec.repetitions ?? 1;
+      return [name, reps === 1 ? value : z.array(value).length(reps)] as const;
+    }),
+  );
 }
 
 /**
  * The zod schema of a record as the runtime returns it (TypeScript values, DESIGN.md's table), for apps that
- * validate records they receive from elsewhere, such as a cache or a message queue.
+ * validate records they receive from elsewhere, such as a cache or a message queue. Built on first use, so
+ * importing a generated module costs nothing.
  */
 export function recordSchema(spec: LayoutSpec): z.ZodType {
-  const portals: Record<string, z.ZodType> = {};
-  for (const [name, portal] of Object.entries(spec.portals ?? {})) {
-    portals[name] = z.array(z.intersection(z.object({ recordId: z.string(), modId: z.string() }), decodedFields(portal.fields)));
-  }
-  return z.object({ recordId: z.string(), modId: z.string(), fieldData: decodedFields(spec.fields), portalData: z.object(portals) });
+  return z.lazy(() =>
+    z.object({ recordId: z.string(), modId: z.string(), fieldData: decodedFields(spec.fields), portalData: portalsObject(spec, decodedFields) }),
+  );
 }

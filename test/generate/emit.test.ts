@@ -225,12 +225,12 @@ describe("emitters, one per concept", () => {
       "ThingQuery",
       "ThingSchema",
     ]);
-    expect(text.startsWith(`${template.header}\n\nimport {\n  defineLayout,\n  recordSchema,\n  type FindRequest,\n  type FmRecord,\n  type PortalRow,\n  type SortSpec,\n} from "fmgen/runtime";\n`)).toBe(true);
+    expect(text.startsWith(`${template.header}\n\nimport { defineLayout, recordSchema, type FmRecord, type PortalRow, type QueryOf, type SortSpec } from "fmgen/runtime";\n`)).toBe(true);
     expect(text).toContain("export type ThingRecord = FmRecord<ThingFields, ThingPortals>;");
     expect(text).toContain("/** A field name of the layout: what sort specs and find requests accept. */\nexport type ThingFieldName = keyof ThingFields;");
     const [noPortals] = planIdentifiers([layout({ name: "Plain", fields: [] })], template);
     expect(printSourceFile(emitLayoutModule(noPortals!, template))).toContain(
-      'import { defineLayout, recordSchema, type FindRequest, type FmRecord, type SortSpec } from "fmgen/runtime";\n',
+      'import { defineLayout, recordSchema, type FmRecord, type QueryOf, type SortSpec } from "fmgen/runtime";\n',
     );
   });
 });

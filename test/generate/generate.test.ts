@@ -52,6 +52,13 @@ describe("generate()", () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
+  it("emits validate: false in every definition when options.validateRecords is false, and nothing by default", async () => {
+    const description = layout({ name: "Plain", fields: [{ name: "a", type: "text" }] });
+    const moduleOf = (files: { path: string; contents: string }[]) => files.find((f) => f.path === "plain.ts")!.contents;
+    expect(moduleOf(await generate([description], { validateRecords: false }))).toMatch(/ {2}fields: \{\n {4}a: \{ type: "text" \},\n {2}\},\n {2}validate: false,\n\}\);/);
+    expect(moduleOf(await generate([description]))).not.toContain("validate:");
+  });
+
   it("reports identifier clashes instead of generating", async () => {
     await expect(generate([layout({ layout: "A", name: "X", fields: [] }, "a.json"), layout({ layout: "B", name: "X", fields: [] }, "b.json")])).rejects.toThrow(IdentifierClashError);
   });

@@ -23,6 +23,7 @@ export function fillContext(description: LayoutDescription, role: FillRole, port
     name: declarationName(plan, suffixOf(role), portal),
     nameOf: (r, p) => declarationName(plan, suffixOf(r), p),
     definitionCall: { callee: "defineLayout", typeArguments: [`${plan.typeName}Types`] },
+    validateRecords: true,
   };
 }
 

@@ -15,10 +15,10 @@ describe("templates/layout-module.ts, the source of truth of every layout module
       "defineLayout",
       "recordSchema",
       "type FieldSpec",
-      "type FindRequest",
       "type FmRecord",
       "type PortalRow",
       "type PortalSpec",
+      "type QueryOf",
       "type SortSpec",
     ]);
     expect(template.declarations.map((d) => `${d.fill ? `@fill ${d.fill}` : "copy"} ${d.templateName}`)).toEqual([

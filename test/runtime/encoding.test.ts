@@ -274,6 +274,13 @@ describe("validate: value lists", () => {
     }
   });
 
+  it("a definition's own validate: false (fmgen.config.json options.validateRecords) wins over the client's", async () => {
+    const unchecked = { ...Contact, validate: false };
+    expect((await contacts.get(1)).fieldData.Status).toBe("Active");
+    const record = await fm.layout(unchecked).get(5);
+    expect(record.fieldData.Status).toBe("Pending");
+  });
+
   it("records whose values are in the list read fine with validate: true", async () => {
     const page = await contacts.find({ query: [{ Status: "Active" }] });
     expect(page.data).toHaveLength(3);

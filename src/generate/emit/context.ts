@@ -11,6 +11,8 @@ export interface FillContext {
   name: string;
   /** The planned name of the declaration another role fills (per-portal roles need the portal). */
   nameOf: (role: FillRole, portal?: PortalPlan) => string;
+  /** Whether clients validate this layout's records (the config's options.validateRecords). */
+  validateRecords: boolean;
   /** The definition's call, from the template with names filled in. */
   definitionCall: { callee: string; typeArguments: readonly string[] };
 }

@@ -56,6 +56,7 @@ export function emitDefinition(context: FillContext): Filled {
     });
     entries.push({ key: "portals", value: objectLiteral(portalEntries) });
   }
+  if (!context.validateRecords) entries.push({ key: "validate", value: "false" });
   const { callee, typeArguments } = context.definitionCall;
   return {
     statement: {

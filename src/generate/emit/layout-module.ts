@@ -29,7 +29,7 @@ export const FILLERS: Readonly<Record<FillRole, Filler>> = {
  * declarations in order, filled by their emitters or copied; per-portal declarations once per portal, in
  * description order. The import keeps only the runtime names the module uses.
  */
-export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplate): SourceFileStructure {
+export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplate, validateRecords = true): SourceFileStructure {
   const runtimeNames = new Set(template.imports.map((i) => i.name));
   const used = new Set<string>();
   const rename = (templateName: string): string => {
@@ -60,7 +60,7 @@ export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplat
         statements.push(emitCopy(declaration, name, rename));
         continue;
       }
-      const context: FillContext = { plan, portal, name, nameOf, definitionCall };
+      const context: FillContext = { plan, portal, name, nameOf, definitionCall, validateRecords };
       const filled = FILLERS[declaration.fill](context);
       for (const runtimeName of filled.runtimeNames ?? []) {
         if (!runtimeNames.has(runtimeName)) throw new Error(`@fill ${declaration.fill} uses ${runtimeName}, which the template does not import`);

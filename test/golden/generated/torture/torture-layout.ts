@@ -4,10 +4,10 @@ import {
   defineLayout,
   recordSchema,
   type FieldSpec,
-  type FindRequest,
   type FmRecord,
   type PortalRow,
   type PortalSpec,
+  type QueryOf,
   type SortSpec,
 } from "fmgen/runtime";
 
@@ -1302,8 +1302,8 @@ export type TortureLayoutRecord = FmRecord<TortureLayoutFields, TortureLayoutPor
 /** One sort criterion: a field of the layout and an order. */
 export type TortureLayoutSort = SortSpec<TortureLayoutFieldName>;
 
-/** One find request: fields of the layout with the values they must equal; `omit: true` excludes its matches. */
-export type TortureLayoutQuery = FindRequest<TortureLayoutFields>;
+/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+export type TortureLayoutQuery = QueryOf<typeof TortureLayout>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const TortureLayoutSchema = recordSchema(TortureLayout);
