@@ -1,1 +1,4 @@
-export {};
+// The programmatic API of fmgen: the layout description format and the generator.
+// Apps import `fmgen/runtime`; tests and local development import `fmgen/emulator`.
+export * from "./layout/index.js";
+export * from "./generate/index.js";

@@ -1,0 +1,45 @@
+// Runs one example end to end, as a user would: the emulator on the example's layouts and seed data,
+// `fmgen generate` from its config, the TypeScript app compiled, then run against the emulator.
+// Usage: node examples/run.mjs <contacts|invoices>
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const name = process.argv[2] ?? "contacts";
+const dir = `${root}examples/${name}`;
+if (!existsSync(`${dir}/app.ts`)) throw new Error(`no example named "${name}" (examples/${name}/app.ts)`);
+const bin = `${root}dist/cli/bin.js`;
+const { username, password } = (await import(`${dir}/seed.json`, { with: { type: "json" } })).default.accounts[0];
+
+const step = (text) => console.log(`\n== ${text}`);
+const fmgen = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, stdio: "inherit" });
+
+step(`fmgen serve --layouts layouts --data seed.json`);
+const server = spawn(process.execPath, [bin, "serve", "--layouts", "layouts", "--data", "seed.json"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+try {
+  const url = await firstLine(server);
+  console.log(`emulator at ${url}`);
+
+  step("fmgen generate");
+  fmgen("generate");
+
+  step(`tsc -p examples/${name}/tsconfig.json`);
+  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", `${dir}/tsconfig.json`], { stdio: "inherit" });
+
+  step(`node examples/.build/${name}/app.js`);
+  execFileSync(process.execPath, [`${root}examples/.build/${name}/app.js`], {
+    stdio: "inherit",
+    env: { ...process.env, FM_SERVER: url, FM_USERNAME: username, FM_PASSWORD: password },
+  });
+} finally {
+  server.kill();
+}
+
+function firstLine(child) {
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`fmgen serve exited with code ${code} before printing its URL`)));
+  });
+}
