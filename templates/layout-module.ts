@@ -55,6 +55,7 @@ export type LayoutTypes = {
   portals: LayoutPortals;
   portalInput: LayoutPortalInput;
   containers: LayoutContainer;
+  kinds: LayoutKinds;
 };
 
 /** @fill fields */
@@ -102,6 +103,17 @@ export type LayoutPortalInput = {
 /** @fill containers */
 export type LayoutContainer = "Photo";
 
+/** @fill kinds */
+export type LayoutKinds = {
+  id: "number";
+  Name: "text";
+  Status: "text";
+  Tags: "text";
+  Photo: "container";
+  toString: "text";
+  "Lines::Amount": "number";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type LayoutFieldName = keyof LayoutFields;
 
@@ -111,7 +123,7 @@ export type LayoutRecord = FmRecord<LayoutFields, LayoutPortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type LayoutSort = SortSpec<LayoutFieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type LayoutQuery = QueryOf<typeof Layout>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -15,7 +15,7 @@ export const LAYOUT_PLACEHOLDER = "Layout";
 /** The template's portal: per-portal names start with `LayoutLines`. */
 export const PORTAL_PLACEHOLDER = "Lines";
 
-export const FILL_ROLES = ["definition", "fields", "input", "portalRow", "portalRowInput", "portals", "portalInput", "containers"] as const;
+export const FILL_ROLES = ["definition", "fields", "input", "portalRow", "portalRowInput", "portals", "portalInput", "containers", "kinds"] as const;
 export type FillRole = (typeof FILL_ROLES)[number];
 const PORTAL_ROLES: ReadonlySet<FillRole> = new Set(["portalRow", "portalRowInput"]);
 

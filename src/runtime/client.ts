@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { LayoutDefinition, LayoutTypes } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
+import { metadataCalls, type MetadataCalls } from "./metadata.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { Session, type Auth, type ExternalDataSource } from "./session.js";
 import { defaultDispatcher } from "./transport.js";
@@ -27,7 +28,8 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-export interface FileMakerClient {
+/** Also reads layout metadata (`layouts`, `layoutMetadata`, `wireRecords`) through the same session. */
+export interface FileMakerClient extends MetadataCalls {
   /** The typed client of one layout; all layouts share this client's session. */
   layout<D extends LayoutDefinition<LayoutTypes>>(definition: D): LayoutClient<D>;
   /** Ends the session (token in the path); the next call logs in again. */
@@ -55,6 +57,7 @@ export function createClient(options: ClientOptions): FileMakerClient {
   });
   const settings = { database: options.database, validate: options.validate ?? true };
   return {
+    ...metadataCalls(session, options.database),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {

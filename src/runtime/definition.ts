@@ -40,6 +40,12 @@ export interface LayoutTypes {
   portalInput: object;
   /** Names of the container fields (the only ones upload accepts). */
   containers: string;
+  /**
+   * Each field's kind, layout and portal fields alike (`{ "First Name": "text"; "Invoices::Amount": "number" }`):
+   * which `q` helpers a find may use on it. Generated modules carry it; without it, a field whose value is a
+   * number counts as a number field and any other may take every helper (the runtime still checks).
+   */
+  kinds?: object;
 }
 
 export interface LayoutDefinition<T extends LayoutTypes = AnyLayoutTypes> extends LayoutSpec {

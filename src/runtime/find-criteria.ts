@@ -1,5 +1,6 @@
-import type { FieldSpec } from "./definition.js";
+import type { FieldSpec, LayoutSpec } from "./definition.js";
 import { wireFormat } from "./codecs.js";
+import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
 /**
  * Every character that means something in a FileMaker find criterion. The backslash comes first so that
@@ -7,24 +8,38 @@ import { wireFormat } from "./codecs.js";
  */
 const FIND_OPERATORS = /[\\=!<>≤≥./?@#*"~{}]/g;
 
-/** Makes a user's text literal in a find criterion: no value can change a query's meaning. */
+/**
+ * Makes a user's text literal in a find criterion: no value can change a query's meaning. Every helper that
+ * takes text goes through it; only `q.raw` sends find syntax as written.
+ */
 export function escapeFindValue(text: string): string {
   // Whitespace at either end would be trimmed from a criterion: escaped, it stays part of the value.
   return text.replace(FIND_OPERATORS, (c) => `\\${c}`).replace(/^\s+|\s+$/g, (run) => run.replace(/./gsu, (c) => `\\${c}`));
 }
 
-/** A plain value in a query means "equals exactly"; `null` finds empty fields. */
-export function exactCriterion(spec: FieldSpec, field: string, value: unknown, layout: string): string {
-  if (value === null || value === "") return "=";
+/** Thrown by the renderers below; the caller names the layout and field. */
+class BadCriterion extends Error {}
+
+/** A finite number in plain decimal notation: FileMaker reads no exponents. */
+export function decimal(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const digits = m[2]! + (m[3] ?? "");
+  const point = 1 + Number(m[4]);
+  if (point <= 0) return `${m[1]}0.${"0".repeat(-point)}${digits}`;
+  return m[1] + (point >= digits.length ? digits + "0".repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`);
+}
+
+/**
+ * A value of a number, date, time or timestamp field as a criterion operand: validated, then written as the
+ * server reads it (`MM/DD/YYYY`, `HH:MM:SS`, `MM/DD/YYYY HH:MM:SS`). It is never text, so it needs no escape.
+ */
+function operand(spec: FieldSpec, value: unknown): string {
   try {
     switch (spec.type) {
-      case "text":
-      case "container":
-        if (typeof value === "string") return `==${escapeFindValue(value)}`;
-        break;
       case "number":
-        // A finite number's text has no find operator ("." alone is not a range).
-        if (typeof value === "number" && Number.isFinite(value)) return `==${value}`;
+        if (typeof value === "number" && Number.isFinite(value)) return decimal(value);
         break;
       case "date":
       case "time":
@@ -35,5 +50,90 @@ export function exactCriterion(spec: FieldSpec, field: string, value: unknown, l
   } catch {
     // fall through to the error below
   }
-  throw new TypeError(`find on layout "${layout}", field "${field}": ${JSON.stringify(value)} is not a valid ${spec.type} value`);
+  throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
+}
+
+/** A plain value, or `q.eq`: "equals exactly"; `null` and `""` find empty fields. */
+function exact(spec: FieldSpec, value: unknown): string {
+  if (value === null || value === "") return "=";
+  if (spec.type === "text" || spec.type === "container") {
+    if (typeof value === "string") return `==${escapeFindValue(value)}`;
+    throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
+  }
+  // A number is matched whole (`==`), not as a word of its digits; a date, time or timestamp is one value.
+  return spec.type === "number" ? `==${operand(spec, value)}` : operand(spec, value);
+}
+
+/** The text a text helper takes: a string with at least one character (one that is not whitespace for words). */
+function text(helper: HelperName, value: unknown): string {
+  if (typeof value !== "string") throw new BadCriterion(`q.${helper}() takes a string, got ${describe(value)}`);
+  if ((helper === "words" ? value.trim() : value) === "") throw new BadCriterion(`q.${helper}() needs ${helper === "words" ? "a word" : "some text"}; leave the field out to match every record`);
+  return value;
+}
+
+type Render = (args: readonly unknown[], spec: FieldSpec) => string;
+const compare =
+  (operator: string): Render =>
+  ([value], spec) =>
+    operator + operand(spec, value);
+
+/** What each helper sends, given its arguments and the field's spec. */
+const RENDER: { readonly [H in HelperName]: Render } = Object.freeze({
+  eq: ([value], spec) => exact(spec, value),
+  lt: compare("<"),
+  lte: compare("<="),
+  gt: compare(">"),
+  gte: compare(">="),
+  between: ([from, to], spec) => `${operand(spec, from)}...${operand(spec, to)}`,
+  // Inner whitespace separates the words; the ends would only be escaped into the first and last word.
+  words: ([value]) => escapeFindValue(text("words", value).trim()),
+  beginsWith: ([value]) => `==${escapeFindValue(text("beginsWith", value))}*`,
+  endsWith: ([value]) => `==*${escapeFindValue(text("endsWith", value))}`,
+  contains: ([value]) => `==*${escapeFindValue(text("contains", value))}*`,
+  empty: () => "=",
+  notEmpty: () => "*",
+  raw: ([criterion]) => {
+    if (typeof criterion !== "string") throw new BadCriterion(`q.raw() takes a string, got ${describe(criterion)}`);
+    return criterion;
+  },
+});
+
+/** One field's criterion as sent: a plain value ("equals exactly") or a `q` criterion the field's kind allows. */
+export function fieldCriterion(spec: FieldSpec, field: string, value: unknown, layout: string): string {
+  try {
+    if (!isCriterion(value)) return exact(spec, value);
+    const allowed: Readonly<Partial<Record<HelperName, true>>> = HELPERS_BY_KIND[spec.type];
+    if (!allowed[value.helper]) throw new BadCriterion(`q.${value.helper}() does not apply to a ${spec.type} field`);
+    return RENDER[value.helper](value.args, spec);
+  } catch (error) {
+    if (error instanceof BadCriterion) throw new TypeError(`find on layout "${layout}", field "${field}": ${error.message}`);
+    throw error;
+  }
+}
+
+/** A request as sent: each field's criterion, `omit` as "true"; fields the layout lacks are refused. */
+export function encodeFindRequest(definition: LayoutSpec, request: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request)) {
+    if (value === undefined) continue;
+    if (name === "omit") {
+      if (value) out.omit = "true";
+      continue;
+    }
+    const spec = findableSpec(definition, name);
+    if (!spec) throw new TypeError(`find on layout "${definition.layout}": no field "${name}"`);
+    out[name] = fieldCriterion(spec, name, value, definition.layout);
+  }
+  return out;
+}
+
+/** A field of the layout, or else of one of its portals. */
+function findableSpec(definition: LayoutSpec, name: string): FieldSpec | undefined {
+  if (Object.hasOwn(definition.fields, name)) return definition.fields[name];
+  for (const portal of Object.values(definition.portals ?? {})) if (Object.hasOwn(portal.fields, name)) return portal.fields[name];
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : typeof value === "number" || value === null ? String(value) : typeof value;
 }

@@ -1,6 +1,10 @@
 export { createClient, type ClientOptions, type FileMakerClient } from "./client.js";
+export type { FieldMetadata, LayoutEntry, LayoutMetadata, MetadataCalls, ValueListMetadata, WireRecord } from "./metadata.js";
 export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
-export type { CallOptions, DataInfo, FindOptions, FindRequest, QueryOf, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
+export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
+export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
 export { defineLayout } from "./definition.js";
 export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
 export { DecodeError } from "./codecs.js";

@@ -1,10 +1,12 @@
 import { Readable } from "node:stream";
 import type { z } from "zod";
 import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
-import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalsOf } from "./definition.js";
+import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
-import { exactCriterion } from "./find-criteria.js";
+import { encodeFindRequest } from "./find-criteria.js";
+import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
+import { FindQuery } from "./query-builder.js";
 import { wireRecordSchema } from "./record-schema.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
@@ -29,17 +31,6 @@ export interface Page<R> {
   dataInfo: DataInfo;
 }
 
-/** A repeating field is found by the value of any repetition. */
-type FindValue<T> = T extends readonly (infer E)[] ? E : T;
-/**
- * A field named like a member of Object (`constructor`, `toString`) is checked by TypeScript against the
- * inherited member when a request leaves it out; admitting that type keeps such layouts usable.
- */
-type Inherited<K> = K extends keyof object ? object[K] : K extends keyof Object ? Object[K] : never;
-export type FindRequest<Fields> = { [K in keyof Fields]?: FindValue<Fields[K]> | Inherited<K> } & { omit?: boolean };
-/** One find request of a layout: its fields and its portals' fields. */
-export type QueryOf<D> = FindRequest<FindableOf<D>>;
-
 export interface CallOptions {
   signal?: AbortSignal;
 }
@@ -52,8 +43,9 @@ export interface ListOptions<Name extends string> extends CallOptions {
   sort?: readonly SortSpec<Name>[];
 }
 
-export interface FindOptions<Fields, Name extends string> extends ListOptions<Name> {
-  query: readonly FindRequest<Fields>[];
+export interface FindOptions<Fields, Name extends string, Kinds = Record<never, never>> extends ListOptions<Name> {
+  /** The requests: a plain value means "equals exactly"; `q` helpers say anything else. */
+  query: readonly FindRequest<Fields, Kinds>[];
 }
 
 export interface StreamOptions<Name extends string> extends CallOptions {
@@ -87,8 +79,7 @@ export class NotExactlyOneError extends Error {
 
 type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D> = keyof FieldsOf<D> & string;
-/** What a find request may name: the layout's fields and its portals' fields. */
-type FindableOf<D> = FieldsOf<D> & PortalFieldsOf<D>;
+type FindOptionsOf<D> = FindOptions<FindableOf<D>, NameOf<D>, KindsOf<D>>;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
 export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
@@ -150,9 +141,9 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
-  async find(options: FindOptions<FindableOf<D>, NameOf<D>>): Promise<Page<RecordOf<D>>> {
+  async find(options: FindOptionsOf<D>): Promise<Page<RecordOf<D>>> {
     const body = JSON.stringify({
-      query: options.query.map((request) => this.encodeRequest(request as Record<string, unknown>)),
+      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>)),
       ...(options.sort?.length ? { sort: options.sort } : {}),
       ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
       ...(options.limit !== undefined ? { limit: String(positive(options.limit, "limit")) } : {}),
@@ -167,15 +158,23 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     }
   }
 
+  /**
+   * A find query to build step by step: `query().where({ Status: "Active" }).or({ Email: q.endsWith("@example.com") })
+   * .sort("Birthday", "descend").limit(10).run()`, or `for await (const r of query)` over every page.
+   */
+  query(): FindQuery<D> {
+    return new FindQuery(this);
+  }
+
   /** The single record a find matches; NotExactlyOneError when it matches none or several. */
-  async findOne(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "limit" | "offset">): Promise<RecordOf<D>> {
+  async findOne(options: Omit<FindOptionsOf<D>, "limit" | "offset">): Promise<RecordOf<D>> {
     const page = await this.find({ ...options, limit: 2 });
     if (page.data.length !== 1) throw new NotExactlyOneError(this.definition.layout, page.dataInfo.foundCount);
     return page.data[0]!;
   }
 
   /** The first record a find matches, or undefined. */
-  async findFirst(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "limit">): Promise<RecordOf<D> | undefined> {
+  async findFirst(options: Omit<FindOptionsOf<D>, "limit">): Promise<RecordOf<D> | undefined> {
     return (await this.find({ ...options, limit: 1 })).data[0];
   }
 
@@ -185,7 +184,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   }
 
   /** Every record a find matches, page by page. */
-  findAll(options: Omit<FindOptions<FindableOf<D>, NameOf<D>>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
+  findAll(options: Omit<FindOptionsOf<D>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
     return this.stream((offset, limit) => this.find({ ...options, offset, limit }), options.pageSize);
   }
 
@@ -252,26 +251,6 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       }));
     }
     return { portalData: out };
-  }
-
-  private encodeRequest(request: Record<string, unknown>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request)) {
-      if (value === undefined) continue;
-      if (name === "omit") {
-        if (value) out.omit = "true";
-        continue;
-      }
-      const spec = this.fieldSpec(name) ?? this.portalFieldSpec(name);
-      if (!spec) throw new TypeError(`find on layout "${this.definition.layout}": no field "${name}"`);
-      out[name] = exactCriterion(spec, name, value, this.definition.layout);
-    }
-    return out;
-  }
-
-  private portalFieldSpec(name: string): FieldSpec | undefined {
-    for (const portal of Object.values(this.definition.portals ?? {})) if (Object.hasOwn(portal.fields, name)) return portal.fields[name];
-    return undefined;
   }
 
   private page(response: Record<string, unknown>): Page<RecordOf<D>> {

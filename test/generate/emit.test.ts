@@ -5,6 +5,7 @@ import { inputType, readType } from "../../src/generate/emit/field-types.js";
 import { emitFields } from "../../src/generate/emit/fields.js";
 import { emitIndexFile } from "../../src/generate/emit/index-file.js";
 import { emitInput } from "../../src/generate/emit/input.js";
+import { emitKinds } from "../../src/generate/emit/kinds.js";
 import { emitLayoutModule } from "../../src/generate/emit/layout-module.js";
 import { emitPortalInput } from "../../src/generate/emit/portal-input.js";
 import { emitPortalRow } from "../../src/generate/emit/portal-row.js";
@@ -187,6 +188,32 @@ describe("emitters, one per concept", () => {
     expect(text).toMatch(new RegExp(`export type ThingsContainer = ${type.replace(/[|"]/g, "\\$&")};$`));
   });
 
+  it("kinds: every layout field, then every portal field, in description order; a repeated name keeps its first kind", () => {
+    const text = printStatement(
+      emitKinds(
+        fillContext(
+          layout({
+            fields: [
+              { name: "id", type: "number" },
+              { name: "Name", type: "text", repetitions: 2 },
+              { name: "toString", type: "date" },
+              { name: "T::x", type: "time" },
+            ],
+            portals: [
+              { name: "P1", table: "T", fields: [{ name: "T::x", type: "number" }, { name: "T::y", type: "timestamp" }] },
+              { name: "P2", table: "U", fields: [{ name: "U::photo", type: "container" }] },
+            ],
+          }),
+          "kinds",
+        ),
+      ),
+    );
+    expect(text).toContain(
+      'export type ThingsKinds = {\n  id: "number";\n  Name: "text";\n  toString: "date";\n  "T::x": "time";\n  "T::y": "timestamp";\n  "U::photo": "container";\n};',
+    );
+    expect(printStatement(emitKinds(fillContext(layout({ fields: [] }), "kinds")))).toMatch(/export type ThingsKinds = Record<never, never>;$/);
+  });
+
   it("index file: one re-export per module, in file order; `export {}` with no layout", () => {
     const template = layoutModuleTemplate();
     const plans = planIdentifiers([layout({ layout: "B", fields: [] }), layout({ layout: "A", fields: [] })], template);
@@ -219,6 +246,7 @@ describe("emitters, one per concept", () => {
       "ThingPortals",
       "ThingPortalInput",
       "ThingContainer",
+      "ThingKinds",
       "ThingFieldName",
       "ThingRecord",
       "ThingSort",

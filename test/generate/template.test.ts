@@ -31,6 +31,7 @@ describe("templates/layout-module.ts, the source of truth of every layout module
       "@fill portals LayoutPortals",
       "@fill portalInput LayoutPortalInput",
       "@fill containers LayoutContainer",
+      "@fill kinds LayoutKinds",
       "copy LayoutFieldName",
       "copy LayoutRecord",
       "copy LayoutSort",

@@ -30,6 +30,7 @@ export type CustomerTypes = {
   portals: CustomerPortals;
   portalInput: CustomerPortalInput;
   containers: CustomerContainer;
+  kinds: CustomerKinds;
 };
 
 /** fieldData of a record of layout "Customers", decoded. */
@@ -82,6 +83,17 @@ export type CustomerPortalInput = {
 /** The container fields: the only ones upload() takes. */
 export type CustomerContainer = never;
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type CustomerKinds = {
+  id: "number";
+  Name: "text";
+  Email: "text";
+  Since: "date";
+  "Invoices::Number": "text";
+  "Invoices::Issued": "date";
+  "Invoices::Status": "text";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type CustomerFieldName = keyof CustomerFields;
 
@@ -91,7 +103,7 @@ export type CustomerRecord = FmRecord<CustomerFields, CustomerPortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type CustomerSort = SortSpec<CustomerFieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type CustomerQuery = QueryOf<typeof Customer>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -41,6 +41,7 @@ export type InvoiceTypes = {
   portals: InvoicePortals;
   portalInput: InvoicePortalInput;
   containers: InvoiceContainer;
+  kinds: InvoiceKinds;
 };
 
 /** fieldData of a record of layout "Invoice Detail", decoded. */
@@ -111,6 +112,24 @@ export type InvoicePortalInput = {
 /** The container fields: the only ones upload() takes. */
 export type InvoiceContainer = never;
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type InvoiceKinds = {
+  id: "number";
+  Number: "text";
+  CustomerID: "number";
+  "Customers::Name": "text";
+  "Customers::Email": "text";
+  Issued: "date";
+  Due: "date";
+  Status: "text";
+  Total: "number";
+  Notes: "text";
+  Modified: "timestamp";
+  "InvoiceLines::Description": "text";
+  "InvoiceLines::Quantity": "number";
+  "InvoiceLines::Unit Price": "number";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type InvoiceFieldName = keyof InvoiceFields;
 
@@ -120,7 +139,7 @@ export type InvoiceRecord = FmRecord<InvoiceFields, InvoicePortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type InvoiceSort = SortSpec<InvoiceFieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type InvoiceQuery = QueryOf<typeof Invoice>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -7,6 +7,7 @@ import { emitCopy } from "./copy.js";
 import { emitDefinition } from "./definition.js";
 import { emitFields } from "./fields.js";
 import { emitInput } from "./input.js";
+import { emitKinds } from "./kinds.js";
 import { emitPortalInput } from "./portal-input.js";
 import { emitPortalRow } from "./portal-row.js";
 import { emitPortalRowInput } from "./portal-row-input.js";
@@ -22,6 +23,7 @@ export const FILLERS: Readonly<Record<FillRole, Filler>> = {
   portals: emitPortals,
   portalInput: emitPortalInput,
   containers: emitContainers,
+  kinds: emitKinds,
 };
 
 /**

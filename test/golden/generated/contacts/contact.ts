@@ -37,6 +37,7 @@ export type ContactTypes = {
   portals: ContactPortals;
   portalInput: ContactPortalInput;
   containers: ContactContainer;
+  kinds: ContactKinds;
 };
 
 /** fieldData of a record of layout "Contacts Web", decoded. */
@@ -107,6 +108,24 @@ export type ContactPortalInput = {
 /** The container fields: the only ones upload() takes. */
 export type ContactContainer = "Photo";
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type ContactKinds = {
+  id: "number";
+  "First Name": "text";
+  "Last Name": "text";
+  Email: "text";
+  Status: "text";
+  Birthday: "date";
+  "Wake Up": "time";
+  Created: "timestamp";
+  Modified: "timestamp";
+  Photo: "container";
+  Phone: "text";
+  "Company::Name": "text";
+  "Invoices::Amount": "number";
+  "Invoices::Issued": "date";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type ContactFieldName = keyof ContactFields;
 
@@ -116,7 +135,7 @@ export type ContactRecord = FmRecord<ContactFields, ContactPortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type ContactSort = SortSpec<ContactFieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type ContactQuery = QueryOf<typeof Contact>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -22,6 +22,7 @@ export type InvoiceTypes = {
   portals: InvoicePortals;
   portalInput: InvoicePortalInput;
   containers: InvoiceContainer;
+  kinds: InvoiceKinds;
 };
 
 /** fieldData of a record of layout "Invoices Web", decoded. */
@@ -52,6 +53,15 @@ export type InvoicePortalInput = Record<string, never>;
 /** The container fields: the only ones upload() takes. */
 export type InvoiceContainer = never;
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type InvoiceKinds = {
+  id: "number";
+  ContactID: "number";
+  Amount: "number";
+  Issued: "date";
+  Paid: "text";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type InvoiceFieldName = keyof InvoiceFields;
 
@@ -61,7 +71,7 @@ export type InvoiceRecord = FmRecord<InvoiceFields, InvoicePortals>;
 /** One sort criterion: a field of the layout and an order. */
 export type InvoiceSort = SortSpec<InvoiceFieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type InvoiceQuery = QueryOf<typeof Invoice>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -19,6 +19,7 @@ export type ContactsWeb_26a729Types = {
   portals: ContactsWeb_26a729Portals;
   portalInput: ContactsWeb_26a729PortalInput;
   containers: ContactsWeb_26a729Container;
+  kinds: ContactsWeb_26a729Kinds;
 };
 
 /** fieldData of a record of layout "Contacts Web", decoded. */
@@ -41,6 +42,12 @@ export type ContactsWeb_26a729PortalInput = Record<string, never>;
 /** The container fields: the only ones upload() takes. */
 export type ContactsWeb_26a729Container = never;
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type ContactsWeb_26a729Kinds = {
+  id: "number";
+  Name: "text";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type ContactsWeb_26a729FieldName = keyof ContactsWeb_26a729Fields;
 
@@ -50,7 +57,7 @@ export type ContactsWeb_26a729Record = FmRecord<ContactsWeb_26a729Fields, Contac
 /** One sort criterion: a field of the layout and an order. */
 export type ContactsWeb_26a729Sort = SortSpec<ContactsWeb_26a729FieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type ContactsWeb_26a729Query = QueryOf<typeof ContactsWeb_26a729>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

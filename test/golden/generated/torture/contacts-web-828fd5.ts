@@ -19,6 +19,7 @@ export type ContactsWeb_828fd5Types = {
   portals: ContactsWeb_828fd5Portals;
   portalInput: ContactsWeb_828fd5PortalInput;
   containers: ContactsWeb_828fd5Container;
+  kinds: ContactsWeb_828fd5Kinds;
 };
 
 /** fieldData of a record of layout "Contacts-Web", decoded. */
@@ -41,6 +42,12 @@ export type ContactsWeb_828fd5PortalInput = Record<string, never>;
 /** The container fields: the only ones upload() takes. */
 export type ContactsWeb_828fd5Container = never;
 
+/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
+export type ContactsWeb_828fd5Kinds = {
+  id: "number";
+  Name: "text";
+};
+
 /** A field name of the layout: what sort specs and find requests accept. */
 export type ContactsWeb_828fd5FieldName = keyof ContactsWeb_828fd5Fields;
 
@@ -50,7 +57,7 @@ export type ContactsWeb_828fd5Record = FmRecord<ContactsWeb_828fd5Fields, Contac
 /** One sort criterion: a field of the layout and an order. */
 export type ContactsWeb_828fd5Sort = SortSpec<ContactsWeb_828fd5FieldName>;
 
-/** One find request: layout and portal fields with the values they must equal; `omit: true` excludes matches. */
+/** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
 export type ContactsWeb_828fd5Query = QueryOf<typeof ContactsWeb_828fd5>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */

@@ -1,0 +1,54 @@
+import type { FieldKind, FieldsOf, LayoutDefinition, PortalFieldsOf } from "./definition.js";
+import type { Criterion, HelperName, HelpersOf } from "./q.js";
+
+/**
+ * The types of find requests. Everything keys off two generated maps of a layout: its field types (`fields`
+ * and the portal rows) and its field kinds (`kinds`), so a field takes its own value type and the `q` helpers of
+ * its kind (`HELPERS_BY_KIND`). A definition without a kinds map (hand-written ones) gets the kind of a field
+ * guessed from its value type: number fields are numbers, any other field may take every helper, and the
+ * runtime refuses what does not apply to the field's actual type.
+ */
+
+/** A repeating field is found by the value of any repetition. */
+type FindValue<T> = T extends readonly (infer E)[] ? E : T;
+
+/**
+ * A field named like a member of Object (`constructor`, `toString`) is checked by TypeScript against the
+ * inherited member when a request leaves it out; admitting that type keeps such layouts usable.
+ */
+type Inherited<K> = K extends keyof object ? object[K] : K extends keyof Object ? Object[K] : never;
+
+/** What helper `H` compares with on a field whose values are `V`. */
+type ArgOf<H, V> = H extends "eq" ? V : H extends "empty" | "notEmpty" ? never : H extends "words" | "beginsWith" | "endsWith" | "contains" | "raw" ? string : Exclude<V, null>;
+
+/** Stands where a helper does not apply to a kind of field, so that the compiler's complaint says why. */
+export type NotApplicable<H extends HelperName, K extends FieldKind> = { readonly helper: H } & { readonly [S in `q.${H}() does not apply to ${K} fields`]: never };
+
+/** The criteria a field of kind `K` whose values are `V` takes: the helpers of its kind, with its value type. */
+export type CriterionFor<K, V> = K extends FieldKind ? { [H in HelperName]: H extends HelpersOf<K> ? Criterion<H, ArgOf<H, V>> : NotApplicable<H, K> }[HelperName] : never;
+
+/** The kind of field `K`: from the kinds map, or else guessed from its value type. */
+type KindOf<Kinds, K, V> = K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : [V] extends [number | null] ? "number" : FieldKind;
+
+/** What a find request may say about one field: a plain value ("equals exactly") or a `q` criterion. */
+export type FieldCriterion<K, V> = V | CriterionFor<K, V>;
+
+/** The field criteria of one find request, ANDed. */
+export type FindFields<Fields, Kinds = Record<never, never>> = {
+  [K in keyof Fields]?: FieldCriterion<KindOf<Kinds, K, FindValue<Fields[K]>>, FindValue<Fields[K]>> | Inherited<K>;
+};
+
+/** One find request; `omit: true` removes its matches from the records the requests before it found. */
+export type FindRequest<Fields, Kinds = Record<never, never>> = FindFields<Fields, Kinds> & { omit?: boolean };
+
+/** The kinds map of a layout definition (empty when its types carry none). */
+export type KindsOf<D> = D extends LayoutDefinition<infer T> ? (T extends { kinds: infer K } ? K : Record<never, never>) : never;
+
+/** What a find request may name: the layout's fields and its portals' fields. */
+export type FindableOf<D> = FieldsOf<D> & PortalFieldsOf<D>;
+
+/** One find request of a layout: its fields and its portals' fields. */
+export type QueryOf<D> = FindRequest<FindableOf<D>, KindsOf<D>>;
+
+/** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). */
+export type CriteriaOf<D> = FindFields<FindableOf<D>, KindsOf<D>>;
