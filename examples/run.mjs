@@ -1,5 +1,6 @@
 // Runs one example end to end, as a user would: the emulator on the example's layouts and seed data,
-// `fmgen generate` from its config, the TypeScript app compiled, then run against the emulator.
+// `fmgen pull` from it (which must leave the committed descriptions as they are), `fmgen generate` from its
+// config, the TypeScript app compiled, then run against the emulator.
 // Usage: node examples/run.mjs <contacts|invoices>
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,15 +13,20 @@ const dir = `${root}examples/${name}`;
 if (!existsSync(`${dir}/app.ts`)) throw new Error(`no example named "${name}" (examples/${name}/app.ts)`);
 const bin = `${root}dist/cli/bin.js`;
 const { username, password } = (await import(`${dir}/seed.json`, { with: { type: "json" } })).default.accounts[0];
+// The credentials travel in the environment only, as fmgen.config.json's auth names them.
+const env = { ...process.env, FM_USERNAME: username, FM_PASSWORD: password };
 
 const step = (text) => console.log(`\n== ${text}`);
-const fmgen = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, stdio: "inherit" });
+const fmgen = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, stdio: "inherit", env });
 
 step(`fmgen serve --layouts layouts --data seed.json`);
 const server = spawn(process.execPath, [bin, "serve", "--layouts", "layouts", "--data", "seed.json"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
 try {
   const url = await firstLine(server);
   console.log(`emulator at ${url}`);
+
+  step(`fmgen pull --server ${url}`);
+  fmgen("pull", "--server", url);
 
   step("fmgen generate");
   fmgen("generate");
@@ -31,7 +37,7 @@ try {
   step(`node examples/.build/${name}/app.js`);
   execFileSync(process.execPath, [`${root}examples/.build/${name}/app.js`], {
     stdio: "inherit",
-    env: { ...process.env, FM_SERVER: url, FM_USERNAME: username, FM_PASSWORD: password },
+    env: { ...env, FM_SERVER: url },
   });
 } finally {
   server.kill();

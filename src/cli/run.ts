@@ -1,5 +1,7 @@
 import yargs from "yargs";
 import { generateCommand } from "./commands/generate.js";
+import { initCommand } from "./commands/init.js";
+import { pullCommand } from "./commands/pull.js";
 import { serveCommand } from "./commands/serve.js";
 import { processIo, type CliIo } from "./io.js";
 
@@ -9,9 +11,11 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   const parser = yargs([...argv])
     .scriptName("fmgen")
     .usage("$0 <command> [options]")
+    .command(initCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
+    .command(pullCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
     .command(serveCommand(io, (code) => (exitCode = code)))
     .command(generateCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
-    .demandCommand(1, "name a command: fmgen generate, fmgen serve")
+    .demandCommand(1, "name a command: fmgen init, fmgen pull, fmgen generate, fmgen serve")
     .strict()
     .help()
     .version(false)

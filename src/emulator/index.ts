@@ -37,6 +37,12 @@ export interface EmulatorOptions {
    * Servers do, so that clients can be tested against both (default false: the contract's statuses).
    */
   serverStatuses?: boolean;
+  /**
+   * Serve the layout metadata endpoints (`GET .../layouts` and `GET .../layouts/{layout}`; default true).
+   * false answers them as an unknown resource (404, code 1630), as a server without them would, so that
+   * clients can be tested against both (`fmgen pull` then samples records instead).
+   */
+  metadata?: boolean;
 }
 
 export interface EmulatorStats {
@@ -118,6 +124,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     counters: { requests: 0 },
     baseUrl: "",
     serverStatuses: options.serverStatuses ?? false,
+    metadata: options.metadata ?? true,
   };
 }
 

@@ -28,6 +28,8 @@ export interface EmulatorState {
   baseUrl: string;
   /** FileMaker errors answered with HTTP 500 instead of the contract's 400/404. */
   serverStatuses: boolean;
+  /** Whether the layout metadata endpoints exist; without them they answer as unknown resources. */
+  metadata: boolean;
 }
 
 export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {

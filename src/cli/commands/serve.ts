@@ -9,6 +9,7 @@ interface ServeArgs {
   host: string;
   port: number;
   serverStatuses: boolean;
+  metadata: boolean;
 }
 
 /** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
@@ -23,7 +24,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest privilege (repeatable)" })
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
         .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
-        .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" }) as never,
+        .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" })
+        .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
       const emulator = await startEmulator({
@@ -32,6 +34,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         host: args.host,
         port: args.port,
         serverStatuses: args.serverStatuses,
+        metadata: args.metadata,
         ...(args.data ? { data: args.data } : {}),
       });
       io.stdout(emulator.url);

@@ -1,4 +1,5 @@
 import type { Answer, RequestContext } from "../http/routes.js";
+import type { AutoEnter, FieldDescription, FieldType } from "../../layout/schema.js";
 import type { LayoutField } from "../model.js";
 
 /** GET /databases/{database}/layouts: the layout list in FileMaker Server's shape. */
@@ -7,14 +8,24 @@ export function listLayouts(ctx: RequestContext): Answer {
   return { response: { layouts } };
 }
 
-/** GET /databases/{database}/layouts/{layout}: `fieldMetaData`, `portalMetaData`, `valueLists`. */
+/**
+ * GET /databases/{database}/layouts/{layout}: `fieldMetaData`, `portalMetaData`, `valueLists`. Each layout's
+ * metadata says what its own description says: several descriptions may show one table field with different
+ * options (records are then validated with the options combined), and reading a layout's metadata back gives
+ * that layout's description, as `fmgen pull` does. Value lists belong to the layout in FileMaker too.
+ */
 export function layoutMetadata(ctx: RequestContext): Answer {
   const layout = ctx.layout;
   const valueLists = new Map<string, readonly string[]>();
-  const meta = (fields: Map<string, LayoutField>) => [...fields.values()].map((f) => fieldMetaData(f, valueLists));
+  const meta = (fields: Map<string, LayoutField>, declared: readonly FieldDescription[]) => {
+    const byName = new Map(declared.map((f) => [f.name, f]));
+    return [...fields.values()].map((f) => fieldMetaData(f.wireName, byName.get(f.wireName) ?? f.field, valueLists));
+  };
   const portalMetaData: Record<string, object[]> = {};
-  for (const portal of layout.portals) portalMetaData[portal.name] = meta(portal.fields);
-  const fieldMeta = meta(layout.fields);
+  for (const portal of layout.portals) {
+    portalMetaData[portal.name] = meta(portal.fields, layout.description.portals.find((p) => p.name === portal.name)?.fields ?? []);
+  }
+  const fieldMeta = meta(layout.fields, layout.description.fields);
   return {
     response: {
       fieldMetaData: fieldMeta,
@@ -30,28 +41,39 @@ export function layoutMetadata(ctx: RequestContext): Answer {
 
 const RESULT_TYPE = { text: "text", number: "number", date: "date", time: "time", timestamp: "timeStamp", container: "container" } as const;
 
-function fieldMetaData({ wireName, field }: LayoutField, valueLists: Map<string, readonly string[]>): object {
+/** The options FileMaker's metadata reflects, as a description or the table model states them. */
+interface DeclaredField {
+  type: FieldType;
+  repetitions?: number | undefined;
+  readOnly?: boolean | undefined;
+  required?: boolean | undefined;
+  global?: boolean | undefined;
+  autoEnter?: AutoEnter | undefined;
+  valueList?: readonly string[] | undefined;
+}
+
+function fieldMetaData(wireName: string, field: DeclaredField, valueLists: Map<string, readonly string[]>): object {
   // FileMaker names value lists; a description only lists values, so each field gets a list named after it.
   const valueList = field.valueList ? `${wireName} Values` : undefined;
   if (valueList && field.valueList) valueLists.set(valueList, field.valueList);
   // A read-only field that the server fills itself is a protected auto-enter field; any other is a calculation.
   const type = field.readOnly && !field.autoEnter ? "calculation" : "normal";
+  const repetitions = field.repetitions ?? 1;
   return {
     name: wireName,
     type,
     displayType: field.valueList ? "popupList" : "editText",
     result: RESULT_TYPE[field.type],
-    global: field.global,
+    global: field.global ?? false,
     autoEnter: field.autoEnter !== undefined,
     fourDigitYear: false,
-    maxRepeat: field.repetitions,
+    maxRepeat: repetitions,
     maxCharacters: 0,
-    notEmpty: field.required,
+    notEmpty: field.required ?? false,
     numeric: false,
     timeOfDay: false,
     repetitionStart: 1,
-    repetitionEnd: field.repetitions,
+    repetitionEnd: repetitions,
     ...(valueList ? { valueList } : {}),
   };
 }
-

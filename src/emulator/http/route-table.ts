@@ -5,12 +5,17 @@ import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "
 import { login, logout } from "../handlers/sessions.js";
 import { route, type Route } from "./routes.js";
 
+/** The layout metadata endpoints, which an emulator started with `metadata: false` does not have. */
+export const METADATA_ROUTES: readonly Route[] = [
+  route("GET", "databases/:database/layouts", "bearer", listLayouts),
+  route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata),
+];
+
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
 export const ROUTES: readonly Route[] = [
   route("POST", "databases/:database/sessions", "basic", login),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
-  route("GET", "databases/:database/layouts", "bearer", listLayouts),
-  route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata),
+  ...METADATA_ROUTES,
   route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords),
   route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord),
   route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord),
@@ -19,3 +24,6 @@ export const ROUTES: readonly Route[] = [
   route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
 ];
+
+/** The endpoints of a server without layout metadata. */
+export const ROUTES_WITHOUT_METADATA: readonly Route[] = ROUTES.filter((r) => !METADATA_ROUTES.includes(r));

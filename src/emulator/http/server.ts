@@ -4,7 +4,7 @@ import { serveContainer } from "../handlers/containers.js";
 import type { EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
-import { ROUTES } from "./route-table.js";
+import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
@@ -41,7 +41,7 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   }
   const rest = segments.slice(3);
   const method = req.method ?? "GET";
-  const { route, params, pathKnown } = matchRoute(ROUTES, method, rest);
+  const { route, params, pathKnown } = matchRoute(state.metadata ? ROUTES : ROUTES_WITHOUT_METADATA, method, rest);
   if (!route || !params) {
     if (pathKnown) throw new EmulatorError(405, "1630", `${method} is not supported on this resource`);
     throw new EmulatorError(404, "1630", `no Data API resource at ${url.pathname}`);

@@ -1,0 +1,123 @@
+import { access, mkdir, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import type { CommandModule } from "yargs";
+import { CONFIG_FILE_NAME, parseConfig, type FmgenConfigInput } from "../../generate/index.js";
+import { DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, formatJson, schemaReference } from "../../pull/index.js";
+import type { CliIo } from "../io.js";
+
+interface InitArgs {
+  server?: string;
+  database?: string;
+  usernameEnv?: string;
+  passwordEnv?: string;
+  layouts?: string[];
+  out?: string;
+  dir?: string;
+  force: boolean;
+}
+
+export interface InitValues {
+  server?: string | undefined;
+  database?: string | undefined;
+  usernameEnv: string;
+  passwordEnv: string;
+  layouts: string[];
+  outDir: string;
+}
+
+const DEFAULT_LAYOUTS = "layouts";
+const DEFAULT_OUT = "generated";
+
+/**
+ * `fmgen init`: writes `fmgen.config.json` and `.env.example`. Every value has a flag; on a terminal it asks
+ * for the ones not given, otherwise it takes the defaults (and leaves out server and database when not given).
+ * It never overwrites either file without `--force`.
+ */
+export function initCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, InitArgs> {
+  return {
+    command: "init",
+    describe: "Write fmgen.config.json and .env.example",
+    builder: (y) =>
+      y
+        .option("server", { type: "string", describe: "FileMaker Server URL, such as https://fms.example.com" })
+        .option("database", { type: "string", describe: "Hosted file name, without .fmp12" })
+        .option("username-env", { type: "string", describe: `Environment variable holding the account name (default ${DEFAULT_USERNAME_ENV})` })
+        .option("password-env", { type: "string", describe: `Environment variable holding the password (default ${DEFAULT_PASSWORD_ENV})` })
+        .option("layouts", { type: "string", array: true, describe: `Folders, files or globs of layout descriptions (default ${DEFAULT_LAYOUTS})` })
+        .option("out", { type: "string", describe: `Folder for the generated modules (default ${DEFAULT_OUT})` })
+        .option("dir", { type: "string", describe: "Project folder to write into (default: the working folder)" })
+        .option("force", { type: "boolean", default: false, describe: "Overwrite existing files" }) as never,
+    handler: async (args) => {
+      const dir = resolve(process.cwd(), args.dir ?? ".");
+      const configFile = join(dir, CONFIG_FILE_NAME);
+      const envExample = join(dir, ".env.example");
+      if (!args.force) {
+        const present = [];
+        for (const file of [configFile, envExample]) if (await access(file).then(() => true, () => false)) present.push(file);
+        if (present.length) throw new Error(`${present.map((f) => relative(process.cwd(), f) || f).join(" and ")} already exist${present.length === 1 ? "s" : ""}; pass --force to overwrite`);
+      }
+      const values = await collectValues(args, io);
+      let files;
+      try {
+        files = initFiles(values, dir);
+      } catch (error) {
+        throw usageError((error as Error).message);
+      }
+      await mkdir(dir, { recursive: true });
+      for (const file of files) await writeFile(join(dir, file.path), file.contents, "utf8");
+      const show = (name: string) => relative(process.cwd(), join(dir, name)) || name;
+      io.stdout(`fmgen init: wrote ${files.map((f) => show(f.path)).join(", ")}`);
+      if (values.server === undefined || values.database === undefined) io.stdout(`Set "server" and "database" in ${show(CONFIG_FILE_NAME)} (or pass --server and --database to fmgen pull).`);
+      io.stdout(`Next: copy .env.example to .env and fill in ${values.usernameEnv} and ${values.passwordEnv} (never commit .env), then run fmgen pull "<Layout Name>" and fmgen generate.`);
+      setExitCode(0);
+    },
+  };
+}
+
+/** The flags, then answers on a terminal, then defaults. */
+async function collectValues(args: InitArgs, io: CliIo): Promise<InitValues> {
+  const ask = async (question: string, given: string | undefined, fallback?: string): Promise<string | undefined> => {
+    if (given !== undefined) return given;
+    if (!io.ask) return fallback;
+    const answer = (await io.ask(`${question}${fallback !== undefined ? ` (${fallback})` : ""}: `)).trim();
+    return answer === "" ? fallback : answer;
+  };
+  let server = await ask("FileMaker Server URL, such as https://fms.example.com", args.server);
+  while (io.ask && args.server === undefined && server !== undefined && !/^https?:\/\//.test(server)) {
+    server = await ask("The URL must start with http:// or https://; FileMaker Server URL", undefined);
+  }
+  const database = await ask("Database (hosted file name, without .fmp12)", args.database);
+  const usernameEnv = (await ask("Environment variable for the account name", args.usernameEnv, DEFAULT_USERNAME_ENV))!;
+  const passwordEnv = (await ask("Environment variable for the password", args.passwordEnv, DEFAULT_PASSWORD_ENV))!;
+  const layouts = args.layouts?.length ? args.layouts : [(await ask("Folder for layout descriptions", undefined, DEFAULT_LAYOUTS))!];
+  const outDir = (await ask("Folder for generated modules", args.out, DEFAULT_OUT))!;
+  return { server, database, usernameEnv, passwordEnv, layouts, outDir };
+}
+
+/** The files init writes, validated against the config schema (pure: no disk access). */
+export function initFiles(values: InitValues, dir: string): { path: string; contents: string }[] {
+  const $schema = schemaReference("config.schema.json", dir, dir);
+  const config: FmgenConfigInput = {
+    ...($schema !== undefined ? { $schema } : {}),
+    ...(values.server !== undefined ? { server: values.server } : {}),
+    ...(values.database !== undefined ? { database: values.database } : {}),
+    auth: { usernameEnv: values.usernameEnv, passwordEnv: values.passwordEnv },
+    layouts: values.layouts,
+    outDir: values.outDir,
+  };
+  parseConfig(config, CONFIG_FILE_NAME);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.usernameEnv) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.passwordEnv)) {
+    throw new Error(`environment variable names must be letters, digits and _, got "${values.usernameEnv}" and "${values.passwordEnv}"`);
+  }
+  const envExample = [
+    `# The FileMaker account fmgen pull logs in with. Copy this file to .env (beside ${CONFIG_FILE_NAME}) and fill it in;`,
+    "# never commit .env. Variables already set in the environment win over the file.",
+    `${values.usernameEnv}=`,
+    `${values.passwordEnv}=`,
+    "",
+  ].join("\n");
+  return [
+    { path: CONFIG_FILE_NAME, contents: formatJson(config) },
+    { path: ".env.example", contents: envExample },
+  ];
+}

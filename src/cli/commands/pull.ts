@@ -1,0 +1,74 @@
+import type { CommandModule } from "yargs";
+import { closingLine, DEFAULT_SAMPLE, listServerLayouts, pull, PullSettingsError, reportJson, reportLines, type SourceChoice } from "../../pull/index.js";
+import type { CliIo } from "../io.js";
+
+interface PullArgs {
+  layout?: string[];
+  config?: string;
+  server?: string;
+  database?: string;
+  dir?: string;
+  envFile?: string;
+  source: SourceChoice;
+  sample: number;
+  check: boolean;
+  json: boolean;
+  list: boolean;
+}
+
+/**
+ * `fmgen pull [layout...]`: writes `<Name>.layout.json` for each layout from the live server and prints what
+ * changed. Without names it pulls the layouts of the description files the config's `layouts` entries hold.
+ * `--check` writes nothing and exits 1 when a description differs from the server.
+ */
+export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, PullArgs> {
+  return {
+    command: "pull [layout..]",
+    describe: "Write layout descriptions from the live layouts and report what changed",
+    builder: (y) =>
+      y
+        .positional("layout", { type: "string", array: true, describe: "Layout names (default: the layouts of the existing description files)" })
+        .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
+        .option("server", { type: "string", describe: "Server URL (replaces the config's server)" })
+        .option("database", { type: "string", describe: "Hosted file name (replaces the config's database)" })
+        .option("dir", { type: "string", describe: "Folder for new description files (default: the config's first layouts folder)" })
+        .option("env-file", { type: "string", describe: "File of environment variables for the credentials (default: .env beside the config)" })
+        .option("source", { choices: ["auto", "metadata", "sample"] as const, default: "auto" as const, describe: "Read the metadata endpoint, sample records, or metadata when the server has it" })
+        .option("sample", { type: "number", default: DEFAULT_SAMPLE, describe: "Records sampled per layout when there is no metadata endpoint" })
+        .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 when a description differs from the server" })
+        .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
+        .option("list", { type: "boolean", default: false, describe: "List the server's layouts and exit" }) as never,
+    handler: async (args) => {
+      const cwd = process.cwd();
+      const request = { cwd, config: args.config, server: args.server, database: args.database, dir: args.dir, envFile: args.envFile };
+      try {
+        if (args.list) {
+          const listed = await listServerLayouts(request);
+          if (args.json) io.stdout(JSON.stringify(listed, null, 2));
+          else for (const layout of listed.layouts) io.stdout(layout.table !== undefined ? `${layout.name}\t(table ${layout.table})` : layout.name);
+          setExitCode(0);
+          return;
+        }
+        const result = await pull({
+          ...request,
+          layouts: args.layout,
+          source: args.source,
+          sample: args.sample,
+          check: args.check,
+          onProgress: io.progress && (({ layout, index, total }) => io.progress!(`fmgen pull: ${index + 1}/${total} ${layout}`)),
+        });
+        io.progress?.("");
+        if (args.json) io.stdout(reportJson(result));
+        else {
+          for (const line of reportLines(result)) io.stdout(line);
+          const closing = closingLine(result);
+          (closing.toStderr ? io.stderr : io.stdout)(closing.line);
+        }
+        setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
+      } catch (error) {
+        io.progress?.("");
+        throw error instanceof PullSettingsError ? usageError(error.message) : error;
+      }
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * `fmgen pull`: layout descriptions from live layouts.
+ * read (metadata: `liveFromMetadata`; sampling: `sampleLayout` + `inferFieldType`) -> merge with the file on disk
+ * (`mergeLayout`, three-way with `PullState`) -> diff (`diffDescriptions`) -> report -> write | check.
+ */
+export { PullError } from "./errors.js";
+export { pull, listServerLayouts, DEFAULT_SAMPLE, type PullOptions, type PullResult, type LayoutPullResult, type LayoutStatus, type SourceChoice } from "./pull.js";
+export { liveFromMetadata } from "./from-metadata.js";
+export { sampleLayout, inferLayout, EmptyLayoutError } from "./sample.js";
+export { inferFieldType, classifyWireValue, decodesAs, groupRepetitions, CONFIDENT_AFTER, type InferredType, type WireClass } from "./infer.js";
+export { mergeLayout, mergeByName, type MergeInput, type MergeResult, type UncertainField } from "./merge.js";
+export { diffDescriptions, fieldSummary, type Change, type ChangeKind } from "./diff.js";
+export { PullState, PULL_STATE_FILE_NAME } from "./state.js";
+export { formatJson } from "./json-format.js";
+export { reportLines, reportJson, closingLine, changeLine } from "./report.js";
+export {
+  resolvePullSettings,
+  readCredentials,
+  findDescriptionFiles,
+  schemaReference,
+  PullSettingsError,
+  DEFAULT_USERNAME_ENV,
+  DEFAULT_PASSWORD_ENV,
+  type PullSettings,
+  type SettingsRequest,
+} from "./settings.js";
+export type { LiveLayout, LiveField, LivePortal, LiveSource, Confidence } from "./live.js";

@@ -1,0 +1,122 @@
+import type { FieldType } from "../layout/index.js";
+import { decodeFields } from "../runtime/codecs.js";
+import type { Confidence } from "./live.js";
+
+/**
+ * Type inference from wire values, for servers without the layout metadata endpoint. Each value is classified
+ * by what it looks like on the wire (data-api.md and DESIGN.md's table); a field's type is the one class all
+ * its non-empty values share, with a confidence:
+ * - high: the wire decides. JSON numbers come only from number fields, `/Streaming/` URLs only from containers,
+ *   and a value no other type can carry ("Ada", or a date and a time in one field) only from text fields;
+ *   dates, times and timestamps once at least CONFIDENT_AFTER values agree.
+ * - medium: fewer values than that look like a date, time or timestamp (a text field could hold them), every
+ *   value is a numeric string (text holding digits, or a number field of an old server), or JSON numbers and
+ *   strings are mixed.
+ * - low: only empty values were seen; the field stays text.
+ */
+
+export const CONFIDENT_AFTER = 3;
+
+export type WireClass = "empty" | "number" | "numericText" | "date" | "time" | "timestamp" | "container" | "text";
+
+const DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const TIME = /^(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?$/;
+const CONTAINER_URL = /^https?:\/\/[^/\s]+\/Streaming(?:_SSL)?\/\S+$/;
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+
+function isDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [month, day, year] = [+m[1]!, +m[2]!, +m[3]!];
+  if (month < 1 || month > 12 || day < 1 || year < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+}
+
+function isTime(text: string): boolean {
+  const m = TIME.exec(text);
+  return !!m && +m[1]! <= 23 && +m[2]! <= 59 && +m[3]! <= 59;
+}
+
+/** What one wire value looks like. */
+export function classifyWireValue(value: unknown): WireClass {
+  if (typeof value === "number") return "number";
+  if (typeof value !== "string") return "text";
+  if (value === "") return "empty";
+  if (isDate(value)) return "date";
+  if (isTime(value)) return "time";
+  const space = value.indexOf(" ");
+  if (space > 0 && isDate(value.slice(0, space)) && isTime(value.slice(space + 1))) return "timestamp";
+  if (CONTAINER_URL.test(value)) return "container";
+  if (NUMERIC.test(value)) return "numericText";
+  return "text";
+}
+
+export interface InferredType {
+  type: FieldType;
+  confidence: Confidence;
+  /** Why the type is not certain (absent for high confidence). */
+  reason?: string;
+}
+
+/** The type of a field from every wire value seen for it (all repetitions, all sampled records). */
+export function inferFieldType(values: readonly unknown[]): InferredType {
+  const counts = new Map<WireClass, number>();
+  for (const value of values) {
+    const kind = classifyWireValue(value);
+    if (kind !== "empty") counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  const nonEmpty = [...counts.values()].reduce((a, b) => a + b, 0);
+  if (nonEmpty === 0) return { type: "text", confidence: "low", reason: `seen only empty in ${values.length} value${values.length === 1 ? "" : "s"}` };
+  const kinds = [...counts.keys()];
+  if (kinds.length === 1) {
+    const only = kinds[0] as Exclude<WireClass, "empty">;
+    switch (only) {
+      case "number":
+      case "container":
+      case "text":
+        return { type: only, confidence: "high" };
+      case "numericText":
+        return { type: "text", confidence: "medium", reason: "every value is a numeric string: text holding digits, or a number field of an old server" };
+      default:
+        return nonEmpty >= CONFIDENT_AFTER
+          ? { type: only as FieldType, confidence: "high" }
+          : { type: only as FieldType, confidence: "medium", reason: `only ${nonEmpty} value${nonEmpty === 1 ? "" : "s"}, all ${only}s: a text field could hold them too` };
+    }
+  }
+  if (kinds.every((k) => k === "number" || k === "numericText")) {
+    return { type: "number", confidence: "medium", reason: "JSON numbers and numeric strings mixed" };
+  }
+  // Only a text field carries values of two kinds; a server that sends digits-only text as JSON numbers blurs that.
+  if (counts.has("number")) return { type: "text", confidence: "medium", reason: "JSON numbers and strings mixed" };
+  return { type: "text", confidence: "high" };
+}
+
+/** Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). */
+export function decodesAs(type: FieldType, values: readonly unknown[]): boolean {
+  try {
+    for (const value of values) decodeFields({ v: { type } }, { v: value }, { layout: "", recordId: "" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Splits wire keys into fields and their repetitions: `F(n)` is repetition n of `F` when `F` is a key too
+ * (a field may itself be named `F(2)`). Order: first appearance.
+ */
+export function groupRepetitions(keys: readonly string[]): Map<string, { keys: string[]; repetitions: number }> {
+  const present = new Set(keys);
+  const out = new Map<string, { keys: string[]; repetitions: number }>();
+  for (const key of keys) {
+    const m = /^(.*)\(([1-9]\d*)\)$/.exec(key);
+    const base = m && present.has(m[1]!) ? m[1]! : key;
+    const n = m && base !== key ? Number(m[2]) : 1;
+    const entry = out.get(base) ?? { keys: [], repetitions: 1 };
+    entry.keys.push(key);
+    entry.repetitions = Math.max(entry.repetitions, n);
+    out.set(base, entry);
+  }
+  return out;
+}

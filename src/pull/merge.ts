@@ -1,0 +1,222 @@
+import { layoutDescriptionSchema, formatJsonPath, type AutoEnter, type FieldDescription, type FieldType, type LayoutDescriptionInput, type PortalDescription } from "../layout/index.js";
+import { decodesAs } from "./infer.js";
+import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
+
+/**
+ * Merges what the server says (`live`) into the description file on disk (`file`), so that a pull changes only
+ * what changed on the server and keeps everything a person wrote.
+ *
+ * The server owns what it can tell: the fields and portals on the layout, and, from the metadata endpoint, each
+ * field's type, repetitions, calculation (read-only), not-empty (required), global and value list; from
+ * sampling, only types and repetitions. Such a value the person changed by hand is kept as long as the server
+ * still says what it said at the last pull (`base`, from fmgen.pulled.json): a type override survives, and a
+ * change on the server still shows. Without a base the server's value wins. A sampled type is weaker: the file's
+ * type is kept whenever every sampled value decodes with it, unless the file still has the type the last pull
+ * wrote and the new inference is certain.
+ *
+ * The file owns what the server cannot tell: `name`, descriptions, `unique`, portal `relation`s, the auto-enter
+ * kind, `readOnly` on normal fields (protected auto-enter), the portal `table` and the layout `table` when the
+ * server does not say, `$schema`, and the order of the fields already in the file (new ones go after the field
+ * they follow on the layout).
+ */
+
+export interface UncertainField {
+  portal?: string;
+  field: string;
+  /** The type written. */
+  type: FieldType;
+  /** The type the sampled values suggest. */
+  inferred: FieldType;
+  confidence: Exclude<Confidence, "high">;
+  reason: string;
+}
+
+export interface MergeResult {
+  description: LayoutDescriptionInput;
+  notes: string[];
+  uncertain: UncertainField[];
+}
+
+export interface MergeInput {
+  live: LiveLayout;
+  file?: LayoutDescriptionInput | undefined;
+  base?: LiveLayout | undefined;
+  /** `$schema` for a new file. */
+  schemaRef?: string | undefined;
+}
+
+const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
+  serial: ["number", "text"],
+  uuid: ["text"],
+  creationTimestamp: ["timestamp", "date", "time"],
+  modificationTimestamp: ["timestamp", "date", "time"],
+};
+
+export function mergeLayout({ live, file, base, schemaRef }: MergeInput): MergeResult {
+  const notes: string[] = [...live.notes];
+  const uncertain: UncertainField[] = [];
+  const context: FieldContext = { source: live.source, notes, uncertain };
+
+  const fields = mergeFields(live.fields, file?.fields ?? [], base?.fields, context, undefined);
+  const portals = mergeByName(live.portals, file?.portals ?? []).map(([livePortal, filePortal]) =>
+    mergePortal(livePortal, filePortal, base?.portals.find((p) => p.name === livePortal.name), context),
+  );
+
+  let table = live.table ?? file?.table;
+  if (table === undefined) {
+    table = live.layout;
+    notes.push(`the server does not say the layout's table; "table" is set to the layout name: correct it by hand if needed`);
+  }
+  const $schema = file?.$schema ?? schemaRef;
+  const description: LayoutDescriptionInput = {
+    ...($schema !== undefined ? { $schema } : {}),
+    database: live.database,
+    layout: live.layout,
+    table,
+    ...(file?.name !== undefined ? { name: file.name } : {}),
+    ...(file?.description !== undefined ? { description: file.description } : {}),
+    fields,
+    ...(portals.length > 0 || file?.portals !== undefined ? { portals } : {}),
+  };
+  const checked = layoutDescriptionSchema.safeParse(description);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((i) => `${formatJsonPath(i.path)}: ${i.message}`).join("; ");
+    throw new Error(`layout "${live.layout}": the merged description is not valid (${problems}); this is a bug in fmgen pull`);
+  }
+  return { description, notes, uncertain };
+}
+
+interface FieldContext {
+  source: LiveLayout["source"];
+  notes: string[];
+  uncertain: UncertainField[];
+}
+
+function mergePortal(live: LivePortal, file: PortalDescription | undefined, base: LivePortal | undefined, context: FieldContext): PortalDescription {
+  let table = file?.table;
+  if (table === undefined) {
+    const prefixes = new Set(live.fields.map((f) => f.name.slice(0, f.name.indexOf("::"))));
+    table = prefixes.size === 1 ? [...prefixes][0]! : live.name;
+    context.notes.push(`portal "${live.name}": its table is not in the ${context.source === "metadata" ? "metadata" : "records"}; "table" is set to "${table}" (${prefixes.size === 1 ? "its fields' table occurrence" : "the portal name"}): correct it by hand if needed`);
+  }
+  if (!file) context.notes.push(`portal "${live.name}": add "relation" by hand if the emulator should join its rows (the server does not say how)`);
+  const fields = live.fieldsUnknown ? (file?.fields ?? []) : mergeFields(live.fields, file?.fields ?? [], base?.fields, context, live.name);
+  return { name: live.name, table, ...(file?.relation ? { relation: file.relation } : {}), fields };
+}
+
+function mergeFields(live: readonly LiveField[], file: readonly FieldDescription[], base: readonly LiveField[] | undefined, context: FieldContext, portal: string | undefined): FieldDescription[] {
+  return mergeByName(live, file).map(([liveField, fileField]) => mergeField(liveField, fileField, base?.find((f) => f.name === liveField.name), context, portal));
+}
+
+/**
+ * The live items paired with the file's items of the same name, in the file's order; an item new on the server
+ * goes right after the item it follows on the server (or first). Items only in the file are dropped.
+ */
+export function mergeByName<L extends { name: string }, F extends { name: string }>(live: readonly L[], file: readonly F[]): [L, F | undefined][] {
+  const liveByName = new Map(live.map((item) => [item.name, item]));
+  const fileByName = new Map(file.map((item) => [item.name, item]));
+  const order = file.map((item) => item.name).filter((name) => liveByName.has(name));
+  live.forEach((item, i) => {
+    if (fileByName.has(item.name)) return;
+    let at = 0;
+    for (let j = i - 1; j >= 0; j--) {
+      const before = order.indexOf(live[j]!.name);
+      if (before >= 0) {
+        at = before + 1;
+        break;
+      }
+    }
+    order.splice(at, 0, item.name);
+  });
+  return order.map((name) => [liveByName.get(name)!, fileByName.get(name)]);
+}
+
+/**
+ * One attribute the server may tell: the file's value when the person changed it and the server still says
+ * what it said at the last pull; otherwise the server's value, or the file's when the server cannot tell.
+ */
+function decide<T>(fileValue: T | undefined, baseValue: T | undefined, liveValue: T | undefined, same: (a: T, b: T) => boolean = Object.is): T | undefined {
+  if (liveValue === undefined) return fileValue;
+  if (fileValue === undefined) return liveValue;
+  if (baseValue !== undefined && !same(fileValue, baseValue) && same(liveValue, baseValue)) return fileValue;
+  return liveValue;
+}
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null) => (a === null || b === null ? a === b : a.length === b.length && a.every((v, i) => v === b[i]));
+
+function mergeField(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined): FieldDescription {
+  const where = `${portal !== undefined ? `portal "${portal}" ` : ""}field "${live.name}"`;
+  const type = mergeType(live, file, base, context, portal);
+  const repetitions = decide(file ? (file.repetitions ?? 1) : undefined, base?.repetitions, live.repetitions) ?? 1;
+  const required = decide(file ? (file.required ?? false) : undefined, base?.required, live.required) ?? false;
+  const global = decide(file ? (file.global ?? false) : undefined, base?.global, live.global) ?? false;
+  let valueList = decide<readonly string[] | null>(file ? (file.valueList ?? null) : undefined, base ? base.valueList : undefined, live.valueList, sameList) ?? null;
+  if (type === "container") valueList = null;
+
+  let readOnly = file?.readOnly ?? false;
+  if (live.calculated === true) readOnly = true;
+  else if (live.calculated === false && base?.calculated === true && readOnly) {
+    readOnly = false;
+    context.notes.push(`${where} is no longer a calculation, so it is no longer readOnly`);
+  }
+
+  let autoEnter = file?.autoEnter;
+  if (live.autoEnter === false && autoEnter !== undefined) {
+    context.notes.push(`${where}: the server no longer auto-enters a value, so "autoEnter": "${autoEnter}" is dropped`);
+    autoEnter = undefined;
+  }
+  if (autoEnter !== undefined && !AUTO_ENTER_TYPES[autoEnter].includes(type)) {
+    context.notes.push(`${where}: "autoEnter": "${autoEnter}" does not fit a ${type} field and is dropped`);
+    autoEnter = undefined;
+  }
+  let unique = file?.unique ?? false;
+  if (global && (unique || autoEnter !== undefined)) {
+    context.notes.push(`${where} is global, so it cannot be unique or auto-entered; those are dropped`);
+    unique = false;
+    autoEnter = undefined;
+  }
+  if (live.autoEnter === true && autoEnter === undefined && !global && !file) {
+    context.notes.push(`${where}: the server auto-enters a value; set "autoEnter" (serial, uuid, creationTimestamp or modificationTimestamp) by hand, and "readOnly" if it is protected`);
+  }
+
+  // Defaults are left out, unless the file spells them out.
+  const flag = (key: "readOnly" | "required" | "unique" | "global", value: boolean) => (value || file?.[key] === false ? { [key]: value } : {});
+  return {
+    name: live.name,
+    type,
+    ...flag("readOnly", readOnly),
+    ...flag("required", required),
+    ...flag("unique", unique),
+    ...(repetitions > 1 || file?.repetitions === repetitions ? { repetitions } : {}),
+    ...(valueList !== null ? { valueList: [...valueList] } : {}),
+    ...flag("global", global),
+    ...(autoEnter !== undefined ? { autoEnter } : {}),
+    ...(file?.description !== undefined ? { description: file.description } : {}),
+  };
+}
+
+function mergeType(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined): FieldType {
+  const where = `${portal !== undefined ? `portal "${portal}" ` : ""}field "${live.name}"`;
+  if (context.source === "metadata") {
+    const type = decide(file?.type, base?.type, live.type)!;
+    if (type !== live.type) context.notes.push(`${where}: your type ${type} is kept (the server says ${live.type}, as at the last pull)`);
+    return type;
+  }
+  // Sampling: a type the last pull wrote gives way to a certain inference; any other type in the file (written by
+  // hand, or weakly inferred before) stands while every sampled value fits it.
+  const untouched = file !== undefined && base !== undefined && file.type === base.type;
+  const fits = file !== undefined && decodesAs(file.type, live.samples ?? []);
+  const type = !file || (untouched && live.confidence === "high") || !fits ? live.type : file.type;
+  if (type !== live.type && live.confidence === "high") context.notes.push(`${where}: the sampled values look like ${live.type}; the file's type ${type} is kept (they fit it)`);
+  if (live.confidence && live.confidence !== "high") {
+    context.uncertain.push({
+      ...(portal !== undefined ? { portal } : {}),
+      field: live.name,
+      type,
+      inferred: live.type,
+      confidence: live.confidence,
+      reason: live.reason ?? "",
+    });
+  }
+  return type;
+}

@@ -1,0 +1,250 @@
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { defaultTypeName, formatJsonPath, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { createClient, type FileMakerClient, type LayoutEntry } from "../runtime/index.js";
+import { diffDescriptions, type Change } from "./diff.js";
+import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
+import { liveFromMetadata } from "./from-metadata.js";
+import { formatJson } from "./json-format.js";
+import type { LiveLayout, LiveSource } from "./live.js";
+import { mergeLayout, type UncertainField } from "./merge.js";
+import { sampleLayout } from "./sample.js";
+import { findDescriptionFiles, PullSettingsError, readCredentials, resolvePullSettings, schemaReference, type PullSettings, type SettingsRequest } from "./settings.js";
+import { PullState } from "./state.js";
+import { writeAll } from "./write.js";
+
+/**
+ * `fmgen pull`: read each layout from the live server (its metadata endpoint, or sampled records when it has
+ * none), merge it into the description file on disk, report what changed, and write (or, for `--check`, only
+ * compare). Every call goes through the runtime's client: one session, re-login on 952, typed errors, and a
+ * logout at the end.
+ */
+
+export type SourceChoice = "auto" | "metadata" | "sample";
+
+export interface PullOptions extends SettingsRequest {
+  /** Layout names to pull; default: the layouts of the description files the config's `layouts` entries hold. */
+  layouts?: readonly string[] | undefined;
+  /** `auto` (default): metadata when the server has the endpoint, else sampling. */
+  source?: SourceChoice | undefined;
+  /** Records sampled per layout without metadata (default 100). */
+  sample?: number | undefined;
+  /** Write nothing; report drift. */
+  check?: boolean | undefined;
+  /** Where the credentials' variables are read (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  onProgress?: ((event: { layout: string; index: number; total: number }) => void) | undefined;
+}
+
+export type LayoutStatus = "created" | "updated" | "reformatted" | "unchanged" | "failed";
+
+export interface LayoutPullResult {
+  layout: string;
+  /** The description file, absolute. */
+  file: string;
+  status: LayoutStatus;
+  source?: LiveSource;
+  /** Records read, when sampled. */
+  sampled?: number;
+  changes: Change[];
+  notes: string[];
+  uncertain: UncertainField[];
+  /** Fields and portals of a new file. */
+  fields?: number;
+  portals?: number;
+  error?: string;
+}
+
+export interface PullResult {
+  server: string;
+  database: string;
+  /** The project's folder (the config's): the report shows paths relative to it. */
+  root: string;
+  check: boolean;
+  layouts: LayoutPullResult[];
+  /** Files written, absolute (none for `--check`). */
+  written: string[];
+  /** A description is missing or differs from the server, or a layout could not be read. */
+  drift: boolean;
+  failed: boolean;
+  /** Descriptions that name another database and were left alone. */
+  skipped: string[];
+}
+
+export const DEFAULT_SAMPLE = 100;
+
+interface Existing {
+  file: string;
+  text: string;
+  description: LayoutDescriptionInput;
+}
+
+export async function pull(options: PullOptions): Promise<PullResult> {
+  const settings = await resolvePullSettings(options);
+  const sampleCount = options.sample ?? DEFAULT_SAMPLE;
+  if (!Number.isInteger(sampleCount) || sampleCount < 1) throw new PullSettingsError(`--sample must be a whole number >= 1, got ${sampleCount}`);
+  const existing = await readExisting(settings);
+  const skipped = existing.filter((e) => e.description.database !== settings.database).map((e) => e.file);
+  const ours = existing.filter((e) => e.description.database === settings.database);
+  const names = options.layouts?.length ? [...new Set(options.layouts)] : [...new Set(ours.map((e) => e.description.layout))];
+  if (names.length === 0) {
+    throw new PullSettingsError(`no layouts to pull: name them (fmgen pull "Layout Name" ...), or keep their description files in ${settings.layoutEntries.join(", ")}`);
+  }
+  const state = await PullState.read(settings.stateFile);
+  const credentials = await readCredentials(settings, options.env ?? process.env);
+  const targets = planFiles(names, ours, settings);
+
+  const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
+  const results: LayoutPullResult[] = [];
+  const pending: { file: string; text: string }[] = [];
+  try {
+    const catalog = options.source === "sample" ? undefined : await readCatalog(fm, settings, options.source === "metadata");
+    for (const [index, target] of targets.entries()) {
+      options.onProgress?.({ layout: target.layout, index, total: targets.length });
+      const { result, write } = await pullLayout(fm, settings, target, catalog, state, options);
+      results.push(result);
+      if (write) pending.push(write);
+    }
+  } catch (error) {
+    throw explainFatal(error, settings);
+  } finally {
+    await fm.close().catch(() => undefined);
+  }
+
+  const stateText = state.format();
+  const oldState = await readFile(settings.stateFile, "utf8").catch(() => undefined);
+  if (stateText !== oldState && results.some((r) => r.source !== undefined)) pending.push({ file: settings.stateFile, text: stateText });
+  const check = options.check ?? false;
+  const written = check ? [] : await writeAll(pending);
+  const failed = results.some((r) => r.status === "failed");
+  return {
+    server: settings.server,
+    database: settings.database,
+    root: settings.root,
+    check,
+    layouts: results,
+    written,
+    drift: failed || results.some((r) => r.status === "created" || r.status === "updated"),
+    failed,
+    skipped,
+  };
+}
+
+type Target = ReturnType<typeof planFiles>[number];
+
+/** One layout: read it live, merge it into its file, and say what changed (the file to write, if any). */
+async function pullLayout(
+  fm: FileMakerClient,
+  settings: PullSettings,
+  target: Target,
+  catalog: LayoutEntry[] | undefined,
+  state: PullState,
+  options: PullOptions,
+): Promise<{ result: LayoutPullResult; write?: { file: string; text: string } }> {
+  let live: LiveLayout;
+  try {
+    live = await readLive(fm, settings, target.layout, catalog, options.sample ?? DEFAULT_SAMPLE, options.source ?? "auto", target.existing);
+  } catch (error) {
+    if (isFatal(error)) throw error;
+    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: explainLayoutError(error, target.layout, settings) } };
+  }
+  const base = state.get(settings.database, target.layout);
+  const schemaRef = schemaReference("layout.schema.json", dirname(target.file), settings.root);
+  const merged = mergeLayout({ live, file: target.existing?.description, base, schemaRef });
+  state.set(live);
+  const text = formatJson(merged.description);
+  const changes = target.existing ? diffDescriptions(target.existing.description, merged.description) : [];
+  const status: LayoutStatus = !target.existing ? "created" : changes.length > 0 ? "updated" : text !== target.existing.text ? "reformatted" : "unchanged";
+  const result: LayoutPullResult = {
+    layout: target.layout,
+    file: target.file,
+    status,
+    source: live.source,
+    ...(live.sampled !== undefined ? { sampled: live.sampled } : {}),
+    changes,
+    notes: merged.notes,
+    uncertain: merged.uncertain,
+    ...(status === "created" ? { fields: merged.description.fields.length, portals: merged.description.portals?.length ?? 0 } : {}),
+  };
+  return status === "unchanged" ? { result } : { result, write: { file: target.file, text } };
+}
+
+/** The server's layouts, from its metadata endpoint; undefined when it has none. */
+async function readCatalog(fm: FileMakerClient, settings: PullSettings, required: boolean): Promise<LayoutEntry[] | undefined> {
+  try {
+    return await fm.layouts();
+  } catch (error) {
+    if (!isMissingEndpoint(error)) throw error;
+    if (required) throw new PullError(`${settings.server} has no layout metadata endpoint (it answers ${describeAnswer(error)}); pull with --source sample (or auto) to sample records instead`);
+    return undefined;
+  }
+}
+
+async function readLive(
+  fm: FileMakerClient,
+  settings: PullSettings,
+  layout: string,
+  catalog: LayoutEntry[] | undefined,
+  sampleCount: number,
+  source: SourceChoice,
+  existing: Existing | undefined,
+): Promise<LiveLayout> {
+  if (catalog) {
+    try {
+      const metadata = await fm.layoutMetadata(layout);
+      let table = catalog.find((entry) => entry.name === layout)?.table ?? metadata.table;
+      // Without a table from the server or the file, one record's dataInfo names it.
+      if (table === undefined && !existing) table = (await fm.wireRecords(layout, { limit: 1 })).dataInfo?.table || undefined;
+      return liveFromMetadata(settings.database, layout, metadata, table);
+    } catch (error) {
+      if (!isMissingEndpoint(error) || source === "metadata") throw error;
+    }
+  }
+  return sampleLayout(fm, settings.database, layout, sampleCount);
+}
+
+/** The file each layout goes to: its existing description, or `<dir>/<Name>.layout.json` (numbered when taken). */
+function planFiles(names: readonly string[], existing: readonly Existing[], settings: PullSettings): { layout: string; file: string; existing?: Existing }[] {
+  const taken = new Set(existing.map((e) => e.file));
+  return names.map((layout) => {
+    const found = existing.find((e) => e.description.layout === layout);
+    if (found) return { layout, file: found.file, existing: found };
+    const stem = defaultTypeName(layout);
+    let file = join(settings.dir, `${stem}.layout.json`);
+    for (let n = 2; taken.has(file); n++) file = join(settings.dir, `${stem}-${n}.layout.json`);
+    taken.add(file);
+    return { layout, file };
+  });
+}
+
+async function readExisting(settings: PullSettings): Promise<Existing[]> {
+  const out: Existing[] = [];
+  for (const file of await findDescriptionFiles(settings.layoutEntries)) {
+    const text = await readFile(file, "utf8");
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new LayoutFileError(file, [{ path: "", message: `invalid JSON: ${(error as Error).message}; fix it (or delete it) before pulling` }]);
+    }
+    const parsed = layoutDescriptionSchema.safeParse(json);
+    if (!parsed.success) throw new LayoutFileError(file, parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message })));
+    out.push({ file, text, description: parsed.data });
+  }
+  return out;
+}
+
+/** `fmgen pull --list`: the server's layouts. */
+export async function listServerLayouts(options: Omit<PullOptions, "layouts" | "check" | "source" | "sample">): Promise<{ server: string; database: string; layouts: LayoutEntry[] }> {
+  const settings = await resolvePullSettings(options);
+  const credentials = await readCredentials(settings, options.env ?? process.env);
+  const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
+  try {
+    const layouts = await readCatalog(fm, settings, true);
+    return { server: settings.server, database: settings.database, layouts: layouts ?? [] };
+  } catch (error) {
+    throw explainFatal(error, settings);
+  } finally {
+    await fm.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,149 @@
+import { access, readFile, readdir, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
+import { CONFIG_FILE_NAME, expandGlob, isGlob, loadConfigFile, type FmgenConfig } from "../generate/index.js";
+import { globBase } from "../generate/glob.js";
+import { compareCodeUnits } from "../layout/index.js";
+import { PULL_STATE_FILE_NAME } from "./state.js";
+
+/** Where a pull reads and writes, and whom it logs in as: fmgen.config.json merged with the command line. */
+export interface PullSettings {
+  server: string;
+  database: string;
+  /** Names of the environment variables that hold the credentials. */
+  usernameEnv: string;
+  passwordEnv: string;
+  /** The config's `layouts` entries (files, folders, globs), absolute: where existing descriptions are found. */
+  layoutEntries: string[];
+  /** Where descriptions of layouts that have no file yet are written. */
+  dir: string;
+  /** `fmgen.pulled.json`, beside the config (or in the working folder without one). */
+  stateFile: string;
+  /** The project's root: the config's folder, or the working folder. */
+  root: string;
+  configFile?: string;
+  /** The `.env` file read, if any. */
+  envFile?: string;
+}
+
+export interface SettingsRequest {
+  cwd: string;
+  /** `--config`; default `<cwd>/fmgen.config.json` when there is one. */
+  config?: string | undefined;
+  /** `--server`: replaces the config's server (the examples' emulator runs on a free port). */
+  server?: string | undefined;
+  /** `--database`: replaces the config's database. */
+  database?: string | undefined;
+  /** `--dir`: folder for new description files, relative to `cwd`. */
+  dir?: string | undefined;
+  /** `--env-file`: relative to `cwd`; default `.env` in the project's root when there is one. */
+  envFile?: string | undefined;
+}
+
+/** A setting that is missing or wrong: the message says what to pass or configure. */
+export class PullSettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PullSettingsError";
+  }
+}
+
+export const DEFAULT_USERNAME_ENV = "FM_USERNAME";
+export const DEFAULT_PASSWORD_ENV = "FM_PASSWORD";
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+export async function resolvePullSettings(request: SettingsRequest): Promise<PullSettings> {
+  const { cwd } = request;
+  let configFile = request.config !== undefined ? resolve(cwd, request.config) : undefined;
+  if (configFile === undefined && (await exists(join(cwd, CONFIG_FILE_NAME)))) configFile = join(cwd, CONFIG_FILE_NAME);
+  const config: FmgenConfig | undefined = configFile !== undefined ? await loadConfigFile(configFile) : undefined;
+  const root = configFile !== undefined ? dirname(configFile) : cwd;
+
+  const server = request.server ?? config?.server;
+  if (!server) throw new PullSettingsError(`fmgen pull needs a server: pass --server <url>, or set "server" in ${CONFIG_FILE_NAME} (fmgen init writes one)`);
+  if (!/^https?:\/\//.test(server)) throw new PullSettingsError(`--server must be an http:// or https:// URL, got "${server}"`);
+  const database = request.database ?? config?.database;
+  if (!database) throw new PullSettingsError(`fmgen pull needs a database: pass --database <name>, or set "database" in ${CONFIG_FILE_NAME}`);
+
+  const layoutEntries = (config?.layouts ?? ["layouts"]).map((entry) => resolve(root, entry));
+  const dir = request.dir !== undefined ? resolve(cwd, request.dir) : await defaultDir(layoutEntries, root);
+  let envFile = request.envFile !== undefined ? resolve(cwd, request.envFile) : undefined;
+  if (envFile === undefined && (await exists(join(root, ".env")))) envFile = join(root, ".env");
+  return {
+    server,
+    database,
+    usernameEnv: config?.auth?.usernameEnv ?? DEFAULT_USERNAME_ENV,
+    passwordEnv: config?.auth?.passwordEnv ?? DEFAULT_PASSWORD_ENV,
+    layoutEntries,
+    dir,
+    stateFile: join(root, PULL_STATE_FILE_NAME),
+    root,
+    ...(configFile !== undefined ? { configFile } : {}),
+    ...(envFile !== undefined ? { envFile } : {}),
+  };
+}
+
+/** The first `layouts` entry that is a folder (a glob's fixed part, a file's folder). */
+async function defaultDir(entries: readonly string[], root: string): Promise<string> {
+  const first = entries[0];
+  if (first === undefined) return join(root, "layouts");
+  if (isGlob(first)) return globBase(first);
+  if (first.endsWith(".json") && !(await stat(first).then((s) => s.isDirectory(), () => false))) return dirname(first);
+  return first;
+}
+
+/**
+ * The credentials, from the environment: the variables the config names, read from the process environment or
+ * else from the `.env` file (parsed with Node's own parser; the process environment wins, as with `node
+ * --env-file`). They are only ever held in memory.
+ */
+export async function readCredentials(settings: PullSettings, env: Readonly<Record<string, string | undefined>>): Promise<{ username: string; password: string }> {
+  let fromFile: Record<string, string | undefined> = {};
+  if (settings.envFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(settings.envFile, "utf8");
+    } catch (error) {
+      throw new PullSettingsError(`cannot read the env file ${settings.envFile}: ${(error as Error).message}`);
+    }
+    fromFile = parseEnv(text);
+  }
+  const value = (name: string) => env[name] ?? fromFile[name];
+  const username = value(settings.usernameEnv);
+  const password = value(settings.passwordEnv);
+  const missing = [username === undefined || username === "" ? settings.usernameEnv : undefined, password === undefined ? settings.passwordEnv : undefined].filter(Boolean);
+  if (missing.length > 0) {
+    throw new PullSettingsError(
+      `fmgen pull logs in with the account in ${settings.usernameEnv} and ${settings.passwordEnv}; set ${missing.join(" and ")} in the environment or in a .env file${settings.envFile ? ` (read: ${settings.envFile})` : ""}`,
+    );
+  }
+  return { username: username!, password: password! };
+}
+
+/** Every `*.layout.json` the `layouts` entries name today; a folder or glob that does not exist yet holds none. */
+export async function findDescriptionFiles(entries: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (isGlob(entry)) {
+      files.push(...(await expandGlob(entry)));
+      continue;
+    }
+    const info = await stat(entry).catch(() => undefined);
+    if (!info) continue;
+    if (info.isDirectory()) {
+      const names = (await readdir(entry)).filter((n) => n.endsWith(".layout.json")).sort(compareCodeUnits);
+      files.push(...names.map((n) => join(entry, n)));
+    } else files.push(entry);
+  }
+  return [...new Set(files)];
+}
+
+/** fmgen's own copy of a JSON Schema (`schema/<name>`), when it lives inside the project (node_modules). */
+export function schemaReference(name: "layout.schema.json" | "config.schema.json", fromDir: string, root: string): string | undefined {
+  const schema = fileURLToPath(new URL(`../../schema/${name}`, import.meta.url));
+  const inProject = relative(root, schema);
+  if (inProject.startsWith("..") || isAbsolute(inProject)) return undefined;
+  return relative(fromDir, schema).split(sep).join("/");
+}

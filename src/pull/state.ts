@@ -1,0 +1,140 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { compareCodeUnits, FIELD_TYPES, formatJsonPath } from "../layout/index.js";
+import { formatJson } from "./json-format.js";
+import type { LiveField, LiveLayout, LivePortal } from "./live.js";
+
+/**
+ * `fmgen.pulled.json`, beside fmgen.config.json: what the metadata endpoint said at the last pull, per layout.
+ * It is the common ancestor of a three-way merge: a value in a description that differs from it was changed by
+ * hand and is kept while the server keeps saying the same. It holds no credentials. For a layout pulled by
+ * sampling it records the types and repetitions inferred (not their confidence, which moves with the data).
+ */
+
+export const PULL_STATE_FILE_NAME = "fmgen.pulled.json";
+
+const COMMENT = "Written by fmgen pull: what the server said about each layout at the last pull, so that hand edits to the layout descriptions survive the next one. Commit it; do not edit it.";
+
+const fieldSchema = z
+  .object({
+    name: z.string(),
+    type: z.enum(FIELD_TYPES),
+    repetitions: z.number().int().min(1).optional(),
+    calculated: z.boolean().optional(),
+    required: z.boolean().optional(),
+    global: z.boolean().optional(),
+    autoEnter: z.boolean().optional(),
+    valueList: z.array(z.string()).optional(),
+  })
+  .strict();
+
+const layoutSchema = z
+  .object({
+    database: z.string(),
+    layout: z.string(),
+    source: z.enum(["metadata", "sample"]),
+    table: z.string().optional(),
+    fields: z.array(fieldSchema),
+    portals: z.array(z.object({ name: z.string(), fields: z.array(fieldSchema) }).strict()).optional(),
+  })
+  .strict();
+
+const stateSchema = z.object({ $comment: z.string().optional(), layouts: z.array(layoutSchema) }).strict();
+
+type SnapshotField = z.infer<typeof fieldSchema>;
+type SnapshotLayout = z.infer<typeof layoutSchema>;
+
+/** The layouts of a pull state, by `database` and `layout`. */
+export class PullState {
+  private readonly layouts = new Map<string, LiveLayout>();
+
+  static async read(file: string): Promise<PullState> {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new PullState();
+      throw error;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${file}: invalid JSON (${(error as Error).message}); delete it and pull again`);
+    }
+    const parsed = stateSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`${file}: ${formatJsonPath(issue.path)}: ${issue.message}; delete it and pull again`);
+    }
+    const state = new PullState();
+    for (const layout of parsed.data.layouts) state.set(fromSnapshot(layout));
+    return state;
+  }
+
+  get(database: string, layout: string): LiveLayout | undefined {
+    return this.layouts.get(key(database, layout));
+  }
+
+  set(live: LiveLayout): void {
+    this.layouts.set(key(live.database, live.layout), live);
+  }
+
+  /** The file's text: layouts sorted by database and name, deterministic. */
+  format(): string {
+    const layouts = [...this.layouts.values()].sort((a, b) => compareCodeUnits(a.database, b.database) || compareCodeUnits(a.layout, b.layout));
+    return formatJson({ $comment: COMMENT, layouts: layouts.map(toSnapshot) });
+  }
+}
+
+function key(database: string, layout: string): string {
+  return JSON.stringify([database, layout]);
+}
+
+function toSnapshot(live: LiveLayout): SnapshotLayout {
+  const field = (f: LiveField): SnapshotField => ({
+    name: f.name,
+    type: f.type,
+    ...(f.repetitions > 1 ? { repetitions: f.repetitions } : {}),
+    ...(f.calculated ? { calculated: true } : {}),
+    ...(f.required ? { required: true } : {}),
+    ...(f.global ? { global: true } : {}),
+    ...(f.autoEnter ? { autoEnter: true } : {}),
+    ...(f.valueList ? { valueList: [...f.valueList] } : {}),
+  });
+  return {
+    database: live.database,
+    layout: live.layout,
+    source: live.source,
+    ...(live.table !== undefined ? { table: live.table } : {}),
+    fields: live.fields.map(field),
+    ...(live.portals.length ? { portals: live.portals.map((p) => ({ name: p.name, fields: p.fields.map(field) })) } : {}),
+  };
+}
+
+function fromSnapshot(snapshot: SnapshotLayout): LiveLayout {
+  // Sampling tells only types and repetitions; the rest stays unknown.
+  const field = (f: SnapshotField): LiveField =>
+    snapshot.source === "sample"
+      ? { name: f.name, type: f.type, repetitions: f.repetitions ?? 1 }
+      : {
+          name: f.name,
+          type: f.type,
+          repetitions: f.repetitions ?? 1,
+          calculated: f.calculated ?? false,
+          required: f.required ?? false,
+          global: f.global ?? false,
+          autoEnter: f.autoEnter ?? false,
+          valueList: f.valueList ?? null,
+        };
+  const portals: LivePortal[] = (snapshot.portals ?? []).map((p) => ({ name: p.name, fields: p.fields.map(field) }));
+  return {
+    database: snapshot.database,
+    layout: snapshot.layout,
+    source: snapshot.source,
+    ...(snapshot.table !== undefined ? { table: snapshot.table } : {}),
+    fields: snapshot.fields.map(field),
+    portals,
+    notes: [],
+  };
+}

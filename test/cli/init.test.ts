@@ -1,0 +1,116 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/cli/run.js";
+import { loadConfigFile } from "../../src/generate/index.js";
+import { memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, tempDir } from "../pull/helpers.js";
+
+describe("fmgen init", () => {
+  it("writes fmgen.config.json and .env.example from flags and defaults, without asking when stdin is not a terminal", async () => {
+    const dir = await tempDir("init");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", dir, "--server", "https://fms.example.com", "--database", "Contacts"], io)).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual([".env.example", "fmgen.config.json"]);
+    expect(await readFile(join(dir, "fmgen.config.json"), "utf8")).toBe(
+      [
+        "{",
+        '  "server": "https://fms.example.com",',
+        '  "database": "Contacts",',
+        '  "auth": { "usernameEnv": "FM_USERNAME", "passwordEnv": "FM_PASSWORD" },',
+        '  "layouts": ["layouts"],',
+        '  "outDir": "generated"',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    expect(await loadConfigFile(join(dir, "fmgen.config.json"))).toMatchObject({ server: "https://fms.example.com", database: "Contacts" });
+    const example = await readFile(join(dir, ".env.example"), "utf8");
+    expect(example).toMatch(/^FM_USERNAME=$/m);
+    expect(example).toMatch(/^FM_PASSWORD=$/m);
+    expect(example).toMatch(/never commit \.env/);
+    expect(io.out.join("\n")).toMatch(/fmgen init: wrote .*fmgen\.config\.json, .*\.env\.example/);
+    expect(io.out.join("\n")).toMatch(/copy \.env\.example to \.env and fill in FM_USERNAME and FM_PASSWORD/);
+  });
+
+  it("takes every value from a flag, and leaves out server and database when none is given", async () => {
+    const dir = await tempDir("init");
+    const io = memoryIo();
+    const args = ["init", "--dir", dir, "--username-env", "FMS_USER", "--password-env", "FMS_PASS", "--layouts", "fm/layouts", "--layouts", "shared/*.layout.json", "--out", "src/fm"];
+    expect(await run(args, io)).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "fmgen.config.json"), "utf8"))).toEqual({
+      auth: { usernameEnv: "FMS_USER", passwordEnv: "FMS_PASS" },
+      layouts: ["fm/layouts", "shared/*.layout.json"],
+      outDir: "src/fm",
+    });
+    expect(await readFile(join(dir, ".env.example"), "utf8")).toMatch(/^FMS_USER=\nFMS_PASS=\n$/m);
+    expect(io.out.join("\n")).toMatch(/Set "server" and "database" in .*fmgen\.config\.json/);
+  });
+
+  it("refuses to overwrite either file without --force", async () => {
+    const dir = await tempDir("init");
+    await writeFile(join(dir, ".env.example"), "MINE=1\n");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", dir], io)).toBe(1);
+    expect(io.err.join("\n")).toMatch(/\.env\.example already exists; pass --force to overwrite/);
+    expect(await readdir(dir)).toEqual([".env.example"]);
+    expect(await run(["init", "--dir", dir, "--force", "--database", "Contacts"], memoryIo())).toBe(0);
+    expect(await readFile(join(dir, ".env.example"), "utf8")).toMatch(/^FM_USERNAME=$/m);
+    expect(await run(["init", "--dir", dir], memoryIo())).toBe(1);
+  });
+
+  it("on a terminal, asks for each value no flag gave, with defaults, and asks again for a URL that is not one", async () => {
+    const dir = await tempDir("init");
+    const answers = ["fms.example.com", "https://fms.example.com/", "Invoicing", "MY_PASSWORD", "", "out"];
+    const questions: string[] = [];
+    const io = memoryIo({
+      ask: async (question) => {
+        questions.push(question);
+        return answers.shift() ?? "";
+      },
+    });
+    expect(await run(["init", "--dir", dir, "--username-env", "MY_USER"], io)).toBe(0);
+    expect(questions).toEqual([
+      "FileMaker Server URL, such as https://fms.example.com: ",
+      "The URL must start with http:// or https://; FileMaker Server URL: ",
+      "Database (hosted file name, without .fmp12): ",
+      "Environment variable for the password (FM_PASSWORD): ",
+      "Folder for layout descriptions (layouts): ",
+      "Folder for generated modules (generated): ",
+    ]);
+    expect(JSON.parse(await readFile(join(dir, "fmgen.config.json"), "utf8"))).toEqual({
+      server: "https://fms.example.com/",
+      database: "Invoicing",
+      auth: { usernameEnv: "MY_USER", passwordEnv: "MY_PASSWORD" },
+      layouts: ["layouts"],
+      outDir: "out",
+    });
+  });
+
+  it("is a usage error (exit 2) for a server that is not a URL or a variable name that is not one, writing nothing", async () => {
+    const dir = await tempDir("init");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", dir, "--server", "fms.example.com"], io)).toBe(2);
+    expect(io.err.join("\n")).toMatch(/server: must be an http:\/\/ or https:\/\/ URL/);
+    expect(await run(["init", "--dir", dir, "--password-env", "MY PASSWORD"], memoryIo())).toBe(2);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("starts the workflow: init, then pull and generate with the config it wrote", async () => {
+    const emu = await startExampleEmulator("contacts");
+    try {
+      const dir = await tempDir("init-flow");
+      expect(await run(["init", "--dir", dir, "--server", emu.url, "--database", "Contacts"], memoryIo())).toBe(0);
+      await writeFile(join(dir, ".env"), `FM_USERNAME=${PULL_USER}\nFM_PASSWORD=${PULL_PASSWORD}\n`);
+      const config = join(dir, "fmgen.config.json");
+      const pull = memoryIo();
+      expect(await run(["pull", "--config", config, "Contacts Web", "Invoices Web"], pull)).toBe(0);
+      expect(pull.out.join("\n")).toMatch(/wrote layouts\/ContactsWeb\.layout\.json, layouts\/InvoicesWeb\.layout\.json, fmgen\.pulled\.json/);
+      expect(await run(["pull", "--config", config, "--check"], memoryIo())).toBe(0);
+      const generate = memoryIo();
+      expect(await run(["generate", "--config", config], generate)).toBe(0);
+      expect((await readdir(join(dir, "generated"))).sort()).toEqual(["contacts-web.ts", "index.ts", "invoices-web.ts"]);
+    } finally {
+      await emu.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FieldDescription, LayoutDescriptionInput, PortalDescription } from "../../src/layout/index.js";
+import { run } from "../../src/cli/run.js";
+import { copyExample, EXAMPLE_NAMES, EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, tempDir, type Emulator } from "./helpers.js";
+
+// "Pull from metadata reproduces each example's description files exactly": over the committed files nothing
+// changes, byte for byte; into an empty project it writes everything but what only a person can say.
+
+async function exampleDescriptions(name: string): Promise<Map<string, { file: string; text: string; json: LayoutDescriptionInput }>> {
+  const dir = join(EXAMPLES, name, "layouts");
+  const out = new Map<string, { file: string; text: string; json: LayoutDescriptionInput }>();
+  for (const file of (await readdir(dir)).sort()) {
+    const text = await readFile(join(dir, file), "utf8");
+    const json = JSON.parse(text) as LayoutDescriptionInput;
+    out.set(json.layout, { file, text, json });
+  }
+  return out;
+}
+
+/**
+ * A description without what the metadata endpoint cannot tell: the TypeScript name, descriptions, `unique`,
+ * relations, the auto-enter kind and `readOnly` of protected auto-enter fields, and `$schema`.
+ */
+function serverVisible(description: LayoutDescriptionInput): LayoutDescriptionInput {
+  const field = ({ description: _d, unique: _u, autoEnter, readOnly, ...rest }: FieldDescription): FieldDescription => ({
+    ...rest,
+    ...(readOnly && !autoEnter ? { readOnly } : {}),
+  });
+  const portal = ({ relation: _r, ...rest }: PortalDescription): PortalDescription => ({ ...rest, fields: rest.fields.map(field) });
+  const { $schema: _s, name: _n, description: _d, ...rest } = description;
+  return { ...rest, fields: rest.fields.map(field), ...(rest.portals ? { portals: rest.portals.map(portal) } : {}) };
+}
+
+describe.each(EXAMPLE_NAMES)("examples/%s: fmgen pull from the layout metadata", (name) => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startExampleEmulator(name);
+  });
+  afterAll(() => emu.close());
+
+  it("leaves the committed descriptions and fmgen.pulled.json byte-identical", async () => {
+    const root = await copyExample(name);
+    const before = await readTree(root);
+    const { code, out } = await runPull(root, emu.url);
+    expect(code).toBe(0);
+    const descriptions = await exampleDescriptions(name);
+    for (const layout of descriptions.keys()) expect(out).toMatch(new RegExp(`^${layout} -> .* \\(metadata\\): up to date$`, "m"));
+    expect(out).toMatch(/nothing to write: the descriptions match the server/);
+    expect(await readTree(root)).toEqual(before);
+    for (const { file, text } of descriptions.values()) expect(before.get(join(root, "layouts", file))).toBe(text);
+  });
+
+  it("--check passes on the committed example folder itself, writing nothing", async () => {
+    const env = join(await tempDir("env"), ".env");
+    await writeFile(env, `FM_USERNAME=${PULL_USER}\nFM_PASSWORD=${PULL_PASSWORD}\n`);
+    const before = await readTree(join(EXAMPLES, name, "layouts"));
+    const io = memoryIo();
+    const code = await run(["pull", "--config", join(EXAMPLES, name, "fmgen.config.json"), "--server", emu.url, "--env-file", env, "--check"], io);
+    expect(io.err).toEqual([]);
+    expect(code).toBe(0);
+    expect(io.out.at(-1)).toMatch(/^fmgen pull --check: 2 layouts match the server$/);
+    expect(await readTree(join(EXAMPLES, name, "layouts"))).toEqual(before);
+  });
+
+  it("into an empty project, writes every description again but for what only a person can say, and names that", async () => {
+    const root = await copyExample(name, { withLayouts: false, withState: false });
+    const descriptions = await exampleDescriptions(name);
+    const { code, out } = await runPull(root, emu.url, [...descriptions.keys()]);
+    expect(code).toBe(0);
+    const written = new Map<string, LayoutDescriptionInput>();
+    for (const file of await readdir(join(root, "layouts"))) {
+      const json = JSON.parse(await readFile(join(root, "layouts", file), "utf8")) as LayoutDescriptionInput;
+      written.set(json.layout, json);
+    }
+    expect([...written.keys()].sort()).toEqual([...descriptions.keys()].sort());
+    for (const [layout, { json }] of descriptions) expect(written.get(layout), layout).toEqual(serverVisible(json));
+    expect(out).toMatch(/new file, \d+ fields/);
+    expect(out).toMatch(/the server auto-enters a value; set "autoEnter"/);
+    expect(out).toMatch(/add "relation" by hand/);
+  });
+
+  it("by sampling over the committed descriptions, also leaves them byte-identical (sampling keeps what it cannot tell)", async () => {
+    const root = await copyExample(name);
+    const layouts = await readTree(join(root, "layouts"));
+    const { code, out } = await runPull(root, emu.url, ["--source", "sample"]);
+    expect(code).toBe(0);
+    expect(out).toMatch(/\(sampled \d+ records\): up to date/);
+    expect(await readTree(join(root, "layouts"))).toEqual(layouts);
+  });
+});

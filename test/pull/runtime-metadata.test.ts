@@ -1,0 +1,149 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/cli/run.js";
+import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, type FileMakerClient } from "../../src/runtime/index.js";
+import { EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, type Emulator } from "./helpers.js";
+
+// The runtime's metadata calls (fm.layouts, fm.layoutMetadata, fm.wireRecords) go through the client's shared
+// session: one login, a re-login on 952, typed errors. And the emulator's `metadata: false`.
+
+const connect = (server: string, database = "Contacts"): FileMakerClient => createClient({ server, database, auth: { username: PULL_USER, password: PULL_PASSWORD } });
+
+describe("fm.layouts / fm.layoutMetadata / fm.wireRecords", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startExampleEmulator("contacts");
+  });
+  afterAll(() => emu.close());
+
+  it("read the layout list, a layout's metadata and undecoded records over one session, and log out", async () => {
+    const fm = connect(emu.url);
+    const before = emu.stats().logins;
+    expect(await fm.layouts()).toEqual([
+      { name: "Contacts Web", table: "Contacts" },
+      { name: "Invoices Web", table: "Invoices" },
+    ]);
+    const meta = await fm.layoutMetadata("Contacts Web");
+    expect(meta.fieldMetaData.find((f) => f.name === "Phone")).toMatchObject({ type: "normal", result: "text", maxRepeat: 3, notEmpty: false, global: false, autoEnter: false });
+    expect(meta.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
+    expect(meta.valueLists).toEqual([{ name: "Status Values", type: "customList", values: [{ value: "Active", displayValue: "Active" }, { value: "Inactive", displayValue: "Inactive" }] }]);
+    expect(Object.keys(meta.portalMetaData)).toEqual(["Invoices"]);
+    const page = await fm.wireRecords("Contacts Web", { limit: 2 });
+    expect(page.data).toHaveLength(2);
+    expect(page.data[0]!.fieldData).toMatchObject({ "First Name": "Ada", Birthday: "12/10/1815", "Phone(3)": "555-0199", Photo: "" });
+    expect(page.data[0]!.portalData.Invoices![0]).toMatchObject({ "Invoices::Amount": 120.5, "Invoices::Issued": "01/15/2024" });
+    expect(page.dataInfo).toMatchObject({ table: "Contacts", foundCount: 4, returnedCount: 2 });
+    expect(await fm.wireRecords("Contacts Web", { offset: 99 })).toEqual({ data: [] });
+    expect(emu.stats().logins - before).toBe(1);
+    await fm.close();
+    expect(emu.stats().activeSessions).toBe(0);
+  });
+
+  it("log in again once when the token expired (952)", async () => {
+    const fm = connect(emu.url);
+    await fm.layouts();
+    const before = emu.stats().logins;
+    emu.advanceTime(16 * 60_000);
+    expect((await fm.layoutMetadata("Invoices Web")).fieldMetaData.map((f) => f.name)).toEqual(["id", "ContactID", "Amount", "Issued", "Paid"]);
+    expect(emu.stats().logins - before).toBe(1);
+    await fm.close();
+  });
+
+  it("throw typed errors that name the call but never the token", async () => {
+    const fm = connect(emu.url);
+    const missing = await fm.layoutMetadata("Nope").catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(LayoutMissingError);
+    expect((missing as LayoutMissingError).call).toEqual({ method: "GET", path: "/databases/Contacts/layouts/Nope" });
+    await expect(fm.wireRecords("Nope")).rejects.toBeInstanceOf(LayoutMissingError);
+    await fm.close();
+    await expect(connect(emu.url, "Nowhere").layouts()).rejects.toBeInstanceOf(DatabaseMissingError);
+  });
+});
+
+describe("the emulator's layout metadata", () => {
+  it("says what each layout's own description says, when two descriptions show one table field with different options", async () => {
+    // examples/invoices: Invoices::Number is required and Status has a value list on "Invoice Detail", neither in the
+    // "Customers" portal. Records are validated with the options combined; each layout's metadata reads back as its description.
+    const emu = await startExampleEmulator("invoices");
+    const fm = createClient({ server: emu.url, database: "Invoicing", auth: { username: PULL_USER, password: PULL_PASSWORD } });
+    try {
+      const detail = await fm.layoutMetadata("Invoice Detail");
+      expect(detail.fieldMetaData.find((f) => f.name === "Number")).toMatchObject({ notEmpty: true });
+      expect(detail.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
+      const customers = await fm.layoutMetadata("Customers");
+      const portal = customers.portalMetaData.Invoices!;
+      expect(portal.find((f) => f.name === "Invoices::Number")).toMatchObject({ notEmpty: false });
+      expect(portal.find((f) => f.name === "Invoices::Status")?.valueList).toBeUndefined();
+      expect(customers.valueLists).toEqual([]);
+    } finally {
+      await fm.close();
+      await emu.close();
+    }
+  });
+});
+
+describe("an emulator started with metadata: false", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startExampleEmulator("contacts", { metadata: false });
+  });
+  afterAll(() => emu.close());
+
+  it("answers both metadata endpoints as an unknown resource (404, code 1630) and everything else as before", async () => {
+    const base = `${emu.url}/fmi/data/vLatest/databases/Contacts`;
+    const login = await fetch(`${base}/sessions`, {
+      method: "POST",
+      headers: { authorization: `Basic ${Buffer.from(`${PULL_USER}:${PULL_PASSWORD}`).toString("base64")}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    const token = ((await login.json()) as { response: { token: string } }).response.token;
+    const get = async (path: string) => {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: res.status, code: ((await res.json()) as { messages: { code: string }[] }).messages[0]!.code };
+    };
+    expect(await get("/layouts")).toEqual({ status: 404, code: "1630" });
+    expect(await get(`/layouts/${encodeURIComponent("Contacts Web")}`)).toEqual({ status: 404, code: "1630" });
+    expect(await get(`/layouts/${encodeURIComponent("Contacts Web")}/records?_limit=1`)).toEqual({ status: 200, code: "0" });
+
+    const fm = connect(emu.url);
+    const error = await fm.layouts().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FileMakerError);
+    expect((error as FileMakerError).code).toBe("1630");
+    await fm.close();
+  });
+
+  it("is what `fmgen serve --no-metadata` starts", async () => {
+    let stop!: () => void;
+    const io = memoryIo({ stopSignal: () => new Promise<void>((resolve) => (stop = resolve)) });
+    const done = run(["serve", "--layouts", join(EXAMPLES, "contacts/layouts"), "--account", `${PULL_USER}:${PULL_PASSWORD}`, "--no-metadata"], io);
+    await expect.poll(() => io.out.length).toBe(1);
+    const fm = connect(io.out[0]!);
+    await expect(fm.layouts()).rejects.toMatchObject({ code: "1630", httpStatus: 404 });
+    await fm.close();
+    stop();
+    expect(await done).toBe(0);
+  });
+});
+
+describe("a metadata answer of the wrong shape", () => {
+  it("is a clear error naming the call and the place", async () => {
+    const server = createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.method === "POST") res.setHeader("x-fm-data-access-token", "t0k3n");
+      const response = req.method === "POST" ? { token: "t0k3n" } : req.method === "DELETE" ? {} : { fieldMetaData: [{ name: 5 }] };
+      res.end(JSON.stringify({ response, messages: [{ code: "0", message: "OK" }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const fm = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const error = (await fm.layoutMetadata("L").catch((e: unknown) => e)) as Error;
+      expect(error.message).toMatch(/^GET \/databases\/Contacts\/layouts\/L: the layout metadata has an unexpected shape at fieldMetaData\.0\.name: /);
+      expect(error.message).not.toContain("t0k3n");
+    } finally {
+      await fm.close();
+      server.close();
+    }
+  });
+});
