@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatJsonPath } from "../layout/index.js";
+import { formatJsonPath, JsonFileError, readJsonFile } from "../layout/index.js";
 
 /**
  * `fmgen.config.json`: the single source of truth is this zod schema; `schema/config.schema.json` is generated
@@ -52,15 +51,7 @@ export type FmgenConfigInput = z.input<typeof configSchema>;
 export type FmgenConfig = z.output<typeof configSchema>;
 
 /** A config file that cannot be used; the message names the file and the JSON path of each problem. */
-export class ConfigFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: readonly { path: string; message: string }[],
-  ) {
-    super(`${file}: ${problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")}`);
-    this.name = "ConfigFileError";
-  }
-}
+export class ConfigFileError extends JsonFileError {}
 
 export function parseConfig(json: unknown, source = "<config>"): FmgenConfig {
   const result = configSchema.safeParse(json);
@@ -69,19 +60,7 @@ export function parseConfig(json: unknown, source = "<config>"): FmgenConfig {
 }
 
 export async function loadConfigFile(file: string): Promise<FmgenConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new ConfigFileError(file, [{ path: "", message: `cannot read: ${(error as Error).message}` }]);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigFileError(file, [{ path: "", message: `invalid JSON: ${(error as Error).message}` }]);
-  }
-  return parseConfig(json, file);
+  return parseConfig(await readJsonFile(file, ConfigFileError), file);
 }
 
 /** The JSON Schema shipped as `schema/config.schema.json`, for editor completion. */

@@ -1,19 +1,12 @@
-import { readFile, readdir, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { z } from "zod";
 import { defaultTypeName, type LayoutDescription } from "./description.js";
+import { JsonFileError, readJsonFile } from "./json-file.js";
 import { layoutDescriptionSchema } from "./schema.js";
 
 /** A description file that cannot be used; the message names the file and the JSON path of each problem. */
-export class LayoutFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: readonly { path: string; message: string }[],
-  ) {
-    super(`${file}: ${problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")}`);
-    this.name = "LayoutFileError";
-  }
-}
+export class LayoutFileError extends JsonFileError {}
 
 /** Validates an already-parsed description; `source` names it in errors. */
 export function parseLayoutDescription(json: unknown, source = "<layout>"): LayoutDescription {
@@ -25,13 +18,7 @@ export function parseLayoutDescription(json: unknown, source = "<layout>"): Layo
 
 /** Reads and validates one `*.layout.json` file. */
 export async function loadLayoutFile(file: string): Promise<LayoutDescription> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new LayoutFileError(file, [{ path: "", message: `cannot read: ${(error as Error).message}` }]);
-  }
-  return parseLayoutDescription(parseJson(text, file), file);
+  return parseLayoutDescription(await readJsonFile(file, LayoutFileError), file);
 }
 
 /** Loads files and folders (every `*.layout.json` inside, sorted by name) in the order given. */
@@ -52,22 +39,6 @@ async function expandLayoutPath(path: string): Promise<string[]> {
   const names = (await readdir(path)).filter((n) => n.endsWith(".layout.json")).sort(compareCodeUnits);
   if (names.length === 0) throw new LayoutFileError(path, [{ path: "", message: "folder holds no *.layout.json file" }]);
   return names.map((n) => join(path, n));
-}
-
-function parseJson(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    let where = "";
-    if (position) {
-      const before = text.slice(0, Number(position[1]));
-      const line = before.split("\n").length;
-      where = ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}`;
-    }
-    throw new LayoutFileError(file, [{ path: "", message: `invalid JSON${where}: ${message}` }]);
-  }
 }
 
 function describeIssue(issue: z.core.$ZodIssue): { path: string; message: string } {

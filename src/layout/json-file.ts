@@ -1,0 +1,36 @@
+import { readFile } from "node:fs/promises";
+
+/** A JSON file that cannot be used; the message names the file and the JSON path of each problem. */
+export class JsonFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly { path: string; message: string }[],
+  ) {
+    super(`${file}: ${problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join("; ")}`);
+    this.name = new.target.name;
+  }
+}
+
+type JsonFileErrorClass = new (file: string, problems: readonly { path: string; message: string }[]) => JsonFileError;
+
+/** Reads and parses a JSON file; unreadable files and syntax errors (with line and column) become `ErrorClass`. */
+export async function readJsonFile(file: string, ErrorClass: JsonFileErrorClass): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ErrorClass(file, [{ path: "", message: `cannot read: ${(error as Error).message}` }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    let where = "";
+    if (position) {
+      const before = text.slice(0, Number(position[1]));
+      where = ` at line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
+    }
+    throw new ErrorClass(file, [{ path: "", message: `invalid JSON${where}: ${message}` }]);
+  }
+}
