@@ -1,9 +1,12 @@
-import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import { createServer, STATUS_CODES, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./clock.js";
+import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./faults.js";
 import { handleRequest } from "./http/server.js";
 import { buildModel, type DatabaseModel } from "./model.js";
 import { uniqueKey } from "./record-writes.js";
@@ -15,6 +18,7 @@ import { ContainerStore, TableData } from "./store.js";
 
 export type { SeedData } from "./seed.js";
 export type { Account } from "./sessions.js";
+export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
@@ -43,6 +47,8 @@ export interface EmulatorOptions {
    * clients can be tested against both (`fmgen pull` then samples records instead).
    */
   metadata?: boolean;
+  /** Injected faults (latency, dropped connections, HTML 5xx, truncated bodies, revoked tokens, restarts, capacity codes). */
+  faults?: FaultOptions;
 }
 
 export interface EmulatorStats {
@@ -54,6 +60,8 @@ export interface EmulatorStats {
   requests: number;
   /** Records per table, per database: `records["Contacts"]["Contacts"]`. */
   records: Record<string, Record<string, number>>;
+  /** Injected faults played so far, per kind (all 0 without `faults`). */
+  faults: Record<FaultKind, number>;
 }
 
 export interface RunningEmulator {
@@ -63,6 +71,10 @@ export interface RunningEmulator {
   /** Moves the emulator's clock forward (token expiry, auto-enter timestamps). */
   advanceTime(ms: number): void;
   stats(): EmulatorStats;
+  /** Drops every session, as a FileMaker Server restart does; records and containers stay. */
+  restart(): void;
+  /** Replaces the fault plan (a fresh sequence from its seed), or stops injecting faults with no argument. */
+  setFaults(faults?: FaultOptions): void;
 }
 
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
@@ -72,6 +84,7 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const state = await createState(options);
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
+  server.on("clientError", answerMalformed);
   await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -85,7 +98,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         server.closeAllConnections();
       }),
     advanceTime: (ms) => state.clock.advance(ms),
+    restart: () => state.sessions.dropAll(),
+    setFaults: (faults) => {
+      state.faults = faults ? new FaultPlan(faults) : undefined;
+    },
     stats: () => ({
+      faults: { ...(state.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
       activeSessions: state.sessions.activeCount(),
       requests: state.counters.requests,
@@ -125,6 +143,8 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     baseUrl: "",
     serverStatuses: options.serverStatuses ?? false,
     metadata: options.metadata ?? true,
+    faults: options.faults ? new FaultPlan(options.faults) : undefined,
+    urlKey: randomBytes(32),
   };
 }
 
@@ -150,6 +170,19 @@ async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<Layo
     else out.push(parseLayoutDescription(entry, `layouts[${i}]`));
   }
   return out;
+}
+
+/** A request Node's HTTP parser refuses still gets an envelope with a code, then the connection closes. */
+function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const body = JSON.stringify({ response: {}, messages: [{ code: "1708", message: `malformed HTTP request (${error.code ?? "parse error"})` }] });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -66,6 +66,16 @@ export class SessionRegistry {
     return true;
   }
 
+  /** Forgets one token (an injected revocation): its next use gets 952. */
+  revoke(token: string): void {
+    this.sessions.delete(token);
+  }
+
+  /** Forgets every token, as a server restart does. */
+  dropAll(): void {
+    this.sessions.clear();
+  }
+
   activeCount(): number {
     const now = this.clock.now();
     let count = 0;

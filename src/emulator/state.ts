@@ -1,4 +1,6 @@
 import type { EmulatorClock } from "./clock.js";
+import { createHmac } from "node:crypto";
+import type { FaultPlan } from "./faults.js";
 import type { DatabaseModel, LayoutModel } from "./model.js";
 import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, TableData } from "./store.js";
@@ -30,16 +32,26 @@ export interface EmulatorState {
   serverStatuses: boolean;
   /** Whether the layout metadata endpoints exist; without them they answer as unknown resources. */
   metadata: boolean;
+  /** Injected faults, when started with `faults`. */
+  faults?: FaultPlan | undefined;
+  /** The key that signs container URLs (random per run). */
+  urlKey: Buffer;
 }
 
 export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {
   return {
     tables: db.tables,
     containerUrl: (ref: ContainerRef) =>
-      `${state.baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${encodeURIComponent(ref.filename)}`,
+      `${state.baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,
   };
 }
 
 export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
   return db.tables.get(layout.table.name)!;
 }
+
+/** The per-file URL token: an HMAC of the database and the container id under the emulator's random key. */
+export function containerUrlToken(key: Buffer, database: string, id: string): string {
+  return createHmac("sha256", key).update(`${database}\u0000${id}`).digest("base64url");
+}
+

@@ -26,6 +26,12 @@ export interface ClientOptions {
   idleRefreshMs?: number;
   /** The clock the idle refresh reads (tests). */
   now?: () => number;
+  /**
+   * What to do when credentials would travel over plain `http://` to a host that is not loopback: "warn"
+   * (default: one `process.emitWarning` per client, naming the host, never the password or token), "refuse"
+   * (createClient throws), "allow" (silence).
+   */
+  insecure?: "warn" | "refuse" | "allow";
 }
 
 /** Also reads layout metadata (`layouts`, `layoutMetadata`, `wireRecords`) through the same session. */
@@ -41,6 +47,7 @@ export interface FileMakerClient extends MetadataCalls {
 export function createClient(options: ClientOptions): FileMakerClient {
   const server = options.server.replace(/\/+$/, "");
   if (!/^https?:\/\//.test(server)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
+  checkTransport(server, options.insecure ?? "warn");
   const ownDispatcher = options.dispatcher ? undefined : defaultDispatcher();
   const session = new Session({
     transport: {
@@ -68,4 +75,26 @@ export function createClient(options: ClientOptions): FileMakerClient {
       }
     },
   };
+}
+
+/** Whether a URL's host is this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1" || host === "::ffff:127.0.0.1";
+}
+
+export const INSECURE_TRANSPORT_WARNING = "FMGEN_INSECURE_TRANSPORT";
+
+function checkTransport(server: string, policy: "warn" | "refuse" | "allow"): void {
+  if (policy === "allow") return;
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new TypeError("server is not a valid URL");
+  }
+  if (url.protocol !== "http:" || isLoopbackHost(url.hostname)) return;
+  const text = `credentials and session tokens would travel unencrypted over http:// to ${url.host}; use https://, or pass insecure: "allow" to accept this`;
+  if (policy === "refuse") throw new TypeError(`refusing to connect: ${text}`);
+  process.emitWarning(text, { code: INSECURE_TRANSPORT_WARNING });
 }

@@ -41,6 +41,12 @@ export class ValidationError extends FileMakerError {}
 /** 952: the token is missing, expired or invalid (the session logs in again once by itself). */
 export class InvalidTokenError extends FileMakerError {}
 
+/**
+ * 812 (exceeds host's capacity) or 956 (maximum number of sessions exceeded): the server refused the call
+ * before doing anything. The session backs off and retries these by itself; this error means it gave up.
+ */
+export class CapacityError extends FileMakerError {}
+
 const BY_CODE: Record<string, typeof FileMakerError> = {
   "100": DatabaseMissingError,
   "101": RecordMissingError,
@@ -50,6 +56,8 @@ const BY_CODE: Record<string, typeof FileMakerError> = {
   "306": ModIdMismatchError,
   "401": NoRecordsMatchError,
   "952": InvalidTokenError,
+  "812": CapacityError,
+  "956": CapacityError,
 };
 
 /** The typed error for a code: a subclass for each well-known code, FileMakerError otherwise. */
@@ -65,8 +73,10 @@ export class ProtocolError extends Error {
     readonly httpStatus: number,
     readonly bodyStart: string,
     readonly call: FailedCall,
+    /** What is wrong with an answer that is an envelope but breaks the protocol (a get without one record). */
+    detail?: string,
   ) {
-    super(`${call.method} ${call.path}: HTTP ${httpStatus} answer is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`);
+    super(`${call.method} ${call.path}: HTTP ${httpStatus} answer ${detail ?? `is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`}`);
     this.name = "ProtocolError";
   }
 }

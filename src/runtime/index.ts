@@ -11,6 +11,7 @@ export { DecodeError } from "./codecs.js";
 export { escapeFindValue } from "./find-criteria.js";
 export { recordSchema } from "./record-schema.js";
 export {
+  CapacityError,
   DatabaseMissingError,
   FieldMissingError,
   FileMakerError,

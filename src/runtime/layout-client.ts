@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { z } from "zod";
 import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
 import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
-import { FileMakerError } from "./errors.js";
+import { FileMakerError, ProtocolError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
@@ -116,7 +116,9 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   async get(recordId: string | number, options: CallOptions = {}): Promise<RecordOf<D>> {
     const envelope = await this.session.call(() => ({ method: "GET", path: this.recordPath(recordId) }), this.read(options));
     const page = this.page(envelope.response);
-    if (page.data.length !== 1) throw new Error(`GET ${this.recordPath(recordId)}: expected one record, got ${page.data.length}`);
+    if (page.data.length !== 1) {
+      throw new ProtocolError(envelope.httpStatus, "", { method: "GET", path: this.recordPath(recordId) }, `breaks the protocol: expected one record, got ${page.data.length}`);
+    }
     return page.data[0]!;
   }
 

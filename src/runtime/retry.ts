@@ -23,10 +23,31 @@ export async function withRetry<T>(policy: RetryPolicy, idempotent: boolean, sig
       return await attempt();
     } catch (error) {
       if (tries >= policy.retries || signal?.aborted || !isRetryable(error, idempotent)) throw error;
-      const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries);
-      await sleep(Math.random() * ceiling, signal);
+      await sleep(backoff(policy, tries), signal);
     }
   }
+}
+
+/** FileMaker codes that mean "too busy, nothing done": 812 exceeds host's capacity, 956 too many sessions. */
+export const CAPACITY_CODES: ReadonlySet<string> = new Set(["812", "956"]);
+
+/**
+ * Sends again, after a backoff with full jitter, while the answer is a capacity code (812, 956), at most
+ * `policy.retries` times. This holds for writes too: a server that answers 812 or 956 refused the request
+ * before doing anything with it (it never reached the point of creating or changing a record), so sending
+ * it again cannot apply it twice. Any other answer is returned as it is.
+ */
+export async function withCapacityRetry<T extends { code: string }>(policy: RetryPolicy, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    const answer = await attempt();
+    if (!CAPACITY_CODES.has(answer.code) || tries >= policy.retries || signal?.aborted) return answer;
+    await sleep(backoff(policy, tries), signal);
+  }
+}
+
+/** Full jitter: uniform in [0, min(max, base * 2^tries)]. */
+export function backoff(policy: RetryPolicy, tries: number): number {
+  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries);
 }
 
 function isRetryable(error: unknown, idempotent: boolean): boolean {

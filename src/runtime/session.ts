@@ -1,5 +1,5 @@
 import { fileMakerError, type FileMakerError } from "./errors.js";
-import { withRetry, type RetryPolicy } from "./retry.js";
+import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { segment, send, type Envelope, type TransportOptions, type WireRequest } from "./transport.js";
 
 function withToken(req: WireRequest, token: string): WireRequest {
@@ -49,14 +49,19 @@ export class Session {
 
   /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error. */
   async call(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
-    const token = await this.currentToken();
-    const req = build();
-    const first = await this.sendOnce(withToken(req, token), call);
-    if (first.code !== "952" || !this.canLogIn()) return this.settle(first, req);
-    this.forget(token);
-    const fresh = await this.currentToken();
-    const again = build();
-    return this.settle(await this.sendOnce(withToken(again, fresh), call), again);
+    let token = await this.currentToken();
+    let req = build();
+    let answer = await this.sendOnce(withToken(req, token), call);
+    // 952: the server no longer knows the token (expired, revoked, restarted) and refused the call before doing
+    // anything, so any call, a write too, may be sent again after a fresh login. Concurrent calls share that
+    // login; a token revoked again right after its login gets another one, up to `retries` times.
+    for (let relogins = 0; answer.code === "952" && this.canLogIn() && relogins < Math.max(1, this.options.retry.retries); relogins++) {
+      this.forget(token);
+      token = await this.currentToken();
+      req = build();
+      answer = await this.sendOnce(withToken(req, token), call);
+    }
+    return this.settle(answer, req);
   }
 
   /** Logs out (token in the path) if logged in; an already expired token is not an error. */
@@ -81,7 +86,8 @@ export class Session {
 
   private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
     const signalled = call.signal ? { ...req, signal: call.signal } : req;
-    const envelope = await withRetry(this.options.retry, call.idempotent, call.signal, () => send(this.options.transport, signalled));
+    const policy = this.options.retry;
+    const envelope = await withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.options.transport, signalled)));
     if (envelope.code !== "952") this.lastUsed = this.options.now();
     return envelope;
   }
@@ -124,7 +130,8 @@ export class Session {
       body,
     };
     // A login is safe to repeat: it creates nothing the caller depends on.
-    const envelope = await withRetry(this.options.retry, true, undefined, () => send(this.options.transport, req));
+    const policy = this.options.retry;
+    const envelope = await withCapacityRetry(policy, undefined, () => withRetry(policy, true, undefined, () => send(this.options.transport, req)));
     if (envelope.code !== "0") throw this.errorFor(envelope, req);
     const header = envelope.headers["x-fm-data-access-token"];
     const token = (typeof envelope.response.token === "string" ? envelope.response.token : undefined) ?? (typeof header === "string" ? header : undefined);

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { startEmulator, type Account } from "../../emulator/index.js";
+import { parseFaultOptions, startEmulator, type Account } from "../../emulator/index.js";
 import type { CliIo } from "../io.js";
 
 interface ServeArgs {
@@ -10,6 +10,7 @@ interface ServeArgs {
   port: number;
   serverStatuses: boolean;
   metadata: boolean;
+  faults?: string;
 }
 
 /** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
@@ -25,7 +26,11 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
         .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
         .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" })
-        .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) as never,
+        .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) 
+        .option("faults", {
+          type: "string",
+          describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
+        }) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
       const emulator = await startEmulator({
@@ -36,6 +41,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         serverStatuses: args.serverStatuses,
         metadata: args.metadata,
         ...(args.data ? { data: args.data } : {}),
+        ...(args.faults !== undefined ? { faults: parseFaultOptions(args.faults) } : {}),
       });
       io.stdout(emulator.url);
       await io.stopSignal();

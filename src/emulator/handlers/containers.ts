@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { EmulatorError } from "../fm-error.js";
 import { mediaType, readBody } from "../http/body.js";
@@ -5,7 +6,7 @@ import { recordIdParam } from "../http/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { touchModification } from "../record-writes.js";
 import type { EmulatorState } from "../state.js";
-import { tableOf } from "../state.js";
+import { containerUrlToken, tableOf } from "../state.js";
 
 /** POST .../records/{recordId}/containers/{fieldName}/{fieldRepetition}: multipart part `upload`. */
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
@@ -55,10 +56,20 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
   return part;
 }
 
-/** GET /Streaming/{database}/{containerId}/{filename}: the bytes a container field's URL points to. */
-export function serveContainer(state: EmulatorState, segments: readonly string[], res: ServerResponse): boolean {
-  const [, , id] = segments;
-  const file = segments.length === 4 && id ? state.containers.get(id) : undefined;
+/**
+ * GET /Streaming/{database}/{containerId}/{urlToken}/{filename}: the bytes a container field's URL points to,
+ * only to a request that carries either the URL's own signed token (as the record's field value gives it, so the URL
+ * works from a browser, as FileMaker Server's container URLs do) or the Bearer token of a live session of
+ * that database. Anything else gets 401 / 952, whether or not the file exists.
+ */
+export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, res: ServerResponse): boolean {
+  const [, database, id] = segments;
+  if (segments.length < 4 || segments.length > 5 || !database || !id) return false;
+  const signed = segments.length === 5 ? segments[3]! : undefined;
+  const bySignature = signed !== undefined && sameText(signed, containerUrlToken(state.urlKey, database, id));
+  const bySession = bearer !== undefined && state.sessions.isValid(bearer, database);
+  if (!bySignature && !bySession) throw new EmulatorError(401, "952", "container data needs the URL's token or a session's Bearer token");
+  const file = state.containers.get(id);
   if (!file) return false;
   res.writeHead(200, {
     "Content-Type": file.contentType,
@@ -67,4 +78,10 @@ export function serveContainer(state: EmulatorState, segments: readonly string[]
   });
   res.end(file.bytes);
   return true;
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.byteLength === y.byteLength && timingSafeEqual(x, y);
 }

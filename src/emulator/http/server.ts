@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError } from "../fm-error.js";
+import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
 import type { EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
@@ -8,32 +9,108 @@ import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
+interface Reply {
+  status: number;
+  code: string;
+  response: object;
+  message?: string | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
 /** Answers one HTTP request; never throws, every failure becomes an envelope with a code. */
 export async function handleRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   state.counters.requests++;
+  const faults = state.faults && (req.url ?? "").startsWith("/fmi/") ? state.faults : undefined;
+  const fault = faults?.next();
+  const delay = faults?.nextLatency() ?? 0;
   try {
-    await dispatch(state, req, res);
-  } catch (error) {
-    if (res.headersSent) {
-      res.destroy();
-      return;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (fault?.phase === "before" && playBefore(state, req, res, fault.kind)) return;
+    let reply: Reply | "sent";
+    try {
+      reply = await dispatch(state, req, res);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      reply = errorReply(state, error);
     }
-    if (error instanceof EmulatorError) {
-      // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
-      const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && error.code !== "1630" && error.code !== "1708";
-      sendEnvelope(res, asServer ? 500 : error.status, error.code, {}, error.message);
-    } else {
-      sendEnvelope(res, 500, "-1", {}, `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})`);
-    }
+    if (reply === "sent") return;
+    if (fault?.phase === "after") playAfter(res, reply, fault.kind);
+    else sendEnvelope(res, reply.status, reply.code, reply.response, reply.message, reply.headers);
+  } catch {
+    // A socket that went away mid-answer: nothing left to tell anyone.
+    res.destroy();
   }
 }
 
-async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function errorReply(state: EmulatorState, error: unknown): Reply {
+  if (error instanceof EmulatorError) {
+    // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
+    const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && error.code !== "1630" && error.code !== "1708";
+    return { status: asServer ? 500 : error.status, code: error.code, response: {}, message: error.message };
+  }
+  return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
+}
+
+const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";
+
+/** A fault before the request is handled: nothing is applied. True when the answer is already given. */
+function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
+  switch (kind) {
+    case "drop":
+      req.socket.destroy();
+      return true;
+    case "html":
+      sendHtml(res, 502);
+      return true;
+    case "truncate":
+      sendTruncated(res, { status: 500, code: "-1", response: {}, message: "Unknown error" });
+      return true;
+    case "capacity812":
+      sendEnvelope(res, 503, "812", {}, "Exceeds host's capacity");
+      return true;
+    case "capacity956":
+      sendEnvelope(res, 500, "956", {}, "Maximum number of sessions exceeded");
+      return true;
+    case "revoke": {
+      // The token is forgotten; the request then meets the ordinary check and gets 952.
+      const token = bearerToken(req);
+      if (token) state.sessions.revoke(token);
+      return false;
+    }
+    case "restart":
+      state.sessions.dropAll();
+      return false;
+  }
+}
+
+/** A fault after the request was applied: the answer is lost or mangled on its way back. */
+function playAfter(res: ServerResponse, reply: Reply, kind: FaultKind): void {
+  if (kind === "drop") res.socket?.destroy();
+  else if (kind === "html") sendHtml(res, 504);
+  else sendTruncated(res, reply);
+}
+
+function sendHtml(res: ServerResponse, status: number): void {
+  res.writeHead(status, { "Content-Type": "text/html", "Content-Length": Buffer.byteLength(HTML_PAGE) });
+  res.end(HTML_PAGE);
+}
+
+/** Declares the whole envelope's length, writes half of it, then cuts the connection. */
+function sendTruncated(res: ServerResponse, reply: Reply): void {
+  const body = Buffer.from(JSON.stringify({ response: reply.response, messages: [{ code: reply.code, message: reply.message ?? "" }] }));
+  res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.byteLength });
+  res.write(body.subarray(0, Math.floor(body.byteLength / 2)), () => res.destroy());
+}
+
+async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   const segments = decodeSegments(url.pathname);
 
   if (segments[0] === "Streaming" && req.method === "GET") {
-    if (serveContainer(state, segments, res)) return;
+    if (serveContainer(state, segments, bearerToken(req), res)) return "sent";
     throw new EmulatorError(404, "1630", "no container data at this URL");
   }
   if (segments[0] !== "fmi" || segments[1] !== "data" || !VERSIONS.has(segments[2] ?? "")) {
@@ -57,7 +134,7 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   }
   // Only a successful call resets the inactivity timer (data-api.md, session lifecycle).
   touchSession(state, req, route);
-  sendEnvelope(res, answer.status ?? 200, answer.code ?? "0", answer.response ?? {}, undefined, answer.headers);
+  return { status: answer.status ?? 200, code: answer.code ?? "0", response: answer.response ?? {}, headers: answer.headers };
 }
 
 async function contextFor(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {

@@ -1,0 +1,135 @@
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createClient } from "../../src/runtime/index.js";
+import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { Contact, DATABASE, PASSWORD, Types, USERNAME } from "../support/runtime-layouts.js";
+
+// Container bytes only for a live session or the URL's own signed token; bodies capped while read;
+// credentials never sent over plain http to another machine without a warning (or a refusal).
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startRuntimeEmulator({ maxUploadBytes: 64 * 1024 });
+});
+afterAll(() => emu.close());
+
+async function tokenFor(database = DATABASE): Promise<string> {
+  const res = await fetch(`${emu.url}/fmi/data/vLatest/databases/${encodeURIComponent(database)}/sessions`, {
+    method: "POST",
+    headers: { authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString("base64")}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  return ((await res.json()) as { response: { token: string } }).response.token;
+}
+
+async function uploadedUrl(): Promise<string> {
+  const fm = connect(emu.url);
+  const types = fm.layout(Types);
+  const { recordId } = await types.create({ fieldData: {} });
+  await types.upload(recordId, "File", new Blob([new Uint8Array([1, 2, 3])]), { filename: "a.bin" });
+  const url = (await types.get(recordId)).fieldData.File[0]!;
+  await fm.close();
+  return url;
+}
+
+describe("container URLs", () => {
+  it("the field's URL (with its signed token) serves the bytes; without any credential it is refused", async () => {
+    const url = await uploadedUrl();
+    expect((await fetch(url)).status).toBe(200);
+    const parts = new URL(url).pathname.split("/"); // ["", "Streaming", db, id, token, filename]
+    expect(parts).toHaveLength(6);
+    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
+    const anonymous = await fetch(bare);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
+    const forged = await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${"A".repeat(parts[4]!.length)}/${parts[5]}`);
+    expect(forged.status).toBe(401);
+    // Another file's token does not open this one.
+    const other = new URL(await uploadedUrl()).pathname.split("/");
+    expect((await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${other[4]}/${parts[5]}`)).status).toBe(401);
+  });
+
+  it("a live session's Bearer token opens the bare URL; a logged-out token does not", async () => {
+    const url = await uploadedUrl();
+    const parts = new URL(url).pathname.split("/");
+    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
+    const token = await tokenFor();
+    const res = await fetch(bare, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
+    await fetch(`${emu.url}/fmi/data/vLatest/databases/${DATABASE}/sessions/${token}`, { method: "DELETE" });
+    expect((await fetch(bare, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+  });
+
+  it("an unknown container id is refused the same way without a credential (no probing)", async () => {
+    expect((await fetch(`${emu.url}/Streaming/${DATABASE}/NOPE/x.bin`)).status).toBe(401);
+  });
+});
+
+describe("body caps", () => {
+  it("a chunked upload past maxUploadBytes is refused at the limit while it streams (413), never buffered whole", async () => {
+    const token = await tokenFor();
+    const fm = connect(emu.url);
+    const { recordId } = await fm.layout(Types).create({ fieldData: {} });
+    await fm.close();
+    const path = `/fmi/data/vLatest/databases/${DATABASE}/layouts/${encodeURIComponent("Types Web")}/records/${recordId}/containers/File/1`;
+    const result = await new Promise<{ status: number; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      const req = httpRequest(`${emu.url}${path}`, { method: "POST", agent: false, headers: { authorization: `Bearer ${token}`, "content-type": "multipart/form-data; boundary=x", "transfer-encoding": "chunked" } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, sent }));
+      });
+      req.on("error", reject);
+      const chunk = Buffer.alloc(16 * 1024, 0x61);
+      // Up to 2 MiB, but stop as soon as the answer arrives.
+      let answered = false;
+      req.on("response", () => (answered = true));
+      const pump = () => {
+        while (!answered && sent < 2 * 1024 * 1024) {
+          sent += chunk.byteLength;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(result.status).toBe(413);
+    // readBody counts while reading and stops keeping bytes at the limit; the rest is discarded unread
+    // (up to 64 MiB, past which the connection is cut), so the answer comes once the client stops sending.
+    expect(result.sent).toBeGreaterThan(64 * 1024);
+  });
+});
+
+describe("credentials over plain http", () => {
+  it('warns once per client for a non-loopback http:// host, never with the password; "refuse" throws; "allow" and loopback are silent', async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => undefined);
+    try {
+      const fm = createClient({ server: "http://fms.example.com", database: DATABASE, auth: { username: USERNAME, password: "pa55-SECRET" } });
+      expect(warn).toHaveBeenCalledTimes(1);
+      const [message, options] = warn.mock.calls[0]! as [string, { code: string }];
+      expect(message).toMatch(/fms\.example\.com/);
+      expect(message).not.toContain("pa55-SECRET");
+      expect(options.code).toBe("FMGEN_INSECURE_TRANSPORT");
+      fm.layout(Contact);
+      expect(warn).toHaveBeenCalledTimes(1);
+      await fm.close().catch(() => undefined);
+
+      createClient({ server: "http://fms.example.com", database: DATABASE, auth: { token: "tok-SECRET" } });
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(String(warn.mock.calls[1]![0])).not.toContain("tok-SECRET");
+
+      expect(() => createClient({ server: "http://10.0.0.5:8080", database: DATABASE, auth: { username: "u", password: "p" }, insecure: "refuse" })).toThrow(/unencrypted/);
+      for (const server of ["http://127.0.0.1:1", "http://localhost:1", "http://[::1]:1", "https://fms.example.com"]) {
+        createClient({ server, database: DATABASE, auth: { username: "u", password: "p" }, insecure: "refuse" });
+      }
+      createClient({ server: "http://fms.example.com", database: DATABASE, auth: { username: "u", password: "p" }, insecure: "allow" });
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("the emulator binds loopback by default", () => {
+    expect(new URL(emu.url).hostname).toBe("127.0.0.1");
+  });
+});
