@@ -124,27 +124,70 @@ function repetitionKey(name: string, index: number): string {
   return index === 0 ? name : `${name}(${index + 1})`;
 }
 
-/** Decodes a wire fieldData (or portal row) object against its field specs. */
+/** How to decode one field, worked out once per field specs object rather than once per record. */
+interface FieldPlan {
+  name: string;
+  type: FieldKind;
+  /** Wire keys: `F`, then `F(2)`... for repetitions. */
+  keys: readonly string[];
+  /** The value list, for validation. */
+  values: ReadonlySet<string> | undefined;
+}
+
+const plans = new WeakMap<object, readonly FieldPlan[]>();
+
+function fieldPlans(specs: Readonly<Record<string, FieldSpec>>): readonly FieldPlan[] {
+  let plan = plans.get(specs);
+  if (!plan) {
+    plan = Object.keys(specs).map((name) => {
+      const spec = specs[name]!;
+      return {
+        name,
+        type: spec.type,
+        keys: Array.from({ length: spec.repetitions ?? 1 }, (_, i) => repetitionKey(name, i)),
+        values: spec.valueList ? new Set(["", ...spec.valueList]) : undefined,
+      };
+    });
+    plans.set(specs, plan);
+  }
+  return plan;
+}
+
+function decodeAt(plan: FieldPlan, key: string, wire: Record<string, unknown>, where: { layout: string; recordId: string }, checkValueLists: boolean): unknown {
+  const raw = wire[key];
+  let value: unknown;
+  try {
+    value = decodeScalar(plan.type, raw);
+  } catch (error) {
+    if (error instanceof BadValue) throw new DecodeError(where.layout, key, where.recordId, raw, plan.type);
+    throw error;
+  }
+  // A value outside the list would make the generated literal union lie; FileMaker itself does not enforce lists.
+  if (checkValueLists && plan.values && typeof raw === "string" && !plan.values.has(raw)) {
+    throw new DecodeError(where.layout, key, where.recordId, raw, plan.type);
+  }
+  return value;
+}
+
+/**
+ * Decodes a wire fieldData (or portal row) object against its field specs in one pass: a missing field or a value
+ * that does not decode is a DecodeError; with `checkValueLists`, so is a text value outside the field's value list.
+ */
 export function decodeFields(
   specs: Readonly<Record<string, FieldSpec>>,
   wire: Record<string, unknown>,
   where: { layout: string; recordId: string },
+  checkValueLists = false,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = Object.create(null);
-  for (const name of Object.keys(specs)) {
-    const spec = specs[name]!;
-    const reps = spec.repetitions ?? 1;
-    const decodeAt = (key: string) => {
-      const raw = wire[key];
-      if (raw === undefined) throw new DecodeError(where.layout, key, where.recordId, raw, spec.type);
-      try {
-        return decodeScalar(spec.type, raw);
-      } catch (error) {
-        if (error instanceof BadValue) throw new DecodeError(where.layout, key, where.recordId, raw, spec.type);
-        throw error;
-      }
-    };
-    out[name] = reps === 1 ? decodeAt(name) : Array.from({ length: reps }, (_, i) => decodeAt(repetitionKey(name, i)));
+  for (const plan of fieldPlans(specs)) {
+    const { keys } = plan;
+    if (keys.length === 1) out[plan.name] = decodeAt(plan, keys[0]!, wire, where, checkValueLists);
+    else {
+      const values = new Array<unknown>(keys.length);
+      for (let i = 0; i < keys.length; i++) values[i] = decodeAt(plan, keys[i]!, wire, where, checkValueLists);
+      out[plan.name] = values;
+    }
   }
   return out;
 }

@@ -1,5 +1,4 @@
 import { Readable } from "node:stream";
-import type { z } from "zod";
 import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
 import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError, ProtocolError } from "./errors.js";
@@ -7,7 +6,6 @@ import { encodeFindRequest } from "./find-criteria.js";
 import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
 import { FindQuery } from "./query-builder.js";
-import { wireRecordSchema } from "./record-schema.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
 
@@ -83,7 +81,6 @@ type FindOptionsOf<D> = FindOptions<FindableOf<D>, NameOf<D>, KindsOf<D>>;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
 export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
-  private schema: z.ZodType | undefined;
   private readonly base: string;
 
   constructor(
@@ -212,10 +209,18 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
 
   private async *stream(fetchPage: (offset: number, limit: number) => Promise<Page<RecordOf<D>>>, pageSize = 500): AsyncGenerator<RecordOf<D>> {
     const limit = positive(pageSize, "pageSize");
-    for (let offset = 1; ; offset += limit) {
-      const page = await fetchPage(offset, limit);
-      yield* page.data;
-      if (page.data.length < limit) return;
+    let next: Promise<Page<RecordOf<D>>> | undefined = fetchPage(1, limit);
+    try {
+      for (let offset = 1; next; offset += limit) {
+        const page: Page<RecordOf<D>> = await next;
+        // Ask for the next page before handing out this one, so the server works while the caller does:
+        // at most two pages are held at once.
+        next = page.data.length < limit ? undefined : fetchPage(offset + limit, limit);
+        yield* page.data;
+      }
+    } finally {
+      // A caller that stops early leaves a page in flight: its failure must not surface as unhandled.
+      next?.catch(() => undefined);
     }
   }
 
@@ -267,32 +272,38 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     };
   }
 
+  /**
+   * One record from the wire, checked and decoded in one pass. Validation (on by default) also checks the ids'
+   * types, the shape of fieldData and portalData, and value lists; a bad value is a DecodeError either way.
+   */
   private decodeRecord(raw: unknown): RecordOf<D> {
     const layout = this.definition.layout;
-    const recordId = String((raw as { recordId?: unknown })?.recordId ?? "?");
-    if (this.definition.validate ?? this.settings.validate) {
-      this.schema ??= wireRecordSchema(this.definition);
-      const result = this.schema.safeParse(raw);
-      if (!result.success) {
-        const issue = result.error.issues[0]!;
-        const path = issue.path.map(String);
-        const field = path[0] === "fieldData" ? path.slice(1).join(".") : path.join(".");
-        throw new DecodeError(layout, field, recordId, valueAt(raw, issue.path), this.fieldSpec(path[1] ?? "")?.type ?? "text");
-      }
+    const check = this.definition.validate ?? this.settings.validate;
+    const record = (typeof raw === "object" && raw !== null ? raw : {}) as { recordId?: unknown; modId?: unknown; fieldData?: unknown; portalData?: Record<string, unknown> };
+    const recordId = String(record.recordId ?? "?");
+    const fail = (field: string, value: unknown): never => {
+      throw new DecodeError(layout, field, recordId, value, "text");
+    };
+    if (check) {
+      if (typeof record.recordId !== "string") fail("recordId", record.recordId);
+      if (typeof record.modId !== "string") fail("modId", record.modId);
     }
-    const record = raw as { recordId: string; modId: string; fieldData: Record<string, unknown>; portalData?: Record<string, Record<string, unknown>[]> };
+    if (typeof record.fieldData !== "object" || record.fieldData === null) fail("fieldData", record.fieldData);
     const portalData: Record<string, unknown[]> = Object.create(null);
     for (const [name, portal] of Object.entries(this.definition.portals ?? {})) {
-      portalData[name] = (record.portalData?.[name] ?? []).map((row) => ({
-        recordId: String(row.recordId),
-        modId: String(row.modId),
-        ...decodeFields(portal.fields, row, { layout, recordId: `${recordId} portal "${name}" row ${String(row.recordId)}` }),
-      }));
+      const rows = record.portalData?.[name] ?? [];
+      if (!Array.isArray(rows)) fail(`portalData.${name}`, rows);
+      portalData[name] = (rows as Record<string, unknown>[]).map((row) => {
+        if (typeof row !== "object" || row === null) return fail(`portalData.${name}`, row);
+        if (check && (typeof row.recordId !== "string" || typeof row.modId !== "string")) fail(`portalData.${name}.recordId`, row.recordId);
+        const where = { layout, recordId: `${recordId} portal "${name}" row ${String(row.recordId)}` };
+        return { recordId: String(row.recordId), modId: String(row.modId), ...decodeFields(portal.fields, row, where, check) };
+      });
     }
     return {
-      recordId: String(record.recordId),
+      recordId,
       modId: String(record.modId),
-      fieldData: decodeFields(this.definition.fields, record.fieldData ?? {}, { layout, recordId }) as FieldsOf<D>,
+      fieldData: decodeFields(this.definition.fields, record.fieldData as Record<string, unknown>, { layout, recordId }, check) as FieldsOf<D>,
       portalData: portalData as PortalsOf<D>,
     };
   }
@@ -303,10 +314,4 @@ const JSON_HEADERS = { "content-type": "application/json" };
 function positive(n: number, name: string): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
   return n;
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let at: unknown = raw;
-  for (const key of path) at = (at as Record<PropertyKey, unknown> | undefined)?.[key];
-  return at;
 }

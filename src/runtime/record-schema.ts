@@ -17,34 +17,10 @@ function fieldsObject(entries: readonly (readonly [string, z.ZodType])[]): z.Zod
   });
 }
 
-const wireValue = z.union([z.string(), z.number()]);
-
-function wireFields(specs: Readonly<Record<string, FieldSpec>>): z.ZodType {
-  const entries: [string, z.ZodType][] = [];
-  for (const [name, spec] of Object.entries(specs)) {
-    const value = spec.valueList ? z.union([z.enum(["", ...spec.valueList] as [string, ...string[]]), z.number()]) : wireValue;
-    for (let i = 0; i < (spec.repetitions ?? 1); i++) entries.push([i === 0 ? name : `${name}(${i + 1})`, value]);
-  }
-  return fieldsObject(entries);
-}
-
 const rowIds = z.object({ recordId: z.string(), modId: z.string() });
 
 function portalsObject(spec: LayoutSpec, rows: (fields: Readonly<Record<string, FieldSpec>>) => z.ZodType): z.ZodType {
   return fieldsObject(Object.entries(spec.portals ?? {}).map(([name, portal]) => [name, z.array(z.intersection(rowIds, rows(portal.fields)))] as const));
-}
-
-/**
- * The zod schema of one wire record of a layout: every field present with a wire value (value-list fields
- * holding one of their values), each portal row with its ids.
- */
-export function wireRecordSchema(spec: LayoutSpec): z.ZodType {
-  return z.object({
-    recordId: z.string(),
-    modId: z.string(),
-    fieldData: wireFields(spec.fields),
-    portalData: portalsObject(spec, wireFields).optional(),
-  });
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
