@@ -38,8 +38,17 @@ const MAX_QUOTE = 120;
 /** Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. */
 export async function send(options: TransportOptions, req: WireRequest): Promise<Envelope> {
   const call: FailedCall = { method: req.method, path: req.shownPath ?? req.path };
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  // One controller and one cleared timer per request: cheaper than AbortSignal.timeout + AbortSignal.any, whose
+  // timers outlive the request.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const forwardAbort = () => controller.abort();
+  if (req.signal?.aborted) controller.abort();
+  else req.signal?.addEventListener("abort", forwardAbort, { once: true });
   let status: number;
   let headers: Record<string, string | string[] | undefined>;
   let text: string;
@@ -49,16 +58,19 @@ export async function send(options: TransportOptions, req: WireRequest): Promise
       headers: req.headers ?? {},
       body: req.body ?? null,
       dispatcher: options.dispatcher,
-      signal,
+      signal: controller.signal,
     });
     status = res.statusCode;
     headers = res.headers;
     text = await res.body.text();
   } catch (error) {
     if (req.signal?.aborted) throw new NetworkError("aborted by the caller", "aborted", call, { cause: error });
-    if (timeout.aborted) throw new NetworkError(`no answer within ${options.timeoutMs} ms`, "timeout", call, { cause: error });
+    if (timedOut) throw new NetworkError(`no answer within ${options.timeoutMs} ms`, "timeout", call, { cause: error });
     const e = error as { code?: string; message?: string };
     throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener("abort", forwardAbort);
   }
   return parseEnvelope(status, headers, text, call);
 }
