@@ -19,14 +19,17 @@ class BadValue extends Error {}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Written so that NaN (a non-digit in the fast paths) fails every comparison. */
 function validDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1 || y < 1 || y > 4000) return false;
+  if (!(m >= 1 && m <= 12 && d >= 1 && y >= 1 && y <= 4000)) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return d <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
 }
 
 function validTime(h: number, m: number, s: number): boolean {
-  return h <= 23 && m <= 59 && s < 60;
+  return h >= 0 && h <= 23 && m >= 0 && m <= 59 && s >= 0 && s < 60;
 }
 
 const WIRE_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -34,13 +37,28 @@ const WIRE_TIME = /^(\d{1,2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_TIME = /^(\d{2}):(\d{2}):(\d{2})$/;
 
+/** The digit at `i` (0-9), or NaN: lets the canonical wire forms decode without a regex. */
+function digit(text: string, i: number): number {
+  const c = text.charCodeAt(i) - 48;
+  return c >= 0 && c <= 9 ? c : NaN;
+}
+
+const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1);
+
 function decodeDate(raw: string): string {
+  // Fast path for what servers send: "MM/DD/YYYY" exactly.
+  if (raw.length === 10 && raw.charCodeAt(2) === 47 && raw.charCodeAt(5) === 47) {
+    const year = two(raw, 6) * 100 + two(raw, 8);
+    if (validDate(year, two(raw, 0), two(raw, 3))) return `${raw.slice(6)}-${raw.slice(0, 2)}-${raw.slice(3, 5)}`;
+  }
   const m = WIRE_DATE.exec(raw);
   if (!m || !validDate(+m[3]!, +m[1]!, +m[2]!)) throw new BadValue();
   return `${m[3]}-${pad(+m[1]!)}-${pad(+m[2]!)}`;
 }
 
 function decodeTime(raw: string): string {
+  // Fast path for "HH:MM:SS" exactly.
+  if (raw.length === 8 && raw.charCodeAt(2) === 58 && raw.charCodeAt(5) === 58 && validTime(two(raw, 0), two(raw, 3), two(raw, 6))) return raw;
   const m = WIRE_TIME.exec(raw);
   if (!m || !validTime(+m[1]!, +m[2]!, Math.floor(+(m[3] ?? 0)))) throw new BadValue();
   return `${pad(+m[1]!)}:${m[2]}:${pad(Math.floor(+(m[3] ?? 0)))}`;
