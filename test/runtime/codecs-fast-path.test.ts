@@ -12,3 +12,12 @@ it("accepts the canonical and lenient forms", () => {
   expect(decodeFields(specs, { d: "02/29/2024", t: "23:59:59", s: "12/31/1999 00:00:00" }, w)).toEqual({ d: "2024-02-29", t: "23:59:59", s: "1999-12-31T00:00:00" });
   expect(decodeFields(specs, { d: "2/9/2024", t: "7:05", s: "1/2/0003 7:05:09" }, w)).toEqual({ d: "2024-02-09", t: "07:05:00", s: "0003-01-02T07:05:09" });
 });
+
+it("keeps a field named __proto__ as an ordinary own field, never as the prototype", () => {
+  const wire = JSON.parse('{"__proto__": "value", "constructor": 5}') as Record<string, unknown>;
+  const out = decodeFields({ ["__proto__"]: { type: "text" }, constructor: { type: "number" } }, wire, w);
+  expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("value");
+  expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  expect(out.constructor).toBe(5);
+  expect(Object.keys(out)).toEqual(["__proto__", "constructor"]);
+});
