@@ -15,7 +15,7 @@ it("accepts the canonical and lenient forms", () => {
 
 it("keeps a field named __proto__ as an ordinary own field, never as the prototype", () => {
   const wire = JSON.parse('{"__proto__": "value", "constructor": 5}') as Record<string, unknown>;
-  const out = decodeFields({ ["__proto__"]: { type: "text" }, constructor: { type: "number" } }, wire, w);
+  const out = decodeFields({ ["__proto__"]: { type: "text" as const }, constructor: { type: "number" as const } }, wire, w);
   expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("value");
   expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   expect(out.constructor).toBe(5);
