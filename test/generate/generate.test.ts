@@ -5,7 +5,7 @@ import { GOLDEN_SETS, goldenPath } from "../golden/golden-sets.js";
 import { layout } from "./helpers.js";
 
 async function allGoldenLayouts(): Promise<LayoutDescription[]> {
-  return loadLayouts(Object.values(GOLDEN_SETS).flat().map(goldenPath));
+  return loadLayouts(Object.values(GOLDEN_SETS).flatMap((set) => set.layouts).map(goldenPath));
 }
 
 /** A fixed permutation, so the test is reproducible. */

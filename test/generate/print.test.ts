@@ -8,7 +8,7 @@ import { layout } from "./helpers.js";
 
 async function goldenStructures(): Promise<{ path: string; structure: SourceFileStructure }[]> {
   const out = [];
-  for (const paths of Object.values(GOLDEN_SETS)) out.push(...emitFiles(await loadLayouts(paths.map(goldenPath))));
+  for (const set of Object.values(GOLDEN_SETS)) out.push(...emitFiles(await loadLayouts(set.layouts.map(goldenPath))));
   return out;
 }
 

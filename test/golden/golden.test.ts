@@ -6,7 +6,7 @@ import { generate, prettierFormat, type GeneratedFile } from "../../src/generate
 import { GOLDEN_SETS, goldenPath } from "./golden-sets.js";
 
 async function generateSet(name: keyof typeof GOLDEN_SETS): Promise<GeneratedFile[]> {
-  return generate(await loadLayouts(GOLDEN_SETS[name].map(goldenPath)));
+  return generate(await loadLayouts(GOLDEN_SETS[name].layouts.map(goldenPath)));
 }
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -16,9 +16,9 @@ async function listFiles(dir: string): Promise<string[]> {
 
 describe("golden files (update with `npx vitest run test/golden -u`)", () => {
   for (const name of Object.keys(GOLDEN_SETS) as (keyof typeof GOLDEN_SETS)[]) {
-    it(`generates the ${name} set as committed in test/golden/generated/${name}/`, async () => {
+    it(`generates the ${name} set as committed in ${GOLDEN_SETS[name].out}/`, async () => {
       for (const file of await generateSet(name)) {
-        await expect(file.contents).toMatchFileSnapshot(`./generated/${name}/${file.path}`);
+        await expect(file.contents).toMatchFileSnapshot(`${GOLDEN_SETS[name].out}/${file.path}`);
       }
     });
 
@@ -28,11 +28,14 @@ describe("golden files (update with `npx vitest run test/golden -u`)", () => {
   }
 
   it("has no orphaned golden file", async () => {
-    const expected = new Set<string>();
     for (const name of Object.keys(GOLDEN_SETS) as (keyof typeof GOLDEN_SETS)[]) {
-      for (const file of await generateSet(name)) expected.add(`${name}/${file.path}`);
+      const expected = new Set((await generateSet(name)).map((file) => file.path));
+      const onDisk = await listFiles(goldenPath(GOLDEN_SETS[name].out));
+      expect(onDisk.filter((f) => !expected.has(f)).sort(), name).toEqual([]);
     }
-    const onDisk = await listFiles(goldenPath("./generated"));
-    expect(onDisk.filter((f) => !expected.has(f)).sort()).toEqual([]);
+    // Nothing else lives under generated/: every folder there is a set's output.
+    const sets = Object.values(GOLDEN_SETS).map((set) => goldenPath(set.out));
+    const folders = (await readdir(goldenPath("./generated"))).map((f) => goldenPath(`./generated/${f}`));
+    expect(folders.filter((f) => !sets.includes(f))).toEqual([]);
   });
 });

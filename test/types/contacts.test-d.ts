@@ -18,7 +18,7 @@ import {
   type ContactRecord,
   type ContactSort,
   type InvoiceContainer,
-} from "../golden/generated/contacts/index.js";
+} from "../../examples/contacts/generated/index.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
 const contacts = fm.layout(Contact);

@@ -5,7 +5,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "fmgen/runtime";
-import { Contact, Invoice, type ContactKinds, type ContactQuery, type ContactRecord } from "../golden/generated/contacts/index.js";
+import { Contact, Invoice, type ContactKinds, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
 import { TortureLayout } from "../golden/generated/torture/index.js";
 import { Contact as HandWrittenContact } from "../support/runtime-layouts.js";
 
