@@ -16,14 +16,13 @@
 //   BENCH_ONLY=get|find|list   run only one of the measurements (handy with BENCH_CPU_PROF)
 //   BENCH_RECORDS=<n>      number of Contacts records (default 10000)
 
-import { spawn } from "node:child_process";
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem, platform, release } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
+import { mulberry32, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS_FILE = join(ROOT, "test/bench/results/emulator.md");
@@ -54,17 +53,6 @@ const FIND_TARGET_MS = 20;
 
 // ---------------------------------------------------------------------------------------------------
 // Seed data: deterministic (seeded PRNG), so runs compare.
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIRST_NAMES = [
   "Ada", "Adam", "Adele", "Alan", "Alice", "Ángel", "Anna", "Ben", "Bjørn", "Carla", "Chen", "Chloé", "Daniel",
@@ -233,57 +221,9 @@ function codeOf(json) {
 // ---------------------------------------------------------------------------------------------------
 // The emulator child process.
 
-async function startEmulatorChild(seedFile) {
+function startEmulatorChild(seedFile) {
   const execArgv = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
-  const args = [
-    ...execArgv,
-    join(ROOT, "dist/cli/bin.js"),
-    "serve",
-    "--layouts",
-    join(ROOT, "examples/contacts/layouts"),
-    "--data",
-    seedFile,
-    "--port",
-    "0",
-  ];
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (chunk) => {
-    if (stderr.length < 20_000) stderr += chunk;
-  });
-  const exited = new Promise((resolveExit) => child.once("exit", (code, signal) => resolveExit({ code, signal })));
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new BenchError(`the emulator printed no URL within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS);
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      resolveUrl(line.trim());
-    });
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new BenchError(`the emulator exited before printing its URL (code ${code}, signal ${signal}):\n${stderr}`));
-    });
-  });
-  const startupMs = performance.now() - t0;
-  // Keep draining stdout so the child never blocks on a full pipe.
-  lines.on("line", () => {});
-  check(/^http:\/\/127\.0\.0\.1:\d+$/.test(url), `expected http://127.0.0.1:PORT as the first stdout line, got ${JSON.stringify(url)}`);
-
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return exited;
-    child.kill("SIGTERM");
-    const outcome = await Promise.race([exited, new Promise((r) => setTimeout(() => r(undefined), 10_000).unref())]);
-    if (outcome) return outcome;
-    child.kill("SIGKILL");
-    return exited;
-  };
-  return { child, url, startupMs, stop, stderr: () => stderr };
+  return spawnEmulator({ layouts: join(ROOT, "examples/contacts/layouts"), data: seedFile, execArgv, timeoutMs: STARTUP_TIMEOUT_MS });
 }
 
 async function childRssMiB(pid) {

@@ -21,17 +21,17 @@
 // Results: stdout and test/bench/results/peers.md. Every loop is bounded in count and time; every child is
 // stopped in a `finally`. Knobs: BENCH_ONLY=calls,stream,generate,tsc,size (comma list), BENCH_STREAM_RECORDS.
 
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
+import { mulberry32, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -62,17 +62,6 @@ const CHILD_MAX_MS = 600_000;
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers.
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const median = (xs) => {
   if (xs.length === 0) return NaN;
@@ -117,36 +106,8 @@ async function writeSeed(file, records) {
   await writeFile(file, JSON.stringify({ accounts: ACCOUNTS, records }));
 }
 
-async function startEmulator(layoutsDir, seedFile) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, "serve", "--layouts", layoutsDir, "--data", seedFile, "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8");
-  child.stderr.on("data", (c) => {
-    if (stderr.length < 20_000) stderr += c;
-  });
-  const exited = new Promise((r) => child.once("exit", (code, signal) => r({ code, signal })));
-  const lines = createInterface({ input: child.stdout });
-  const url = await new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new BenchError(`emulator printed no URL within ${STARTUP_TIMEOUT_MS} ms`)), STARTUP_TIMEOUT_MS);
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      ok(line.trim());
-    });
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      fail(new BenchError(`emulator exited before printing its URL (code ${code}, signal ${signal}):\n${stderr}`));
-    });
-  });
-  lines.on("line", () => {});
-  check(/^http:\/\/127\.0\.0\.1:\d+$/.test(url), `expected http://127.0.0.1:PORT, got ${JSON.stringify(url)}`);
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const done = await Promise.race([exited, new Promise((r) => setTimeout(() => r(undefined), 10_000).unref())]);
-    if (!done) child.kill("SIGKILL");
-  };
-  return { url, pid: child.pid, stop, startupMs: performance.now() - t0 };
+function startEmulator(layoutsDir, seedFile) {
+  return spawnEmulator({ layouts: layoutsDir, data: seedFile, timeoutMs: STARTUP_TIMEOUT_MS });
 }
 
 /** Runs a command; resolves with stdout/stderr and wall ms; rejects (with output) on failure or time-out. */
