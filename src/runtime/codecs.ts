@@ -14,7 +14,7 @@ export class DecodeError extends Error {
   }
 }
 
-/** Thrown by a codec; the caller adds the layout, field and record. */
+/** Thrown by an encoder; the caller adds the layout and field. */
 class BadValue extends Error {}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
@@ -45,30 +45,52 @@ function digit(text: string, i: number): number {
 
 const two = (text: string, i: number) => digit(text, i) * 10 + digit(text, i + 1);
 
-function decodeDate(raw: string): string {
+/** What a decoder returns for a wire value that does not decode: the caller reports it with its field and record. */
+export const INVALID: unique symbol = Symbol("invalid");
+function decodeDate(raw: string): string | typeof INVALID {
   // Fast path for what servers send: "MM/DD/YYYY" exactly.
   if (raw.length === 10 && raw.charCodeAt(2) === 47 && raw.charCodeAt(5) === 47) {
     const year = two(raw, 6) * 100 + two(raw, 8);
     if (validDate(year, two(raw, 0), two(raw, 3))) return `${raw.slice(6)}-${raw.slice(0, 2)}-${raw.slice(3, 5)}`;
   }
   const m = WIRE_DATE.exec(raw);
-  if (!m || !validDate(+m[3]!, +m[1]!, +m[2]!)) throw new BadValue();
+  if (!m || !validDate(+m[3]!, +m[1]!, +m[2]!)) return INVALID;
   return `${m[3]}-${pad(+m[1]!)}-${pad(+m[2]!)}`;
 }
 
-function decodeTime(raw: string): string {
+function decodeTime(raw: string): string | typeof INVALID {
   // Fast path for "HH:MM:SS" exactly.
   if (raw.length === 8 && raw.charCodeAt(2) === 58 && raw.charCodeAt(5) === 58 && validTime(two(raw, 0), two(raw, 3), two(raw, 6))) return raw;
   const m = WIRE_TIME.exec(raw);
-  if (!m || !validTime(+m[1]!, +m[2]!, Math.floor(+(m[3] ?? 0)))) throw new BadValue();
+  if (!m || !validTime(+m[1]!, +m[2]!, Math.floor(+(m[3] ?? 0)))) return INVALID;
   return `${pad(+m[1]!)}:${m[2]}:${pad(Math.floor(+(m[3] ?? 0)))}`;
 }
 
-function decodeTimestamp(raw: string): string {
+function decodeTimestamp(raw: string): string | typeof INVALID {
   const space = raw.indexOf(" ");
-  if (space < 0) throw new BadValue();
-  return `${decodeDate(raw.slice(0, space))}T${decodeTime(raw.slice(space + 1).trim())}`;
+  if (space < 0) return INVALID;
+  const date = decodeDate(raw.slice(0, space));
+  const time = decodeTime(raw.slice(space + 1).trim());
+  return date === INVALID || time === INVALID ? INVALID : `${date}T${time}`;
 }
+
+/**
+ * Wire value -> TypeScript value, one function per field kind (DESIGN.md's table); INVALID when the value does not
+ * decode. Separate functions, not one switch, so that a compiled record decoder calls each directly.
+ */
+export const DECODERS: Readonly<Record<FieldKind, (raw: unknown) => unknown>> = {
+  // Some servers send numbers for text fields that hold digits only; text stays text.
+  text: (raw) => (typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : INVALID),
+  number: (raw) =>
+    typeof raw === "number" ? (Number.isFinite(raw) ? raw : INVALID) : raw === "" ? null : typeof raw === "string" && NUMERIC.test(raw) ? Number(raw) : INVALID,
+  date: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeDate(raw) : INVALID),
+  time: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTime(raw) : INVALID),
+  timestamp: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTimestamp(raw) : INVALID),
+  container: (raw) => (raw === "" ? null : typeof raw === "string" ? raw : INVALID),
+};
+
+/** Older servers send numbers as numeric strings. */
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 function encodeDate(iso: string): string {
   const m = ISO_DATE.exec(iso);
@@ -86,31 +108,6 @@ function encodeTimestamp(iso: string): string {
   const at = iso.indexOf("T");
   if (at < 0) throw new BadValue();
   return `${encodeDate(iso.slice(0, at))} ${encodeTime(iso.slice(at + 1))}`;
-}
-
-/** One wire value -> its TypeScript value (DESIGN.md's table). Throws BadValue. */
-function decodeScalar(type: FieldKind, raw: unknown): unknown {
-  if (type === "text") {
-    if (typeof raw === "string") return raw;
-    // Some servers send numbers for text fields that hold digits only; text stays text.
-    if (typeof raw === "number") return String(raw);
-    throw new BadValue();
-  }
-  if (raw === "") return null;
-  switch (type) {
-    case "number": {
-      if (typeof raw === "number" && Number.isFinite(raw)) return raw;
-      // Older servers send numbers as numeric strings.
-      if (typeof raw === "string" && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(raw)) return Number(raw);
-      throw new BadValue();
-    }
-    case "container":
-      if (typeof raw === "string") return raw;
-      throw new BadValue();
-    default:
-      if (typeof raw !== "string") throw new BadValue();
-      return type === "date" ? decodeDate(raw) : type === "time" ? decodeTime(raw) : decodeTimestamp(raw);
-  }
 }
 
 /** One TypeScript value -> its wire value; `null` clears the field. Throws BadValue. */
@@ -138,80 +135,9 @@ function encodeScalar(type: FieldKind, value: unknown): string | number {
   throw new BadValue();
 }
 
-function repetitionKey(name: string, index: number): string {
+/** The wire key of repetition `index` (0-based) of field `name`: `F`, then `F(2)`... */
+export function repetitionKey(name: string, index: number): string {
   return index === 0 ? name : `${name}(${index + 1})`;
-}
-
-/** How to decode one field, worked out once per field specs object rather than once per record. */
-interface FieldPlan {
-  name: string;
-  type: FieldKind;
-  /** Wire keys: `F`, then `F(2)`... for repetitions. */
-  keys: readonly string[];
-  /** The value list, for validation. */
-  values: ReadonlySet<string> | undefined;
-}
-
-const plans = new WeakMap<object, readonly FieldPlan[]>();
-
-function fieldPlans(specs: Readonly<Record<string, FieldSpec>>): readonly FieldPlan[] {
-  let plan = plans.get(specs);
-  if (!plan) {
-    plan = Object.keys(specs).map((name) => {
-      const spec = specs[name]!;
-      return {
-        name,
-        type: spec.type,
-        keys: Array.from({ length: spec.repetitions ?? 1 }, (_, i) => repetitionKey(name, i)),
-        values: spec.valueList ? new Set(["", ...spec.valueList]) : undefined,
-      };
-    });
-    plans.set(specs, plan);
-  }
-  return plan;
-}
-
-function decodeAt(plan: FieldPlan, key: string, wire: Record<string, unknown>, where: { layout: string; recordId: string }, checkValueLists: boolean): unknown {
-  const raw = wire[key];
-  let value: unknown;
-  try {
-    value = decodeScalar(plan.type, raw);
-  } catch (error) {
-    if (error instanceof BadValue) throw new DecodeError(where.layout, key, where.recordId, raw, plan.type);
-    throw error;
-  }
-  // A value outside the list would make the generated literal union lie; FileMaker itself does not enforce lists.
-  if (checkValueLists && plan.values && typeof raw === "string" && !plan.values.has(raw)) {
-    throw new DecodeError(where.layout, key, where.recordId, raw, plan.type);
-  }
-  return value;
-}
-
-/**
- * Decodes a wire fieldData (or portal row) object against its field specs in one pass: a missing field or a value
- * that does not decode is a DecodeError; with `checkValueLists`, so is a text value outside the field's value list.
- */
-export function decodeFields(
-  specs: Readonly<Record<string, FieldSpec>>,
-  wire: Record<string, unknown>,
-  where: { layout: string; recordId: string },
-  checkValueLists = false,
-): Record<string, unknown> {
-  // A plain object (V8 keeps it fast, unlike Object.create(null)); only "__proto__" needs defining as data.
-  const out: Record<string, unknown> = {};
-  for (const plan of fieldPlans(specs)) {
-    const { keys } = plan;
-    let value: unknown;
-    if (keys.length === 1) value = decodeAt(plan, keys[0]!, wire, where, checkValueLists);
-    else {
-      const values = new Array<unknown>(keys.length);
-      for (let i = 0; i < keys.length; i++) values[i] = decodeAt(plan, keys[i]!, wire, where, checkValueLists);
-      value = values;
-    }
-    if (plan.name === "__proto__") Object.defineProperty(out, plan.name, { value, enumerable: true, writable: true, configurable: true });
-    else out[plan.name] = value;
-  }
-  return out;
 }
 
 /** Encodes a partial input object to wire fieldData; unknown, read-only and container fields are refused. */

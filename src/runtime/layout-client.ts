@@ -1,11 +1,12 @@
 import { Readable } from "node:stream";
-import { decodeFields, encodeFields, DecodeError } from "./codecs.js";
+import { encodeFields } from "./codecs.js";
 import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError, ProtocolError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
 import { FindQuery } from "./query-builder.js";
+import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
 
@@ -48,8 +49,12 @@ export interface FindOptions<Fields, Name extends string, Kinds = Record<never, 
 
 export interface StreamOptions<Name extends string> extends CallOptions {
   sort?: readonly SortSpec<Name>[];
-  /** Records fetched per request (default 500); memory stays bounded by one page. */
+  /** Records fetched per request (default 500); memory stays bounded by two pages. */
   pageSize?: number;
+  /** One-based index of the first record (default 1). */
+  offset?: number;
+  /** At most this many records in all (default: every one). */
+  limit?: number;
 }
 
 export interface UploadOptions extends CallOptions {
@@ -82,6 +87,7 @@ type FindOptionsOf<D> = FindOptions<FindableOf<D>, NameOf<D>, KindsOf<D>>;
 /** The typed client of one layout; every call goes through the client's single shared session. */
 export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   private readonly base: string;
+  private readonly decodeRecord: (raw: unknown) => RecordOf<D>;
 
   constructor(
     readonly definition: D,
@@ -92,20 +98,21 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       throw new Error(`layout "${definition.layout}" belongs to database "${definition.database}", but this client is for "${settings.database}"`);
     }
     this.base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
+    this.decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }
 
   async list(options: ListOptions<NameOf<D>> = {}): Promise<Page<RecordOf<D>>> {
-    const params = new URLSearchParams();
-    if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
-    if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
-    if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
-    const query = params.size ? `?${params}` : "";
+    return this.page(await this.listResponse(options));
+  }
+
+  /** A list's response, not yet decoded; undefined when the list returns nothing. */
+  private async listResponse(options: ListOptions<NameOf<D>>): Promise<Record<string, unknown> | undefined> {
+    const path = `${this.base}/records${listQuery(options)}`;
     try {
-      const envelope = await this.session.call(() => ({ method: "GET", path: `${this.base}/records${query}` }), this.read(options));
-      return this.page(envelope.response);
+      return (await this.session.call(() => ({ method: "GET", path }), this.read(options))).response;
     } catch (error) {
       // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
-      if (error instanceof FileMakerError && error.code === "101") return this.emptyPage();
+      if (error instanceof FileMakerError && error.code === "101") return undefined;
       throw error;
     }
   }
@@ -141,6 +148,11 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
 
   /** A find; no match (code 401) is an empty page, never an error. */
   async find(options: FindOptionsOf<D>): Promise<Page<RecordOf<D>>> {
+    return this.page(await this.findResponse(options));
+  }
+
+  /** A find's response, not yet decoded; undefined when nothing matches. */
+  private async findResponse(options: FindOptionsOf<D>): Promise<Record<string, unknown> | undefined> {
     const body = JSON.stringify({
       query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>)),
       ...(options.sort?.length ? { sort: options.sort } : {}),
@@ -149,10 +161,9 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     });
     try {
       // A find changes nothing, so it may be sent again after a network fault.
-      const envelope = await this.session.call(() => ({ method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body }), this.read(options));
-      return this.page(envelope.response);
+      return (await this.session.call(() => ({ method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body }), this.read(options))).response;
     } catch (error) {
-      if (error instanceof FileMakerError && error.code === "401") return this.emptyPage();
+      if (error instanceof FileMakerError && error.code === "401") return undefined;
       throw error;
     }
   }
@@ -177,14 +188,14 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return (await this.find({ ...options, limit: 1 })).data[0];
   }
 
-  /** Every record, page by page; one page in memory at a time. */
+  /** Every record (from `offset`, up to `limit`), page by page; at most two pages in memory. */
   listAll(options: StreamOptions<NameOf<D>> = {}): AsyncIterable<RecordOf<D>> {
-    return this.stream((offset, limit) => this.list({ ...options, offset, limit }), options.pageSize);
+    return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }), options);
   }
 
-  /** Every record a find matches, page by page. */
-  findAll(options: Omit<FindOptionsOf<D>, "offset" | "limit"> & { pageSize?: number }): AsyncIterable<RecordOf<D>> {
-    return this.stream((offset, limit) => this.find({ ...options, offset, limit }), options.pageSize);
+  /** Every record a find matches (from `offset`, up to `limit`), page by page. */
+  findAll(options: Omit<FindOptionsOf<D>, "offset" | "limit"> & StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>> {
+    return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }), options);
   }
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream or a file path streamed from disk. */
@@ -207,19 +218,32 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return { modId: String(envelope.response.modId) };
   }
 
-  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Page<RecordOf<D>>>, pageSize = 500): AsyncGenerator<RecordOf<D>> {
-    const limit = positive(pageSize, "pageSize");
-    let next: Promise<Page<RecordOf<D>>> | undefined = fetchPage(1, limit);
+  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>, options: StreamOptions<NameOf<D>>): AsyncGenerator<RecordOf<D>> {
+    const pageSize = positive(options.pageSize ?? 500, "pageSize");
+    let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
+    let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
+    type InFlight = Promise<{ response: Record<string, unknown> | undefined; limit: number }>;
+    const request = (): InFlight => {
+      const limit = Math.min(pageSize, remaining);
+      const response = fetchPage(offset, limit).then((r) => ({ response: r, limit }));
+      offset += limit;
+      remaining -= limit;
+      return response;
+    };
+    let next: InFlight | undefined = request();
     try {
-      for (let offset = 1; next; offset += limit) {
-        const page: Page<RecordOf<D>> = await next;
-        // Ask for the next page before handing out this one, so the server works while the caller does:
-        // at most two pages are held at once.
-        next = page.data.length < limit ? undefined : fetchPage(offset + limit, limit);
-        yield* page.data;
+      while (next) {
+        const { response, limit }: Awaited<InFlight> = await next;
+        const data: unknown = response?.data;
+        const returned: number = Array.isArray(data) ? data.length : 0;
+        // Ask for the next page before decoding this one, so the server works while this page is decoded and
+        // consumed: at most two pages are held at once.
+        next = returned < limit || remaining <= 0 ? undefined : request();
+        yield* this.page(response).data;
       }
     } finally {
-      // A caller that stops early leaves a page in flight: its failure must not surface as unhandled.
+      // A caller that stops early (or a page that does not decode) leaves a page in flight: its failure must not
+      // surface as unhandled.
       next?.catch(() => undefined);
     }
   }
@@ -260,9 +284,11 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return { portalData: out };
   }
 
-  private page(response: Record<string, unknown>): Page<RecordOf<D>> {
+  /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
+  private page(response: Record<string, unknown> | undefined): Page<RecordOf<D>> {
+    if (!response) return this.emptyPage();
     const data = Array.isArray(response.data) ? response.data : [];
-    return { data: data.map((r) => this.decodeRecord(r)), dataInfo: response.dataInfo as DataInfo };
+    return { data: data.map(this.decodeRecord), dataInfo: response.dataInfo as DataInfo };
   }
 
   private emptyPage(): Page<RecordOf<D>> {
@@ -271,47 +297,21 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       dataInfo: { database: this.settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },
     };
   }
-
-  /**
-   * One record from the wire, checked and decoded in one pass. Validation (on by default) also checks the ids'
-   * types, the shape of fieldData and portalData, and value lists; a bad value is a DecodeError either way.
-   */
-  private decodeRecord(raw: unknown): RecordOf<D> {
-    const layout = this.definition.layout;
-    const check = this.definition.validate ?? this.settings.validate;
-    const record = (typeof raw === "object" && raw !== null ? raw : {}) as { recordId?: unknown; modId?: unknown; fieldData?: unknown; portalData?: Record<string, unknown> };
-    const recordId = String(record.recordId ?? "?");
-    const fail = (field: string, value: unknown): never => {
-      throw new DecodeError(layout, field, recordId, value, "text");
-    };
-    if (check) {
-      if (typeof record.recordId !== "string") fail("recordId", record.recordId);
-      if (typeof record.modId !== "string") fail("modId", record.modId);
-    }
-    if (typeof record.fieldData !== "object" || record.fieldData === null) fail("fieldData", record.fieldData);
-    const portalData: Record<string, unknown[]> = Object.create(null);
-    for (const [name, portal] of Object.entries(this.definition.portals ?? {})) {
-      const rows = record.portalData?.[name] ?? [];
-      if (!Array.isArray(rows)) fail(`portalData.${name}`, rows);
-      portalData[name] = (rows as Record<string, unknown>[]).map((row) => {
-        if (typeof row !== "object" || row === null) return fail(`portalData.${name}`, row);
-        if (check && (typeof row.recordId !== "string" || typeof row.modId !== "string")) fail(`portalData.${name}.recordId`, row.recordId);
-        const where = { layout, recordId: `${recordId} portal "${name}" row ${String(row.recordId)}` };
-        return { recordId: String(row.recordId), modId: String(row.modId), ...decodeFields(portal.fields, row, where, check) };
-      });
-    }
-    return {
-      recordId,
-      modId: String(record.modId),
-      fieldData: decodeFields(this.definition.fields, record.fieldData as Record<string, unknown>, { layout, recordId }, check) as FieldsOf<D>,
-      portalData: portalData as PortalsOf<D>,
-    };
-  }
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-function positive(n: number, name: string): number {
+/** The query string of a list call: `?_offset=..&_limit=..&_sort=..`, or "" with none. */
+export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }): string {
+  const params = new URLSearchParams();
+  if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
+  if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
+  if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
+  return params.size ? `?${params}` : "";
+}
+
+/** A whole number >= 1 (offsets, limits, page sizes), or a RangeError naming it. */
+export function positive(n: number, name: string): number {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
   return n;
 }

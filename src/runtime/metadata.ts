@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FileMakerError } from "./errors.js";
-import type { DataInfo } from "./layout-client.js";
+import { listQuery, type DataInfo } from "./layout-client.js";
 import type { Session } from "./session.js";
 import { segment } from "./transport.js";
 
@@ -125,10 +125,7 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
       return (table ? { ...rest, table } : rest) as LayoutMetadata;
     },
     async wireRecords(layout, options = {}) {
-      const params = new URLSearchParams();
-      if (options.offset !== undefined) params.set("_offset", String(options.offset));
-      if (options.limit !== undefined) params.set("_limit", String(options.limit));
-      const path = `${base}/${segment(layout)}/records${params.size ? `?${params}` : ""}`;
+      const path = `${base}/${segment(layout)}/records${listQuery(options)}`;
       try {
         const { response } = await session.call(() => ({ method: "GET", path }), read(options.signal));
         const data = Array.isArray(response.data) ? (response.data as Record<string, unknown>[]) : [];

@@ -1,7 +1,7 @@
 import type { FmRecord, FieldsOf, LayoutDefinition, LayoutTypes, PortalsOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
-import type { CallOptions, LayoutClient, Page, SortOrder, SortSpec } from "./layout-client.js";
+import { positive, type CallOptions, type LayoutClient, type Page, type SortOrder, type SortSpec } from "./layout-client.js";
 
 type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D> = keyof FieldsOf<D> & string;
@@ -94,26 +94,18 @@ export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements Async
 
   /** One page: the query's offset (default 1) and limit (default 100). No match is an empty page. */
   run(options: CallOptions = {}): Promise<Page<RecordOf<D>>> {
-    return this.#fetch(this.#state.offset, this.#state.limit, options);
+    const call = { ...this.toFindOptions(), ...options };
+    return call.query.length ? this.#client.find(call) : this.#client.list(call);
   }
 
-  /** Every matching record from the offset on (up to the limit), page by page; one page in memory at a time. */
-  async *all(options: StreamQueryOptions = {}): AsyncGenerator<RecordOf<D>> {
-    const pageSize = positive(options.pageSize ?? 500, "pageSize");
-    let offset = this.#state.offset ?? 1;
-    let remaining = this.#state.limit ?? Infinity;
-    while (remaining > 0) {
-      const limit = Math.min(pageSize, remaining);
-      const page = await this.#fetch(offset, limit, options);
-      yield* page.data;
-      if (page.data.length < limit) return;
-      offset += limit;
-      remaining -= limit;
-    }
+  /** Every matching record from the offset on (up to the limit), page by page; at most two pages in memory. */
+  all(options: StreamQueryOptions = {}): AsyncIterable<RecordOf<D>> {
+    const stream = { ...this.toFindOptions(), ...options };
+    return stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<RecordOf<D>> {
-    return this.all();
+    return this.all()[Symbol.asyncIterator]();
   }
 
   /** The requests, sort, offset and limit this query sends, as `find()` takes them. */
@@ -125,17 +117,6 @@ export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements Async
       ...(offset !== undefined ? { offset } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
-  }
-
-  #fetch(offset: number | undefined, limit: number | undefined, call: CallOptions): Promise<Page<RecordOf<D>>> {
-    const { query: requests, sort } = this.toFindOptions();
-    const options = {
-      ...(sort.length ? { sort } : {}),
-      ...(offset !== undefined ? { offset } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(call.signal ? { signal: call.signal } : {}),
-    };
-    return requests.length ? this.#client.find({ query: requests, ...options }) : this.#client.list(options);
   }
 
   #add(criteria: CriteriaOf<D>, omit: boolean): FindQuery<D> {
@@ -163,7 +144,3 @@ export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements Async
   }
 }
 
-function positive(n: number, name: string): number {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
-  return n;
-}

@@ -117,3 +117,33 @@ describe(`listAll over ${COUNT.toLocaleString("en")} records`, () => {
     expect(expected.every((i) => seen.has(i))).toBe(true);
   }, 30_000);
 });
+
+describe("listAll and findAll from an offset, up to a limit", () => {
+  const numbers = async (records: AsyncIterable<{ fieldData: { Number: number | null } }>) => {
+    const out: (number | null)[] = [];
+    for await (const r of records) out.push(r.fieldData.Number);
+    return out;
+  };
+  const sort = [{ fieldName: "Number", sortOrder: "ascend" }] as const;
+
+  it("yields exactly the records in the window, whatever the page size", async () => {
+    for (const pageSize of [1, 7, 500, 5_000]) {
+      const { result, requests } = await counting(emu, () => numbers(types.listAll({ sort, offset: 101, limit: 50, pageSize })));
+      expect(result).toEqual(Array.from({ length: 50 }, (_, i) => 100 + i));
+      // Never a page past the window.
+      expect(requests).toBe(Math.ceil(50 / pageSize));
+    }
+    expect(await numbers(types.listAll({ sort, offset: COUNT - 2, limit: 10 }))).toEqual([COUNT - 3, COUNT - 2, COUNT - 1]);
+    expect(await numbers(types.listAll({ offset: COUNT + 1 }))).toEqual([]);
+  }, 30_000);
+
+  it("findAll windows the matches", async () => {
+    const found = await numbers(types.findAll({ query: [{ Tags: "t3" }], sort, offset: 3, limit: 4, pageSize: 3 }));
+    expect(found).toEqual([17, 24, 31, 38]);
+  });
+
+  it("refuses a window that is not whole numbers >= 1", async () => {
+    await expect(numbers(types.listAll({ offset: 0 }))).rejects.toThrow("offset must be a whole number >= 1, got 0");
+    await expect(numbers(types.listAll({ limit: 1.5 }))).rejects.toThrow("limit must be a whole number >= 1, got 1.5");
+  });
+});

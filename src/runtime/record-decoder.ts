@@ -1,0 +1,137 @@
+import { DECODERS, DecodeError, INVALID, repetitionKey } from "./codecs.js";
+import type { FieldKind, FieldSpec, FmRecord, LayoutSpec } from "./definition.js";
+
+type Wire = Record<string, unknown>;
+type DecodedRecord = FmRecord<Wire, Record<string, Wire[]>>;
+
+/** Decodes one fieldData object or portal row; `id` is the (parent) record's id, for errors. */
+type FieldsDecoder = (wire: Wire, id: string) => Wire;
+
+/** Reports a wire value that does not decode (or falls outside its value list) with its layout, field and record. */
+type Fail = (key: string, raw: unknown, type: FieldKind, id: string, wire: Wire) => never;
+
+interface Slot {
+  name: string;
+  decode: (raw: unknown) => unknown;
+  type: FieldKind;
+  /** Wire keys: `F`, then `F(2)`... for repetitions. */
+  keys: readonly string[];
+  /** The value list (with ""), when value lists are checked. */
+  values: ReadonlySet<string> | undefined;
+}
+
+export interface DecoderOptions {
+  /** Also check ids, shapes and value lists (a value outside its list would make the generated union lie). */
+  validate: boolean;
+  /** Loop over the fields instead of compiling a function: the fallback, forced in tests. */
+  interpret?: boolean;
+}
+
+/**
+ * Builds the decoder of a layout's records: wire record -> `{ recordId, modId, fieldData, portalData }`, each value
+ * decoded to its TypeScript type in one pass; a value that does not decode is a DecodeError.
+ */
+export function recordDecoder(spec: LayoutSpec, options: DecoderOptions): (raw: unknown) => DecodedRecord {
+  const { layout } = spec;
+  const validate = spec.validate ?? options.validate;
+  const fieldData = fieldsDecoder(spec.fields, layout, undefined, validate, options.interpret);
+  const portals = Object.entries(spec.portals ?? {}).map(([name, portal]) => ({ name, decode: fieldsDecoder(portal.fields, layout, name, validate, options.interpret) }));
+  return (raw) => {
+    const record = (typeof raw === "object" && raw !== null ? raw : {}) as { recordId?: unknown; modId?: unknown; fieldData?: unknown; portalData?: Record<string, unknown> };
+    const recordId = String(record.recordId ?? "?");
+    const fail = (field: string, value: unknown): never => {
+      throw new DecodeError(layout, field, recordId, value, "text");
+    };
+    if (validate) {
+      if (typeof record.recordId !== "string") fail("recordId", record.recordId);
+      if (typeof record.modId !== "string") fail("modId", record.modId);
+    }
+    if (typeof record.fieldData !== "object" || record.fieldData === null) fail("fieldData", record.fieldData);
+    const portalData: Record<string, Wire[]> = {};
+    for (const { name, decode } of portals) {
+      const rows = record.portalData?.[name] ?? [];
+      if (!Array.isArray(rows)) return fail(`portalData.${name}`, rows);
+      const decoded = new Array<Wire>(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as Wire;
+        if (typeof row !== "object" || row === null) fail(`portalData.${name}`, row);
+        if (validate && (typeof row.recordId !== "string" || typeof row.modId !== "string")) fail(`portalData.${name}.recordId`, row.recordId);
+        decoded[i] = decode(row, recordId);
+      }
+      set(portalData, name, decoded);
+    }
+    return { recordId, modId: String(record.modId), fieldData: fieldData(record.fieldData as Wire, recordId), portalData };
+  };
+}
+
+/**
+ * The decoder of one field list: of fieldData when `portal` is undefined, else of that portal's rows (which carry
+ * their own recordId and modId beside the fields).
+ */
+function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret = false): FieldsDecoder {
+  const slots: Slot[] = Object.keys(specs).map((name) => {
+    const spec = specs[name]!;
+    return {
+      name,
+      decode: DECODERS[spec.type],
+      type: spec.type,
+      keys: Array.from({ length: spec.repetitions ?? 1 }, (_, i) => repetitionKey(name, i)),
+      values: validate && spec.valueList ? new Set(["", ...spec.valueList]) : undefined,
+    };
+  });
+  const fail: Fail = (key, raw, type, id, wire) => {
+    throw new DecodeError(layout, key, portal === undefined ? id : `${id} portal "${portal}" row ${String(wire.recordId)}`, raw, type);
+  };
+  if (!interpret) {
+    try {
+      return compile(slots, portal !== undefined, fail);
+    } catch (error) {
+      // Code generation from strings is disallowed here (a policy or --disallow-code-generation-from-strings).
+      if (!(error instanceof EvalError)) throw error;
+    }
+  }
+  return interpreted(slots, portal !== undefined, fail);
+}
+
+/**
+ * One straight-line function per field list: named property reads and one object literal of fixed shape, which V8
+ * optimizes far better than a loop over the fields (about 3x on a 100-record page). Names enter the code only as
+ * JSON string literals, so no field name can change what the code does.
+ */
+function compile(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDecoder {
+  let body = "";
+  const members = row ? ["recordId:String(w.recordId)", "modId:String(w.modId)"] : [];
+  slots.forEach((slot, s) => {
+    const vars = slot.keys.map((key, k) => {
+      const [r, v, at] = [`r${s}_${k}`, `v${s}_${k}`, JSON.stringify(key)];
+      body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}].type,id,w);\n`;
+      return v;
+    });
+    // A "__proto__" key in a literal would set the prototype; the computed form defines an own property.
+    members.push(`${slot.name === "__proto__" ? '["__proto__"]' : JSON.stringify(slot.name)}:${vars.length === 1 ? vars[0] : `[${vars}]`}`);
+  });
+  return new Function("S", "X", "f", `"use strict";return function decodeFields(w,id){\n${body}return{${members}}}`)(slots, INVALID, fail) as FieldsDecoder;
+}
+
+/** The same decoding as `compile`'s, as a loop. */
+function interpreted(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDecoder {
+  return (wire, id) => {
+    const out: Wire = row ? { recordId: String(wire.recordId), modId: String(wire.modId) } : {};
+    for (const slot of slots) {
+      const values = slot.keys.map((key) => {
+        const raw = wire[key];
+        const value = slot.decode(raw);
+        if (value === INVALID || (slot.values && typeof raw === "string" && !slot.values.has(raw))) fail(key, raw, slot.type, id, wire);
+        return value;
+      });
+      set(out, slot.name, slot.keys.length === 1 ? values[0] : values);
+    }
+    return out;
+  };
+}
+
+/** `out[name] = value`, except that "__proto__" becomes an own data property rather than the prototype. */
+function set(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
