@@ -45,13 +45,14 @@ export interface FileMakerClient extends MetadataCalls {
 }
 
 export function createClient(options: ClientOptions): FileMakerClient {
-  const server = options.server.replace(/\/+$/, "");
-  if (!/^https?:\/\//.test(server)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
-  checkTransport(server, options.insecure ?? "warn");
+  const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
+  checkTransport(url, options.insecure ?? "warn");
   const ownDispatcher = options.dispatcher ? undefined : defaultDispatcher();
   const session = new Session({
     transport: {
-      baseUrl: `${server}/fmi/data/${options.version ?? "vLatest"}`,
+      origin: url.origin,
+      basePath: `${url.pathname.replace(/\/+$/, "")}/fmi/data/${options.version ?? "vLatest"}`,
       dispatcher: options.dispatcher ?? ownDispatcher!,
       timeoutMs: options.timeoutMs ?? 30_000,
     },
@@ -85,15 +86,8 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export const INSECURE_TRANSPORT_WARNING = "FMGEN_INSECURE_TRANSPORT";
 
-function checkTransport(server: string, policy: "warn" | "refuse" | "allow"): void {
-  if (policy === "allow") return;
-  let url: URL;
-  try {
-    url = new URL(server);
-  } catch {
-    throw new TypeError("server is not a valid URL");
-  }
-  if (url.protocol !== "http:" || isLoopbackHost(url.hostname)) return;
+function checkTransport(url: URL, policy: "warn" | "refuse" | "allow"): void {
+  if (policy === "allow" || url.protocol !== "http:" || isLoopbackHost(url.hostname)) return;
   const text = `credentials and session tokens would travel unencrypted over http:// to ${url.host}; use https://, or pass insecure: "allow" to accept this`;
   if (policy === "refuse") throw new TypeError(`refusing to connect: ${text}`);
   process.emitWarning(text, { code: INSECURE_TRANSPORT_WARNING });

@@ -14,9 +14,6 @@ export class DecodeError extends Error {
   }
 }
 
-/** Thrown by an encoder; the caller adds the layout and field. */
-class BadValue extends Error {}
-
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -92,48 +89,35 @@ export const DECODERS: Readonly<Record<FieldKind, (raw: unknown) => unknown>> = 
 /** Older servers send numbers as numeric strings. */
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
-function encodeDate(iso: string): string {
+function encodeDate(iso: string): string | typeof INVALID {
   const m = ISO_DATE.exec(iso);
-  if (!m || !validDate(+m[1]!, +m[2]!, +m[3]!)) throw new BadValue();
-  return `${m[2]}/${m[3]}/${m[1]}`;
+  return m && validDate(+m[1]!, +m[2]!, +m[3]!) ? `${m[2]}/${m[3]}/${m[1]}` : INVALID;
 }
 
-function encodeTime(value: string): string {
+function encodeTime(value: string): string | typeof INVALID {
   const m = ISO_TIME.exec(value);
-  if (!m || !validTime(+m[1]!, +m[2]!, +m[3]!)) throw new BadValue();
-  return value;
+  return m && validTime(+m[1]!, +m[2]!, +m[3]!) ? value : INVALID;
 }
 
-function encodeTimestamp(iso: string): string {
+function encodeTimestamp(iso: string): string | typeof INVALID {
   const at = iso.indexOf("T");
-  if (at < 0) throw new BadValue();
-  return `${encodeDate(iso.slice(0, at))} ${encodeTime(iso.slice(at + 1))}`;
+  const date = at < 0 ? INVALID : encodeDate(iso.slice(0, at));
+  const time = at < 0 ? INVALID : encodeTime(iso.slice(at + 1));
+  return date === INVALID || time === INVALID ? INVALID : `${date} ${time}`;
 }
 
-/** One TypeScript value -> its wire value; `null` clears the field. Throws BadValue. */
-function encodeScalar(type: FieldKind, value: unknown): string | number {
-  if (value === null) return "";
-  switch (type) {
-    case "text":
-      if (typeof value === "string") return value;
-      break;
-    case "number":
-      if (typeof value === "number" && Number.isFinite(value)) return value;
-      break;
-    case "date":
-      if (typeof value === "string") return encodeDate(value);
-      break;
-    case "time":
-      if (typeof value === "string") return encodeTime(value);
-      break;
-    case "timestamp":
-      if (typeof value === "string") return encodeTimestamp(value);
-      break;
-    case "container":
-      break;
-  }
-  throw new BadValue();
-}
+/**
+ * TypeScript value -> wire value, one function per field kind; INVALID when the value is not one of the kind.
+ * (`null`, which clears a field, is the caller's.) Finds use them too: criteria for dates use the wire format.
+ */
+export const ENCODERS: Readonly<Record<FieldKind, (value: unknown) => string | number | typeof INVALID>> = {
+  text: (value) => (typeof value === "string" ? value : INVALID),
+  number: (value) => (typeof value === "number" && Number.isFinite(value) ? value : INVALID),
+  date: (value) => (typeof value === "string" ? encodeDate(value) : INVALID),
+  time: (value) => (typeof value === "string" ? encodeTime(value) : INVALID),
+  timestamp: (value) => (typeof value === "string" ? encodeTimestamp(value) : INVALID),
+  container: () => INVALID,
+};
 
 /** The wire key of repetition `index` (0-based) of field `name`: `F`, then `F(2)`... */
 export function repetitionKey(name: string, index: number): string {
@@ -152,12 +136,9 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
       throw new TypeError(`layout "${layout}", field "${name}" is ${spec.type === "container" ? "a container (use upload)" : "read-only"}`);
     }
     const encodeAt = (v: unknown, key: string) => {
-      try {
-        out[key] = encodeScalar(spec.type, v);
-      } catch (error) {
-        if (error instanceof BadValue) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${HINT[spec.type]}`);
-        throw error;
-      }
+      const wire = v === null ? "" : ENCODERS[spec.type](v);
+      if (wire === INVALID) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${HINT[spec.type]}`);
+      out[key] = wire;
     };
     const reps = spec.repetitions ?? 1;
     if (reps === 1) encodeAt(value, name);
@@ -178,9 +159,7 @@ const HINT: Record<FieldKind, string> = {
   container: "",
 };
 
-function describe(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : typeof value === "number" ? String(value) : typeof value;
+/** A value as an error message quotes it: strings quoted, numbers and null as written, anything else by its type. */
+export function describe(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value) : typeof value === "number" || value === null ? String(value) : typeof value;
 }
-
-/** Exposed for the find-query builder: criteria for dates use the wire format. */
-export const wireFormat = { date: encodeDate, time: encodeTime, timestamp: encodeTimestamp } as const;

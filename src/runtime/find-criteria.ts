@@ -1,5 +1,5 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
-import { wireFormat } from "./codecs.js";
+import { describe, ENCODERS, INVALID } from "./codecs.js";
 import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
 /**
@@ -36,21 +36,10 @@ export function decimal(n: number): string {
  * server reads it (`MM/DD/YYYY`, `HH:MM:SS`, `MM/DD/YYYY HH:MM:SS`). It is never text, so it needs no escape.
  */
 function operand(spec: FieldSpec, value: unknown): string {
-  try {
-    switch (spec.type) {
-      case "number":
-        if (typeof value === "number" && Number.isFinite(value)) return decimal(value);
-        break;
-      case "date":
-      case "time":
-      case "timestamp":
-        if (typeof value === "string") return wireFormat[spec.type](value);
-        break;
-    }
-  } catch {
-    // fall through to the error below
-  }
-  throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
+  // Text never reaches here unescaped: it goes through exact() or a string helper.
+  const wire = spec.type === "text" ? INVALID : ENCODERS[spec.type](value);
+  if (wire === INVALID) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
+  return typeof wire === "number" ? decimal(wire) : wire;
 }
 
 /** A plain value, or `q.eq`: "equals exactly"; `null` and `""` find empty fields. */
@@ -132,8 +121,4 @@ function findableSpec(definition: LayoutSpec, name: string): FieldSpec | undefin
   if (Object.hasOwn(definition.fields, name)) return definition.fields[name];
   for (const portal of Object.values(definition.portals ?? {})) if (Object.hasOwn(portal.fields, name)) return portal.fields[name];
   return undefined;
-}
-
-function describe(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : typeof value === "number" || value === null ? String(value) : typeof value;
 }

@@ -69,15 +69,10 @@ export class Session {
     const token = this.pendingLogin ? await this.pendingLogin.catch(() => undefined) : this.token;
     if (!token) return;
     this.token = undefined;
-    const envelope = await send(this.options.transport, {
-      method: "DELETE",
-      path: `/databases/${segment(this.options.database)}/sessions/${segment(token)}`,
-      shownPath: `/databases/${segment(this.options.database)}/sessions/{token}`,
-      ...(signal ? { signal } : {}),
-    });
-    if (envelope.code !== "0" && envelope.code !== "952") {
-      throw fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: "DELETE", path: `/databases/${segment(this.options.database)}/sessions/{token}` });
-    }
+    const sessions = `/databases/${segment(this.options.database)}/sessions`;
+    const req: WireRequest = { method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}` };
+    const envelope = await send(this.options.transport, signal ? { ...req, signal } : req);
+    if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
   }
 
   private canLogIn(): boolean {
@@ -85,11 +80,16 @@ export class Session {
   }
 
   private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
-    const signalled = call.signal ? { ...req, signal: call.signal } : req;
-    const policy = this.options.retry;
-    const envelope = await withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.options.transport, signalled)));
+    const envelope = await this.transmit(req, call);
     if (envelope.code !== "952") this.lastUsed = this.options.now();
     return envelope;
+  }
+
+  /** Sends with the retry policy: network faults (reads only, unless never sent) and capacity codes. */
+  private transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
+    const signalled = call.signal ? { ...req, signal: call.signal } : req;
+    const policy = this.options.retry;
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.options.transport, signalled)));
   }
 
   private settle(envelope: Envelope, req: WireRequest): Envelope {
@@ -130,8 +130,7 @@ export class Session {
       body,
     };
     // A login is safe to repeat: it creates nothing the caller depends on.
-    const policy = this.options.retry;
-    const envelope = await withCapacityRetry(policy, undefined, () => withRetry(policy, true, undefined, () => send(this.options.transport, req)));
+    const envelope = await this.transmit(req, { idempotent: true });
     if (envelope.code !== "0") throw this.errorFor(envelope, req);
     const header = envelope.headers["x-fm-data-access-token"];
     const token = (typeof envelope.response.token === "string" ? envelope.response.token : undefined) ?? (typeof header === "string" ? header : undefined);

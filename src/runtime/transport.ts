@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { NetworkError, ProtocolError, type FailedCall } from "./errors.js";
 
 /** What every Data API answer is: `{ response, messages: [{ code, message }] }`. */
@@ -23,7 +23,10 @@ export interface WireRequest {
 }
 
 export interface TransportOptions {
-  baseUrl: string;
+  /** `https://host:port`: which of the dispatcher's connection pools. */
+  origin: string;
+  /** `/fmi/data/vLatest` (after any path of the server's URL): put before every request's path. */
+  basePath: string;
   dispatcher: Dispatcher;
   timeoutMs: number;
 }
@@ -35,44 +38,73 @@ export function defaultDispatcher(): Dispatcher {
 
 const MAX_QUOTE = 120;
 
-/** Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. */
-export async function send(options: TransportOptions, req: WireRequest): Promise<Envelope> {
+/**
+ * Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. Dispatches to
+ * undici directly with a handler that gathers the body: no stream, no AbortController, one timer per request
+ * (a third of the client's own time per call went to those).
+ */
+export function send(options: TransportOptions, req: WireRequest): Promise<Envelope> {
   const call: FailedCall = { method: req.method, path: req.shownPath ?? req.path };
-  // One controller and one cleared timer per request: cheaper than AbortSignal.timeout + AbortSignal.any, whose
-  // timers outlive the request.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs);
-  const forwardAbort = () => controller.abort();
-  if (req.signal?.aborted) controller.abort();
-  else req.signal?.addEventListener("abort", forwardAbort, { once: true });
-  let status: number;
-  let headers: Record<string, string | string[] | undefined>;
-  let text: string;
-  try {
-    const res = await request(options.baseUrl + req.path, {
-      method: req.method,
-      headers: req.headers ?? {},
-      body: req.body ?? null,
-      dispatcher: options.dispatcher,
-      signal: controller.signal,
-    });
-    status = res.statusCode;
-    headers = res.headers;
-    text = await res.body.text();
-  } catch (error) {
-    if (req.signal?.aborted) throw new NetworkError("aborted by the caller", "aborted", call, { cause: error });
-    if (timedOut) throw new NetworkError(`no answer within ${options.timeoutMs} ms`, "timeout", call, { cause: error });
-    const e = error as { code?: string; message?: string };
-    throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
-  } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener("abort", forwardAbort);
-  }
-  return parseEnvelope(status, headers, text, call);
+  const signal = req.signal;
+  if (signal?.aborted) return Promise.reject(new NetworkError("aborted by the caller", "aborted", call, { cause: signal.reason }));
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let controller: Dispatcher.DispatchController | undefined;
+    let stopped: Error | undefined;
+    const settle = (outcome: () => Envelope) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    // A stop before the request reached a connection ends the call at once; the request is aborted when it does.
+    const stop = (reason: "timeout" | "aborted") => {
+      const message = reason === "timeout" ? `no answer within ${options.timeoutMs} ms` : "aborted by the caller";
+      const error = new Error(message);
+      stopped = error;
+      // Settled first: aborting may report the abort as a connection error at once.
+      settle(() => {
+        throw new NetworkError(message, reason, call, { cause: reason === "aborted" ? signal?.reason : error });
+      });
+      controller?.abort(error);
+    };
+    const onAbort = () => stop("aborted");
+    const timer = setTimeout(stop, options.timeoutMs, "timeout");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let status = 0;
+    let headers: Envelope["headers"] = {};
+    const chunks: Buffer[] = [];
+    options.dispatcher.dispatch(
+      { origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body: req.body ?? null },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (stopped) c.abort(stopped);
+        },
+        onResponseStart(_, statusCode, responseHeaders) {
+          status = statusCode;
+          headers = responseHeaders;
+        },
+        onResponseData(_, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call));
+        },
+        onResponseError(_, error) {
+          settle(() => {
+            const e = error as { code?: string; message?: string };
+            throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
+          });
+        },
+      },
+    );
+  });
 }
 
 function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall): Envelope {

@@ -1,3 +1,4 @@
+import { Agent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { connect, envelope, FAKE_TOKEN, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
@@ -203,6 +204,42 @@ describe("network faults", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).reason).toBe("aborted");
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("an answer that trickles in forever fails the call after timeoutMs: the limit is on the whole answer", async () => {
+    const server = await fake(() => "trickle");
+    const contacts = client(server, { timeoutMs: 300, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    const error = await rejection(contacts.get(1));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("timeout");
+    expect((error as NetworkError).message).toBe(`GET ${CONTACTS_PATH}/records/1: no answer within 300 ms`);
+  });
+
+  it("a call still waiting for a connection fails after timeoutMs too, and is never sent afterwards", async () => {
+    const server = await fake(() => "silence");
+    const dispatcher = new Agent({ connections: 1 });
+    const fm = connect(server.url, { timeoutMs: 300, dispatcher, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } });
+    try {
+      const contacts = fm.layout(Contact);
+      await contacts.list({ limit: 1 }).catch(() => undefined); // logs in over the one connection (then times out)
+      const errors = await Promise.all([rejection(contacts.get(1)), rejection(contacts.get(2))]);
+      expect(errors.map((e) => (e as NetworkError).reason)).toEqual(["timeout", "timeout"]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The list and the first get each held the one connection; the second get never reached the server.
+      expect(server.requests.map((r) => r.url.split("/").at(-1))).toEqual(["records?_limit=1", "1"]);
+    } finally {
+      await fm.close().catch(() => undefined);
+      await dispatcher.destroy();
+    }
+  });
+
+  it("a server URL with a path (behind a proxy) keeps its path before /fmi/data", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const fm = connect(`${server.url}/behind/proxy/`, { retry: FAST_RETRY });
+    clients.push(fm);
+    expect((await fm.layout(Contact).get(1)).recordId).toBe("1");
+    expect(server.sessionRequests[0]!.url).toBe("/behind/proxy/fmi/data/vLatest/databases/Contacts/sessions");
+    expect(server.requests[0]!.url).toBe(`/behind/proxy/fmi/data/vLatest${CONTACTS_PATH}/records/1`);
   });
 
   it("a server that never answers fails the call after timeoutMs with reason timeout", async () => {

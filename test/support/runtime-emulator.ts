@@ -52,8 +52,11 @@ export interface SeenRequest {
   body: Buffer;
 }
 
-/** An answer; "hang-up" cuts the connection, "silence" never answers (until the server closes). */
-export type FakeAnswer = { status: number; body: string; contentType?: string } | "hang-up" | "silence";
+/**
+ * An answer; "hang-up" cuts the connection, "silence" never answers (until the server closes), "trickle" sends
+ * the status line and then one byte of body every 20 ms, never ending (until the server closes).
+ */
+export type FakeAnswer = { status: number; body: string; contentType?: string } | "hang-up" | "silence" | "trickle";
 
 export interface FakeServer {
   url: string;
@@ -91,7 +94,7 @@ export async function startFakeServer(
       if (isSession) {
         sessionRequests.push(seen);
         const logoutAnswer = options.logoutAnswer;
-        if (seen.method === "DELETE" && logoutAnswer !== undefined && logoutAnswer !== "silence") {
+        if (seen.method === "DELETE" && logoutAnswer !== undefined && logoutAnswer !== "silence" && logoutAnswer !== "trickle") {
           if (logoutAnswer === "hang-up") {
             req.socket.destroy();
             return;
@@ -113,6 +116,13 @@ export async function startFakeServer(
         return;
       }
       if (a === "silence") return;
+      if (a === "trickle") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("{");
+        const drip = setInterval(() => res.write(" "), 20);
+        res.on("close", () => clearInterval(drip));
+        return;
+      }
       res.writeHead(a.status, { "content-type": a.contentType ?? "application/json" });
       res.end(a.body);
     });
