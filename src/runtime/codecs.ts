@@ -137,7 +137,7 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
     }
     const encodeAt = (v: unknown, key: string) => {
       const wire = v === null ? "" : ENCODERS[spec.type](v);
-      if (wire === INVALID) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${HINT[spec.type]}`);
+      if (wire === INVALID) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${ISO_FORM[spec.type] ? ` (expected "${ISO_FORM[spec.type]}")` : ""}`);
       out[key] = wire;
     };
     const reps = spec.repetitions ?? 1;
@@ -150,14 +150,8 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
   return out;
 }
 
-const HINT: Record<FieldKind, string> = {
-  text: "",
-  number: "",
-  date: ' (expected "YYYY-MM-DD")',
-  time: ' (expected "HH:MM:SS")',
-  timestamp: ' (expected "YYYY-MM-DDTHH:MM:SS")',
-  container: "",
-};
+/** The ISO form each chronological kind takes, for error messages. */
+const ISO_FORM: Partial<Record<FieldKind, string>> = { date: "YYYY-MM-DD", time: "HH:MM:SS", timestamp: "YYYY-MM-DDTHH:MM:SS" };
 
 /** A value as an error message quotes it: strings quoted, numbers and null as written, anything else by its type. */
 export function describe(value: unknown): string {

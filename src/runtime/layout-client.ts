@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { encodeFields } from "./codecs.js";
 import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError, ProtocolError } from "./errors.js";
@@ -49,7 +48,7 @@ export interface FindOptions<Fields, Name extends string, Kinds = Record<never, 
 
 export interface StreamOptions<Name extends string> extends CallOptions {
   sort?: readonly SortSpec<Name>[];
-  /** Records fetched per request (default 500); memory stays bounded by two pages. */
+  /** Records fetched per request (default 500); memory stays bounded by three pages (one consumed, two read ahead). */
   pageSize?: number;
   /** One-based index of the first record (default 1). */
   offset?: number;
@@ -188,7 +187,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return (await this.find({ ...options, limit: 1 })).data[0];
   }
 
-  /** Every record (from `offset`, up to `limit`), page by page; at most two pages in memory. */
+  /** Every record (from `offset`, up to `limit`), page by page; at most three pages in memory. */
   listAll(options: StreamOptions<NameOf<D>> = {}): AsyncIterable<RecordOf<D>> {
     return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }), options);
   }
@@ -213,11 +212,16 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       if (used) throw new Error(`POST ${path}: the upload stream was already sent and cannot be sent again`);
       const body = multipartBody(data, options);
       if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
-      return { method: "POST", path, headers: { "content-type": body.contentType }, body: Readable.from(body.chunks()) } satisfies WireRequest;
+      return { method: "POST", path, headers: { "content-type": body.contentType }, body: body.chunks() } satisfies WireRequest;
     }, this.write(options));
     return { modId: String(envelope.response.modId) };
   }
 
+  /**
+   * Pages from `fetchPage`, records decoded as they are handed out. Up to two pages are requested ahead (within
+   * the found count the server reported), so the server is never idle while this side parses, decodes and
+   * consumes: at most three pages are held at once, whatever the number of records.
+   */
   private async *stream(fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>, options: StreamOptions<NameOf<D>>): AsyncGenerator<RecordOf<D>> {
     const pageSize = positive(options.pageSize ?? 500, "pageSize");
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
@@ -230,21 +234,28 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       remaining -= limit;
       return response;
     };
-    let next: InFlight | undefined = request();
+    // Unknown until the first page: then only one request is out.
+    let found = 0;
+    const ahead: InFlight[] = [request()];
     try {
-      while (next) {
-        const { response, limit }: Awaited<InFlight> = await next;
+      while (ahead.length) {
+        const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
         const data: unknown = response?.data;
-        const returned: number = Array.isArray(data) ? data.length : 0;
-        // Ask for the next page before decoding this one, so the server works while this page is decoded and
-        // consumed: at most two pages are held at once.
-        next = returned < limit || remaining <= 0 ? undefined : request();
-        yield* this.page(response).data;
+        const records: unknown[] = Array.isArray(data) ? data : [];
+        const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
+        if (typeof foundCount === "number") found = foundCount;
+        // A short page is the last; a full one means there may be more, even past a found count that has grown.
+        const last = records.length < limit;
+        while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
+        // Decoding record by record lets the requests above go out first (they leave after a microtask), and a
+        // record that does not decode stops the stream where it is.
+        for (const record of records) yield this.decodeRecord(record);
+        if (last) break;
       }
     } finally {
-      // A caller that stops early (or a page that does not decode) leaves a page in flight: its failure must not
-      // surface as unhandled.
-      next?.catch(() => undefined);
+      // A caller that stops early (or a record that does not decode) leaves pages in flight: their failures must
+      // not surface as unhandled.
+      for (const page of ahead) page.catch(() => undefined);
     }
   }
 

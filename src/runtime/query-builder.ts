@@ -98,7 +98,7 @@ export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements Async
     return call.query.length ? this.#client.find(call) : this.#client.list(call);
   }
 
-  /** Every matching record from the offset on (up to the limit), page by page; at most two pages in memory. */
+  /** Every matching record from the offset on (up to the limit), page by page; at most three pages in memory. */
   all(options: StreamQueryOptions = {}): AsyncIterable<RecordOf<D>> {
     const stream = { ...this.toFindOptions(), ...options };
     return stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream);

@@ -54,8 +54,7 @@ export function recordDecoder(spec: LayoutSpec, options: DecoderOptions): (raw: 
       const decoded = new Array<Wire>(rows.length);
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as Wire;
-        if (typeof row !== "object" || row === null) fail(`portalData.${name}`, row);
-        if (validate && (typeof row.recordId !== "string" || typeof row.modId !== "string")) fail(`portalData.${name}.recordId`, row.recordId);
+        if (typeof row !== "object" || row === null || (validate && (typeof row.recordId !== "string" || typeof row.modId !== "string"))) fail(`portalData.${name}`, row);
         decoded[i] = decode(row, recordId);
       }
       set(portalData, name, decoded);
@@ -104,13 +103,13 @@ function compile(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDecode
   slots.forEach((slot, s) => {
     const vars = slot.keys.map((key, k) => {
       const [r, v, at] = [`r${s}_${k}`, `v${s}_${k}`, JSON.stringify(key)];
-      body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}].type,id,w);\n`;
+      body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}].type,id,w);`;
       return v;
     });
     // A "__proto__" key in a literal would set the prototype; the computed form defines an own property.
     members.push(`${slot.name === "__proto__" ? '["__proto__"]' : JSON.stringify(slot.name)}:${vars.length === 1 ? vars[0] : `[${vars}]`}`);
   });
-  return new Function("S", "X", "f", `"use strict";return function decodeFields(w,id){\n${body}return{${members}}}`)(slots, INVALID, fail) as FieldsDecoder;
+  return new Function("S", "X", "f", `return(w,id)=>{${body}return{${members}}}`)(slots, INVALID, fail) as FieldsDecoder;
 }
 
 /** The same decoding as `compile`'s, as a loop. */

@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import { Agent, type Dispatcher } from "undici";
 import { NetworkError, ProtocolError, type FailedCall } from "./errors.js";
 
@@ -18,7 +17,8 @@ export interface WireRequest {
   /** What errors show instead of `path` when the path holds a secret (the logout token). */
   shownPath?: string;
   headers?: Record<string, string>;
-  body?: string | Readable;
+  /** A JSON text, or the chunks of an upload (streamed as they come). */
+  body?: string | AsyncIterable<Uint8Array>;
   signal?: AbortSignal;
 }
 
@@ -46,7 +46,6 @@ const MAX_QUOTE = 120;
 export function send(options: TransportOptions, req: WireRequest): Promise<Envelope> {
   const call: FailedCall = { method: req.method, path: req.shownPath ?? req.path };
   const signal = req.signal;
-  if (signal?.aborted) return Promise.reject(new NetworkError("aborted by the caller", "aborted", call, { cause: signal.reason }));
   return new Promise((resolve, reject) => {
     let settled = false;
     let controller: Dispatcher.DispatchController | undefined;
@@ -75,12 +74,16 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
     };
     const onAbort = () => stop("aborted");
     const timer = setTimeout(stop, options.timeoutMs, "timeout");
+    // Already aborted: nothing is sent.
+    if (signal?.aborted) return stop("aborted");
     signal?.addEventListener("abort", onAbort, { once: true });
     let status = 0;
     let headers: Envelope["headers"] = {};
     const chunks: Buffer[] = [];
+    // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
+    const body = (req.body ?? null) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
     options.dispatcher.dispatch(
-      { origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body: req.body ?? null },
+      { origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body },
       {
         onRequestStart(c) {
           controller = c;

@@ -137,6 +137,21 @@ describe("listAll and findAll from an offset, up to a limit", () => {
     expect(await numbers(types.listAll({ offset: COUNT + 1 }))).toEqual([]);
   }, 30_000);
 
+  it("reads at most two pages ahead of the one being consumed, and never past the found count", async () => {
+    const { requests } = await counting(emu, async () => {
+      for await (const record of types.listAll({ pageSize: 100 })) {
+        expect(record.fieldData.Number).toBe(0);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(requests).toBe(3);
+    // 250 records in pages of 100: three requests, none past the end.
+    const { result, requests: exact } = await counting(emu, () => numbers(types.listAll({ sort, offset: COUNT - 249, pageSize: 100 })));
+    expect(result).toHaveLength(250);
+    expect(exact).toBe(3);
+  }, 30_000);
+
   it("findAll windows the matches", async () => {
     const found = await numbers(types.findAll({ query: [{ Tags: "t3" }], sort, offset: 3, limit: 4, pageSize: 3 }));
     expect(found).toEqual([17, 24, 31, 38]);

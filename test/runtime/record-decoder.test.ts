@@ -54,7 +54,7 @@ describe.each(MODES)("record decoder, %s", (_, interpret) => {
     expect(decoder(spec)(record({})).portalData).toEqual({ Lines: [] });
     expect(() => decoder(spec)(record({}, { Lines: [{ ...rows[0], "Lines::Qty": "x" }] }))).toThrow('field "Lines::Qty", record 1 portal "Lines" row 7: "x" is not a valid number value');
     expect(() => decoder(spec)(record({}, { Lines: {} }))).toThrow('field "portalData.Lines"');
-    expect(() => decoder(spec)(record({}, { Lines: [{ ...rows[0], recordId: 7 }] }))).toThrow('field "portalData.Lines.recordId"');
+    expect(() => decoder(spec)(record({}, { Lines: [{ ...rows[0], recordId: 7 }] }))).toThrow('field "portalData.Lines", record 1: {"recordId":7,');
   });
 
   it("checks ids and the fieldData shape", () => {
