@@ -100,8 +100,7 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
   const read = (signal: AbortSignal | undefined) => ({ idempotent: true, signal });
   return {
     async layouts(options = {}) {
-      const path = base;
-      const { response } = await session.call(() => ({ method: "GET", path }), read(options.signal));
+      const { response } = await session.call(() => ({ method: "GET", path: base }), read(options.signal));
       const out: LayoutEntry[] = [];
       const walk = (entries: unknown) => {
         if (!Array.isArray(entries)) return;
@@ -121,8 +120,7 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
         const issue = parsed.error.issues[0]!;
         throw new TypeError(`GET ${path}: the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`);
       }
-      const { table, ...rest } = parsed.data;
-      return (table ? { ...rest, table } : rest) as LayoutMetadata;
+      return parsed.data as LayoutMetadata;
     },
     async wireRecords(layout, options = {}) {
       const path = `${base}/${segment(layout)}/records${listQuery(options)}`;

@@ -132,8 +132,7 @@ export class Session {
     // A login is safe to repeat: it creates nothing the caller depends on.
     const envelope = await this.transmit(req, { idempotent: true });
     if (envelope.code !== "0") throw this.errorFor(envelope, req);
-    const header = envelope.headers["x-fm-data-access-token"];
-    const token = (typeof envelope.response.token === "string" ? envelope.response.token : undefined) ?? (typeof header === "string" ? header : undefined);
+    const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find((t): t is string => typeof t === "string" && t !== "");
     if (!token) throw new Error(`POST ${path}: login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header`);
     this.token = token;
     this.lastUsed = this.options.now();

@@ -82,31 +82,34 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
     const chunks: Buffer[] = [];
     // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
     const body = (req.body ?? null) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
-    options.dispatcher.dispatch(
-      { origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body },
-      {
-        onRequestStart(c) {
-          controller = c;
-          if (stopped) c.abort(stopped);
-        },
-        onResponseStart(_, statusCode, responseHeaders) {
-          status = statusCode;
-          headers = responseHeaders;
-        },
-        onResponseData(_, chunk) {
-          chunks.push(chunk);
-        },
-        onResponseEnd() {
-          settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call));
-        },
-        onResponseError(_, error) {
-          settle(() => {
-            const e = error as { code?: string; message?: string };
-            throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
-          });
-        },
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (stopped) c.abort(stopped);
       },
-    );
+      onResponseStart(_, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders;
+      },
+      onResponseData(_, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call));
+      },
+      onResponseError(_, error) {
+        settle(() => {
+          const e = error as { code?: string; message?: string };
+          throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
+        });
+      },
+    };
+    try {
+      options.dispatcher.dispatch({ origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body }, handler);
+    } catch (error) {
+      // An injected dispatcher may throw rather than report through the handler.
+      handler.onResponseError!(controller!, error as Error);
+    }
   });
 }
 

@@ -467,7 +467,7 @@ async function benchCalls(genJs) {
   out.push(
     `## 1. Per call: latency and throughput (${f0(CALL_RECORDS)} Contacts records)`,
     "",
-    `One call at a time per client, on a warm keep-alive connection and session. ${CALL_WARMUP} warm-up calls per client and call, then ${CALL_ROUNDS} interleaved rounds (order rotated) of ${CALLS_PER_ROUND} calls per client; *median* is the median of the rounds' medians, *calls/s* is sequential throughput over the measured calls. get: a random record of ${f0(CALL_RECORDS)}; list: \`_limit=100\`; find: \`"Last Name" == Lovelace\` (${found} records); create: 4 fields. Every client decodes as it does by default: fmgen validates each record (zod) and decodes dates to ISO; proofkit runs without a schema (none passed); fms-api-client and raw parse JSON only.`,
+    `One call at a time per client, on a warm keep-alive connection and session. ${CALL_WARMUP} warm-up calls per client and call, then ${CALL_ROUNDS} interleaved rounds (order rotated) of ${CALLS_PER_ROUND} calls per client; *median* is the median of the rounds' medians, *calls/s* is sequential throughput over the measured calls. get: a random record of ${f0(CALL_RECORDS)}; list: \`_limit=100\`; find: \`"Last Name" == Lovelace\` (${found} records); create: 4 fields. Every client decodes as it does by default: fmgen checks and decodes each record in one pass (ids, shapes, value lists; dates to ISO); proofkit runs without a schema (none passed); fms-api-client and raw parse JSON only.`,
     "",
     "| call | client | median ms | p90 ms | calls/s | x floor (median) |",
     "|---|---|---|---|---|---|",
@@ -528,7 +528,7 @@ async function benchStream(genJs) {
   out.push(
     `## 2. Streaming every record (${f0(STREAM_RECORDS)} Contacts records, pages of ${PAGE})`,
     "",
-    `Each run in its own process (\`--expose-gc\`), after one warm-up call; ${reps} runs each, the faster shown. *peak heap/RSS over base*: the highest \`heapUsed\`/\`rss\` sampled (every 20 ms and every page) minus the value just before streaming. fmgen: \`for await (const r of contacts.listAll({ pageSize: ${PAGE} }))\`; raw: sequential \`_offset/_limit=${PAGE}\` requests, JSON.parse, nothing kept; proofkit: \`listAll({ limit: ${PAGE} })\` (returns one array of every record); fms-api-client: \`list(layout, { offset, limit: ${PAGE} })\` in a loop (it has no streaming call), nothing kept.`,
+    `Each run in its own process (\`--expose-gc\`), after one warm-up call; ${reps} runs each, the faster shown. *peak heap/RSS over base*: the highest \`heapUsed\`/\`rss\` sampled (every 20 ms and every page) minus the value just before streaming. fmgen: \`for await (const r of contacts.listAll({ pageSize: ${PAGE} }))\` (it reads up to two pages ahead, within the found count); raw: sequential \`_offset/_limit=${PAGE}\` requests, JSON.parse, nothing kept; proofkit: \`listAll({ limit: ${PAGE} })\` (returns one array of every record); fms-api-client: \`list(layout, { offset, limit: ${PAGE} })\` in a loop (it has no streaming call), nothing kept.`,
     "",
     "| client | records | s | records/s | peak heap over base MiB | peak RSS over base MiB | max RSS MiB |",
     "|---|---|---|---|---|---|---|",

@@ -1,4 +1,4 @@
-import { Agent } from "undici";
+import { Agent, Dispatcher } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { connect, envelope, FAKE_TOKEN, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
@@ -231,6 +231,20 @@ describe("network faults", () => {
       await fm.close().catch(() => undefined);
       await dispatcher.destroy();
     }
+  });
+
+  it("a dispatcher that throws instead of reporting to the handler still ends the call with a NetworkError", async () => {
+    const dispatcher = new (class extends Dispatcher {
+      override dispatch(): boolean {
+        throw new Error("no route");
+      }
+    })();
+    const fm = connect("http://127.0.0.1:9", { dispatcher, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } });
+    clients.push(fm);
+    const error = await rejection(fm.layout(Contact).get(1));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reason).toBe("connection");
+    expect((error as NetworkError).message).toBe("POST /databases/Contacts/sessions: network fault: no route");
   });
 
   it("a server URL with a path (behind a proxy) keeps its path before /fmi/data", async () => {
