@@ -17,7 +17,7 @@ export interface ClientOptions {
   fmDataSource?: readonly ExternalDataSource[];
   /** An undici dispatcher (a Pool, an Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
   dispatcher?: Dispatcher;
-  /** Per-request time limit in ms (default 30,000). */
+  /** Time limit of each request in ms, from sending (or waiting for a connection) to the last byte of the answer (default 30,000). */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Check every record against the layout's schema before decoding (default true). */
