@@ -1,6 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // Generated modules import "fmgen/runtime": in tests that is the source, as tsconfig.json's paths say, so that
+    // tests and the generated code they import share one runtime and need no build.
+    alias: { "fmgen/runtime": fileURLToPath(new URL("./src/runtime/index.ts", import.meta.url)) },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
-import { defineLayout, type PortalRow } from "../../src/runtime/index.js";
+import { defineLayout } from "../../src/runtime/index.js";
+import { Contact, Invoice, type ContactFields, type ContactInput, type ContactPortalInput, type ContactPortals, type ContactTypes, type InvoiceFields, type InvoiceInput } from "../../examples/contacts/generated/index.js";
 import type { LayoutDescriptionInput } from "../../src/layout/schema.js";
 
 /**
- * Hand-written layout definitions for the runtime tests, standing in for generated modules until the
- * generator exists: `Contact` and `Invoice` mirror `examples/contacts/layouts/`, `Types` has every field
- * type (repetitions, a value list, a container with 2 repetitions), `Weird` has names that need
+ * Layout definitions for the runtime tests: `Contact` and `Invoice` are the contacts example's generated
+ * modules; hand-written beside them, `Types` has every field type (repetitions, a value list, a container with 2 repetitions), `Weird` has names that need
  * percent-encoding. The `Misdescribed*` definitions deliberately disagree with the emulator's layouts, so
  * that the server (not the runtime's own checks) answers 102, 105 and 500-502.
  *
@@ -25,131 +25,14 @@ export type Reps3<T> = [T, T, T];
 export type RepsInput2<T> = readonly [(T | undefined)?, (T | undefined)?];
 export type RepsInput3<T> = readonly [(T | undefined)?, (T | undefined)?, (T | undefined)?];
 
-// ---------------------------------------------------------------- Contacts Web
+// ---------------------------------------------------------------- Contacts Web, Invoices Web
 
-export type ContactStatus = "Active" | "Inactive" | "";
+// The example's own generated modules: the runtime tests use what the generator writes.
+export { Contact, Invoice } from "../../examples/contacts/generated/index.js";
+export type { ContactFields, ContactInput, ContactPortalInput, ContactPortals, ContactTypes, InvoiceFields, InvoiceInput, InvoiceTypes } from "../../examples/contacts/generated/index.js";
 
-export type ContactFields = {
-  id: number | null;
-  "First Name": string;
-  "Last Name": string;
-  Email: string;
-  Status: ContactStatus;
-  /** ISO "YYYY-MM-DD". */
-  Birthday: string | null;
-  /** "HH:MM:SS". */
-  "Wake Up": string | null;
-  /** ISO "YYYY-MM-DDTHH:MM:SS". */
-  Created: string | null;
-  Modified: string | null;
-  /** Container URL. */
-  Photo: string | null;
-  /** Home, work and mobile, in that order. */
-  Phone: Reps3<string>;
-  "Company::Name": string;
-};
-
-export type ContactInput = {
-  "First Name"?: string | null;
-  "Last Name"?: string | null;
-  Email?: string | null;
-  Status?: ContactStatus | null;
-  Birthday?: string | null;
-  "Wake Up"?: string | null;
-  Phone?: RepsInput3<string | null>;
-  "Company::Name"?: string | null;
-};
-
-export type ContactInvoiceRow = {
-  "Invoices::Amount": number | null;
-  "Invoices::Issued": string | null;
-};
-
-export type ContactPortals = {
-  Invoices: PortalRow<ContactInvoiceRow>[];
-};
-
-export type ContactPortalInput = {
-  Invoices?: ({ "Invoices::Amount"?: number | null; "Invoices::Issued"?: string | null } & { recordId?: string; modId?: string })[];
-};
-
-export type ContactTypes = {
-  fields: ContactFields;
-  input: ContactInput;
-  portals: ContactPortals;
-  portalInput: ContactPortalInput;
-  containers: "Photo";
-};
-
-const contactFields = {
-  id: { type: "number", readOnly: true },
-  "First Name": { type: "text" },
-  "Last Name": { type: "text" },
-  Email: { type: "text" },
-  Status: { type: "text", valueList: ["Active", "Inactive"] },
-  Birthday: { type: "date" },
-  "Wake Up": { type: "time" },
-  Created: { type: "timestamp", readOnly: true },
-  Modified: { type: "timestamp", readOnly: true },
-  Photo: { type: "container" },
-  Phone: { type: "text", repetitions: 3 },
-  "Company::Name": { type: "text" },
-} as const;
-
-const contactPortals = {
-  Invoices: {
-    fields: {
-      "Invoices::Amount": { type: "number" },
-      "Invoices::Issued": { type: "date" },
-    },
-  },
-} as const;
-
-export const Contact = defineLayout<ContactTypes>({
-  layout: "Contacts Web",
-  database: DATABASE,
-  fields: contactFields,
-  portals: contactPortals,
-});
-
-// ---------------------------------------------------------------- Invoices Web
-
-export type InvoicePaid = "Yes" | "No" | "";
-
-export type InvoiceFields = {
-  id: number | null;
-  ContactID: number | null;
-  Amount: number | null;
-  Issued: string | null;
-  Paid: InvoicePaid;
-};
-
-export type InvoiceInput = {
-  ContactID?: number | null;
-  Amount?: number | null;
-  Issued?: string | null;
-  Paid?: InvoicePaid | null;
-};
-
-export type InvoiceTypes = {
-  fields: InvoiceFields;
-  input: InvoiceInput;
-  portals: Record<never, never>;
-  portalInput: Record<never, never>;
-  containers: never;
-};
-
-export const Invoice = defineLayout<InvoiceTypes>({
-  layout: "Invoices Web",
-  database: DATABASE,
-  fields: {
-    id: { type: "number", readOnly: true },
-    ContactID: { type: "number" },
-    Amount: { type: "number" },
-    Issued: { type: "date" },
-    Paid: { type: "text", valueList: ["Yes", "No"] },
-  },
-});
+/** `Contact` as a hand-written definition would type it: without the generated kinds map. */
+export const ContactWithoutKinds = defineLayout<Omit<ContactTypes, "kinds">>(Contact);
 
 // ---------------------------------------------------------------- Types Web (every field type)
 
@@ -287,13 +170,13 @@ export const MisdescribedContact = defineLayout<MisdescribedContactTypes>({
   layout: "Contacts Web",
   database: DATABASE,
   fields: {
-    ...contactFields,
+    ...Contact.fields,
     Birthday: { type: "text" },
     "Wake Up": { type: "text" },
     Ghost: { type: "text" },
     "Ghost Photo": { type: "container" },
   },
-  portals: contactPortals,
+  portals: Contact.portals!,
 });
 
 /** `Invoices Web` with `Amount` as text: the server answers 502 for a value that is not a number. */

@@ -7,7 +7,7 @@ import { expectTypeOf } from "vitest";
 import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "fmgen/runtime";
 import { Contact, Invoice, type ContactKinds, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
 import { TortureLayout } from "../golden/generated/torture/index.js";
-import { Contact as HandWrittenContact } from "../support/runtime-layouts.js";
+import { ContactWithoutKinds } from "../support/runtime-layouts.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
 const contacts = fm.layout(Contact);
@@ -63,7 +63,7 @@ export async function whatCompiles(): Promise<void> {
   // FileMaker find syntax is reachable only through q.raw, on any field: text ranges, wildcards, today.
   await contacts.find({ query: [{ "First Name": q.raw("a...m"), Email: q.raw("*@example.com"), Birthday: q.raw("//"), id: q.raw(">5") }] });
   // Hand-written definitions without a kinds map still take helpers; number fields still refuse text helpers.
-  const handWritten = fm.layout(HandWrittenContact);
+  const handWritten = fm.layout(ContactWithoutKinds);
   await handWritten.query().where({ Birthday: q.gte("1990-01-01"), "First Name": q.beginsWith("A"), id: q.lt(5) }).run();
   // @ts-expect-error: a text helper on a number field, even without a kinds map
   await handWritten.find({ query: [{ id: q.beginsWith("1") }] });
