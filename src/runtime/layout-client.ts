@@ -230,6 +230,9 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     const request = (): InFlight => {
       const limit = Math.min(pageSize, remaining);
       const response = fetchPage(offset, limit).then((r) => ({ response: r, limit }));
+      // Marked handled now: a page read ahead may fail while the caller is busy with an earlier one (or has
+      // stopped); its error belongs where the stream reaches it, never to process-wide unhandled rejection.
+      response.catch(() => undefined);
       offset += limit;
       remaining -= limit;
       return response;
@@ -237,25 +240,19 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     // Unknown until the first page: then only one request is out.
     let found = 0;
     const ahead: InFlight[] = [request()];
-    try {
-      while (ahead.length) {
-        const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
-        const data: unknown = response?.data;
-        const records: unknown[] = Array.isArray(data) ? data : [];
-        const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
-        if (typeof foundCount === "number") found = foundCount;
-        // A short page is the last; a full one means there may be more, even past a found count that has grown.
-        const last = records.length < limit;
-        while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
-        // Decoding record by record lets the requests above go out first (they leave after a microtask), and a
-        // record that does not decode stops the stream where it is.
-        for (const record of records) yield this.decodeRecord(record);
-        if (last) break;
-      }
-    } finally {
-      // A caller that stops early (or a record that does not decode) leaves pages in flight: their failures must
-      // not surface as unhandled.
-      for (const page of ahead) page.catch(() => undefined);
+    while (ahead.length) {
+      const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
+      const data: unknown = response?.data;
+      const records: unknown[] = Array.isArray(data) ? data : [];
+      const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
+      if (typeof foundCount === "number") found = foundCount;
+      // A short page is the last; a full one means there may be more, even past a found count that has grown.
+      const last = records.length < limit;
+      while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
+      // Decoding record by record lets the requests above go out first (they leave after a microtask), and a
+      // record that does not decode stops the stream where it is.
+      for (const record of records) yield this.decodeRecord(record);
+      if (last) break;
     }
   }
 

@@ -265,6 +265,38 @@ describe("network faults", () => {
   });
 });
 
+describe("a page read ahead that fails", () => {
+  it("surfaces where the stream reaches it, never as an unhandled rejection while the consumer is busy", async () => {
+    // Pages of 2 out of a found count of 6: pages 2 and 3 are requested while page 1 is consumed, and fail at once.
+    const server = await fake((req) => {
+      if (!req.url.includes("_offset=1&")) return { status: 502, body: HTML, contentType: "text/html" };
+      return { status: 200, body: envelope({ dataInfo: { database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: 6, foundCount: 6, returnedCount: 2 }, data: [contactWire(1), contactWire(2)] }) };
+    });
+    const contacts = client(server, { retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } }).layout(Contact);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const seen: string[] = [];
+    try {
+      const error = await rejection(
+        (async () => {
+          for await (const record of contacts.listAll({ pageSize: 2 })) {
+            seen.push(record.recordId);
+            // A slow consumer: the pages read ahead fail meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        })(),
+      );
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(seen).toEqual(["1", "2"]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
+
 describe("what goes on the wire", () => {
   it("logs in with HTTP Basic and {} and sends the token as a Bearer; logout puts the token in the path with no Authorization", async () => {
     const server = await fake(() => ({ status: 200, body: page(1) }));
