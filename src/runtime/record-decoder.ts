@@ -27,15 +27,26 @@ export interface DecoderOptions {
   interpret?: boolean;
 }
 
+type RecordDecoder = (raw: unknown) => DecodedRecord;
+
+/** One per definition and mode: apps may call `fm.layout(Definition)` per request, and a new decoder starts cold. */
+const built = new WeakMap<LayoutSpec, Record<string, RecordDecoder>>();
+
 /**
- * Builds the decoder of a layout's records: wire record -> `{ recordId, modId, fieldData, portalData }`, each value
+ * The decoder of a layout's records: wire record -> `{ recordId, modId, fieldData, portalData }`, each value
  * decoded to its TypeScript type in one pass; a value that does not decode is a DecodeError.
  */
-export function recordDecoder(spec: LayoutSpec, options: DecoderOptions): (raw: unknown) => DecodedRecord {
-  const { layout } = spec;
+export function recordDecoder(spec: LayoutSpec, options: DecoderOptions): RecordDecoder {
   const validate = spec.validate ?? options.validate;
-  const fieldData = fieldsDecoder(spec.fields, layout, undefined, validate, options.interpret);
-  const portals = Object.entries(spec.portals ?? {}).map(([name, portal]) => ({ name, decode: fieldsDecoder(portal.fields, layout, name, validate, options.interpret) }));
+  const modes = built.get(spec) ?? {};
+  built.set(spec, modes);
+  return (modes[`${validate} ${options.interpret}`] ??= build(spec, validate, options.interpret));
+}
+
+function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefined): RecordDecoder {
+  const { layout } = spec;
+  const fieldData = fieldsDecoder(spec.fields, layout, undefined, validate, interpret);
+  const portals = Object.entries(spec.portals ?? {}).map(([name, portal]) => ({ name, decode: fieldsDecoder(portal.fields, layout, name, validate, interpret) }));
   return (raw) => {
     const record = (typeof raw === "object" && raw !== null ? raw : {}) as { recordId?: unknown; modId?: unknown; fieldData?: unknown; portalData?: Record<string, unknown> };
     const recordId = String(record.recordId ?? "?");

@@ -134,3 +134,14 @@ it("falls back to the loop where code generation from strings is disallowed", ()
   const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", "--input-type=module", "-e", script], { encoding: "utf8" });
   expect(out.trim()).toBe('{"d":"2025-03-04","r":["a","b"]}');
 });
+
+it("builds one decoder per definition and mode, however often a client is made for it", () => {
+  const spec: LayoutSpec = { layout: "L", fields: { d: { type: "date" } } };
+  const checked = recordDecoder(spec, { validate: true });
+  expect(recordDecoder(spec, { validate: true })).toBe(checked);
+  expect(recordDecoder(spec, { validate: false })).not.toBe(checked);
+  expect(recordDecoder(spec, { validate: true, interpret: true })).not.toBe(checked);
+  // The definition's own `validate` decides over the client's.
+  expect(recordDecoder({ ...spec, validate: false }, { validate: true })).not.toBe(checked);
+  expect(recordDecoder({ ...spec }, { validate: true })).not.toBe(checked);
+});
