@@ -151,7 +151,7 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
 }
 
 /** The ISO form each chronological kind takes, for error messages. */
-const ISO_FORM: Partial<Record<FieldKind, string>> = { date: "YYYY-MM-DD", time: "HH:MM:SS", timestamp: "YYYY-MM-DDTHH:MM:SS" };
+export const ISO_FORM: Partial<Record<FieldKind, string>> = { date: "YYYY-MM-DD", time: "HH:MM:SS", timestamp: "YYYY-MM-DDTHH:MM:SS" };
 
 /** A value as an error message quotes it: strings quoted, numbers and null as written, anything else by its type. */
 export function describe(value: unknown): string {

@@ -36,7 +36,7 @@ export function decimal(n: number): string {
  * server reads it (`MM/DD/YYYY`, `HH:MM:SS`, `MM/DD/YYYY HH:MM:SS`). It is never text, so it needs no escape.
  */
 function operand(spec: FieldSpec, value: unknown): string {
-  // Text never reaches here unescaped: it goes through exact() or a string helper.
+  // Text is never an operand: it is escaped by exact() or a string helper.
   const wire = spec.type === "text" ? INVALID : ENCODERS[spec.type](value);
   if (wire === INVALID) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
   return typeof wire === "number" ? decimal(wire) : wire;
@@ -45,11 +45,9 @@ function operand(spec: FieldSpec, value: unknown): string {
 /** A plain value, or `q.eq`: "equals exactly"; `null` and `""` find empty fields. */
 function exact(spec: FieldSpec, value: unknown): string {
   if (value === null || value === "") return "=";
-  if (spec.type === "text" || spec.type === "container") {
-    if (typeof value === "string") return `==${escapeFindValue(value)}`;
-    throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
-  }
-  // A number is matched whole (`==`), not as a word of its digits; a date, time or timestamp is one value.
+  if ((spec.type === "text" || spec.type === "container") && typeof value === "string") return `==${escapeFindValue(value)}`;
+  // A number is matched whole (`==`), not as a word of its digits; a date, time or timestamp is one value. Anything
+  // else (a number for a text field, say) is refused by operand().
   return spec.type === "number" ? `==${operand(spec, value)}` : operand(spec, value);
 }
 

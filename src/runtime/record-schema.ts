@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENCODERS, INVALID, ISO_FORM } from "./codecs.js";
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 
 /**
@@ -23,24 +24,19 @@ function portalsObject(spec: LayoutSpec, rows: (fields: Readonly<Record<string, 
   return fieldsObject(Object.entries(spec.portals ?? {}).map(([name, portal]) => [name, z.array(z.intersection(rowIds, rows(portal.fields)))] as const));
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_TIME = /^\d{2}:\d{2}:\d{2}$/;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-
 function decodedValue(spec: FieldSpec): z.ZodType {
   switch (spec.type) {
     case "text":
       return spec.valueList ? z.enum(["", ...spec.valueList] as [string, ...string[]]) : z.string();
     case "number":
       return z.number().nullable();
-    case "date":
-      return z.string().regex(ISO_DATE).nullable();
-    case "time":
-      return z.string().regex(ISO_TIME).nullable();
-    case "timestamp":
-      return z.string().regex(ISO_TIMESTAMP).nullable();
     case "container":
       return z.string().nullable();
+    default: {
+      // The ISO forms the decoders produce are exactly what the encoders accept.
+      const encode = ENCODERS[spec.type];
+      return z.string().refine((value) => encode(value) !== INVALID, `expected an ISO ${spec.type} (${ISO_FORM[spec.type]})`).nullable();
+    }
   }
 }
 

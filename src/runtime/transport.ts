@@ -118,7 +118,7 @@ function parseEnvelope(status: number, headers: Envelope["headers"], text: strin
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ProtocolError(status, text.slice(0, MAX_QUOTE), call);
+    // Not JSON (an HTML error page, a cut body): no messages, so a ProtocolError below.
   }
   const messages = (json as { messages?: unknown })?.messages;
   const first = Array.isArray(messages) ? (messages[0] as { code?: unknown; message?: unknown } | undefined) : undefined;
