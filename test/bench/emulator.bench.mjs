@@ -22,7 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { Pool } from "undici";
-import { mulberry32, spawnEmulator } from "./support.mjs";
+import { seededRandom, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS_FILE = join(ROOT, "test/bench/results/emulator.md");
@@ -73,7 +73,7 @@ const COMPANIES = ["Analytical Engines", "US Navy", "NASA", "Acme", "Globex", "I
 const pad = (n, w = 2) => String(n).padStart(w, "0");
 
 function generateContacts(count) {
-  const rnd = mulberry32(0xf11e3a4e);
+  const rnd = seededRandom(0xf11e3a4e);
   const pick = (list) => list[Math.floor(rnd() * list.length)];
   const phone = () => `555-${pad(Math.floor(rnd() * 10_000), 4)}`;
   const rows = [];
@@ -240,7 +240,7 @@ async function childRssMiB(pid) {
 // Measurements.
 
 async function benchGetRecord(pool, auth, count) {
-  const rnd = mulberry32(42);
+  const rnd = seededRandom(42);
   const latencies = new Float64Array(GET_MAX_REQUESTS);
   let measured = 0;
   let errors = 0;
@@ -297,7 +297,7 @@ async function benchGetRecord(pool, auth, count) {
 }
 
 async function benchFinds(pool, auth, contacts) {
-  const rnd = mulberry32(7);
+  const rnd = seededRandom(7);
   const finds = defineFinds(contacts, rnd);
   const perKind = new Map(finds.map((f) => [f.kind, []]));
   const all = [];
@@ -357,7 +357,7 @@ function verifyFind(find, status, json, expected) {
 }
 
 async function benchList(pool, auth, count) {
-  const rnd = mulberry32(99);
+  const rnd = seededRandom(99);
   const samples = [];
   const problems = [];
   const deadline = performance.now() + LIST_PHASE_MAX_MS;

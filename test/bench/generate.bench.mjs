@@ -20,6 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { benchDescription } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS_FILE = join(ROOT, "test/bench/results/generate.md");
@@ -33,25 +34,6 @@ const RUNS = 3;
 const { generate, emitFiles, printFile, formatPrinted, needsPrettier } = await import(join(ROOT, "dist/generate/index.js"));
 const { parseLayoutDescription } = await import(join(ROOT, "dist/layout/index.js"));
 const ts = (await import("typescript")).default;
-
-const TYPES = ["text", "number", "date", "time", "timestamp", "container"];
-
-function description(i, fieldCount) {
-  const fields = Array.from({ length: fieldCount }, (_, j) => {
-    const type = TYPES[j % TYPES.length];
-    const field = { name: j % 3 === 0 ? `Field ${j}` : `field_${j}`, type };
-    if (j === 0) Object.assign(field, { readOnly: true, autoEnter: "serial", type: "number" });
-    if (type === "text" && j % 4 === 0) field.valueList = ["Active", "Inactive", "Pending"];
-    if (j % 10 === 7 && type !== "container") field.repetitions = 3;
-    if (j % 9 === 1) field.description = `Field ${j} of layout ${i}.`;
-    return field;
-  });
-  const portals =
-    i % 5 === 0
-      ? [{ name: "Lines", table: "Lines", fields: [{ name: "Lines::Amount", type: "number" }, { name: "Lines::Note", type: "text" }] }]
-      : [];
-  return { database: "Bench", layout: `Bench Layout ${i}`, table: `Table${i}`, fields, portals };
-}
 
 const machine = [
   "| machine | |",
@@ -69,7 +51,7 @@ try {
   // ------------------------------------------------------------------ 1. generation
   const layoutsDir = join(dir, "layouts");
   await mkdir(layoutsDir);
-  const descriptions = Array.from({ length: LAYOUTS }, (_, i) => description(i, FIELDS));
+  const descriptions = Array.from({ length: LAYOUTS }, (_, i) => benchDescription(i, FIELDS));
   await Promise.all(descriptions.map((d, i) => writeFile(join(layoutsDir, `bench-${i}.layout.json`), JSON.stringify(d))));
 
   const walls = [];
@@ -125,7 +107,7 @@ try {
   // ------------------------------------------------------------------ 2. type-checking a 1,000-field layout
   const app = join(dir, "app");
   await mkdir(join(app, "generated"), { recursive: true });
-  const huge = parseLayoutDescription({ ...description(0, HUGE_FIELDS), layout: "Huge", name: "Huge", portals: description(0, 0).portals }, "huge.layout.json");
+  const huge = parseLayoutDescription({ ...benchDescription(0, HUGE_FIELDS), layout: "Huge", name: "Huge", portals: benchDescription(0, 0).portals }, "huge.layout.json");
   for (const file of await generate([huge])) await writeFile(join(app, "generated", file.path), file.contents);
   const usage = `import { createClient } from "fmgen/runtime";
 import { Huge, type HugeInput, type HugeQuery, type HugeSort } from "./generated/index.js";

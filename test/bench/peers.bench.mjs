@@ -31,7 +31,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { mulberry32, spawnEmulator } from "./support.mjs";
+import { benchDescription, seededRandom, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -86,7 +86,7 @@ const LAST = ["Lovelace", "Hopper", "Turing", "Johnson", "Smith", "Müller", "Ga
 const pad = (n, w = 2) => String(n).padStart(w, "0");
 
 function contacts(count) {
-  const rnd = mulberry32(0xbe4c4);
+  const rnd = seededRandom(0xbe4c4);
   const pick = (l) => l[Math.floor(rnd() * l.length)];
   const rows = new Array(count);
   for (let i = 1; i <= count; i++) {
@@ -410,7 +410,7 @@ async function benchCalls(genJs) {
   stops.push(emu.stop);
   const clients = await makeClients(emu.url, genJs);
   const names = Object.keys(clients);
-  const rnd = mulberry32(42);
+  const rnd = seededRandom(42);
   let created = 0;
   const ops = {
     get: (c) => c.get(1 + Math.floor(rnd() * CALL_RECORDS)),
@@ -555,24 +555,9 @@ async function benchStream(genJs) {
 // ---------------------------------------------------------------------------------------------------
 // 3. Generation: 500 layouts x 60 fields.
 
-const TYPES = ["text", "number", "date", "time", "timestamp", "container"];
-function description(i, fieldCount) {
-  // As test/bench/generate.bench.mjs: every field type, repetitions, value lists, a portal in one layout of five.
-  const fields = Array.from({ length: fieldCount }, (_, j) => {
-    const type = TYPES[j % TYPES.length];
-    const field = { name: j % 3 === 0 ? `Field ${j}` : `field_${j}`, type };
-    if (j === 0) Object.assign(field, { readOnly: true, autoEnter: "serial", type: "number" });
-    if (type === "text" && j % 4 === 0) field.valueList = ["Active", "Inactive", "Pending"];
-    if (j % 10 === 7 && type !== "container") field.repetitions = 3;
-    return field;
-  });
-  const portals = i % 5 === 0 ? [{ name: "Lines", table: "Lines", fields: [{ name: "Lines::Amount", type: "number" }, { name: "Lines::Note", type: "text" }] }] : [];
-  return { database: "Bench", layout: `Bench Layout ${i}`, table: `Table${i}`, fields, portals };
-}
-
 async function writeLayouts(dir, count) {
   await mkdir(dir, { recursive: true });
-  await Promise.all(Array.from({ length: count }, (_, i) => writeFile(join(dir, `bench-${i}.layout.json`), JSON.stringify(description(i, GEN_FIELDS)))));
+  await Promise.all(Array.from({ length: count }, (_, i) => writeFile(join(dir, `bench-${i}.layout.json`), JSON.stringify(benchDescription(i, GEN_FIELDS, { descriptions: false })))));
 }
 
 function typegenConfig(count) {

@@ -1,4 +1,5 @@
-// What the benchmark scripts share: a seeded PRNG and the emulator started as its own process.
+// What the benchmark scripts share: a seeded PRNG, the generation benchmarks' layouts and the emulator started as
+// its own process.
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -6,16 +7,28 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = `${ROOT}dist/cli/bin.js`;
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same data on every run. */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The emulator's seeded PRNG (mulberry32): the same seed gives the same data on every run. */
+export { seededRandom } from "../../dist/emulator/faults.js";
+
+const TYPES = ["text", "number", "date", "time", "timestamp", "container"];
+
+/**
+ * Layout description `i` of the generation benchmarks: `fieldCount` fields of every type, repetitions, value
+ * lists, a portal in one layout of five; field descriptions (JSDoc) unless a metadata endpoint is the source,
+ * which has none.
+ */
+export function benchDescription(i, fieldCount, { descriptions = true } = {}) {
+  const fields = Array.from({ length: fieldCount }, (_, j) => {
+    const type = TYPES[j % TYPES.length];
+    const field = { name: j % 3 === 0 ? `Field ${j}` : `field_${j}`, type };
+    if (j === 0) Object.assign(field, { readOnly: true, autoEnter: "serial", type: "number" });
+    if (type === "text" && j % 4 === 0) field.valueList = ["Active", "Inactive", "Pending"];
+    if (j % 10 === 7 && type !== "container") field.repetitions = 3;
+    if (descriptions && j % 9 === 1) field.description = `Field ${j} of layout ${i}.`;
+    return field;
+  });
+  const portals = i % 5 === 0 ? [{ name: "Lines", table: "Lines", fields: [{ name: "Lines::Amount", type: "number" }, { name: "Lines::Note", type: "text" }] }] : [];
+  return { database: "Bench", layout: `Bench Layout ${i}`, table: `Table${i}`, fields, portals };
 }
 
 /**

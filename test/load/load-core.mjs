@@ -3,18 +3,6 @@
 // deletes against one emulator on 127.0.0.1. It checks that no update is lost (every 306 and 101 is a real
 // conflict), that no record is lost or duplicated, and measures memory before and after.
 
-/** mulberry32, as the emulator's faults use. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const mib = (n) => Math.round((n / 1024 / 1024) * 10) / 10;
 function memory() {
   globalThis.gc?.();
@@ -23,9 +11,9 @@ function memory() {
 }
 
 /**
- * @param {{ runtime: any, startEmulator: any, layoutsDir: string, clients: number, opsPerClient: number, seed?: number, faults?: object }} options
+ * @param {{ runtime: any, startEmulator: any, seededRandom: (seed: number) => () => number, layoutsDir: string, clients: number, opsPerClient: number, seed?: number, faults?: object }} options
  */
-export async function runLoad({ runtime, startEmulator, layoutsDir, clients, opsPerClient, seed = 1, faults }) {
+export async function runLoad({ runtime, startEmulator, seededRandom, layoutsDir, clients, opsPerClient, seed = 1, faults }) {
   const { createClient, defineLayout, ModIdMismatchError, RecordMissingError } = runtime;
   const Contact = defineLayout({
     layout: "Contacts Web",
@@ -64,7 +52,7 @@ export async function runLoad({ runtime, startEmulator, layoutsDir, clients, ops
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
-      const random = seeded(seed * 1000 + c);
+      const random = seededRandom(seed * 1000 + c);
       const fm = createClient({ server: emu.url, database: "Contacts", auth: { username: "load", password: "load-pw" }, retry: { retries: 8, baseDelayMs: 1, maxDelayMs: 8 } });
       const contacts = fm.layout(Contact);
       for (let op = 0; op < opsPerClient; op++) {

@@ -4,6 +4,7 @@
 //   node --expose-gc test/load/load.mjs [clients] [opsPerClient]
 import { fileURLToPath } from "node:url";
 import * as runtime from "../../dist/runtime/index.js";
+import { seededRandom } from "../../dist/emulator/faults.js";
 import { startEmulator } from "../../dist/emulator/index.js";
 import { runLoad } from "./load-core.mjs";
 
@@ -16,7 +17,7 @@ const deadline = setTimeout(() => {
 }, 10 * 60_000);
 deadline.unref();
 
-const result = await runLoad({ runtime, startEmulator, layoutsDir, clients, opsPerClient, seed: 1 });
+const result = await runLoad({ runtime, startEmulator, seededRandom, layoutsDir, clients, opsPerClient, seed: 1 });
 console.log(JSON.stringify(result, null, 2));
 const ok = result.fake306 === 0 && result.fake101 === 0 && result.lostRecords === 0 && result.extraRecords === 0 && result.duplicatedRecords === 0 && result.wrongValues === 0 && result.counts.lostUpdates === 0 && result.counts.otherErrors === 0;
 console.log(ok ? "load: all checks passed" : "load: CHECKS FAILED");

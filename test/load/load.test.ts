@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/emulator/faults.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import * as runtime from "../../src/runtime/index.js";
 // @ts-expect-error: a plain JavaScript module shared with test/load/load.mjs (no declaration file).
@@ -24,7 +25,7 @@ interface LoadResult {
 
 describe("load", () => {
   it("50 clients x 100 operations: no lost update, no lost or duplicated record", async () => {
-    const result = (await runLoad({ runtime, startEmulator, layoutsDir, clients: 50, opsPerClient: 100, seed: 7 })) as LoadResult;
+    const result = (await runLoad({ runtime, startEmulator, seededRandom, layoutsDir, clients: 50, opsPerClient: 100, seed: 7 })) as LoadResult;
     console.info(`[load] ${JSON.stringify(result)}`);
     expect(result.counts.otherErrors).toBe(0);
     expect(result.counts.lostUpdates).toBe(0);
