@@ -88,7 +88,11 @@ const RENDER: { readonly [H in HelperName]: Render } = Object.freeze({
 /** One field's criterion as sent: a plain value ("equals exactly") or a `q` criterion the field's kind allows. */
 export function fieldCriterion(spec: FieldSpec, field: string, value: unknown, layout: string): string {
   try {
-    if (!isCriterion(value)) return exact(spec, value);
+    if (!isCriterion(value)) {
+      // Only strings, numbers and null are values; any other object (a look-alike of a criterion) is refused.
+      if (typeof value === "object" && value !== null) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value (find syntax comes only from the q helpers)`);
+      return exact(spec, value);
+    }
     const allowed: Readonly<Partial<Record<HelperName, true>>> = HELPERS_BY_KIND[spec.type];
     if (!allowed[value.helper]) throw new BadCriterion(`q.${value.helper}() does not apply to a ${spec.type} field`);
     return RENDER[value.helper](value.args, spec);

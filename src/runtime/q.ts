@@ -9,7 +9,10 @@ import type { FieldKind } from "./definition.js";
 /** The name of a `q` helper. */
 export type HelperName = "eq" | "lt" | "lte" | "gt" | "gte" | "between" | "words" | "beginsWith" | "endsWith" | "contains" | "empty" | "notEmpty" | "raw";
 
-/** A find criterion built by `q.<helper>(...args)`; `V` is the type of the values it compares with. */
+/**
+ * A find criterion built by `q.<helper>(...args)`; `V` is the type of the values it compares with. Only the `q`
+ * helpers make criteria: an object of the same shape from anywhere else is refused as a value.
+ */
 export interface Criterion<H extends HelperName = HelperName, V = unknown> {
   readonly helper: H;
   readonly args: readonly V[];
@@ -43,7 +46,17 @@ export type EveryHelperApplies = Assert<[Exclude<HelperName, HelpersOf<FieldKind
 /** A value that orders: a number, or an ISO date, a time `HH:MM:SS` or an ISO timestamp. */
 export type Comparable = number | string;
 
-const make = <H extends HelperName, V>(helper: H, args: readonly V[]): Criterion<H, V> => Object.freeze({ helper, args: Object.freeze(args) });
+/**
+ * Every criterion the helpers below built, and nothing else: a value shaped like one (`{"helper":"raw","args":["*"]}`
+ * parsed from a request body) is not in it, so no data can smuggle find syntax into a query.
+ */
+const MADE = new WeakSet<object>();
+
+function make<H extends HelperName, V>(helper: H, args: readonly V[]): Criterion<H, V> {
+  const criterion = Object.freeze({ helper, args: Object.freeze(args) });
+  MADE.add(criterion);
+  return criterion;
+}
 
 type Builders = { readonly [H in HelperName]: (...args: never[]) => Criterion<H, unknown> };
 
@@ -77,7 +90,7 @@ export const q = Object.freeze({
   raw: (criterion: string): Criterion<"raw", string> => make("raw", [criterion]),
 } satisfies Builders);
 
-/** True for a criterion a `q` helper built (plain values are never objects). */
+/** True only for a criterion a `q` helper built, never for a look-alike object. */
 export function isCriterion(value: unknown): value is Criterion {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.hasOwn(q, (value as { helper?: unknown }).helper as string);
+  return MADE.has(value as object);
 }
