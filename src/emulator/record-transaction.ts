@@ -1,15 +1,19 @@
 import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
-import type { LayoutModel, PortalModel } from "./model.js";
-import { buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange } from "./record-writes.js";
+import type { LayoutModel, PortalModel, TableField } from "./model.js";
+import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange } from "./record-writes.js";
 import { joinKey, portalRows } from "./relations.js";
 import type { HostedDatabase } from "./state.js";
 import type { StoredRecord, TableData } from "./store.js";
-import { decodeWireValue, type StoredValue } from "./stored-value.js";
+import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
 
 /**
- * Create and edit with their portal rows, all or nothing: every input is parsed before anything is stored,
- * and a validation failure part-way undoes the records already stored.
+ * Create, edit and upload, with their portal rows, all or nothing: every input is parsed before anything is
+ * stored, and a validation failure part-way undoes the records already stored.
+ *
+ * Each write is one synchronous step that starts from the record as it is now: the caller has already read
+ * and parsed the whole request (no await may come between looking a record up and storing its next version),
+ * so no concurrent request can be undone by a stale copy, or bring back a record deleted meanwhile.
  */
 class Transaction {
   private readonly undo: (() => void)[] = [];
@@ -59,17 +63,42 @@ export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Recor
   });
 }
 
-export function writeEdit(db: HostedDatabase, layout: LayoutModel, current: StoredRecord, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+/** The record as stored now, or 101. */
+export function currentRecord(table: TableData, recordId: number): StoredRecord {
+  const record = table.records.get(recordId);
+  if (!record) throw new EmulatorError(404, "101", `no record with id ${recordId} in table "${table.model.name}"`);
+  return record;
+}
+
+/** An edit's whole body (`fieldData`, `portalData`, `modId`) against the record as it is now. */
+export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: number, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+  if (body.modId !== undefined && typeof body.modId !== "string") throw new EmulatorError(400, "1708", "modId must be a string");
+  const table = db.tables.get(layout.table.name)!;
+  const current = currentRecord(table, recordId);
+  if (body.modId !== undefined && body.modId !== String(current.modId)) {
+    throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${body.modId}`);
+  }
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`);
   const rows = parsePortalData(layout, body.portalData, true);
-  const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction();
   return tx.run(() => {
     const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock)) : current;
     storePortalRows(db, table, parent, rows, clock, tx);
     return parent;
   });
+}
+
+/**
+ * An uploaded file into one repetition (zero-based) of a container field, against the record as it is now.
+ * `storeFile` keeps the bytes and is called only once the record is known to exist.
+ */
+export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock): StoredRecord {
+  const table = db.tables.get(layout.table.name)!;
+  const current = currentRecord(table, recordId);
+  const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock);
+  commitRecord(table, built);
+  return built.record;
 }
 
 /** `portalData: { "<portal>": [ { "TO::F": value, recordId?, modId? } ] }`; recordId only on edit. */

@@ -3,13 +3,13 @@ import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type StoredRecord, type TableData } from "./store.js";
-import { decodeWireValue, type StoredScalar, type StoredValue } from "./stored-value.js";
+import { decodeWireValue, type StoredValue } from "./stored-value.js";
 
-/** One value to store: a field, a zero-based repetition, the decoded value. */
+/** One value to store: a field, a zero-based repetition, the decoded value (a container's file for uploads). */
 export interface FieldChange {
   field: TableField;
   repetition: number;
-  value: StoredScalar;
+  value: StoredValue;
 }
 
 const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "500", text: "500", container: "102" } as const;
@@ -72,6 +72,16 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
 
 /** Applies an edit to a copy of the record, validates the copy, and returns it; nothing is stored yet. */
 export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+  const built = buildChangedRecord(table, current, changes, clock);
+  validateRecord(table, built.record, built.globals, current.recordId);
+  return built;
+}
+
+/**
+ * Applies changes to a copy of the record (next modId, modification timestamps) and returns it unvalidated;
+ * nothing is stored yet. The stored record is never changed in place: a reader holding it sees it whole.
+ */
+export function buildChangedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = {
     recordId: current.recordId,
     modId: current.modId + 1,
@@ -79,12 +89,11 @@ export function buildEditedRecord(table: TableData, current: StoredRecord, chang
   };
   const globals = applyChanges(table, record, changes);
   touchModification(table, record, clock);
-  validateRecord(table, record, globals, current.recordId);
   return { record, globals };
 }
 
-/** Sets the modification timestamp fields of a record that has just changed. */
-export function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock): void {
+/** Sets the modification timestamp fields of a record that has just changed (a copy not yet stored). */
+function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock): void {
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
     if (field.autoEnter === "modificationTimestamp" && !field.global) {

@@ -4,15 +4,14 @@ import { EmulatorError } from "../fm-error.js";
 import { mediaType, readBody } from "../http/body.js";
 import { recordIdParam } from "../http/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { touchModification } from "../record-writes.js";
+import { currentRecord, writeContainer } from "../record-transaction.js";
 import type { EmulatorState } from "../state.js";
 import { containerUrlToken, tableOf } from "../state.js";
 
 /** POST .../records/{recordId}/containers/{fieldName}/{fieldRepetition}: multipart part `upload`. */
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
-  const table = tableOf(ctx.db, ctx.layout);
-  const record = table.records.get(recordIdParam(ctx.params.recordId));
-  if (!record) throw new EmulatorError(404, "101", `no record with id ${ctx.params.recordId}`);
+  // Fails fast for a missing record; writeContainer looks the record up again once the file is in.
+  const recordId = currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId)).recordId;
   const fieldName = ctx.params.fieldName!;
   const layoutField = ctx.layout.fields.get(fieldName);
   if (!layoutField) throw new EmulatorError(404, "102", `field "${fieldName}" is not on layout "${ctx.layout.description.layout}"`);
@@ -31,14 +30,11 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   }
   const body = await readBody(ctx.req, ctx.state.limits.maxUploadBytes);
   const file = await uploadPart(contentType, body);
+  const bytes = new Uint8Array(await file.arrayBuffer());
 
-  const ref = ctx.state.containers.put(file.name || "upload.bin", file.type || "application/octet-stream", new Uint8Array(await file.arrayBuffer()));
-  const values = [...table.valuesOf(record, layoutField.field)];
-  values[repetition - 1] = ref;
-  record.values.set(layoutField.field.name, values);
-  record.modId++;
-  touchModification(table, record, ctx.state.clock);
-  table.put(record);
+  // Everything the request carries is in: from here on, one synchronous write.
+  const storeFile = () => ctx.state.containers.put(file.name || "upload.bin", file.type || "application/octet-stream", bytes);
+  const record = writeContainer(ctx.db, ctx.layout, recordId, layoutField.field, repetition - 1, storeFile, ctx.state.clock);
   return { response: { modId: String(record.modId) } };
 }
 

@@ -7,7 +7,7 @@ import { sortRecords } from "../sorting.js";
 import { tableOf, viewContext } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
-import { writeCreate, writeEdit } from "../record-transaction.js";
+import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
 
 /** The `dataInfo` block and records of a page, shared by list, get and find. */
 export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number): Answer {
@@ -53,13 +53,10 @@ export async function createRecord(ctx: RequestContext): Promise<Answer> {
 }
 
 export async function editRecord(ctx: RequestContext): Promise<Answer> {
-  const current = findRecord(ctx);
+  // Fails fast for a missing record; writeEdit looks the record up again once the body is in.
+  const recordId = findRecord(ctx).recordId;
   const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
-  if (body.modId !== undefined && typeof body.modId !== "string") throw new EmulatorError(400, "1708", "modId must be a string");
-  if (body.modId !== undefined && body.modId !== String(current.modId)) {
-    throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${body.modId}`);
-  }
-  const parent = writeEdit(ctx.db, ctx.layout, current, body, ctx.state.clock);
+  const parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock);
   return { response: { modId: String(parent.modId) } };
 }
 
@@ -70,8 +67,5 @@ export function deleteRecord(ctx: RequestContext): Answer {
 }
 
 function findRecord(ctx: RequestContext): StoredRecord {
-  const id = recordIdParam(ctx.params.recordId);
-  const record = tableOf(ctx.db, ctx.layout).records.get(id);
-  if (!record) throw new EmulatorError(404, "101", `no record with id ${id} in table "${ctx.layout.table.name}"`);
-  return record;
+  return currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId));
 }
