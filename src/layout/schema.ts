@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { placedFields, wireKeyCollisions } from "./wire-keys.js";
 
 /**
  * The layout description format (`*.layout.json`): the single source of truth.
@@ -70,6 +71,8 @@ export const layoutDescriptionSchema = z
       portalNames.add(portal.name);
       checkFields(portal.fields, ["portals", i, "fields"], ctx, true);
     });
+    // The message names both fields, so the issue has no path of its own.
+    for (const message of wireKeyCollisions(placedFields(layout))) ctx.addIssue({ code: "custom", path: [], message });
   });
 
 export type FieldType = z.infer<typeof fieldTypeSchema>;

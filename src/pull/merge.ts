@@ -1,4 +1,15 @@
-import { layoutDescriptionSchema, formatJsonPath, type AutoEnter, type FieldDescription, type FieldType, type LayoutDescriptionInput, type PortalDescription } from "../layout/index.js";
+import {
+  formatJsonPath,
+  layoutDescriptionSchema,
+  LayoutFileError,
+  placedFields,
+  wireKeyCollisions,
+  type AutoEnter,
+  type FieldDescription,
+  type FieldType,
+  type LayoutDescriptionInput,
+  type PortalDescription,
+} from "../layout/index.js";
 import { decodesAs } from "./infer.js";
 import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
 
@@ -43,6 +54,8 @@ export interface MergeInput {
   base?: LiveLayout | undefined;
   /** `$schema` for a new file. */
   schemaRef?: string | undefined;
+  /** The description file, as errors name it. */
+  path?: string | undefined;
 }
 
 const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
@@ -52,7 +65,11 @@ const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
   modificationTimestamp: ["timestamp", "date", "time"],
 };
 
-export function mergeLayout({ live, file, base, schemaRef }: MergeInput): MergeResult {
+/**
+ * Throws a `LayoutFileError` naming `path` when the server's layout cannot be described: a field named like a
+ * repetition of another (`Phone(2)` beside a repeating `Phone`), refused just as loading such a file is.
+ */
+export function mergeLayout({ live, file, base, schemaRef, path }: MergeInput): MergeResult {
   const notes: string[] = [...live.notes];
   const uncertain: UncertainField[] = [];
   const context: FieldContext = { source: live.source, notes, uncertain };
@@ -78,6 +95,8 @@ export function mergeLayout({ live, file, base, schemaRef }: MergeInput): MergeR
     fields,
     ...(portals.length > 0 || file?.portals !== undefined ? { portals } : {}),
   };
+  const collisions = wireKeyCollisions(placedFields(description));
+  if (collisions.length > 0) throw new LayoutFileError(path ?? `layout "${live.layout}"`, collisions.map((message) => ({ path: "", message })));
   const checked = layoutDescriptionSchema.safeParse(description);
   if (!checked.success) {
     const problems = checked.error.issues.map((i) => `${formatJsonPath(i.path)}: ${i.message}`).join("; ");
@@ -110,14 +129,16 @@ function mergeFields(live: readonly LiveField[], file: readonly FieldDescription
 
 /**
  * The live items paired with the file's items of the same name, in the file's order; an item new on the server
- * goes right after the item it follows on the server (or first). Items only in the file are dropped.
+ * goes right after the item it follows on the server (or first). Items only in the file are dropped. A name the
+ * server lists twice (a field placed twice on the layout) is one item, its first.
  */
 export function mergeByName<L extends { name: string }, F extends { name: string }>(live: readonly L[], file: readonly F[]): [L, F | undefined][] {
-  const liveByName = new Map(live.map((item) => [item.name, item]));
+  const liveByName = new Map<string, L>();
+  for (const item of live) if (!liveByName.has(item.name)) liveByName.set(item.name, item);
   const fileByName = new Map(file.map((item) => [item.name, item]));
   const order = file.map((item) => item.name).filter((name) => liveByName.has(name));
   live.forEach((item, i) => {
-    if (fileByName.has(item.name)) return;
+    if (fileByName.has(item.name) || order.includes(item.name)) return;
     let at = 0;
     for (let j = i - 1; j >= 0; j--) {
       const before = order.indexOf(live[j]!.name);

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { defaultTypeName, formatJsonPath, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
 import { createClient, type FileMakerClient, type LayoutEntry } from "../runtime/index.js";
 import { diffDescriptions, type Change } from "./diff.js";
@@ -7,7 +7,7 @@ import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEnd
 import { liveFromMetadata } from "./from-metadata.js";
 import { formatJson } from "./json-format.js";
 import type { LiveLayout, LiveSource } from "./live.js";
-import { mergeLayout, type UncertainField } from "./merge.js";
+import { mergeLayout, type MergeResult, type UncertainField } from "./merge.js";
 import { sampleLayout } from "./sample.js";
 import { findDescriptionFiles, PullSettingsError, readCredentials, resolvePullSettings, schemaReference, type PullSettings, type SettingsRequest } from "./settings.js";
 import { PullState } from "./state.js";
@@ -150,7 +150,14 @@ async function pullLayout(
   }
   const base = state.get(settings.database, target.layout);
   const schemaRef = schemaReference("layout.schema.json", dirname(target.file), settings.root);
-  const merged = mergeLayout({ live, file: target.existing?.description, base, schemaRef });
+  let merged: MergeResult;
+  try {
+    merged = mergeLayout({ live, file: target.existing?.description, base, schemaRef, path: relative(settings.root, target.file).split(sep).join("/") || target.file });
+  } catch (error) {
+    // A layout the server shows but no description can hold (see wire-keys.ts): this layout fails, the rest go on.
+    if (!(error instanceof LayoutFileError)) throw error;
+    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: error.message } };
+  }
   state.set(live);
   const text = formatJson(merged.description);
   const changes = target.existing ? diffDescriptions(target.existing.description, merged.description) : [];

@@ -37,6 +37,8 @@ describe("layout descriptions", () => {
 
   it.each([
     ["duplicate field names", { ...minimal, fields: [{ name: "a", type: "text" }, { name: "a", type: "text" }] }, /fields\[1\]\.name: duplicate field name "a"/],
+    ["duplicate field names in a portal", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "T::a", type: "text" }, { name: "T::a", type: "number" }] }] }, /portals\[0\]\.fields\[1\]\.name: duplicate field name "T::a"/],
+    ["duplicate portal names", { ...minimal, portals: [{ name: "P", table: "T", fields: [] }, { name: "P", table: "U", fields: [] }] }, /portals\[1\]\.name: duplicate portal name "P"/],
     ["unknown keys", { ...minimal, colour: "red" }, /Unrecognized key/],
     ["portal fields without a TO:: prefix", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "Amount", type: "number" }] }] }, /portals\[0\]\.fields\[0\]\.name: portal field "Amount" must be named/],
     ["autoEnter on the wrong type", { ...minimal, fields: [{ name: "u", type: "number", autoEnter: "uuid" }] }, /fields\[0\]\.autoEnter: autoEnter "uuid" needs a field of type text/],
@@ -45,6 +47,67 @@ describe("layout descriptions", () => {
     ["a missing database", { layout: "L", table: "T", fields: [] }, /database/],
   ])("rejects %s", (_label, json, pattern) => {
     expect(() => parseLayoutDescription(json, "x.layout.json")).toThrowError(pattern);
+  });
+
+  describe("wire keys: a field named like a repetition of another field", () => {
+    const text = (name: string) => ({ name, type: "text" });
+    const reps = (name: string, repetitions: number) => ({ name, type: "text", repetitions });
+    const portal = (name: string, fields: object[]) => ({ name, table: "T", fields });
+    const refusal = (json: object) => {
+      try {
+        parseLayoutDescription(json, "Contact.layout.json");
+      } catch (error) {
+        expect(error).toBeInstanceOf(LayoutFileError);
+        return (error as Error).message;
+      }
+      throw new Error("the description was accepted");
+    };
+    const why = (key: string, n: number, base: string) =>
+      `servers read "${key}" as repetition ${n} of "${base}", so the two cannot be told apart (a write to one lands in the other); rename one of them in FileMaker, or take one off the layout`;
+
+    it('refuses "Phone(2)" beside "Phone" with 2 repetitions, naming the file and both fields', () => {
+      const json = { ...minimal, fields: [text("id"), text("Name"), reps("Phone", 2), text("Email"), text("Phone(2)")] };
+      expect(refusal(json)).toBe(`Contact.layout.json: fields[4] "Phone(2)" has the wire key of repetition 2 of fields[2] "Phone": ${why("Phone(2)", 2, "Phone")}`);
+    });
+
+    it('refuses "Phone(1)" beside any field "Phone", repeating or not: servers read "Phone(1)" as its first repetition', () => {
+      expect(refusal({ ...minimal, fields: [text("Phone(1)"), text("Phone")] })).toBe(
+        `Contact.layout.json: fields[0] "Phone(1)" has the wire key of repetition 1 of fields[1] "Phone": ${why("Phone(1)", 1, "Phone")}`,
+      );
+      expect(refusal({ ...minimal, fields: [reps("Phone", 3), text("Phone(1)")] })).toMatch(/^Contact\.layout\.json: fields\[1\] "Phone\(1\)" has the wire key of repetition 1 of fields\[0\] "Phone"/);
+    });
+
+    it("reads the digits as a number, as servers do: \"Phone(02)\" is repetition 2", () => {
+      expect(refusal({ ...minimal, fields: [reps("Phone", 2), text("Phone(02)")] })).toMatch(/^Contact\.layout\.json: fields\[1\] "Phone\(02\)" has the wire key of repetition 2 of fields\[0\] "Phone"/);
+    });
+
+    it("refuses the clash inside one portal, across portals, and between a portal and the layout (finds name them all alike)", () => {
+      const inPortal = { ...minimal, portals: [portal("Lines", [reps("Lines::Qty", 3), text("Lines::Qty(3)")])] };
+      expect(refusal(inPortal)).toMatch(/^Contact\.layout\.json: portals\[0\]\.fields\[1\] "Lines::Qty\(3\)" has the wire key of repetition 3 of portals\[0\]\.fields\[0\] "Lines::Qty": /);
+      const acrossPortals = { ...minimal, portals: [portal("A", [reps("Lines::Qty", 2)]), portal("B", [text("Lines::Qty(2)")])] };
+      expect(refusal(acrossPortals)).toMatch(/^Contact\.layout\.json: portals\[1\]\.fields\[0\] "Lines::Qty\(2\)" has the wire key of repetition 2 of portals\[0\]\.fields\[0\] "Lines::Qty": /);
+      const portalOnLayout = { ...minimal, fields: [text("id"), reps("Lines::Qty", 2)], portals: [portal("Lines", [text("Lines::Qty(2)")])] };
+      expect(refusal(portalOnLayout)).toMatch(/^Contact\.layout\.json: portals\[0\]\.fields\[0\] "Lines::Qty\(2\)" has the wire key of repetition 2 of fields\[1\] "Lines::Qty": /);
+      const layoutOnPortal = { ...minimal, fields: [text("id"), text("Lines::Qty(2)")], portals: [portal("Lines", [reps("Lines::Qty", 2)])] };
+      expect(refusal(layoutOnPortal)).toMatch(/^Contact\.layout\.json: fields\[1\] "Lines::Qty\(2\)" has the wire key of repetition 2 of portals\[0\]\.fields\[0\] "Lines::Qty": /);
+    });
+
+    it("lists every clash, in one error", () => {
+      const json = { ...minimal, fields: [reps("Phone", 3), text("Phone(2)"), text("Phone(3)")] };
+      expect(refusal(json)).toBe(
+        `Contact.layout.json: fields[1] "Phone(2)" has the wire key of repetition 2 of fields[0] "Phone": ${why("Phone(2)", 2, "Phone")}; ` +
+          `fields[2] "Phone(3)" has the wire key of repetition 3 of fields[0] "Phone": ${why("Phone(3)", 3, "Phone")}`,
+      );
+    });
+
+    it("accepts names that are no repetition's key: beyond the repetitions, repetition zero, no base field, the same field on the layout and in a portal", () => {
+      const json = {
+        ...minimal,
+        fields: [reps("Phone", 2), text("Phone(3)"), text("Phone(0)"), text("Tag(2)"), text("Note()"), text("Lines::Qty")],
+        portals: [portal("Lines", [text("Lines::Qty")])],
+      };
+      expect(parseLayoutDescription(json).fields.map((f) => f.name)).toEqual(["Phone", "Phone(3)", "Phone(0)", "Tag(2)", "Note()", "Lines::Qty"]);
+    });
   });
 
   it("accepts any string as a field name", () => {
