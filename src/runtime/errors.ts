@@ -63,7 +63,7 @@ const BY_CODE: Record<string, typeof FileMakerError> = {
 /** The typed error for a code: a subclass for each well-known code, FileMakerError otherwise. */
 export function fileMakerError(code: string, message: string, httpStatus: number, call: FailedCall): FileMakerError {
   const n = Number(code);
-  const ErrorClass = BY_CODE[code] ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
+  const ErrorClass = (Object.hasOwn(BY_CODE, code) ? BY_CODE[code] : undefined) ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
   return new ErrorClass(code, message, httpStatus, call);
 }
 

@@ -1,5 +1,6 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 import { describe, ENCODERS, INVALID } from "./codecs.js";
+import { setOwn } from "./own.js";
 import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
 /**
@@ -113,7 +114,7 @@ export function encodeFindRequest(definition: LayoutSpec, request: Record<string
     }
     const spec = findableSpec(definition, name);
     if (!spec) throw new TypeError(`find on layout "${definition.layout}": no field "${name}"`);
-    out[name] = fieldCriterion(spec, name, value, definition.layout);
+    setOwn(out, name, fieldCriterion(spec, name, value, definition.layout));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FileMakerError } from "./errors.js";
 import { listQuery, type DataInfo } from "./layout-client.js";
+import { setOwn } from "./own.js";
 import type { Session } from "./session.js";
 import { segment } from "./transport.js";
 
@@ -79,9 +80,22 @@ const fieldMetadata = z.looseObject({
   displayType: z.string().optional(),
 });
 
+/** `z.record` keeping every key: zod's own drops a portal named `__proto__`. */
+function namedRecord<T extends z.ZodType>(values: T) {
+  return z.custom<object>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object").transform((value, ctx) => {
+    const out: Record<string, z.output<T>> = {};
+    for (const [name, raw] of Object.entries(value)) {
+      const parsed = values.safeParse(raw);
+      if (parsed.success) setOwn(out, name, parsed.data);
+      else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [name, ...issue.path] });
+    }
+    return out;
+  });
+}
+
 const layoutMetadataSchema = z.object({
   fieldMetaData: z.array(fieldMetadata),
-  portalMetaData: z.record(z.string(), z.array(fieldMetadata)).default({}),
+  portalMetaData: namedRecord(z.array(fieldMetadata)).default({}),
   valueLists: z
     .array(z.looseObject({ name: z.string(), type: z.string().default("customList"), values: z.array(z.looseObject({ value: z.string(), displayValue: z.string() })).default([]) }))
     .default([]),

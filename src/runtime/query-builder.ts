@@ -1,6 +1,7 @@
 import type { FmRecord, FieldsOf, LayoutDefinition, LayoutTypes, PortalsOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
+import { setOwn } from "./own.js";
 import { positive, type CallOptions, type LayoutClient, type Page, type SortOrder, type SortSpec } from "./layout-client.js";
 
 type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
@@ -133,7 +134,7 @@ export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements Async
     for (const [name, value] of Object.entries(criteria as Record<string, unknown>)) {
       if (value === undefined) continue;
       if (name === "omit") throw new TypeError(`"omit" is not a criterion here: use omit() for an omit request`);
-      fields[name] = value;
+      setOwn(fields, name, value);
     }
     encodeFindRequest(this.#client.definition, fields);
     return fields;

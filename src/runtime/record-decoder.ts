@@ -1,5 +1,6 @@
 import { DECODERS, DecodeError, INVALID, repetitionKey } from "./codecs.js";
 import type { FieldKind, FieldSpec, FmRecord, LayoutSpec } from "./definition.js";
+import { getOwn, setOwn } from "./own.js";
 
 type Wire = Record<string, unknown>;
 type DecodedRecord = FmRecord<Wire, Record<string, Wire[]>>;
@@ -60,7 +61,8 @@ function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefin
     if (typeof record.fieldData !== "object" || record.fieldData === null) fail("fieldData", record.fieldData);
     const portalData: Record<string, Wire[]> = {};
     for (const { name, decode } of portals) {
-      const rows = record.portalData?.[name] ?? [];
+      // Own properties only: a portal the answer leaves out is empty, even one named like an Object member.
+      const rows = getOwn(Object(record.portalData), name) ?? [];
       if (!Array.isArray(rows)) return fail(`portalData.${name}`, rows);
       const decoded = new Array<Wire>(rows.length);
       for (let i = 0; i < rows.length; i++) {
@@ -68,7 +70,7 @@ function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefin
         if (typeof row !== "object" || row === null || (validate && (typeof row.recordId !== "string" || typeof row.modId !== "string"))) fail(`portalData.${name}`, row);
         decoded[i] = decode(row, recordId);
       }
-      set(portalData, name, decoded);
+      setOwn(portalData, name, decoded);
     }
     return { recordId, modId: String(record.modId), fieldData: fieldData(record.fieldData as Wire, recordId), portalData };
   };
@@ -134,14 +136,8 @@ function interpreted(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDe
         if (value === INVALID || (slot.values && typeof raw === "string" && !slot.values.has(raw))) fail(key, raw, slot.type, id, wire);
         return value;
       });
-      set(out, slot.name, slot.keys.length === 1 ? values[0] : values);
+      setOwn(out, slot.name, slot.keys.length === 1 ? values[0] : values);
     }
     return out;
   };
-}
-
-/** `out[name] = value`, except that "__proto__" becomes an own data property rather than the prototype. */
-function set(out: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-  else out[name] = value;
 }

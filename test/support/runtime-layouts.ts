@@ -122,6 +122,8 @@ export const WEIRD_DATABASE = "Wéird Data/Base ✓ 100%";
 export const WEIRD_LAYOUT = "Wéird / Layout ?#";
 export const WEIRD_TEXT = "Näme / ?# 100%";
 export const WEIRD_CONTAINER = "Pïc / ✓";
+/** A field named like the prototype accessor: an object keyed by names must keep it as an own key. */
+export const PROTO = "__proto__";
 
 export const weirdDescription: LayoutDescriptionInput = {
   database: WEIRD_DATABASE,
@@ -130,13 +132,14 @@ export const weirdDescription: LayoutDescriptionInput = {
   fields: [
     { name: WEIRD_TEXT, type: "text" },
     { name: WEIRD_CONTAINER, type: "container" },
+    { name: PROTO, type: "text" },
   ],
 };
 
-export type WeirdFields = { "Näme / ?# 100%": string; "Pïc / ✓": string | null };
+export type WeirdFields = { "Näme / ?# 100%": string; "Pïc / ✓": string | null; ["__proto__"]: string };
 export type WeirdTypes = {
   fields: WeirdFields;
-  input: { "Näme / ?# 100%"?: string | null };
+  input: { "Näme / ?# 100%"?: string | null; ["__proto__"]?: string | null };
   portals: Record<never, never>;
   portalInput: Record<never, never>;
   containers: "Pïc / ✓";
@@ -148,6 +151,7 @@ export const Weird = defineLayout<WeirdTypes>({
   fields: {
     [WEIRD_TEXT]: { type: "text" },
     [WEIRD_CONTAINER]: { type: "container" },
+    [PROTO]: { type: "text" },
   },
 });
 
