@@ -1,4 +1,5 @@
 import type { FieldType } from "../layout/schema.js";
+import { isNumericText } from "../runtime/numeric-text.js";
 
 /**
  * How the emulator keeps one field value (one repetition). Chronological types are numbers so that
@@ -91,7 +92,7 @@ export function formatWireTimestamp(seconds: number): string {
 export function parseWireNumber(value: string | number): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   const text = value.trim();
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return null;
+  if (!isNumericText(text)) return null;
   const n = Number(text);
   return Number.isFinite(n) ? n : null;
 }

@@ -1,5 +1,6 @@
 import type { FieldType } from "../layout/index.js";
 import { DECODERS, INVALID } from "../runtime/codecs.js";
+import { isNumericText } from "../runtime/numeric-text.js";
 import type { Confidence } from "./live.js";
 
 /**
@@ -22,7 +23,6 @@ export type WireClass = "empty" | "number" | "numericText" | "date" | "time" | "
 const DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const TIME = /^(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?$/;
 const CONTAINER_URL = /^https?:\/\/[^/\s]+\/Streaming(?:_SSL)?\/\S+$/;
-const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 function isDate(text: string): boolean {
   const m = DATE.exec(text);
@@ -48,7 +48,7 @@ export function classifyWireValue(value: unknown): WireClass {
   const space = value.indexOf(" ");
   if (space > 0 && isDate(value.slice(0, space)) && isTime(value.slice(space + 1))) return "timestamp";
   if (CONTAINER_URL.test(value)) return "container";
-  if (NUMERIC.test(value)) return "numericText";
+  if (isNumericText(value.trim())) return "numericText";
   return "text";
 }
 

@@ -52,7 +52,7 @@ export function createClient(options: ClientOptions): FileMakerClient {
   const session = new Session({
     transport: {
       origin: url.origin,
-      basePath: `${url.pathname.replace(/\/+$/, "")}/fmi/data/${options.version ?? "vLatest"}`,
+      basePath: `${withoutTrailingSlashes(url.pathname)}/fmi/data/${options.version ?? "vLatest"}`,
       dispatcher: options.dispatcher ?? ownDispatcher!,
       timeoutMs: options.timeoutMs ?? 30_000,
     },
@@ -76,6 +76,13 @@ export function createClient(options: ClientOptions): FileMakerClient {
       }
     },
   };
+}
+
+/** A path without its trailing slashes; a loop, since /\/+$/ is quadratic on a long run of inner slashes. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(0, end);
 }
 
 /** Whether a URL's host is this machine: localhost, 127.0.0.0/8 or ::1. */

@@ -1,4 +1,5 @@
 import type { FieldKind, FieldSpec } from "./definition.js";
+import { isNumericText } from "./numeric-text.js";
 
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {
@@ -76,18 +77,16 @@ function decodeTimestamp(raw: string): string | typeof INVALID {
  * decode. Separate functions, not one switch, so that a compiled record decoder calls each directly.
  */
 export const DECODERS: Readonly<Record<FieldKind, (raw: unknown) => unknown>> = {
+  // Older servers send numbers as numeric strings, with whitespace around them at times.
   // Some servers send numbers for text fields that hold digits only; text stays text.
   text: (raw) => (typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : INVALID),
   number: (raw) =>
-    typeof raw === "number" ? (Number.isFinite(raw) ? raw : INVALID) : raw === "" ? null : typeof raw === "string" && NUMERIC.test(raw) ? Number(raw) : INVALID,
+    typeof raw === "number" ? (Number.isFinite(raw) ? raw : INVALID) : raw === "" ? null : typeof raw === "string" && isNumericText(raw.trim()) ? Number(raw) : INVALID,
   date: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeDate(raw) : INVALID),
   time: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTime(raw) : INVALID),
   timestamp: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTimestamp(raw) : INVALID),
   container: (raw) => (raw === "" ? null : typeof raw === "string" ? raw : INVALID),
 };
-
-/** Older servers send numbers as numeric strings. */
-const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 function encodeDate(iso: string): string | typeof INVALID {
   const m = ISO_DATE.exec(iso);

@@ -14,8 +14,13 @@ const FIND_OPERATORS = /[\\=!<>≤≥./?@#*"~{}]/g;
  * takes text goes through it; only `q.raw` sends find syntax as written.
  */
 export function escapeFindValue(text: string): string {
-  // Whitespace at either end would be trimmed from a criterion: escaped, it stays part of the value.
-  return text.replace(FIND_OPERATORS, (c) => `\\${c}`).replace(/^\s+|\s+$/g, (run) => run.replace(/./gsu, (c) => `\\${c}`));
+  const escaped = text.replace(FIND_OPERATORS, (c) => `\\${c}`);
+  // Whitespace at either end would be trimmed from a criterion: escaped, it stays part of the value. Found with
+  // trim, not /^\s+|\s+$/ (quadratic on a long run of inner whitespace); trim strips exactly \s.
+  const start = escaped.length - escaped.trimStart().length;
+  const end = Math.max(start, escaped.trimEnd().length);
+  const literal = (run: string) => run.replace(/./gsu, (c) => `\\${c}`);
+  return literal(escaped.slice(0, start)) + escaped.slice(start, end) + literal(escaped.slice(end));
 }
 
 /** Thrown by the renderers below; the caller names the layout and field. */
