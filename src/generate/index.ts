@@ -5,7 +5,7 @@
  * Only the writer touches the disk.
  */
 export { generate, emitFiles, type GeneratedFile, type GenerateOptions } from "./generate.js";
-export { planIdentifiers, kebabCase, hashSuffix, declarationName, IdentifierClashError, type LayoutPlan, type PortalPlan } from "./plan.js";
+export { planIdentifiers, kebabCase, hashSuffix, moduleFileBase, declarationName, IdentifierClashError, type LayoutPlan, type PortalPlan } from "./plan.js";
 export {
   printSourceFile,
   printFile,

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { compareCodeUnits, defaultTypeName, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { boundName, compareCodeUnits, defaultTypeName, shortHash, type LayoutDescription, type PortalDescription } from "../layout/index.js";
 import type { LayoutModuleTemplate } from "./template.js";
 import { RESERVED_WORDS } from "./text.js";
 
@@ -12,7 +11,9 @@ import { RESERVED_WORDS } from "./text.js";
  *    portal name the same way (`Portal` when nothing is left).
  * 2. A layout module exports `N` + each layout-level suffix of the template ("", `Types`, `Fields`, `Input`, ...)
  *    and, per portal, `N` + `P` + each per-portal suffix (`Row`, `RowInput`). Its file is the kebab-case of `N`
- *    (`ContactsWeb` -> `contacts-web.ts`).
+ *    (`ContactsWeb` -> `contacts-web.ts`). Derived names are bounded (`MAX_DERIVED_NAME` characters): a longer
+ *    `N`, `P` or file name keeps its start and ends in `_` (`-` in file names) + 6 hex digits of the SHA-256 of
+ *    the whole name it comes from, so any layout name, however long, generates.
  * 3. All these names share one namespace across the whole generation, together with the runtime names the
  *    template imports (`defineLayout`, `FmRecord`, ...); file names share another (compared in lower case, as
  *    on case-insensitive disks), with `index.ts` taken by the barrel.
@@ -62,7 +63,12 @@ export function kebabCase(identifier: string): string {
 
 /** A stable suffix from an identifier's own raw name. */
 export function hashSuffix(raw: string): string {
-  return `_${createHash("sha256").update(raw, "utf8").digest("hex").slice(0, 6)}`;
+  return `_${shortHash(raw)}`;
+}
+
+/** The module file of a layout whose type name is `typeName`, without `.ts`: its kebab-case, bounded. */
+export function moduleFileBase(typeName: string): string {
+  return boundName(kebabCase(typeName), typeName, "-");
 }
 
 function portalIdentifier(name: string): string {
@@ -114,7 +120,7 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
     add("file:index", { reserved: "the barrel index.ts" });
     candidates.forEach((c, layout) => {
       for (const suffix of layoutSuffixes) add(c.typeName + suffix, { layout });
-      add(`file:${kebabCase(c.typeName)}`, { layout });
+      add(`file:${moduleFileBase(c.typeName)}`, { layout });
       c.portals.forEach((p, portal) => {
         for (const suffix of portalSuffixes) add(c.typeName + p.identifier + suffix, { layout, portal });
       });
@@ -147,7 +153,7 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
     .map((c) => ({
       layout: c.layout,
       typeName: c.typeName,
-      fileName: `${kebabCase(c.typeName)}.ts`,
+      fileName: `${moduleFileBase(c.typeName)}.ts`,
       portals: c.portals.map((p) => ({ portal: p.portal, identifier: p.identifier })),
     }))
     .sort((a, b) => compareCodeUnits(a.fileName, b.fileName));
