@@ -19,6 +19,13 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Time limit of each request in ms, from sending (or waiting for a connection) to the last byte of the answer (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Longest answer body the client reads, in bytes (default 256 MiB). An answer that declares or reaches more is
+   * abandoned there (the connection is closed, the rest never read or kept) and the call fails with a
+   * `ResponseTooLargeError`, which is never retried. Bounds memory against a broken server or proxy; raise it for
+   * pages of very large records.
+   */
+  maxResponseBytes?: number;
   retry?: Partial<RetryPolicy>;
   /** Check every record against the layout's schema before decoding (default true). */
   validate?: boolean;
@@ -55,6 +62,7 @@ export function createClient(options: ClientOptions): FileMakerClient {
       basePath: `${withoutTrailingSlashes(url.pathname)}/fmi/data/${options.version ?? "vLatest"}`,
       dispatcher: options.dispatcher ?? ownDispatcher!,
       timeoutMs: options.timeoutMs ?? 30_000,
+      maxResponseBytes: options.maxResponseBytes ?? 256 * 1024 * 1024,
     },
     database: options.database,
     auth: options.auth,

@@ -81,6 +81,21 @@ export class ProtocolError extends Error {
   }
 }
 
+/**
+ * The answer is longer than the client's `maxResponseBytes`: the request was aborted at the bound, without reading
+ * (or keeping) the rest. Never retried: the same call would get the same answer.
+ */
+export class ResponseTooLargeError extends ProtocolError {
+  constructor(
+    httpStatus: number,
+    call: FailedCall,
+    readonly maxResponseBytes: number,
+  ) {
+    super(httpStatus, "", call, `is larger than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
 /** The request did not complete: the caller aborted it, it timed out, or the connection failed. */
 export class NetworkError extends Error {
   constructor(

@@ -23,6 +23,7 @@ export {
   NoRecordsMatchError,
   ProtocolError,
   RecordMissingError,
+  ResponseTooLargeError,
   ValidationError,
   type FailedCall,
 } from "./errors.js";

@@ -1,4 +1,4 @@
-import { NetworkError, ProtocolError } from "./errors.js";
+import { NetworkError, ProtocolError, ResponseTooLargeError } from "./errors.js";
 import { neverReachedServer } from "./transport.js";
 
 export interface RetryPolicy {
@@ -55,7 +55,8 @@ function isRetryable(error: unknown, idempotent: boolean): boolean {
     if (error.reason === "aborted") return false;
     return idempotent || neverReachedServer(error);
   }
-  if (error instanceof ProtocolError) return idempotent && error.httpStatus >= 500;
+  // A proxy's error page may pass; an answer too large would be as large again.
+  if (error instanceof ProtocolError) return idempotent && error.httpStatus >= 500 && !(error instanceof ResponseTooLargeError);
   return false;
 }
 

@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from "undici";
-import { NetworkError, ProtocolError, type FailedCall } from "./errors.js";
+import { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "./errors.js";
 
 /** What every Data API answer is: `{ response, messages: [{ code, message }] }`. */
 export interface Envelope {
@@ -29,6 +29,8 @@ export interface TransportOptions {
   basePath: string;
   dispatcher: Dispatcher;
   timeoutMs: number;
+  /** Longest answer body read; past it the request is aborted with a ResponseTooLargeError. */
+  maxResponseBytes: number;
 }
 
 /** A keep-alive dispatcher shared by every call of a client unless the caller injects its own. */
@@ -80,6 +82,15 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
     let status = 0;
     let headers: Envelope["headers"] = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    // Past the bound: fail now and stop the download, never gathering the rest.
+    const tooLarge = (c: Dispatcher.DispatchController) => {
+      const error = new ResponseTooLargeError(status, call, options.maxResponseBytes);
+      settle(() => {
+        throw error;
+      });
+      c.abort(error);
+    };
     // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
     const body = (req.body ?? null) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
     const handler: Dispatcher.DispatchHandler = {
@@ -87,12 +98,16 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
         controller = c;
         if (stopped) c.abort(stopped);
       },
-      onResponseStart(_, statusCode, responseHeaders) {
+      onResponseStart(c, statusCode, responseHeaders) {
         status = statusCode;
         headers = responseHeaders;
+        // A declared length over the bound fails at once.
+        if (Number(responseHeaders["content-length"]) > options.maxResponseBytes) tooLarge(c);
       },
-      onResponseData(_, chunk) {
-        chunks.push(chunk);
+      onResponseData(c, chunk) {
+        received += chunk.byteLength;
+        if (received > options.maxResponseBytes) tooLarge(c);
+        else chunks.push(chunk);
       },
       onResponseEnd() {
         settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call));
