@@ -11,7 +11,7 @@ import {
   type VariableStatementStructure,
   type WriterFunction,
 } from "ts-morph";
-import { PRINT_WIDTH, textWidth } from "./text.js";
+import { commentText, PRINT_WIDTH, textWidth } from "./text.js";
 
 /**
  * Printing: ts-morph structures -> text, once per file.
@@ -130,10 +130,13 @@ function typeArgumentsText(typeArguments: readonly string[]): string {
   return typeArguments.length ? `<${typeArguments.join(", ")}>` : "";
 }
 
-/** A JSDoc block for `text` at `indent`: `/** one line *\/`, or one ` * ` line per line of text. */
+/**
+ * A JSDoc block for `text` at `indent`: `/** one line *\/`, or one ` * ` line per line of text. Every line goes
+ * through `commentText`, whoever wrote it, so no text can end the block or hide code.
+ */
 export function docComment(text: string, indent: string): string {
-  const lines = text.split("\n");
-  if (lines.length === 1) return `${indent}/** ${text} */`;
+  const lines = text.split("\n").map(commentText);
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */`;
   return [`${indent}/**`, ...lines.map((line) => (line ? `${indent} * ${line}` : `${indent} *`)), `${indent} */`].join("\n");
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
+import { commentText } from "./text.js";
 
 /**
  * `templates/layout-module.ts`, read as data: the header, the import list and the ordered declarations of every
@@ -76,8 +77,10 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
   const fail = (message: string): never => {
     throw new TemplateError(file, message);
   };
-  const header = text.split("\n", 1)[0] ?? "";
-  if (!header.startsWith("// ")) fail("the first line must be the header comment");
+  const firstLine = text.split("\n", 1)[0] ?? "";
+  if (!firstLine.startsWith("// ")) fail("the first line must be the header comment");
+  // Written as the first line of every generated file: nothing in it may end the comment (a U+2028) or hide code.
+  const header = `// ${commentText(firstLine.slice(3))}`;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
 
   const referable = new Set<string>();

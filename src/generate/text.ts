@@ -10,12 +10,13 @@ export const PRINT_WIDTH = 120;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * Characters written as escapes in string literals: C0 and C1 controls, DEL, the line and paragraph
- * separators, the byte order mark and the bidirectional controls (so that no name can hide code, as in
- * "Trojan Source"), and lone surrogates (which UTF-8 cannot carry). Everything else, emoji included, is
- * written as itself.
+ * Characters written as escapes in string literals and comments: C0 and C1 controls, DEL, the line and
+ * paragraph separators, the byte order mark, the bidirectional controls and marks (so that no name can hide
+ * code, as in "Trojan Source": U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C), and lone surrogates
+ * (which UTF-8 cannot carry). Everything else, emoji included, is written as itself.
  */
-const ESCAPED = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ESCAPED =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT_ESCAPES: Record<string, string> = { "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r" };
 
@@ -34,8 +35,22 @@ export function stringLiteral(value: string): string {
   const body = value
     .replace(/\\/g, "\\\\")
     .replaceAll(quote, `\\${quote}`)
-    .replace(ESCAPED, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    .replace(ESCAPED, escapeCharacter);
   return `${quote}${body}${quote}`;
+}
+
+function escapeCharacter(c: string): string {
+  return SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * Text to write inside a generated comment, any kind (a JSDoc line, the `//` header): every character a string
+ * literal escapes is written as the same escape, line terminators included, so that nothing ends a `//` comment
+ * early or reorders what an editor shows; and `*\/` is broken, so that nothing ends a block comment. Every path
+ * that writes a comment goes through here; applying it twice changes nothing.
+ */
+export function commentText(text: string): string {
+  return text.replace(ESCAPED, escapeCharacter).replaceAll("*/", "*\\/");
 }
 
 /** A key in a type literal: bare when it is an ASCII identifier, else a string literal. */
@@ -53,20 +68,18 @@ export function literalKey(name: string): string {
 
 /**
  * JSDoc text: line breaks normalized to `\n`, trailing spaces and blank edges trimmed, control characters
- * dropped, and `*\/` broken so that no description can end its comment. Returns "" for nothing to say.
+ * dropped, and each line made safe by `commentText` (`*\/` broken, bidirectional controls escaped). Returns ""
+ * for nothing to say.
  */
 export function docText(text: string): string {
-  return (
-    text
-      .replace(/\r\n?|[\u2028\u2029]/g, "\n")
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
-      .replace(/\t/g, "  ")
-      .replaceAll("*/", "*\\/")
-      .split("\n")
-      .map((line) => line.trimEnd())
-      .join("\n")
-      .replace(/^\n+|\n+$/g, "")
-  );
+  return text
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .replace(/\t/g, "  ")
+    .split("\n")
+    .map((line) => commentText(line.trimEnd()))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
 }
 
 /**

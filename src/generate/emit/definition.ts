@@ -35,7 +35,7 @@ function fieldEntries(fields: readonly FieldDescription[], uses: Set<string>): O
 /** JSDoc of the definition: the layout's description, then where the layout lives. */
 export function layoutDocs(context: FillContext): string {
   const { layout } = context.plan;
-  const where = docText(`Layout ${JSON.stringify(layout.layout)} of database ${JSON.stringify(layout.database)} (table ${JSON.stringify(layout.table)}).`);
+  const where = docText(`Layout ${stringLiteral(layout.layout)} of database ${stringLiteral(layout.database)} (table ${stringLiteral(layout.table)}).`);
   return layout.description && docText(layout.description) ? `${docText(layout.description)}\n\n${where}` : where;
 }
 

@@ -1,6 +1,6 @@
 import { StructureKind } from "ts-morph";
 import { objectType } from "../print.js";
-import { docText } from "../text.js";
+import { docText, stringLiteral } from "../text.js";
 import type { Filled, FillContext } from "./context.js";
 import { readMembers } from "./field-types.js";
 
@@ -12,7 +12,7 @@ export function emitFields(context: FillContext): Filled {
       kind: StructureKind.TypeAlias,
       isExported: true,
       name: context.name,
-      docs: [docText(`fieldData of a record of layout ${JSON.stringify(layout.layout)}, decoded.`)],
+      docs: [docText(`fieldData of a record of layout ${stringLiteral(layout.layout)}, decoded.`)],
       type: layout.fields.length ? objectType(readMembers(layout.fields)) : "Record<never, never>",
     },
   };

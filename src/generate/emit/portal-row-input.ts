@@ -1,6 +1,6 @@
 import { StructureKind } from "ts-morph";
 import { objectType, type ObjectTypeMember } from "../print.js";
-import { docText } from "../text.js";
+import { docText, stringLiteral } from "../text.js";
 import type { Filled, FillContext } from "./context.js";
 import { inputMembers } from "./field-types.js";
 
@@ -22,7 +22,7 @@ export function emitPortalRowInput(context: FillContext): Filled {
       kind: StructureKind.TypeAlias,
       isExported: true,
       name: context.name,
-      docs: [docText(`A row of portal ${JSON.stringify(portal.name)} to create or edit.`)],
+      docs: [docText(`A row of portal ${stringLiteral(portal.name)} to create or edit.`)],
       type: objectType([...inputMembers(portal.fields), ...ROW_IDS]),
     },
   };

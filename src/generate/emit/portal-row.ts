@@ -1,6 +1,6 @@
 import { StructureKind } from "ts-morph";
 import { objectType } from "../print.js";
-import { docText } from "../text.js";
+import { docText, stringLiteral } from "../text.js";
 import type { Filled, FillContext } from "./context.js";
 import { readMembers } from "./field-types.js";
 
@@ -13,7 +13,7 @@ export function emitPortalRow(context: FillContext): Filled {
       kind: StructureKind.TypeAlias,
       isExported: true,
       name: context.name,
-      docs: [docText(`A row of portal ${JSON.stringify(portal.name)} (table ${JSON.stringify(portal.table)}), decoded.`)],
+      docs: [docText(`A row of portal ${stringLiteral(portal.name)} (table ${stringLiteral(portal.table)}), decoded.`)],
       type: portal.fields.length ? objectType(readMembers(portal.fields)) : "Record<never, never>",
     },
   };
