@@ -3,17 +3,17 @@ import { foldCase } from "./case-fold.js";
 import { compareCodePoints } from "./code-point-order.js";
 import type { Comparison, Matcher } from "./criteria.js";
 import { type Token, tokenText, trimTokens } from "./tokens.js";
-import { WORD_CHAR_CLASS, isWordChar } from "./word-chars.js";
+import { type PatternEdge, type PatternElement, type PatternTest, compilePattern, literalElements } from "./wildcard-pattern.js";
+import { isWordChar } from "./word-chars.js";
 
 /**
- * Matchers for text (and container file name) fields. All parsing, case folding and RegExp
+ * Matchers for text (and container file name) fields. All parsing, case folding and pattern
  * compilation happens here, once per criterion; a matcher only folds the field value and tests it.
+ * Wildcards are matched by {@link compilePattern}, never by a RegExp built from the criterion.
  */
 
 type Wildcard = "any" | "one" | "digit";
 type PatternItem = { readonly kind: "text"; readonly text: string } | { readonly kind: Wildcard };
-
-const W = WORD_CHAR_CLASS;
 
 function wildcardOf(token: Token): Wildcard | null {
   if (token.kind !== "bare") return null;
@@ -31,11 +31,6 @@ function wildcardOf(token: Token): Wildcard | null {
 
 function textOfValue(value: StoredScalar): string {
   return typeof value === "string" ? value : value === null ? "" : String(value);
-}
-
-function escapeRegExp(text: string): string {
-  // Only syntax characters: `u`-flag patterns reject needless escapes such as `\-`.
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 
 /** Wildcards (bare `*` `@` `#`) and case-folded literal runs; phrase quotes are dropped. */
@@ -57,16 +52,8 @@ function patternOf(tokens: readonly Token[]): PatternItem[] {
   return items;
 }
 
-/** RegExp source for pattern items; `*` and `@` stand for runs / single characters of `scope`. */
-function patternSource(items: readonly PatternItem[], scope: string): string {
-  let source = "";
-  for (const item of items) {
-    if (item.kind === "text") source += escapeRegExp(item.text);
-    else if (item.kind === "any") source += `${scope}*`;
-    else if (item.kind === "one") source += scope;
-    else source += "[0-9]";
-  }
-  return source;
+function elementsOf(items: readonly PatternItem[]): PatternElement[] {
+  return items.flatMap((item) => (item.kind === "text" ? literalElements(item.text) : [{ kind: item.kind }]));
 }
 
 interface Terms {
@@ -116,27 +103,27 @@ function termsOf(tokens: readonly Token[]): Terms {
 }
 
 /**
- * RegExp source matching a criterion word at the start of a field word. Literal runs, `@` and `#`
- * only match word characters, so a leading `*` can always stretch back to the start of the field
- * word: `*son` is just `son` inside any word, and needs no anchor (the anchored, backtracking form is
- * several times slower).
+ * A criterion word at the start of a field word; with `end: "word"`, the whole field word. Literal runs,
+ * `@` and `#` only match word characters, so a leading `*` can always stretch back to the start of the field
+ * word: `*son` is just `son` inside any word, and needs no start edge; `*` alone is any word character.
  */
-function wordStartSource(word: readonly PatternItem[]): string {
+function wordTest(word: readonly PatternItem[], end: PatternEdge): PatternTest {
   let stars = 0;
   while (word[stars]?.kind === "any") stars++;
-  if (stars === 0) return `(?<!${W})${patternSource(word, W)}`;
-  return stars === word.length ? W : patternSource(word.slice(stars), W);
+  if (stars === 0) return compilePattern(elementsOf(word), { wildcards: "wordChar", start: "word", end });
+  const rest: PatternElement[] = stars === word.length ? [{ kind: "one" }] : elementsOf(word.slice(stars));
+  return compilePattern(rest, { wildcards: "wordChar", start: "anywhere", end });
 }
 
-/** Every regex must match and every substring occur in the case-folded field value. */
-function allOf(regexes: readonly RegExp[], substrings: readonly string[]): Matcher {
-  if (regexes.length === 0 && substrings.length === 0) return () => true;
+/** Every test must pass and every substring occur in the case-folded field value. */
+function allOf(tests: readonly PatternTest[], substrings: readonly string[]): Matcher {
+  if (tests.length === 0 && substrings.length === 0) return () => true;
   return (value) => {
     const text = textOfValue(value);
     // Every term needs at least one character, so an empty field never matches.
     if (text === "") return false;
     const folded = foldCase(text);
-    for (const regex of regexes) if (!regex.test(folded)) return false;
+    for (const test of tests) if (!test(folded)) return false;
     for (const substring of substrings) if (!folded.includes(substring)) return false;
     return true;
   };
@@ -152,8 +139,10 @@ function allOf(regexes: readonly RegExp[], substrings: readonly string[]): Match
  */
 export function compileWordSearch(tokens: readonly Token[]): Matcher {
   const { words, phrases, loose } = termsOf(tokens);
-  const regexes = words.map((word) => new RegExp(wordStartSource(word), "u"));
-  return allOf(regexes, words.length === 0 ? [...phrases, ...loose] : phrases);
+  return allOf(
+    words.map((word) => wordTest(word, "anywhere")),
+    words.length === 0 ? [...phrases, ...loose] : phrases,
+  );
 }
 
 /**
@@ -162,11 +151,11 @@ export function compileWordSearch(tokens: readonly Token[]): Matcher {
  */
 export function compileWordEquals(tokens: readonly Token[]): Matcher {
   const { words, phrases, loose } = termsOf(tokens);
-  const regexes = [
-    ...words.map((word) => new RegExp(`${wordStartSource(word)}(?!${W})`, "u")),
-    ...phrases.map((phrase) => new RegExp(`(?<!${W})${escapeRegExp(phrase)}(?!${W})`, "u")),
+  const tests = [
+    ...words.map((word) => wordTest(word, "word")),
+    ...phrases.map((phrase) => compilePattern(literalElements(phrase), { wildcards: "wordChar", start: "word", end: "word" })),
   ];
-  return allOf(regexes, words.length === 0 ? loose : []);
+  return allOf(tests, words.length === 0 ? loose : []);
 }
 
 /** `==x`: the whole field equals x, case-insensitively; `*` `@` `#` may match any character here. */
@@ -176,8 +165,8 @@ export function compileWholeField(tokens: readonly Token[]): Matcher {
     const target = items.map((item) => (item.kind === "text" ? item.text : "")).join("");
     return (value) => foldCase(textOfValue(value)) === target;
   }
-  const regex = new RegExp(`^${patternSource(items, ".")}$`, "su");
-  return (value) => regex.test(foldCase(textOfValue(value)));
+  const test = compilePattern(elementsOf(items), { wildcards: "anyChar", start: "value", end: "value" });
+  return (value) => test(foldCase(textOfValue(value)));
 }
 
 /** `<x` etc.: the whole case-folded field against x, by code points. Empty fields never match. */
