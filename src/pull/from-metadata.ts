@@ -23,7 +23,8 @@ export function liveFromMetadata(database: string, layout: string, metadata: Lay
   const notes: string[] = [];
   const lists = new Map(metadata.valueLists.map((list) => [list.name, list.values.map((v) => v.value)]));
   const field = (meta: FieldMetadata, where: string): LiveField => {
-    let type = RESULT_TYPES[meta.result];
+    // Own keys only: a result named like an Object member ("constructor") is unknown, not Object itself.
+    let type = Object.hasOwn(RESULT_TYPES, meta.result) ? RESULT_TYPES[meta.result] : undefined;
     if (!type) {
       notes.push(`${where}"${meta.name}": unknown result type "${meta.result}", taken as text`);
       type = "text";

@@ -39,7 +39,8 @@ export function inferLayout(database: string, layout: string, records: readonly 
   const portalNames: string[] = [];
   for (const record of records) for (const name of Object.keys(record.portalData)) if (!portalNames.includes(name)) portalNames.push(name);
   const portals: LivePortal[] = portalNames.map((name) => {
-    const rows = records.flatMap((r) => r.portalData[name] ?? []);
+    // A record without this portal has none of its rows, even when the name is "__proto__" or "constructor".
+    const rows = records.flatMap((r) => (Object.hasOwn(r.portalData, name) ? (r.portalData[name] ?? []) : []));
     // Row ids travel beside the fields; portal fields always carry their `TO::` prefix.
     const fieldRows = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => key.includes("::"))));
     if (rows.length === 0) {

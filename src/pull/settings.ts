@@ -110,7 +110,9 @@ export async function readCredentials(settings: PullSettings, env: Readonly<Reco
     }
     fromFile = parseEnv(text);
   }
-  const value = (name: string) => env[name] ?? fromFile[name];
+  // Own properties only: a variable named "constructor" that is not set is missing, not Object.
+  const own = (source: Readonly<Record<string, string | undefined>>, name: string) => (Object.hasOwn(source, name) ? source[name] : undefined);
+  const value = (name: string) => own(env, name) ?? own(fromFile, name);
   const username = value(settings.usernameEnv);
   const password = value(settings.passwordEnv);
   const missing = [username === undefined || username === "" ? settings.usernameEnv : undefined, password === undefined ? settings.passwordEnv : undefined].filter(Boolean);
