@@ -19,11 +19,13 @@ export interface ViewContext {
 /** A record as the Data API shows it through a layout. */
 export function recordToWire(layout: LayoutModel, record: StoredRecord, context: ViewContext): WireRecord {
   const table = context.tables.get(layout.table.name)!;
-  const portalData: WireRecord["portalData"] = {};
+  // Null-prototype objects keyed by names a user chose: a portal or field named "__proto__" stays a key.
+  const portalData: WireRecord["portalData"] = Object.create(null);
   for (const portal of layout.portals) {
     const childTable = context.tables.get(portal.table.name)!;
     portalData[portal.name] = portalRows(portal, table, record, childTable).map((row) => ({
       recordId: String(row.recordId),
+      // Spreading defines own properties (no setter runs), so a field named "__proto__" is copied as a key.
       ...fieldsToWire(portal.fields, childTable, row, context),
       modId: String(row.modId),
     }));
@@ -37,7 +39,6 @@ export function recordToWire(layout: LayoutModel, record: StoredRecord, context:
 }
 
 function fieldsToWire(fields: Map<string, LayoutField>, table: TableData, record: StoredRecord, context: ViewContext): WireFields {
-  // A null-prototype object: field names such as "__proto__" stay ordinary keys.
   const out: WireFields = Object.create(null);
   for (const { wireName, field } of fields.values()) {
     const values = table.valuesOf(record, field);

@@ -8,16 +8,21 @@ import type { HostedDatabase } from "./state.js";
 import type { TableData } from "./store.js";
 import { decodeWireValue } from "./stored-value.js";
 
+/** `records` is read by {@link parseSeedRecords}: zod's `record()` drops a key named "__proto__". */
 export const seedSchema = z
   .object({
     accounts: z
       .array(z.object({ username: z.string().min(1), password: z.string(), privileges: z.array(z.string()).optional() }).strict())
       .optional(),
-    records: z.record(z.string(), z.array(z.record(z.string(), z.union([z.string(), z.number()])))).optional(),
+    records: z.unknown().optional(),
   })
   .strict();
 
-export type SeedData = z.infer<typeof seedSchema>;
+export interface SeedData {
+  accounts?: z.infer<typeof seedSchema>["accounts"];
+  /** Table name -> records, each field name -> wire value. */
+  records?: Record<string, Record<string, string | number>[]> | undefined;
+}
 
 export async function readSeedFile(file: string): Promise<SeedData> {
   let json: unknown;
@@ -34,7 +39,38 @@ export function parseSeed(json: unknown, source = "<seed>"): SeedData {
   if (!result.success) {
     throw new Error(`${source}: ${result.error.issues.map((i) => `${formatJsonPath(i.path)}: ${i.message}`).join("; ")}`);
   }
-  return result.data;
+  const { accounts, records } = result.data;
+  return { ...(accounts ? { accounts } : {}), records: parseSeedRecords(records, source) };
+}
+
+/**
+ * `records`: table name -> array of { field name: string or number }, copied into null-prototype objects
+ * so that any table or field name, "__proto__" included, is kept as a key.
+ */
+function parseSeedRecords(raw: unknown, source: string): SeedData["records"] {
+  if (raw === undefined) return undefined;
+  const fail = (path: PropertyKey[], message: string) => new Error(`${source}: ${formatJsonPath(["records", ...path])}: ${message}`);
+  if (!isObject(raw)) throw fail([], "must be an object of table names to arrays of records");
+  const tables: Record<string, Record<string, string | number>[]> = Object.create(null);
+  for (const [table, rows] of Object.entries(raw)) {
+    if (!Array.isArray(rows)) throw fail([table], "must be an array of records");
+    tables[table] = rows.map((row: unknown, index) => {
+      if (!isObject(row)) throw fail([table, index], "must be an object of field names to values");
+      const record: Record<string, string | number> = Object.create(null);
+      for (const [field, value] of Object.entries(row)) {
+        if (typeof value !== "string" && !(typeof value === "number" && Number.isFinite(value))) {
+          throw fail([table, index, field], "must be a string or a finite number");
+        }
+        record[field] = value;
+      }
+      return record;
+    });
+  }
+  return tables;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function seedAccounts(seed: SeedData): Account[] {

@@ -21,7 +21,8 @@ export function layoutMetadata(ctx: RequestContext): Answer {
     const byName = new Map(declared.map((f) => [f.name, f]));
     return [...fields.values()].map((f) => fieldMetaData(f.wireName, byName.get(f.wireName) ?? f.field, valueLists));
   };
-  const portalMetaData: Record<string, object[]> = {};
+  // Keyed by portal names: a null-prototype object, so a portal named "__proto__" stays a key.
+  const portalMetaData: Record<string, object[]> = Object.create(null);
   for (const portal of layout.portals) {
     portalMetaData[portal.name] = meta(portal.fields, layout.description.portals.find((p) => p.name === portal.name)?.fields ?? []);
   }
