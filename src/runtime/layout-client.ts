@@ -1,6 +1,7 @@
+import { broken, idIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
 import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
-import { FileMakerError, ProtocolError } from "./errors.js";
+import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
@@ -106,9 +107,9 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
   private async listResponse(options: ListOptions<NameOf<D>>): Promise<Record<string, unknown> | undefined> {
-    const path = `${this.base}/records${listQuery(options)}`;
+    const req = { method: "GET", path: `${this.base}/records${listQuery(options)}` } as const;
     try {
-      return (await this.session.call(() => ({ method: "GET", path }), this.read(options))).response;
+      return pageIn(await this.session.call(() => req, this.read(options)), req);
     } catch (error) {
       // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
       if (error instanceof FileMakerError && error.code === "101") return undefined;
@@ -117,18 +118,18 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
   }
 
   async get(recordId: string | number, options: CallOptions = {}): Promise<RecordOf<D>> {
-    const envelope = await this.session.call(() => ({ method: "GET", path: this.recordPath(recordId) }), this.read(options));
-    const page = this.page(envelope.response);
-    if (page.data.length !== 1) {
-      throw new ProtocolError(envelope.httpStatus, "", { method: "GET", path: this.recordPath(recordId) }, `breaks the protocol: expected one record, got ${page.data.length}`);
-    }
+    const req = { method: "GET", path: this.recordPath(recordId) } as const;
+    const envelope = await this.session.call(() => req, this.read(options));
+    const page = this.page(pageIn(envelope, req));
+    if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
     return page.data[0]!;
   }
 
   async create(record: { fieldData: InputOf<D>; portalData?: PortalInputOf<D> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
     const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData) });
-    const envelope = await this.session.call(() => ({ method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body }), this.write(options));
-    return { recordId: String(envelope.response.recordId), modId: String(envelope.response.modId) };
+    const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
+    const envelope = await this.session.call(() => req, this.write(options));
+    return { recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") };
   }
 
   async edit(recordId: string | number, change: { fieldData?: InputOf<D>; portalData?: PortalInputOf<D>; modId?: string }, options: CallOptions = {}): Promise<{ modId: string }> {
@@ -137,8 +138,8 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       ...this.portalBody(change.portalData),
       ...(change.modId !== undefined ? { modId: change.modId } : {}),
     });
-    const envelope = await this.session.call(() => ({ method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body }), this.write(options));
-    return { modId: String(envelope.response.modId) };
+    const req = { method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body } as const;
+    return { modId: idIn(await this.session.call(() => req, this.write(options)), req, "modId") };
   }
 
   async delete(recordId: string | number, options: CallOptions = {}): Promise<void> {
@@ -160,7 +161,8 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     });
     try {
       // A find changes nothing, so it may be sent again after a network fault.
-      return (await this.session.call(() => ({ method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body }), this.read(options))).response;
+      const req = { method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body } as const;
+      return pageIn(await this.session.call(() => req, this.read(options)), req);
     } catch (error) {
       if (error instanceof FileMakerError && error.code === "401") return undefined;
       throw error;
@@ -214,7 +216,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
       return { method: "POST", path, headers: { "content-type": body.contentType }, body: body.chunks() } satisfies WireRequest;
     }, this.write(options));
-    return { modId: String(envelope.response.modId) };
+    return { modId: idIn(envelope, { method: "POST", path }, "modId") };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { broken, pageIn } from "./answer-shape.js";
 import { FileMakerError } from "./errors.js";
 import { listQuery, type DataInfo } from "./layout-client.js";
 import { setOwn } from "./own.js";
@@ -114,41 +115,37 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
   const read = (signal: AbortSignal | undefined) => ({ idempotent: true, signal });
   return {
     async layouts(options = {}) {
-      const { response } = await session.call(() => ({ method: "GET", path: base }), read(options.signal));
+      const req = { method: "GET", path: base } as const;
+      const envelope = await session.call(() => req, read(options.signal));
       const out: LayoutEntry[] = [];
       const walk = (entries: unknown) => {
-        if (!Array.isArray(entries)) return;
-        for (const entry of entries as ListEntry[]) {
-          if (entry?.isFolder === true) walk(entry.folderLayoutNames);
-          else if (typeof entry?.name === "string") out.push(typeof entry.table === "string" && entry.table ? { name: entry.name, table: entry.table } : { name: entry.name });
+        if (!Array.isArray(entries)) throw broken(envelope, req, "response.layouts (or a folder's folderLayoutNames) is not an array");
+        for (const entry of entries as (ListEntry | null)[]) {
+          if (typeof entry?.name !== "string") throw broken(envelope, req, "a layout or folder has no name");
+          if (entry.isFolder === true) walk(entry.folderLayoutNames);
+          else out.push(typeof entry.table === "string" && entry.table ? { name: entry.name, table: entry.table } : { name: entry.name });
         }
       };
-      walk(response.layouts);
+      walk(envelope.response.layouts);
       return out;
     },
     async layoutMetadata(layout, options = {}) {
-      const path = `${base}/${segment(layout)}`;
-      const { response } = await session.call(() => ({ method: "GET", path }), read(options.signal));
-      const parsed = layoutMetadataSchema.safeParse(response);
+      const req = { method: "GET", path: `${base}/${segment(layout)}` } as const;
+      const envelope = await session.call(() => req, read(options.signal));
+      const parsed = layoutMetadataSchema.safeParse(envelope.response);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new TypeError(`GET ${path}: the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`);
+        throw broken(envelope, req, `the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`);
       }
       return parsed.data as LayoutMetadata;
     },
     async wireRecords(layout, options = {}) {
-      const path = `${base}/${segment(layout)}/records${listQuery(options)}`;
+      const req = { method: "GET", path: `${base}/${segment(layout)}/records${listQuery(options)}` } as const;
       try {
-        const { response } = await session.call(() => ({ method: "GET", path }), read(options.signal));
-        const data = Array.isArray(response.data) ? (response.data as Record<string, unknown>[]) : [];
+        const response = pageIn(await session.call(() => req, read(options.signal)), req);
         return {
-          data: data.map((r) => ({
-            recordId: String(r.recordId),
-            modId: String(r.modId),
-            fieldData: (r.fieldData ?? {}) as Record<string, unknown>,
-            portalData: (r.portalData ?? {}) as Record<string, Record<string, unknown>[]>,
-          })),
-          ...(response.dataInfo ? { dataInfo: response.dataInfo as DataInfo } : {}),
+          data: (response.data as WireRecord[]).map((r) => ({ recordId: r.recordId, modId: r.modId, fieldData: r.fieldData, portalData: r.portalData ?? {} })),
+          dataInfo: response.dataInfo as DataInfo,
         };
       } catch (error) {
         if (error instanceof FileMakerError && error.code === "101") return { data: [] };

@@ -1,3 +1,4 @@
+import { broken } from "./answer-shape.js";
 import { fileMakerError, type FileMakerError } from "./errors.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { segment, send, type Envelope, type TransportOptions, type WireRequest } from "./transport.js";
@@ -133,7 +134,7 @@ export class Session {
     const envelope = await this.transmit(req, { idempotent: true });
     if (envelope.code !== "0") throw this.errorFor(envelope, req);
     const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find((t): t is string => typeof t === "string" && t !== "");
-    if (!token) throw new Error(`POST ${path}: login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header`);
+    if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
     this.token = token;
     this.lastUsed = this.options.now();
     return token;

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
-import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, type FileMakerClient } from "../../src/runtime/index.js";
+import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, type Emulator } from "./helpers.js";
 
 // The runtime's metadata calls (fm.layouts, fm.layoutMetadata, fm.wireRecords) go through the client's shared
@@ -139,7 +139,8 @@ describe("a metadata answer of the wrong shape", () => {
     const fm = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     try {
       const error = (await fm.layoutMetadata("L").catch((e: unknown) => e)) as Error;
-      expect(error.message).toMatch(/^GET \/databases\/Contacts\/layouts\/L: the layout metadata has an unexpected shape at fieldMetaData\.0\.name: /);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.message).toMatch(/^GET \/databases\/Contacts\/layouts\/L: HTTP 200 answer breaks the protocol: the layout metadata has an unexpected shape at fieldMetaData\.0\.name: /);
       expect(error.message).not.toContain("t0k3n");
     } finally {
       await fm.close();

@@ -79,7 +79,9 @@ afterEach(async () => {
 
 describe("maxResponseBytes", () => {
   it.each([200, 502])("a 50 MB answer (HTTP %i) to a read fails at 1 MiB: typed error, connection closed, no retry, memory bounded", async (status) => {
-    streamer = await startStreamer((res) => res.writeHead(status, { "content-type": "application/json" }));
+    streamer = await startStreamer((res) => {
+      res.writeHead(status, { "content-type": "application/json" });
+    });
     const fm = connect(streamer.url, { maxResponseBytes: MiB, retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 1 } });
     const buffersBefore = process.memoryUsage().arrayBuffers;
     const error = (await fm.layout(Contact).list().catch((e: unknown) => e)) as ResponseTooLargeError;

@@ -1,0 +1,162 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
+import { collect, connect, envelope, startFakeServer, type FakeServer } from "../support/runtime-emulator.js";
+import { Contact, DATABASE } from "../support/runtime-layouts.js";
+
+// An answer of code 0 that lacks what the call returns (a proxy's stub, a broken server) is a ProtocolError
+// naming the call, for every public call: never `recordId: "undefined"`, a page without dataInfo, or a layout
+// list quietly empty. Table-driven: every call against every malformed answer of its kind.
+
+const LAYOUT_PATH = `/databases/${DATABASE}/layouts/Contacts%20Web`;
+const RECORDS = `${LAYOUT_PATH}/records`;
+
+/** A record of Contacts Web as a server sends it. */
+const RECORD = {
+  recordId: "1",
+  modId: "0",
+  fieldData: { id: 1, "First Name": "Ada", "Last Name": "", Email: "", Status: "", Birthday: "", "Wake Up": "", Created: "", Modified: "", Photo: "", Phone: "", "Phone(2)": "", "Phone(3)": "", "Company::Name": "" },
+  portalData: { Invoices: [] },
+};
+const DATA_INFO = { database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: 1, foundCount: 1, returnedCount: 1 };
+
+/** Malformed answers to a page (list, get, find...), each with what the error says about it. */
+const BAD_PAGES: [string, object, string][] = [
+  ["an empty response", {}, "response.data is not an array"],
+  ["data that is an object", { data: {}, dataInfo: DATA_INFO }, "response.data is not an array"],
+  ["no dataInfo", { data: [RECORD] }, "response.dataInfo lacks"],
+  ["counts as strings", { data: [RECORD], dataInfo: { ...DATA_INFO, foundCount: "1" } }, "response.dataInfo lacks"],
+  ["no totalRecordCount", { data: [RECORD], dataInfo: { ...DATA_INFO, totalRecordCount: undefined } }, "response.dataInfo lacks"],
+  ["dataInfo without its table", { data: [RECORD], dataInfo: { ...DATA_INFO, table: null } }, "response.dataInfo lacks"],
+  ["a null record", { data: [null], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["a numeric recordId", { data: [{ ...RECORD, recordId: 1 }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["no modId", { data: [{ ...RECORD, modId: undefined }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["fieldData as a string", { data: [{ ...RECORD, fieldData: "x" }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["fieldData as an array", { data: [{ ...RECORD, fieldData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["portalData as an array", { data: [{ ...RECORD, portalData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+];
+
+const BAD_IDS = (keys: readonly ("recordId" | "modId")[]): [string, object, string][] => {
+  const good = { recordId: "5", modId: "0" };
+  return keys.flatMap((key) => [
+    [`no ${key}`, { ...good, [key]: undefined }, `response.${key} is not a non-empty string`],
+    [`a numeric ${key}`, { ...good, [key]: 5 }, `response.${key} is not a non-empty string`],
+    [`an empty ${key}`, { ...good, [key]: "" }, `response.${key} is not a non-empty string`],
+    [`a null ${key}`, { ...good, [key]: null }, `response.${key} is not a non-empty string`],
+  ]);
+};
+
+const BAD_LAYOUT_LISTS: [string, object, string][] = [
+  ["an empty response", {}, "response.layouts (or a folder's folderLayoutNames) is not an array"],
+  ["layouts as a string", { layouts: "Contacts Web" }, "response.layouts (or a folder's folderLayoutNames) is not an array"],
+  ["an entry without a name", { layouts: [{ name: "A" }, { table: "T" }] }, "a layout or folder has no name"],
+  ["a null entry", { layouts: [null] }, "a layout or folder has no name"],
+  ["a folder without its list", { layouts: [{ name: "F", isFolder: true }] }, "response.layouts (or a folder's folderLayoutNames) is not an array"],
+];
+
+const BAD_METADATA: [string, object, string][] = [
+  ["an empty response", {}, "the layout metadata has an unexpected shape at fieldMetaData"],
+  ["portalMetaData as an array", { fieldMetaData: [], portalMetaData: [] }, "the layout metadata has an unexpected shape at portalMetaData"],
+];
+
+type Call = (fm: FileMakerClient) => Promise<unknown>;
+const contacts = (fm: FileMakerClient) => fm.layout(Contact);
+
+/** Every public call that returns something, with its request and the malformed answers of its kind. */
+const CALLS: [string, Call, { method: string; path: string }, [string, object, string][], object][] = [
+  ["list", (fm) => contacts(fm).list(), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["listAll", (fm) => collect(contacts(fm).listAll()), { method: "GET", path: `${RECORDS}?_offset=1&_limit=500` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["get", (fm) => contacts(fm).get(1), { method: "GET", path: `${RECORDS}/1` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["find", (fm) => contacts(fm).find({ query: [{ "First Name": "Ada" }] }), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["findOne", (fm) => contacts(fm).findOne({ query: [{ "First Name": "Ada" }] }), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["findFirst", (fm) => contacts(fm).findFirst({ query: [{ "First Name": "Ada" }] }), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["findAll", (fm) => collect(contacts(fm).findAll({ query: [{ "First Name": "Ada" }] })), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["query().run()", (fm) => contacts(fm).query().where({ "First Name": q.notEmpty() }).run(), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["query().all()", (fm) => collect(contacts(fm).query().where({ "First Name": q.notEmpty() }).all()), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["query() without criteria: run() lists", (fm) => contacts(fm).query().run(), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["wireRecords", (fm) => fm.wireRecords("Contacts Web"), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["create", (fm) => contacts(fm).create({ fieldData: { "First Name": "Ada" } }), { method: "POST", path: RECORDS }, BAD_IDS(["recordId", "modId"]), { recordId: "5", modId: "0" }],
+  ["edit", (fm) => contacts(fm).edit(1, { fieldData: { "First Name": "Ada" } }), { method: "PATCH", path: `${RECORDS}/1` }, BAD_IDS(["modId"]), { modId: "1" }],
+  ["upload", (fm) => contacts(fm).upload(1, "Photo", new Uint8Array([1])), { method: "POST", path: `${RECORDS}/1/containers/Photo/1` }, BAD_IDS(["modId"]), { modId: "1" }],
+  ["layouts", (fm) => fm.layouts(), { method: "GET", path: `/databases/${DATABASE}/layouts` }, BAD_LAYOUT_LISTS, { layouts: [{ name: "Contacts Web", table: "Contacts" }, { name: "F", isFolder: true, folderLayoutNames: [{ name: "Inner" }] }] }],
+  ["layoutMetadata", (fm) => fm.layoutMetadata("Contacts Web"), { method: "GET", path: LAYOUT_PATH }, BAD_METADATA, { fieldMetaData: [{ name: "id" }] }],
+];
+
+let server: FakeServer;
+let fm: FileMakerClient;
+let answer: object = {};
+
+beforeAll(async () => {
+  server = await startFakeServer(() => ({ status: 200, body: envelope(answer) }));
+  fm = connect(server.url, { retry: { retries: 0 } });
+});
+afterAll(async () => {
+  await fm.close();
+  await server.close();
+});
+
+describe("a malformed answer of code 0", () => {
+  const cases = CALLS.flatMap(([name, run, call, bad]) => bad.map(([what, response, says]) => [name, what, run, call, response, says] as const));
+  it.each(cases)("%s, %s: ProtocolError naming the call", async (_name, _what, run, call, response, says) => {
+    answer = response;
+    const error = (await run(fm).then(
+      (value) => ({ resolved: value }),
+      (e: unknown) => e,
+    )) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.call).toEqual(call);
+    expect(error.httpStatus).toBe(200);
+    expect(error.message.startsWith(`${call.method} ${call.path}: HTTP 200 answer breaks the protocol: ${says}`)).toBe(true);
+  });
+
+  it.each(CALLS.map(([name, run, , , good]) => [name, run, good] as const))("%s: a well-formed answer still resolves", async (_name, run, good) => {
+    answer = good;
+    await expect(run(fm)).resolves.toBeDefined();
+  });
+
+  it("the shapes pass through unchanged", async () => {
+    answer = { recordId: "5", modId: "0" };
+    expect(await contacts(fm).create({ fieldData: {} })).toEqual({ recordId: "5", modId: "0" });
+    answer = { data: [RECORD], dataInfo: DATA_INFO };
+    expect((await contacts(fm).list()).dataInfo).toEqual(DATA_INFO);
+    expect(await fm.wireRecords("Contacts Web")).toEqual({ data: [RECORD], dataInfo: DATA_INFO });
+    answer = { data: [{ ...RECORD, portalData: undefined }], dataInfo: DATA_INFO };
+    expect((await fm.wireRecords("Contacts Web")).data[0]!.portalData).toEqual({});
+    answer = { layouts: [{ name: "Contacts Web", table: "Contacts" }, { name: "F", isFolder: true, folderLayoutNames: [{ name: "Inner" }] }] };
+    expect(await fm.layouts()).toEqual([{ name: "Contacts Web", table: "Contacts" }, { name: "Inner" }]);
+  });
+
+  it("a login answer without a token is a ProtocolError too", async () => {
+    const noToken = await startNoTokenServer();
+    const client = connect(noToken.url);
+    const error = (await client.layout(Contact).get(1).catch((e: unknown) => e)) as ProtocolError;
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error.message).toBe(`POST /databases/${DATABASE}/sessions: HTTP 200 answer breaks the protocol: login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header`);
+    // The method and path only: never the login's headers (the Basic credentials).
+    expect(error.call).toEqual({ method: "POST", path: `/databases/${DATABASE}/sessions` });
+    await client.close().catch(() => undefined);
+    await noToken.close();
+  });
+});
+
+/** Answers every request, login included, with an empty envelope of code 0. */
+async function startNoTokenServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(envelope({}));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
