@@ -54,7 +54,7 @@ export function wireKeyCollisions(fields: readonly PlacedField[]): string[] {
       const base = JSON.stringify(owner.name);
       problems.push(
         `${field.path} ${name} has the wire key of repetition ${suffix.repetition} of ${owner.path} ${base}: ` +
-          `servers read ${name} as repetition ${suffix.repetition} of ${base}, so the two cannot be told apart (a write to one lands in the other); ` +
+          `servers read ${name} as repetition ${suffix.repetition} of ${base}, so one key would name both fields (writes and finds on one reach the other); ` +
           "rename one of them in FileMaker, or take one off the layout",
       );
     }

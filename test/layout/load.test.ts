@@ -63,7 +63,7 @@ describe("layout descriptions", () => {
       throw new Error("the description was accepted");
     };
     const why = (key: string, n: number, base: string) =>
-      `servers read "${key}" as repetition ${n} of "${base}", so the two cannot be told apart (a write to one lands in the other); rename one of them in FileMaker, or take one off the layout`;
+      `servers read "${key}" as repetition ${n} of "${base}", so one key would name both fields (writes and finds on one reach the other); rename one of them in FileMaker, or take one off the layout`;
 
     it('refuses "Phone(2)" beside "Phone" with 2 repetitions, naming the file and both fields', () => {
       const json = { ...minimal, fields: [text("id"), text("Name"), reps("Phone", 2), text("Email"), text("Phone(2)")] };

@@ -16,7 +16,7 @@ function live(fields: LiveField[], extra: Partial<LiveLayout> = {}): LiveLayout 
   return { database: "Db", layout: "Things", source: "metadata", table: "Things", fields, portals: [], notes: [], ...extra };
 }
 
-const WHY = 'servers read "Phone(2)" as repetition 2 of "Phone", so the two cannot be told apart (a write to one lands in the other)';
+const WHY = 'servers read "Phone(2)" as repetition 2 of "Phone", so one key would name both fields (writes and finds on one reach the other)';
 
 describe("a pull never writes a description whose fields share a wire key", () => {
   it("mergeLayout refuses a server field named like a repetition of another, as loading the file would, naming the file", () => {
