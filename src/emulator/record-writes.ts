@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
+import { describeInput } from "./http/input-text.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type StoredRecord, type TableData } from "./store.js";
 import { decodeWireValue, type StoredValue } from "./stored-value.js";
@@ -32,7 +33,7 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
     if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
     const decoded = decodeWireValue(field.type, raw);
     if (!decoded.ok) {
-      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${JSON.stringify(raw)} is not a valid ${field.type} for "${key}"`);
+      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}"`);
     }
     changes.push({ field, repetition, value: decoded.value });
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../fm-error.js";
+import { assertJsonDepth } from "./json-depth.js";
 
 /** Past this much discarded input an oversized request's connection is cut instead of drained. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
@@ -60,5 +61,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number): Promi
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new EmulatorError(400, "1708", "body must be a JSON object");
   }
+  // Refused here, once for every JSON endpoint, before anything walks the body.
+  assertJsonDepth(parsed, "the body");
   return parsed as Record<string, unknown>;
 }

@@ -1,4 +1,6 @@
 import { EmulatorError } from "../fm-error.js";
+import { describeInput } from "./input-text.js";
+import { assertJsonDepth } from "./json-depth.js";
 import type { LayoutModel } from "../model.js";
 import type { SortKey } from "../sorting.js";
 
@@ -7,10 +9,10 @@ export function positiveInteger(raw: unknown, name: string, fallback: number): n
   if (raw === undefined || raw === null) return fallback;
   const text = typeof raw === "number" ? String(raw) : raw;
   if (typeof text !== "string" || !/^\d+$/.test(text.trim())) {
-    throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
+    throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${describeInput(raw)}`);
   }
   const n = Number(text.trim());
-  if (n < 1) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
+  if (n < 1) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${describeInput(raw)}`);
   // Any count past the largest safe integer means "all of them"; it is valid, just larger than any table.
   return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
@@ -36,11 +38,14 @@ export function sortKeys(raw: unknown, name: string, layout: LayoutModel): SortK
 /** `_sort` travels as URL-encoded JSON. */
 export function jsonParam(raw: string | null, name: string): unknown {
   if (raw === null) return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw new EmulatorError(400, "1708", `${name} must be URL-encoded JSON`);
   }
+  assertJsonDepth(parsed, name, name);
+  return parsed;
 }
 
 /** Record ids are whole numbers; anything else names no record (101). */

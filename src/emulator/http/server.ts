@@ -106,7 +106,7 @@ function sendTruncated(res: ServerResponse, reply: Reply): void {
 }
 
 async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {
-  const url = new URL(req.url ?? "/", "http://emulator.invalid");
+  const url = requestUrl(req.url ?? "/");
   const segments = decodeSegments(url.pathname);
 
   if (segments[0] === "Streaming" && req.method === "GET") {
@@ -162,6 +162,15 @@ function touchSession(state: EmulatorState, req: IncomingMessage, route: Route):
 function bearerToken(req: IncomingMessage): string | undefined {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   return m?.[1];
+}
+
+/** The request target as a URL; one the URL parser refuses (`//`, `http://[`) is a malformed path. */
+function requestUrl(target: string): URL {
+  try {
+    return new URL(target, "http://emulator.invalid");
+  } catch {
+    throw new EmulatorError(400, "1630", "the request target is not a valid URL path");
+  }
 }
 
 function decodeSegments(pathname: string): string[] {
