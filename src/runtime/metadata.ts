@@ -135,7 +135,8 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
       const parsed = layoutMetadataSchema.safeParse(envelope.response);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw broken(envelope, req, `the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`);
+        // The path holds the server's names (of portals): redacted like every error the session makes.
+        throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`));
       }
       return parsed.data as LayoutMetadata;
     },

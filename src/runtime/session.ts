@@ -1,5 +1,6 @@
 import { broken } from "./answer-shape.js";
 import { fileMakerError, type FileMakerError } from "./errors.js";
+import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { segment, send, type Envelope, type TransportOptions, type WireRequest } from "./transport.js";
 
@@ -40,16 +41,45 @@ export class Session {
   private token: string | undefined;
   private lastUsed = 0;
   private pendingLogin: Promise<string> | undefined;
+  /** The latest tokens: an echo of a request made with one shortly replaced must not show it either. */
+  private tokens: string[] = [];
+  /** What every request goes through: the client's transport, quoting bodies without this session's secrets. */
+  private readonly transport: TransportOptions;
 
   constructor(private readonly options: SessionOptions) {
     if ("token" in options.auth) {
       this.token = options.auth.token;
+      this.tokens = [this.token];
       this.lastUsed = options.now();
+    }
+    this.transport = { ...options.transport, scrub: (text) => scrub(text, this.secrets()) };
+  }
+
+  /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error (never a secret in it). */
+  async call(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
+    try {
+      return await this.authenticated(build, call);
+    } catch (error) {
+      throw this.redact(error);
     }
   }
 
-  /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error. */
-  async call(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
+  /** `error` without the session's token, credentials or data source passwords in anything it carries. */
+  redact<E>(error: E): E {
+    return redact(error, this.secrets());
+  }
+
+  private secrets(): string[] {
+    const { auth, fmDataSource = [] } = this.options;
+    const secrets = [...this.tokens, ...fmDataSource.map((source) => source.password)];
+    if ("username" in auth) {
+      const pair = `${auth.username}:${auth.password}`;
+      secrets.push(pair, Buffer.from(pair).toString("base64"), auth.password);
+    }
+    return secretForms(secrets);
+  }
+
+  private async authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
     let token = await this.currentToken();
     let req = build();
     let answer = await this.sendOnce(withToken(req, token), call);
@@ -72,8 +102,12 @@ export class Session {
     this.token = undefined;
     const sessions = `/databases/${segment(this.options.database)}/sessions`;
     const req: WireRequest = { method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}` };
-    const envelope = await send(this.options.transport, signal ? { ...req, signal } : req);
-    if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
+    try {
+      const envelope = await send(this.transport, signal ? { ...req, signal } : req);
+      if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
+    } catch (error) {
+      throw this.redact(error);
+    }
   }
 
   private canLogIn(): boolean {
@@ -90,7 +124,7 @@ export class Session {
   private transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
     const signalled = call.signal ? { ...req, signal: call.signal } : req;
     const policy = this.options.retry;
-    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.options.transport, signalled)));
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.transport, signalled)));
   }
 
   private settle(envelope: Envelope, req: WireRequest): Envelope {
@@ -136,6 +170,7 @@ export class Session {
     const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find((t): t is string => typeof t === "string" && t !== "");
     if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
     this.token = token;
+    this.tokens = [token, ...this.tokens.slice(0, 3)];
     this.lastUsed = this.options.now();
     return token;
   }

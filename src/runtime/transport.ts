@@ -31,6 +31,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Longest answer body read; past it the request is aborted with a ResponseTooLargeError. */
   maxResponseBytes: number;
+  /** Takes secrets out of a body before its start is quoted in an error (whole, not cut in half at the quote's end). */
+  scrub?: (text: string) => string;
 }
 
 /** A keep-alive dispatcher shared by every call of a client unless the caller injects its own. */
@@ -110,7 +112,7 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
         else chunks.push(chunk);
       },
       onResponseEnd() {
-        settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call));
+        settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call, options.scrub));
       },
       onResponseError(_, error) {
         settle(() => {
@@ -128,7 +130,7 @@ export function send(options: TransportOptions, req: WireRequest): Promise<Envel
   });
 }
 
-function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall): Envelope {
+function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall, scrub = (start: string) => start): Envelope {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -138,7 +140,8 @@ function parseEnvelope(status: number, headers: Envelope["headers"], text: strin
   const messages = (json as { messages?: unknown })?.messages;
   const first = Array.isArray(messages) ? (messages[0] as { code?: unknown; message?: unknown } | undefined) : undefined;
   if (!first || (typeof first.code !== "string" && typeof first.code !== "number")) {
-    throw new ProtocolError(status, text.slice(0, MAX_QUOTE), call);
+    // Scrubbed past the quote's end, so that a secret the quote would cut is still found whole.
+    throw new ProtocolError(status, scrub(text.slice(0, 4 * 1024)).slice(0, MAX_QUOTE), call);
   }
   const response = (json as { response?: unknown }).response;
   return {

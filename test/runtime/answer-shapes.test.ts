@@ -25,16 +25,18 @@ const DATA_INFO = { database: DATABASE, layout: "Contacts Web", table: "Contacts
 const BAD_PAGES: [string, object, string][] = [
   ["an empty response", {}, "response.data is not an array"],
   ["data that is an object", { data: {}, dataInfo: DATA_INFO }, "response.data is not an array"],
-  ["no dataInfo", { data: [RECORD] }, "response.dataInfo lacks"],
-  ["counts as strings", { data: [RECORD], dataInfo: { ...DATA_INFO, foundCount: "1" } }, "response.dataInfo lacks"],
-  ["no totalRecordCount", { data: [RECORD], dataInfo: { ...DATA_INFO, totalRecordCount: undefined } }, "response.dataInfo lacks"],
-  ["dataInfo without its table", { data: [RECORD], dataInfo: { ...DATA_INFO, table: null } }, "response.dataInfo lacks"],
-  ["a null record", { data: [null], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
-  ["a numeric recordId", { data: [{ ...RECORD, recordId: 1 }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
-  ["no modId", { data: [{ ...RECORD, modId: undefined }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
-  ["fieldData as a string", { data: [{ ...RECORD, fieldData: "x" }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
-  ["fieldData as an array", { data: [{ ...RECORD, fieldData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
-  ["portalData as an array", { data: [{ ...RECORD, portalData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record"],
+  ["no dataInfo", { data: [RECORD] }, "response.dataInfo.database is not a string"],
+  ["dataInfo as an array", { data: [RECORD], dataInfo: [] }, "response.dataInfo.database is not a string"],
+  ["counts as strings", { data: [RECORD], dataInfo: { ...DATA_INFO, foundCount: "1" } }, "response.dataInfo.foundCount is not a number"],
+  ["no totalRecordCount", { data: [RECORD], dataInfo: { ...DATA_INFO, totalRecordCount: undefined } }, "response.dataInfo.totalRecordCount is not a number"],
+  ["no returnedCount", { data: [RECORD], dataInfo: { ...DATA_INFO, returnedCount: null } }, "response.dataInfo.returnedCount is not a number"],
+  ["dataInfo without its table", { data: [RECORD], dataInfo: { ...DATA_INFO, table: null } }, "response.dataInfo.table is not a string"],
+  ["a null record", { data: [null], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
+  ["a numeric recordId", { data: [{ ...RECORD, recordId: 1 }], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
+  ["no modId", { data: [{ ...RECORD, modId: undefined }], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
+  ["fieldData as a string", { data: [{ ...RECORD, fieldData: "x" }], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
+  ["fieldData as an array", { data: [{ ...RECORD, fieldData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
+  ["portalData as an array", { data: [{ ...RECORD, portalData: [] }], dataInfo: DATA_INFO }, "response.data[0] is not a record (string recordId and modId, object fieldData and portalData)"],
 ];
 
 const BAD_IDS = (keys: readonly ("recordId" | "modId")[]): [string, object, string][] => {

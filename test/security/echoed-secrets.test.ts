@@ -1,0 +1,255 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import type { Dispatcher } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, FileMakerError, NetworkError, ProtocolError, type ClientOptions } from "../../src/runtime/index.js";
+import { envelope } from "../support/runtime-emulator.js";
+import { Contact, DATABASE } from "../support/runtime-layouts.js";
+
+// A proxy (or a server) that echoes the request, headers and body, into its error page or into a FileMaker
+// message must not get the session token or the Basic credentials into the error the app sees: not its message,
+// stack, properties (bodyStart, serverMessage, call), causes at any depth, inspect() or JSON.
+
+const USER = "leaktest";
+const PASSWORD = "Pw-9f3Kq-NEVER-SHOW";
+const PAIR = `${USER}:${PASSWORD}`;
+const BASIC = Buffer.from(PAIR).toString("base64");
+const TOKEN = "tok-SECRET-5e1f0c8a9b7d4e2f";
+const SOURCE_PASSWORD = "ds-pass-ALSO-SECRET";
+const SECRETS = { token: TOKEN, base64: BASIC, password: PASSWORD, pair: PAIR, sourcePassword: SOURCE_PASSWORD };
+
+/** What the proxy answers: an HTML page, a JSON envelope with `code`, for logins or for data calls. */
+type Echo = { as: "html"; status: number; pad?: number } | { as: "envelope"; status: number; code: string } | { as: "metadata" };
+let onLogin: Echo | undefined;
+let onData: Echo | undefined;
+let onLogout: Echo | undefined;
+
+/** The request as a proxy's debug page shows it: the credentials first, the request line, every header, the body. */
+function echoOf(req: IncomingMessage, body: string): string {
+  const credentials = /^Basic (.*)$/.exec(req.headers.authorization ?? "");
+  return [
+    ...(req.headers.authorization ? [`authorization: ${req.headers.authorization}${credentials ? ` (${Buffer.from(credentials[1]!, "base64").toString()})` : ""}`] : []),
+    `${req.method} ${req.url}`,
+    ...Object.entries(req.headers).map(([name, value]) => `${name}: ${String(value)}`),
+    body,
+  ].join("\n");
+}
+
+let url: string;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const session = /\/sessions(\/[^/]*)?$/.test(req.url ?? "");
+      const echo = session ? (req.method === "POST" ? onLogin : onLogout) : onData;
+      if (!echo) {
+        res.writeHead(200, { "content-type": "application/json", "x-fm-data-access-token": TOKEN });
+        res.end(envelope(session ? { token: TOKEN } : { recordId: "1", modId: "0" }));
+        return;
+      }
+      const text = echoOf(req, body);
+      if (echo.as === "metadata") {
+        // Layout metadata of the wrong shape, the request's authorization as a portal's name.
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(envelope({ fieldMetaData: [], portalMetaData: { [req.headers.authorization ?? ""]: 5 } }));
+      } else if (echo.as === "html") {
+        res.writeHead(echo.status, { "content-type": "text/html" });
+        res.end(`${" ".repeat(echo.pad ?? 0)}<html><body><h1>502 Bad Gateway</h1><pre>${text}</pre></body></html>`);
+      } else {
+        res.writeHead(echo.status, { "content-type": "application/json" });
+        res.end(envelope({}, echo.code, `cannot serve ${text}`));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+});
+afterAll(() => close());
+
+function client(overrides: Partial<ClientOptions> = {}) {
+  return createClient({
+    server: url,
+    database: DATABASE,
+    auth: { username: USER, password: PASSWORD },
+    fmDataSource: [{ database: "Other", username: "ds", password: SOURCE_PASSWORD }],
+    retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    ...overrides,
+  });
+}
+
+/** Everything an error shows, through every door: its text, stack, inspect(), its own properties as JSON, each cause's. */
+function everythingIn(error: unknown): string {
+  const parts: string[] = [inspect(error, { depth: 10 }), inspect(error, { depth: 10, showHidden: true })];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof e !== "object" || e === null) {
+      parts.push(String(e));
+      continue;
+    }
+    parts.push(String(e), (e as Error).message, (e as Error).stack ?? "", JSON.stringify(Object.fromEntries(Reflect.ownKeys(e).map((k) => [String(k), (e as Record<PropertyKey, unknown>)[k]]))));
+    for (const inner of (e as { errors?: unknown[] }).errors ?? []) parts.push(everythingIn(inner));
+  }
+  return parts.join("\n");
+}
+
+function expectNoSecret(error: unknown): void {
+  const text = everythingIn(error);
+  for (const [name, secret] of Object.entries(SECRETS)) expect(text.includes(secret), `${name} leaked:\n${text}`).toBe(false);
+  // The echo did reach the error: the test is not vacuous.
+  expect(text).toContain("[redacted]");
+}
+
+async function failure(run: () => Promise<unknown>): Promise<Error> {
+  const error = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error;
+}
+
+describe("a proxy echoing the request into its error page", () => {
+  it("login (Basic): HTML 502 is a ProtocolError without the credentials", async () => {
+    onLogin = { as: "html", status: 502 };
+    try {
+      const error = await failure(() => client().layout(Contact).get(1));
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).bodyStart).toMatch(/^<html><body><h1>502 Bad Gateway<\/h1><pre>authorization: Basic \[redacted\] \(\[redacted\]\)\nPOST /);
+      expectNoSecret(error);
+    } finally {
+      onLogin = undefined;
+    }
+  });
+
+  it("login (Basic): a JSON envelope whose message echoes the request is a FileMakerError without the credentials", async () => {
+    onLogin = { as: "envelope", status: 401, code: "212" };
+    try {
+      const error = await failure(() => client().layout(Contact).get(1));
+      expect(error).toBeInstanceOf(FileMakerError);
+      expect((error as FileMakerError).serverMessage).toContain("authorization: Basic [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onLogin = undefined;
+    }
+  });
+
+  it("a data call (Bearer): HTML 502 is a ProtocolError without the token", async () => {
+    onData = { as: "html", status: 502 };
+    const fm = client();
+    try {
+      const error = await failure(() => fm.layout(Contact).get(1));
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(everythingIn(error)).toContain("Bearer [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onData = undefined;
+      await fm.close();
+    }
+  });
+
+  it("a data call: a token the quoted body start would cut in half is still redacted whole", async () => {
+    // The token starts at character 106 of the page and runs past the 120 characters bodyStart keeps.
+    const before = "<html><body><h1>502 Bad Gateway</h1><pre>authorization: Bearer ".length;
+    onData = { as: "html", status: 502, pad: 106 - before };
+    const fm = client();
+    try {
+      const error = (await failure(() => fm.layout(Contact).get(1))) as ProtocolError;
+      expect(error.bodyStart).toHaveLength(120);
+      for (let cut = 4; cut <= TOKEN.length; cut++) expect(error.bodyStart).not.toContain(TOKEN.slice(0, cut));
+      expectNoSecret(error);
+    } finally {
+      onData = undefined;
+      await fm.close();
+    }
+  });
+
+  it("a data call: a FileMakerError whose server message echoes the token", async () => {
+    onData = { as: "envelope", status: 500, code: "101" };
+    const fm = client();
+    try {
+      const error = await failure(() => fm.layout(Contact).get(1));
+      expect(error).toBeInstanceOf(FileMakerError);
+      expect((error as FileMakerError).code).toBe("101");
+      expectNoSecret(error);
+    } finally {
+      onData = undefined;
+      await fm.close();
+    }
+  });
+
+  it("a write and a logout answered by the echo", async () => {
+    const fm = client();
+    try {
+      await fm.layout(Contact).list().catch(() => undefined); // logged in
+      onData = { as: "envelope", status: 500, code: "509" };
+      expectNoSecret(await failure(() => fm.layout(Contact).create({ fieldData: { "First Name": "x" } })));
+      onLogout = { as: "html", status: 502 };
+      expectNoSecret(await failure(() => fm.logout()));
+    } finally {
+      onData = undefined;
+      onLogout = undefined;
+      await fm.close().catch(() => undefined);
+    }
+  });
+
+  it("layout metadata whose wrong shape sits under a name echoing the token", async () => {
+    onData = { as: "metadata" };
+    const fm = client();
+    try {
+      const error = await failure(() => fm.layoutMetadata("Contacts Web"));
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect(error.message).toContain("unexpected shape at portalMetaData.Bearer [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onData = undefined;
+      await fm.close();
+    }
+  });
+
+  it("a token-only client (no login): the token is redacted", async () => {
+    onData = { as: "envelope", status: 500, code: "101" };
+    try {
+      expectNoSecret(await failure(() => client({ auth: { token: TOKEN } }).layout(Contact).get(1)));
+    } finally {
+      onData = undefined;
+    }
+  });
+});
+
+describe("causes", () => {
+  /** A dispatcher that logs in, then fails every data call with an error that quotes its Authorization header, nested. */
+  function echoingDispatcher(): Dispatcher {
+    return {
+      dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+        const headers = options.headers as Record<string, string>;
+        if (String(options.path).endsWith("/sessions")) {
+          const controller = { abort() {}, pause() {}, resume() {}, aborted: false, paused: false, reason: null } as unknown as Dispatcher.DispatchController;
+          handler.onRequestStart?.(controller, {});
+          handler.onResponseStart?.(controller, 200, { "content-type": "application/json" }, "OK");
+          handler.onResponseData?.(controller, Buffer.from(envelope({ token: TOKEN })));
+          handler.onResponseEnd?.(controller, {});
+          return true;
+        }
+        const auth = headers.authorization;
+        const inner = Object.assign(new Error(`socket said ${auth}`), { code: "ECONNRESET", request: { headers: { ...headers }, echo: [`${auth}`] } });
+        throw new Error(`request failed with ${auth}`, { cause: new AggregateError([inner], `all failed: ${auth}`, { cause: inner }) });
+      },
+    } as unknown as Dispatcher;
+  }
+
+  it("an error the connection reports, quoting the header in nested causes, is a NetworkError without the token", async () => {
+    const fm = client({ dispatcher: echoingDispatcher(), retry: { retries: 0 } });
+    const error = await failure(() => fm.layout(Contact).get(1));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(everythingIn(error)).toContain("socket said Bearer [redacted]");
+    expectNoSecret(error);
+  });
+});
