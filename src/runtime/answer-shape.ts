@@ -27,8 +27,9 @@ const DATA_INFO = { database: "string", layout: "string", table: "string", total
 export function pageIn(envelope: Envelope, call: FailedCall): Record<string, unknown> {
   const { data, dataInfo } = envelope.response;
   if (!Array.isArray(data)) throw broken(envelope, call, "response.data is not an array");
+  if (!isObject(dataInfo)) throw broken(envelope, call, "response.dataInfo is not an object");
   for (const [key, type] of Object.entries(DATA_INFO)) {
-    if (typeof (isObject(dataInfo) && dataInfo[key]) !== type) throw broken(envelope, call, `response.dataInfo.${key} is not a ${type}`);
+    if (typeof dataInfo[key] !== type) throw broken(envelope, call, `response.dataInfo.${key} is not a ${type}`);
   }
   data.forEach((record: unknown, i) => {
     if (!isObject(record) || typeof record.recordId !== "string" || typeof record.modId !== "string" || !isObject(record.fieldData) || !(record.portalData === undefined || isObject(record.portalData))) {

@@ -25,8 +25,9 @@ const DATA_INFO = { database: DATABASE, layout: "Contacts Web", table: "Contacts
 const BAD_PAGES: [string, object, string][] = [
   ["an empty response", {}, "response.data is not an array"],
   ["data that is an object", { data: {}, dataInfo: DATA_INFO }, "response.data is not an array"],
-  ["no dataInfo", { data: [RECORD] }, "response.dataInfo.database is not a string"],
-  ["dataInfo as an array", { data: [RECORD], dataInfo: [] }, "response.dataInfo.database is not a string"],
+  ["no dataInfo", { data: [RECORD] }, "response.dataInfo is not an object"],
+  ["dataInfo as an array", { data: [RECORD], dataInfo: [] }, "response.dataInfo is not an object"],
+  ["dataInfo without its database", { data: [RECORD], dataInfo: { ...DATA_INFO, database: undefined } }, "response.dataInfo.database is not a string"],
   ["counts as strings", { data: [RECORD], dataInfo: { ...DATA_INFO, foundCount: "1" } }, "response.dataInfo.foundCount is not a number"],
   ["no totalRecordCount", { data: [RECORD], dataInfo: { ...DATA_INFO, totalRecordCount: undefined } }, "response.dataInfo.totalRecordCount is not a number"],
   ["no returnedCount", { data: [RECORD], dataInfo: { ...DATA_INFO, returnedCount: null } }, "response.dataInfo.returnedCount is not a number"],
