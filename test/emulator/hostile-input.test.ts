@@ -39,6 +39,9 @@ const HOSTILE_VALUES: string[] = [
   JSON.stringify("@#*".repeat(2_000) + "z"),
   JSON.stringify("<=".repeat(1_000) + "..." + "\\".repeat(1_000)),
   JSON.stringify('"'.repeat(1_001)),
+  // A malformed number: quadratic for a backtracking number regex (number fields, number criteria).
+  JSON.stringify("1".repeat(100_000) + "x"),
+  JSON.stringify(" ".repeat(50_000) + "1" + " ".repeat(50_000) + "x"),
   "true",
   "null",
 ];
