@@ -17,6 +17,7 @@ const MESSAGES: Record<string, string> = {
   "504": "Value in field is not unique as required in validation entry options",
   "509": "Field requires a valid value",
   "952": "Invalid FileMaker Data API token (*)",
+  "960": "Unknown parameter(s)",
   "1630": "URL format is incorrect",
   "1708": "Parameter value is invalid",
 };

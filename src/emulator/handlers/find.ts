@@ -1,6 +1,6 @@
 import { EmulatorError } from "../fm-error.js";
 import { compileFindQuery } from "../find-requests.js";
-import { readJsonObject } from "../http/body.js";
+import { readRequestBody } from "../http/known-params.js";
 import { positiveInteger, sortKeys } from "../http/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { sortRecords } from "../sorting.js";
@@ -10,7 +10,7 @@ import { pageAnswer } from "./records.js";
 
 /** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */
 export async function findRecords(ctx: RequestContext): Promise<Answer> {
-  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const body = await readRequestBody(ctx);
   if (body.query === undefined) throw new EmulatorError(400, "1708", "query is required");
   const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today());
   const sort = sortKeys(body.sort, "sort", ctx.layout);

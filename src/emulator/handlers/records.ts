@@ -1,5 +1,5 @@
 import { EmulatorError } from "../fm-error.js";
-import { readJsonObject } from "../http/body.js";
+import { readRequestBody } from "../http/known-params.js";
 import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../http/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
@@ -47,7 +47,7 @@ export function getRecord(ctx: RequestContext): Answer {
 }
 
 export async function createRecord(ctx: RequestContext): Promise<Answer> {
-  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const body = await readRequestBody(ctx);
   const parent = writeCreate(ctx.db, ctx.layout, body, ctx.state.clock);
   return { response: { recordId: String(parent.recordId), modId: String(parent.modId) } };
 }
@@ -55,7 +55,7 @@ export async function createRecord(ctx: RequestContext): Promise<Answer> {
 export async function editRecord(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeEdit looks the record up again once the body is in.
   const recordId = findRecord(ctx).recordId;
-  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const body = await readRequestBody(ctx);
   const parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock);
   return { response: { modId: String(parent.modId) } };
 }

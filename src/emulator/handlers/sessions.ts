@@ -1,11 +1,11 @@
 import { EmulatorError } from "../fm-error.js";
-import { readJsonObject } from "../http/body.js";
+import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 
 /** POST /databases/{database}/sessions: HTTP Basic credentials for a token (body and header). */
 export async function login(ctx: RequestContext): Promise<Answer> {
   const credentials = parseBasic(ctx.req.headers.authorization);
-  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const body = await readRequestBody(ctx);
   if (body.fmDataSource !== undefined && !isDataSourceList(body.fmDataSource)) {
     throw new EmulatorError(400, "1708", "fmDataSource must be an array of { database, username, password } objects");
   }

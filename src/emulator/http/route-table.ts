@@ -13,15 +13,15 @@ export const METADATA_ROUTES: readonly Route[] = [
 
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
 export const ROUTES: readonly Route[] = [
-  route("POST", "databases/:database/sessions", "basic", login),
+  route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,
-  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords),
-  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord),
+  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort"] }),
+  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData"] }),
   route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord),
-  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord),
+  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId"] }),
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord),
-  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit"] }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
 ];
 

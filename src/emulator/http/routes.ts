@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { EmulatorState, HostedDatabase } from "../state.js";
 import type { LayoutModel } from "../model.js";
+import type { AcceptedNames } from "./known-params.js";
 
 /** What a handler answers: a `response` payload (code 0 unless said otherwise) and extra headers. */
 export interface Answer {
@@ -18,6 +19,8 @@ export interface RequestContext {
   db: HostedDatabase;
   /** Set for routes under `layouts/{layout}`. */
   layout: LayoutModel;
+  /** The route answering this request (what it accepts). */
+  route: Route;
 }
 
 export type Auth = "basic" | "bearer" | "none";
@@ -30,11 +33,13 @@ export interface Route {
   /** Whether the route resolves `:layout` to a layout model first (105 when missing). */
   needsLayout: boolean;
   handle: (ctx: RequestContext) => Promise<Answer> | Answer;
+  /** The query parameters and body keys it implements; any other answers 960. */
+  accepts: AcceptedNames;
 }
 
-export function route(method: string, path: string, auth: Auth, handle: Route["handle"]): Route {
+export function route(method: string, path: string, auth: Auth, handle: Route["handle"], accepts: AcceptedNames = {}): Route {
   const pattern = path.split("/").filter(Boolean);
-  return { method, pattern, auth, needsLayout: pattern.includes(":layout"), handle };
+  return { method, pattern, auth, needsLayout: pattern.includes(":layout"), handle, accepts };
 }
 
 /** Matches decoded segments against the routes: the route, or whether some route has this path. */

@@ -4,10 +4,14 @@ import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
 import type { EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
+import { checkQueryNames } from "./known-params.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
+
+/** Codes real servers answer with their own HTTP status (400, 404), not the 500 of FileMaker errors. */
+const HTTP_LEVEL_CODES = new Set(["1630", "1708", "960"]);
 
 interface Reply {
   status: number;
@@ -48,7 +52,7 @@ export async function handleRequest(state: EmulatorState, req: IncomingMessage, 
 function errorReply(state: EmulatorState, error: unknown): Reply {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
-    const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && error.code !== "1630" && error.code !== "1708";
+    const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && !HTTP_LEVEL_CODES.has(error.code);
     return { status: asServer ? 500 : error.status, code: error.code, response: {}, message: error.message };
   }
   return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
@@ -152,7 +156,9 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
     if (!layout) throw new EmulatorError(404, "105", `no layout named "${params.layout}" in "${db.model.name}"`);
   }
   // Routes without a layout never read ctx.layout.
-  return { req, state, params, query, db, layout: layout! };
+  const ctx: RequestContext = { req, state, params, query, db, layout: layout!, route };
+  checkQueryNames(ctx);
+  return ctx;
 }
 
 function touchSession(state: EmulatorState, req: IncomingMessage, route: Route): void {

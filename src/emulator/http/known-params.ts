@@ -1,0 +1,43 @@
+import { EmulatorError } from "../fm-error.js";
+import { readJsonObject } from "./body.js";
+import type { RequestContext } from "./routes.js";
+
+/**
+ * No parameter is silently ignored (data-api-server.md, rule one): each route lists the query parameters and
+ * body keys it implements, and any other name answers HTTP 400, code 960, naming it. A test that passes against
+ * the emulator must not pass because the emulator skipped what the client asked for.
+ */
+export interface AcceptedNames {
+  /** Query parameter names the route implements. */
+  query?: readonly string[];
+  /** Top-level JSON body keys the route implements. */
+  body?: readonly string[];
+  /** Names that depend on the call (a portal's `_limit.<portal>`): true when the route implements this one. */
+  dynamicQuery?: (name: string, ctx: RequestContext) => boolean;
+  dynamicBody?: (name: string, ctx: RequestContext) => boolean;
+}
+
+export function unknownParameters(names: readonly string[]): EmulatorError {
+  // Names as the client sent them (shortened), as FileMaker Server lists them: "Unknown parameter(s): script".
+  return new EmulatorError(400, "960", names.map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n)).join(", "));
+}
+
+/** Refuses the query parameters the route does not implement. */
+export function checkQueryNames(ctx: RequestContext): void {
+  const accepted = ctx.route.accepts;
+  const unknown = new Set<string>();
+  for (const name of ctx.query.keys()) {
+    if (accepted.query?.includes(name) || accepted.dynamicQuery?.(name, ctx)) continue;
+    unknown.add(name);
+  }
+  if (unknown.size > 0) throw unknownParameters([...unknown]);
+}
+
+/** The request's JSON object body, refusing the keys the route does not implement. */
+export async function readRequestBody(ctx: RequestContext): Promise<Record<string, unknown>> {
+  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes);
+  const accepted = ctx.route.accepts;
+  const unknown = Object.keys(body).filter((name) => !(accepted.body?.includes(name) || accepted.dynamicBody?.(name, ctx)));
+  if (unknown.length > 0) throw unknownParameters(unknown);
+  return body;
+}
