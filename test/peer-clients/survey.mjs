@@ -9,7 +9,9 @@
 // client's calls can be surveyed too; the table says where that happened.
 // Not a test: a call that fails is recorded with its error, and the survey goes on. Every call has a time
 // limit; the emulator child and the proxy are stopped in a `finally`.
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startRecordingProxy } from "./support/proxy.mjs";
 import { DATABASE, GLOBALS_LAYOUT, LAYOUT, PASSWORD, SCRIPTS, USERNAME, peerImport, peerRequire, peerVersion, startServe } from "./support/serve.mjs";
 
@@ -130,6 +132,12 @@ async function fmsApiClientCalls() {
       ["find(layout, no match)", () => client.find(LAYOUT, { "Last Name": "==Nobody" })],
       ["upload({ name, buffer }, layout, field, id)", () => client.upload({ name: "pixel.png", buffer: PNG }, LAYOUT, "Photo", 1)],
       ["upload(..., { fieldRepetition: 1 })", () => client.upload({ name: "pixel.png", buffer: PNG }, LAYOUT, "Photo", 1, { fieldRepetition: 1 })],
+      ["containerData(record, field, \"buffer\") (download)", async () => {
+        const { containerData } = peerRequire("fms-api-client");
+        const got = await client.get(LAYOUT, 1);
+        const file = await containerData(got.data[0], "fieldData.Photo", "buffer", "name");
+        return { name: file.name, bytes: file.buffer.length };
+      }],
       ["globals({ field: value })", () => client.globals({ "Contacts::gGreeting": "hello" })],
       ["run(layout, script, param)", () => client.run(LAYOUT, "Echo Param", "run")],
       ["script(layout, script, param)", () => client.script(LAYOUT, "Echo Param", "standalone")],
@@ -162,11 +170,114 @@ function fmDataApiClientCalls(url) {
     ["find(query, { portalRanges })", () => layout.find({ Status: "Active" }, { portalRanges: { Invoices: { offset: 2, limit: 1 } } })],
     ["find(query, { script, script.prerequest, script.presort })", () => layout.find({ Status: "Active" }, { script: "Count Found", "script.prerequest": "Echo Param", "script.prerequest.param": "pre", "script.presort": "Nothing" })],
     ["find(no match, {}, ignoreEmptyResult)", () => layout.find({ "Last Name": "==Nobody" }, {}, true)],
+    ["upload(path, id, field)", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "fmgen-survey-"));
+      try {
+        await writeFile(join(dir, "pixel.png"), PNG);
+        return await layout.upload(join(dir, "pixel.png"), 1, "Photo");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }],
     ["upload({ name, buffer }, id, field)", () => layout.upload({ name: "pixel.png", buffer: PNG }, 1, "Photo")],
     ["delete(id, { script })", () => layout.delete(created?.recordId, { script: "Echo Param", "script.param": "d" })],
     ["clearToken()", () => client.clearToken()],
   ];
 }
+
+
+// What each call needs from the emulator, by data-api-server.md section ("works" where today's answer is what a
+// server answers); "client" where the client itself drops or garbles the call; "decide" where data-api-server.md
+// does not say yet what servers do with what this client sends.
+const WORKS = "works";
+const PROOFKIT_NEEDS = {
+  "login (first call) + layouts()": "§1 empty login body = `{}`; §8 layouts list works",
+  "scripts()": "§2 script list",
+  "layoutMetadata()": WORKS,
+  "list({ limit, offset, sort })": WORKS,
+  "list({ sort }) without sortOrder": "§1 optional sortOrder",
+  "list({ portalRanges })": "§3 `_offset.P`/`_limit.P` on list; §3 portalDataInfo",
+  "list({ script, script.param, script.prerequest, script.presort })": "§2 scripts on list",
+  'list({ "layout.response" })': "§4",
+  'list({ dateformats: "ISO8601" })': "client: sends `dateformats=ISO8601` unconverted (only find converts); decide: a bad value of a known parameter (1708?)",
+  "get({ recordId })": WORKS,
+  "get({ recordId, portalRanges, script })": "client: its adapter's get sends no query string, the options are dropped",
+  "create({ fieldData })": WORKS,
+  "create({ fieldData, portalData, script })": "§2 scripts in a create body",
+  "update({ recordId, fieldData, modId })": "decide: `modId` as a JSON number (the client types it `number`)",
+  "update({ recordId, portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
+  "find({ query with omit, sort })": WORKS,
+  "find({ query, limit, offset })": `${WORKS} (limit and offset as JSON numbers)`,
+  "find({ query, portalRanges })": "§3, and decide: ranges on the query string of POST _find (`?_offset.P=&_limit.P=`; section 3 puts them in the body)",
+  "find({ query, script, script.prerequest, script.presort })": "§2 scripts in a find body",
+  'find({ query, dateformats: "ISO8601" })': "§5 (body `\"dateformats\": \"2\"`, a string)",
+  "find({ no match, ignoreEmptyResult })": WORKS,
+  "executeScript({ script, scriptParam })": "§2 standalone script endpoint",
+  "containerUpload({ recordId, containerFieldName, file })": "decide: upload URL without a repetition segment, the client's default",
+  "containerUpload({ ..., containerFieldRepetition: 1 })": `${WORKS} (part "upload", filename "blob")`,
+  "globals({ globalFields })": "§6 globals",
+  "delete({ recordId, script })": "client: its adapter's delete sends no query string, the script is dropped (the delete works)",
+  "disconnect()": `${WORKS} (§1: Bearer header and Content-Type on logout, ignored)`,
+};
+const FMS_NEEDS = {
+  "client.save()": "(no request)",
+  "login()": WORKS,
+  "productInfo()": "§8 productInfo",
+  "databases()": "§8 databases (Basic auth)",
+  "layouts()": WORKS,
+  "scripts()": "§2 script list",
+  "layout(name)": WORKS,
+  "list(layout, { limit, offset, sort })": WORKS,
+  'list(layout, { portal, "_offset.P", "_limit.P" })': "§3 portal selection and ranges",
+  "list(layout, { portals: [{ name, limit, offset }] })": "client: its portals-array syntax is dropped (only `_limit` is sent)",
+  "list(layout, { script, script.param, script.prerequest, script.presort })": "§2 scripts on list",
+  "list(layout, { scripts: [{ name, phase, param }] })": "§2 scripts on list (the client turns its array syntax into the same parameters)",
+  'list(layout, { "layout.response" })': "§4",
+  'get(layout, id, { portal, "_limit.P", script })': "§3 and §2 on get",
+  "create(layout, data)": WORKS,
+  "create(layout, data with portalData, { script })": "§2 scripts in a create body (portal values sent as strings: §1, works)",
+  "duplicate(layout, id, { script })": "§7 duplicate",
+  "edit(layout, id, data, { modId })": WORKS,
+  "edit(layout, id, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
+  "find(layout, query with omit, { sort })": WORKS,
+  "find(layout, query, { limit, offset })": WORKS,
+  'find(layout, query, { portal, "offset.P", "limit.P" })': "§3 portal selection and ranges in a find body",
+  "find(layout, query, { script, script.prerequest, script.presort })": "§2 scripts in a find body",
+  'find(layout, query, { "layout.response" })': "§4",
+  "find(layout, no match)": WORKS,
+  "upload({ name, buffer }, layout, field, id)": `${WORKS} (chunked multipart)`,
+  "upload(..., { fieldRepetition: 1 })": WORKS,
+  'containerData(record, field, "buffer") (download)': `${WORKS}, but §11: the container URL names the emulator's own address, not the host the client used (through the survey proxy the download went around it); a server's 302 + X-FMS-Session-Key cookie round is not exercised`,
+  "globals({ field: value })": "§6 globals",
+  "run(layout, script, param)": "§2 scripts on list",
+  "script(layout, script, param)": "§2 standalone script endpoint",
+  "delete(layout, id, { script })": "§2, and decide: the client sends a delete's script keys as a JSON body on DELETE (section 2: query string); the emulator ignores a DELETE body, so the script silently does not run",
+  "logout()": `${WORKS} (§1: stray body \`{}\` on logout)`,
+};
+const FDAC_NEEDS = {
+  "range({ limit, offset, sort }) (first call: login)": WORKS,
+  "range({ sort }) without sortOrder": "§1 optional sortOrder",
+  "range({ portalRanges })": "§3 ranges on list",
+  "range({ script, script.param, script.prerequest, script.presort })": "§2 scripts on list",
+  'range({ "layout.response" })': "§4",
+  "get(id)": `${WORKS} (URL ends in a bare \`?\`)`,
+  "get(id, { portalRanges, script })": "§3 and §2 on get",
+  "create(fieldData)": WORKS,
+  "create(fieldData, { portalData, script })": "§2 scripts in a create body",
+  "update(id, fieldData, { modId })": WORKS,
+  "update(id, {}, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
+  'find(query with omit: "true", { sort })': WORKS,
+  "find(query with omit: true (boolean, as its types say))": "decide: `\"omit\": true`, a JSON boolean (data-api.md says the string \"true\"), is accepted as an omit request",
+  "find(query, { limit, offset })": `${WORKS} (JSON numbers)`,
+  "find(query, { portalRanges })": "§3 ranges in a find body (`\"offset.P\"`, `\"limit.P\"` as strings)",
+  "find(query, { script, script.prerequest, script.presort })": "§2 scripts in a find body",
+  "find(no match, {}, ignoreEmptyResult)": WORKS,
+  "upload(path, id, field)": `${WORKS} (chunked multipart)`,
+  "upload({ name, buffer }, id, field)": "client: Content-Length leaves out the file's bytes (form-data cannot measure a Buffer stream), so the body is cut (1708) and the connection breaks",
+  "delete(id, { script })": "§2 scripts on delete, in the query string",
+  "clearToken()": WORKS,
+};
+const NEEDS = { "@proofkit/fmdapi": PROOFKIT_NEEDS, "@proofgeist/fmdapi": PROOFKIT_NEEDS, "fms-api-client": FMS_NEEDS, "fm-data-api-client": FDAC_NEEDS };
 
 // ---------------------------------------------------------------------------------------------------
 // Output.
@@ -199,12 +310,13 @@ function answerCell(entry) {
 function markdown(results, versions) {
   const out = [];
   for (const [client, version] of Object.entries(versions)) {
-    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer | client's result |", "|---|---|---|---|");
+    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer today | client's result | needs (data-api-server.md) |", "|---|---|---|---|---|");
     for (const r of results.filter((x) => x.client === client)) {
       const reqs = r.requests.length ? r.requests : [undefined];
       reqs.forEach((entry, i) => {
         const result = i === reqs.length - 1 ? (r.outcome.ok ? `ok: ${r.outcome.value}` : `**throws** ${r.outcome.error}`) : "";
-        out.push(`| ${i === 0 ? cell(r.label) : "↳"} | ${entry ? cell(requestCell(entry)) : "(no request)"} | ${entry ? cell(answerCell(entry)) : ""} | ${cell(result)} |`);
+        const needs = i === reqs.length - 1 ? (NEEDS[client]?.[r.label] ?? "?") : "";
+        out.push(`| ${i === 0 ? cell(r.label) : "↳"} | ${entry ? cell(requestCell(entry)) : "(no request)"} | ${entry ? cell(answerCell(entry)) : ""} | ${cell(result)} | ${cell(needs)} |`);
       });
     }
     out.push("");

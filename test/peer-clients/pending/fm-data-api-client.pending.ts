@@ -38,25 +38,25 @@ describe(`fm-data-api-client ${peerVersion("fm-data-api-client")} against fmgen 
     expect(column(page, "Last Name")).toEqual(["Hopper", "Johnson"]);
   });
 
-  // Section 3 (ranges on list; portalDataInfo). Today: HTTP 200 with both rows, no portalDataInfo.
+  // Section 3 (ranges on list; portalDataInfo). Today: HTTP 400, code 960 (_offset.Invoices, _limit.Invoices).
   it("lists with a portal range", async () => {
     const page: Found = await layout.range({ limit: 1, portalRanges: { Invoices: { offset: 2, limit: 1 } } });
     expect(amounts(page)).toEqual([80]);
     expect(page.data[0]!.portalDataInfo).toEqual([{ portalObjectName: "Invoices", database: DATABASE, table: "Invoices", foundCount: 2, returnedCount: 1 }]);
   });
 
-  // Section 3 (ranges on get). Today: HTTP 200 with both rows.
+  // Section 3 (ranges on get). Today: HTTP 400, code 960 (_limit.Invoices).
   it("gets a record with a portal range", async () => {
     expect(amounts(await layout.get(1, { portalRanges: { Invoices: { limit: 1 } } }))).toEqual([120.5]);
   });
 
-  // Section 3 (ranges in a find body: "offset.Invoices", "limit.Invoices", strings here). Today: HTTP 200 with both
-  // rows.
+  // Section 3 (ranges in a find body: "offset.Invoices", "limit.Invoices", strings here). Today: HTTP 400, code 960
+  // (offset.Invoices, limit.Invoices).
   it("finds with a portal range", async () => {
     expect(amounts(await layout.find({ "First Name": "Ada" }, { portalRanges: { Invoices: { offset: 2, limit: 1 } } }))).toEqual([80]);
   });
 
-  // Section 7 (portal rows in an edit; newPortalRecordInfo). Today: HTTP 200 without newPortalRecordInfo.
+  // Section 7 (portal rows in an edit; newPortalRecordInfo). Today: HTTP 200, code 0, without newPortalRecordInfo.
   it("edits and creates portal rows through an update", async () => {
     const created = await layout.create({ "First Name": "Peer", "Last Name": "Rows", Status: "Inactive" }, { portalData: { Invoices: [{ "Invoices::Amount": 5 }] } });
     const row = (await layout.get(created.recordId)).data[0].portalData.Invoices[0];
@@ -66,7 +66,7 @@ describe(`fm-data-api-client ${peerVersion("fm-data-api-client")} against fmgen 
     await layout.delete(created.recordId);
   });
 
-  // Section 4 (layout.response on list). Today: HTTP 200 in the request layout's shape (the parameter ignored).
+  // Section 4 (layout.response on list). Today: HTTP 400, code 960 (layout.response).
   it("answers a list in another layout's shape", async () => {
     const page: Found = await layout.range({ limit: 1, "layout.response": GLOBALS_LAYOUT });
     expect(Object.keys(page.data[0]!.fieldData).sort()).toEqual(["First Name", "Last Name", "gGreeting"]);
@@ -86,24 +86,24 @@ describe(`fm-data-api-client ${peerVersion("fm-data-api-client")} against fmgen 
       await scripted?.stop();
     });
 
-    // Section 2 (scripts on list: query string). Today (without --scripts): HTTP 200 without script keys.
+    // Section 2 (scripts on list: query string). Today (plain fmgen serve): HTTP 400, code 960 (script, ...).
     it("runs scripts on a list, in every phase", async () => {
       const page = await slayout.range({ limit: 1, script: "Echo Param", "script.param": "p", "script.prerequest": "Nothing", "script.presort": "Count Found" });
       expect(page).toMatchObject({ scriptResult: "p", scriptError: "0", "scriptError.prerequest": "0", "scriptResult.presort": "4", "scriptError.presort": "0" });
     });
 
-    // Section 2 (scripts on get). Today: HTTP 200 without script keys.
+    // Section 2 (scripts on get). Today: HTTP 400, code 960.
     it("runs a script on a get", async () => {
       expect(await slayout.get(1, { script: "Echo Param", "script.param": "g" })).toMatchObject({ scriptResult: "g", scriptError: "0" });
     });
 
-    // Section 2 (scripts on find: body). Today: HTTP 200 without script keys.
+    // Section 2 (scripts on find: body). Today: HTTP 400, code 960.
     it("runs scripts on a find", async () => {
       const found = await slayout.find({ Status: "Active" }, { script: "Count Found", "script.prerequest": "Echo Param", "script.prerequest.param": "pre" });
       expect(found).toMatchObject({ scriptResult: "3", scriptError: "0", "scriptResult.prerequest": "pre", "scriptError.prerequest": "0" });
     });
 
-    // Section 2 (scripts on create, update: body; on delete: query string). Today: HTTP 200 without script keys.
+    // Section 2 (scripts on create, update: body; on delete: query string). Today: HTTP 400, code 960.
     it("runs scripts on create, update and delete", async () => {
       const created = await slayout.create({ "First Name": "Peer", "Last Name": "Script", Status: "Inactive" }, { script: "Echo Param", "script.param": "c" });
       expect(created).toMatchObject({ recordId: expect.stringMatching(/^\d+$/), modId: "0", scriptResult: "c", scriptError: "0" });
