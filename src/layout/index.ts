@@ -4,3 +4,5 @@ export * from "./load.js";
 export * from "./json-file.js";
 export * from "./wire-keys.js";
 export * from "./bounded-name.js";
+export * from "./database-schema.js";
+export * from "./database-load.js";

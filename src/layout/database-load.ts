@@ -1,0 +1,45 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type DatabaseDescription, databaseDescriptionSchema } from "./database-schema.js";
+import { JsonFileError, readJsonFile } from "./json-file.js";
+import { compareCodeUnits, formatJsonPath } from "./load.js";
+
+/** A database description file that cannot be used; the message names the file and the JSON path of each problem. */
+export class DatabaseFileError extends JsonFileError {}
+
+export const DATABASE_FILE_SUFFIX = ".database.json";
+
+/** Validates an already-parsed database description; `source` names it in errors. */
+export function parseDatabaseDescription(json: unknown, source = "<database>"): DatabaseDescription {
+  const result = databaseDescriptionSchema.safeParse(json);
+  if (!result.success) {
+    throw new DatabaseFileError(source, result.error.issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })));
+  }
+  const { database, scripts = [] } = result.data;
+  return {
+    database,
+    scripts: scripts.map(({ name, folder }) => ({ name, folder: folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder] })),
+    source,
+  };
+}
+
+/** Reads and validates one `<Database>.database.json` file. */
+export async function loadDatabaseFile(file: string): Promise<DatabaseDescription> {
+  return parseDatabaseDescription(await readJsonFile(file, DatabaseFileError), file);
+}
+
+/**
+ * The database descriptions beside layout descriptions: every `*.database.json` inside the folders among
+ * `paths` (sorted by name; files among `paths` are layout descriptions and are skipped). A folder holding none
+ * is fine: a database needs no description.
+ */
+export async function loadDatabaseDescriptionsBeside(paths: readonly string[]): Promise<DatabaseDescription[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isDirectory()) continue;
+    const names = (await readdir(path)).filter((n) => n.endsWith(DATABASE_FILE_SUFFIX)).sort(compareCodeUnits);
+    files.push(...names.map((n) => join(path, n)));
+  }
+  return Promise.all(files.map(loadDatabaseFile));
+}
