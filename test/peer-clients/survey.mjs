@@ -55,7 +55,7 @@ async function drive(proxy, results, client, calls) {
     }
     // Let a request still in flight (a client that does not await its own request) land first.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    results.push({ client, label, outcome: outcome.ok ? outcome : { ...outcome, error: proxy.redact(outcome.error) }, requests: proxy.entries.slice(started) });
+    results.push({ client, label, outcome: outcome.ok ? { ...outcome, value: proxy.redact(outcome.value) } : { ...outcome, error: proxy.redact(outcome.error) }, requests: proxy.entries.slice(started) });
   }
 }
 
@@ -326,8 +326,6 @@ function markdown(results, versions) {
 
 // ---------------------------------------------------------------------------------------------------
 
-const serve = await startServe({ extraArgs: withScripts ? ["--scripts", SCRIPTS] : [] });
-const proxy = await startRecordingProxy(serve.url, { emptyLoginAsObject: !asSent });
 const results = [];
 const versions = {
   "@proofkit/fmdapi": peerVersion("@proofkit/fmdapi"),
@@ -335,10 +333,13 @@ const versions = {
   "fms-api-client": peerVersion("fms-api-client"),
   "fm-data-api-client": peerVersion("fm-data-api-client"),
 };
+const serve = await startServe({ extraArgs: withScripts ? ["--scripts", SCRIPTS] : [] });
+let proxy;
 // Both proofkit generations warn on partial lists through console.warn; keep stdout for the report.
 const warn = console.warn;
 console.warn = () => {};
 try {
+  proxy = await startRecordingProxy(serve.url, { emptyLoginAsObject: !asSent });
   {
     const { DataApi, FetchAdapter } = await peerImport("@proofkit/fmdapi/dist/esm/index.js");
     const pk = DataApi({ adapter: new FetchAdapter({ server: proxy.url, db: DATABASE, auth: { username: USERNAME, password: PASSWORD } }), layout: LAYOUT });
@@ -353,7 +354,7 @@ try {
   await drive(proxy, results, "fm-data-api-client", fmDataApiClientCalls(proxy.url));
 } finally {
   console.warn = warn;
-  await proxy.close();
+  await proxy?.close();
   await serve.stop();
 }
 if (jsonOut) await writeFile(jsonOut, JSON.stringify({ versions, results }, null, 2));
