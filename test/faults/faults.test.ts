@@ -20,13 +20,17 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((emu) => emu.close()));
 });
 
+const SEED_TIME = new Date("2026-03-02T09:30:00Z");
+
 async function start(faults?: FaultOptions, seedContacts = 0): Promise<Emulator> {
   const { exampleSeed } = await import("../support/runtime-emulator.js");
   const data = exampleSeed();
   for (let i = 0; i < seedContacts; i++) {
     data.records.Contacts!.push({ "First Name": `P${i}`, "Last Name": `L${i % 7}`, Email: `p${i}@example.com`, Status: i % 3 === 0 ? "Inactive" : "Active" });
   }
-  const emu = await startRuntimeEmulator({ data, ...(faults ? { faults } : {}) });
+  // One start time for every emulator: a clean and a faulty one started a second apart under load would
+  // otherwise stamp different creation timestamps into the same seed, and compare unequal.
+  const emu = await startRuntimeEmulator({ data, startTime: SEED_TIME, ...(faults ? { faults } : {}) });
   running.push(emu);
   return emu;
 }
