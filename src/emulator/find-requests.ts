@@ -1,6 +1,7 @@
 import { EmulatorError } from "./fm-error.js";
 import { compileCriterion, FindCriterionError, type Matcher } from "./find/criteria.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
+import { nullFieldValue } from "./record-writes.js";
 import { portalRows } from "./relations.js";
 import type { HostedDatabase } from "./state.js";
 import type { StoredRecord, TableData } from "./store.js";
@@ -52,6 +53,7 @@ function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record
       omit = raw === "true" || raw === true;
       continue;
     }
+    if (raw === null) throw nullFieldValue(name, `query[${index}]`);
     if (typeof raw !== "string" && typeof raw !== "number") {
       throw new EmulatorError(400, "1708", `query[${index}]["${name}"] must be a criteria string`);
     }

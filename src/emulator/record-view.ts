@@ -2,6 +2,7 @@ import type { LayoutField, LayoutModel } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
 import { encodeWireValue, type ContainerRef } from "./stored-value.js";
 import { portalRows } from "./relations.js";
+import { allPortals, type PortalRange } from "./portal-selection.js";
 
 export type WireFields = Record<string, string | number>;
 export interface WireRecord {
@@ -9,33 +10,52 @@ export interface WireRecord {
   portalData: Record<string, (WireFields & { recordId: string; modId: string })[]>;
   recordId: string;
   modId: string;
+  /** One entry per portal answered; absent when no portal is (data-api-server.md section 3). */
+  portalDataInfo?: PortalDataInfo[];
+}
+
+/** Every described portal has an object name (its `name`), so each entry carries `portalObjectName`. */
+export interface PortalDataInfo {
+  portalObjectName: string;
+  database: string;
+  table: string;
+  foundCount: number;
+  returnedCount: number;
 }
 
 export interface ViewContext {
+  /** The hosted database's name (portalDataInfo). */
+  database: string;
   tables: Map<string, TableData>;
   containerUrl: (ref: ContainerRef) => string;
 }
 
-/** A record as the Data API shows it through a layout. */
-export function recordToWire(layout: LayoutModel, record: StoredRecord, context: ViewContext): WireRecord {
+/** A record as the Data API shows it through a layout, with the chosen portals and rows (default: all, 50 each). */
+export function recordToWire(layout: LayoutModel, record: StoredRecord, context: ViewContext, portals: readonly PortalRange[] = allPortals(layout)): WireRecord {
   const table = context.tables.get(layout.table.name)!;
   // Null-prototype objects keyed by names a user chose: a portal or field named "__proto__" stays a key.
   const portalData: WireRecord["portalData"] = Object.create(null);
-  for (const portal of layout.portals) {
+  const portalDataInfo: PortalDataInfo[] = [];
+  for (const { portal, offset, limit } of portals) {
     const childTable = context.tables.get(portal.table.name)!;
-    portalData[portal.name] = portalRows(portal, table, record, childTable).map((row) => ({
+    const rows = portalRows(portal, table, record, childTable);
+    const page = rows.slice(offset - 1, offset - 1 + limit);
+    portalData[portal.name] = page.map((row) => ({
       recordId: String(row.recordId),
       // Spreading defines own properties (no setter runs), so a field named "__proto__" is copied as a key.
       ...fieldsToWire(portal.fields, childTable, row, context),
       modId: String(row.modId),
     }));
+    portalDataInfo.push({ portalObjectName: portal.name, database: context.database, table: portal.table.name, foundCount: rows.length, returnedCount: page.length });
   }
-  return {
+  const wire: WireRecord = {
     fieldData: fieldsToWire(layout.fields, table, record, context),
     portalData,
     recordId: String(record.recordId),
     modId: String(record.modId),
   };
+  if (portalDataInfo.length > 0) wire.portalDataInfo = portalDataInfo;
+  return wire;
 }
 
 function fieldsToWire(fields: Map<string, LayoutField>, table: TableData, record: StoredRecord, context: ViewContext): WireFields {

@@ -1,10 +1,12 @@
 import type { TableField } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
-import type { StoredValue } from "./stored-value.js";
+import { encodeWireValue, type StoredValue } from "./stored-value.js";
 
 export interface SortKey {
   field: TableField;
   descending: boolean;
+  /** Sort by this value list's order (a `sortOrder` naming a value list). */
+  valueList?: readonly string[];
 }
 
 type Key = string | number | null;
@@ -15,17 +17,43 @@ function sortKey(value: StoredValue | undefined): Key {
   return typeof value === "string" ? value.toLowerCase() : value;
 }
 
+/**
+ * A value-list order as a pair: values in the list by their position in it, then values not in it (by their
+ * own order, the second member), then empty values. Values are matched by their wire text, case-insensitively.
+ */
+function valueListKey(field: TableField, value: StoredValue | undefined, positions: Map<string, number>): [number, Key] {
+  const own = sortKey(value);
+  if (own === null) return [positions.size + 1, null];
+  const text = typeof value === "object" && value !== null ? value.filename : encodeWireValue(field.type, value ?? null, () => "");
+  const at = positions.get(String(text).toLowerCase());
+  return at === undefined ? [positions.size, own] : [at, null];
+}
+
+function listPositions(list: readonly string[]): Map<string, number> {
+  const positions = new Map<string, number>();
+  list.forEach((entry, i) => {
+    const key = entry.toLowerCase();
+    if (!positions.has(key)) positions.set(key, i);
+  });
+  return positions;
+}
+
 /** FileMaker order: empty values first when ascending; text case-insensitively; ties keep creation order. */
 export function sortRecords(table: TableData, records: StoredRecord[], keys: readonly SortKey[]): StoredRecord[] {
   if (keys.length === 0) return records;
+  const positions = keys.map((key) => (key.valueList ? listPositions(key.valueList) : undefined));
   const rows = records.map((record, index) => ({
     record,
     index,
-    keys: keys.map(({ field }) => sortKey(table.valuesOf(record, field)[0])),
+    keys: keys.map(({ field }, i): Key | [number, Key] => {
+      const value = table.valuesOf(record, field)[0];
+      return positions[i] ? valueListKey(field, value, positions[i]) : sortKey(value);
+    }),
   }));
   rows.sort((a, b) => {
     for (let i = 0; i < keys.length; i++) {
-      const order = compareKeys(a.keys[i]!, b.keys[i]!);
+      const [x, y] = [a.keys[i]!, b.keys[i]!];
+      const order = Array.isArray(x) && Array.isArray(y) ? compareKeys(x[0], y[0]) || compareKeys(x[1], y[1]) : compareKeys(x as Key, y as Key);
       if (order !== 0) return keys[i]!.descending ? -order : order;
     }
     return a.index - b.index;

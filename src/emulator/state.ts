@@ -40,6 +40,7 @@ export interface EmulatorState {
 
 export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {
   return {
+    database: db.model.name,
     tables: db.tables,
     containerUrl: (ref: ContainerRef) =>
       `${state.baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,

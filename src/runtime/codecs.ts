@@ -10,9 +10,26 @@ export class DecodeError extends Error {
     readonly raw: unknown,
     readonly expected: FieldKind,
   ) {
-    super(`layout "${layout}", field "${field}", record ${recordId}: ${JSON.stringify(raw)} is not a valid ${expected} value`);
+    super(`layout "${layout}", field "${field}", record ${recordId}: ${quoteRaw(raw)} is not a valid ${expected} value`);
     this.name = "DecodeError";
   }
+}
+
+const MAX_QUOTED = 120;
+
+/**
+ * A server's value, quoted in a message: at most MAX_QUOTED characters of its JSON, whatever it holds (`raw`
+ * keeps the value itself). A value too deep for JSON.stringify (100,000 nested arrays) is named by its kind.
+ */
+function quoteRaw(raw: unknown): string {
+  let text: string;
+  try {
+    text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : String(JSON.stringify(raw));
+  } catch {
+    return Array.isArray(raw) ? "an array nested too deep to quote" : "an object nested too deep to quote";
+  }
+  const length = typeof raw === "string" ? raw.length : text.length;
+  return length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}… (${length} characters)` : text;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");

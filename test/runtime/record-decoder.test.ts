@@ -16,6 +16,28 @@ const chrono = { layout: "L", fields: { d: { type: "date" }, t: { type: "time" }
 describe.each(MODES)("record decoder, %s", (_, interpret) => {
   const decoder = (spec: LayoutSpec, validate = true) => recordDecoder(spec, { validate, interpret });
 
+  it("a hostile value (100,000 arrays deep, a megabyte of text) is a DecodeError with a short message, never a RangeError", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const spec = { layout: "L", fields: { n: { type: "number" }, d: { type: "date" } } } satisfies LayoutSpec;
+    for (const [n, d, quoted] of [
+      [deep, "", "an array nested too deep to quote"],
+      [{ nested: deep }, "", "an object nested too deep to quote"],
+      [1, "x".repeat(1_000_000), `"${"x".repeat(119)}… (1000000 characters)`],
+      [Array.from({ length: 100_000 }, () => 1), "", `[${"1,".repeat(59)}1… (200001 characters)`],
+    ] as const) {
+      let error: unknown;
+      try {
+        decoder(spec)(record({ n, d }));
+      } catch (e) {
+        error = e;
+      }
+      expect((error as Error).name).toBe("DecodeError");
+      expect((error as Error).message).toContain(`: ${quoted} is not a valid`);
+      expect((error as Error).message.length).toBeLessThan(300);
+    }
+  });
+
   it.each(["01/01/20x4", "13/01/2024", "02/30/2024", "00/10/2024", "1a/01/2024", "02/29/2023", "2024-01-01"])("rejects date %s", (d) => {
     expect(() => decoder(chrono)(record({ d, t: "", s: "" }))).toThrow(`layout "L", field "d", record 1: ${JSON.stringify(d)} is not a valid date value`);
   });

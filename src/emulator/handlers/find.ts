@@ -7,6 +7,7 @@ import { sortRecords } from "../sorting.js";
 import { tableOf } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { pageAnswer } from "./records.js";
+import { shapeFromFindBody } from "../response-layout.js";
 
 /** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */
 export async function findRecords(ctx: RequestContext): Promise<Answer> {
@@ -16,9 +17,10 @@ export async function findRecords(ctx: RequestContext): Promise<Answer> {
   const sort = sortKeys(body.sort, "sort", ctx.layout);
   const offset = positiveInteger(body.offset, "offset", 1);
   const limit = positiveInteger(body.limit, "limit", 100);
+  const shape = shapeFromFindBody(ctx, body);
   const table = tableOf(ctx.db, ctx.layout);
   const found: StoredRecord[] = [];
   for (const record of table.records.values()) if (test(record)) found.push(record);
   if (found.length === 0) throw new EmulatorError(404, "401");
-  return pageAnswer(ctx, sortRecords(table, found, sort), offset, limit);
+  return pageAnswer(ctx, sortRecords(table, found, sort), offset, limit, shape);
 }

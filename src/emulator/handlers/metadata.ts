@@ -1,6 +1,7 @@
 import type { Answer, RequestContext } from "../http/routes.js";
 import type { AutoEnter, FieldDescription, FieldType } from "../../layout/schema.js";
 import type { LayoutField } from "../model.js";
+import { valueListName } from "../value-lists.js";
 
 /** GET /databases/{database}/layouts: the layout list in FileMaker Server's shape. */
 export function listLayouts(ctx: RequestContext): Answer {
@@ -55,7 +56,7 @@ interface DeclaredField {
 
 function fieldMetaData(wireName: string, field: DeclaredField, valueLists: Map<string, readonly string[]>): object {
   // FileMaker names value lists; a description only lists values, so each field gets a list named after it.
-  const valueList = field.valueList ? `${wireName} Values` : undefined;
+  const valueList = field.valueList ? valueListName(wireName) : undefined;
   if (valueList && field.valueList) valueLists.set(valueList, field.valueList);
   // A read-only field that the server fills itself is a protected auto-enter field; any other is a calculation.
   const type = field.readOnly && !field.autoEnter ? "calculation" : "normal";

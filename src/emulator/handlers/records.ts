@@ -8,9 +8,10 @@ import { tableOf, viewContext } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
+import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";
 
-/** The `dataInfo` block and records of a page, shared by list, get and find. */
-export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number): Answer {
+/** The `dataInfo` block and records of a page, shared by list, get and find, in the shape the call asked for. */
+export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number, shape: RecordShape = defaultShape(ctx.layout)): Answer {
   const table = tableOf(ctx.db, ctx.layout);
   const page = found.slice(offset - 1, offset - 1 + limit);
   const view = viewContext(ctx.state, ctx.db);
@@ -18,13 +19,13 @@ export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: n
     response: {
       dataInfo: {
         database: ctx.db.model.name,
-        layout: ctx.layout.description.layout,
-        table: ctx.layout.table.name,
+        layout: shape.layout.description.layout,
+        table: shape.layout.table.name,
         totalRecordCount: table.records.size,
         foundCount: found.length,
         returnedCount: page.length,
       },
-      data: page.map((record) => recordToWire(ctx.layout, record, view)),
+      data: page.map((record) => recordToWire(shape.layout, record, view, shape.portals)),
     },
   };
 }
@@ -34,16 +35,18 @@ export function listRecords(ctx: RequestContext): Answer {
   const offset = positiveInteger(ctx.query.get("_offset") ?? undefined, "_offset", 1);
   const limit = positiveInteger(ctx.query.get("_limit") ?? undefined, "_limit", 100);
   const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout);
+  const shape = shapeFromQuery(ctx);
   const table = tableOf(ctx.db, ctx.layout);
   const all = sortRecords(table, [...table.records.values()], sort);
   // FileMaker Server answers 101 when a list returns no record (an empty table, an offset past the end).
   if (offset > all.length) throw new EmulatorError(404, "101", `no record at offset ${offset}; the table holds ${all.length}`);
-  return pageAnswer(ctx, all, offset, limit);
+  return pageAnswer(ctx, all, offset, limit, shape);
 }
 
 export function getRecord(ctx: RequestContext): Answer {
+  const shape = shapeFromQuery(ctx);
   const record = findRecord(ctx);
-  return pageAnswer(ctx, [record], 1, 1);
+  return pageAnswer(ctx, [record], 1, 1, shape);
 }
 
 export async function createRecord(ctx: RequestContext): Promise<Answer> {

@@ -5,7 +5,8 @@ import type { Answer, RequestContext } from "../http/routes.js";
 /** POST /databases/{database}/sessions: HTTP Basic credentials for a token (body and header). */
 export async function login(ctx: RequestContext): Promise<Answer> {
   const credentials = parseBasic(ctx.req.headers.authorization);
-  const body = await readRequestBody(ctx);
+  // Many clients POST the login with no body at all: that means `{}` (data-api-server.md, section 1).
+  const body = await readRequestBody(ctx, { emptyIsObject: true });
   if (body.fmDataSource !== undefined && !isDataSourceList(body.fmDataSource)) {
     throw new EmulatorError(400, "1708", "fmDataSource must be an array of { database, username, password } objects");
   }

@@ -45,13 +45,22 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. */
-export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+/**
+ * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. With `emptyIsObject`
+ * (the login: data-api-server.md, section 1) a body of no bytes at all means `{}`, whatever its Content-Type.
+ */
+export async function readJsonObject(req: IncomingMessage, limit: number, options: { emptyIsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  let raw: Buffer | undefined;
+  if (options.emptyIsObject) {
+    // Read first: only the body's length says whether it is empty (chunked bodies declare none).
+    raw = await readBody(req, limit);
+    if (raw.byteLength === 0) return {};
+  }
   if (mediaType(req) !== "application/json") {
-    await drain(req);
+    if (raw === undefined) await drain(req);
     throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
   }
-  const raw = await readBody(req, limit);
+  raw ??= await readBody(req, limit);
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw.toString("utf8"));

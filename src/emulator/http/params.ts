@@ -3,6 +3,7 @@ import { describeInput } from "./input-text.js";
 import { assertJsonDepth } from "./json-depth.js";
 import type { LayoutModel } from "../model.js";
 import type { SortKey } from "../sorting.js";
+import { layoutValueLists } from "../value-lists.js";
 
 /** A whole number >= 1 given as text (query parameters, find's offset/limit) or as a JSON number. */
 export function positiveInteger(raw: unknown, name: string, fallback: number): number {
@@ -17,21 +18,27 @@ export function positiveInteger(raw: unknown, name: string, fallback: number): n
   return Math.min(n, Number.MAX_SAFE_INTEGER);
 }
 
-/** A list of SortSpec objects naming fields on the layout (102 when a field is not on it). */
+/**
+ * A list of SortSpec objects naming fields on the layout (102 when a field is not on it). `sortOrder` is optional
+ * (default `ascend`) and may name one of the layout's value lists: the records then follow that list's order
+ * (data-api-server.md, section 1).
+ */
 export function sortKeys(raw: unknown, name: string, layout: LayoutModel): SortKey[] {
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new EmulatorError(400, "1708", `${name} must be an array of { fieldName, sortOrder }`);
+  if (!Array.isArray(raw)) throw new EmulatorError(400, "1708", `${name} must be an array of { fieldName, sortOrder? }`);
+  const valueLists = layoutValueLists(layout);
   return raw.map((spec, i) => {
     if (typeof spec !== "object" || spec === null || typeof spec.fieldName !== "string") {
-      throw new EmulatorError(400, "1708", `${name}[${i}] must be { fieldName, sortOrder }`);
+      throw new EmulatorError(400, "1708", `${name}[${i}] must be { fieldName, sortOrder? }`);
     }
-    const order = spec.sortOrder;
-    if (order !== "ascend" && order !== "descend") {
-      throw new EmulatorError(400, "1708", `${name}[${i}].sortOrder must be "ascend" or "descend"`);
+    const order: unknown = spec.sortOrder;
+    const valueList = typeof order === "string" ? valueLists.get(order) : undefined;
+    if (order !== undefined && order !== "ascend" && order !== "descend" && valueList === undefined) {
+      throw new EmulatorError(400, "1708", `${name}[${i}].sortOrder must be "ascend", "descend" or the name of a value list on layout "${layout.description.layout}", got ${describeInput(order)}`);
     }
     const field = layout.fields.get(spec.fieldName);
     if (!field) throw new EmulatorError(400, "102", `cannot sort on "${spec.fieldName}": not on layout "${layout.description.layout}"`);
-    return { field: field.field, descending: order === "descend" };
+    return { field: field.field, descending: order === "descend", ...(valueList ? { valueList } : {}) };
   });
 }
 

@@ -4,6 +4,7 @@ import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
 import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
 import { login, logout } from "../handlers/sessions.js";
 import { route, type Route } from "./routes.js";
+import { isPortalRangeBodyName, isPortalRangeQueryName } from "../portal-selection.js";
 
 /** The layout metadata endpoints, which an emulator started with `metadata: false` does not have. */
 export const METADATA_ROUTES: readonly Route[] = [
@@ -16,12 +17,12 @@ export const ROUTES: readonly Route[] = [
   route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,
-  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort"] }),
+  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
   route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData"] }),
-  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord),
+  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
   route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId"] }),
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord),
-  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit"] }),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "portal", "layout.response"], dynamicBody: isPortalRangeBodyName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
 ];
 

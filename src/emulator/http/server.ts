@@ -10,8 +10,11 @@ import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
-/** Codes real servers answer with their own HTTP status (400, 404), not the 500 of FileMaker errors. */
-const HTTP_LEVEL_CODES = new Set(["1630", "1708", "960"]);
+/**
+ * Codes real servers answer with their own HTTP status (400, 401, 404), not the 500 of FileMaker errors
+ * (data-api-server.md, section 10): bad parameters 960 / 1708 / 1710, a URL naming no resource 1630.
+ */
+const HTTP_LEVEL_CODES = new Set(["1630", "1708", "1710", "960"]);
 
 interface Reply {
   status: number;
@@ -53,7 +56,8 @@ function errorReply(state: EmulatorState, error: unknown): Reply {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
     const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && !HTTP_LEVEL_CODES.has(error.code);
-    return { status: asServer ? 500 : error.status, code: error.code, response: {}, message: error.message };
+    const status = state.serverStatuses && error.serverStatus !== undefined ? error.serverStatus : asServer ? 500 : error.status;
+    return { status, code: error.code, response: {}, message: error.message };
   }
   return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
 }
