@@ -3,9 +3,13 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
-    // Generated modules import "fmgen/runtime": in tests that is the source, as tsconfig.json's paths say, so that
+    // Generated modules import "@fmgen/runtime": in tests that is the source, as tsconfig.json's paths say, so that
     // tests and the generated code they import share one runtime and need no build.
-    alias: { "fmgen/runtime": fileURLToPath(new URL("./src/runtime/index.ts", import.meta.url)) },
+    alias: [
+      { find: /^@fmgen\/runtime$/, replacement: fileURLToPath(new URL("./src/runtime/index.ts", import.meta.url)) },
+      { find: /^@fmgen\/runtime\/fetch$/, replacement: fileURLToPath(new URL("./src/runtime/fetch.ts", import.meta.url)) },
+      { find: /^@fmgen\/runtime\/schema$/, replacement: fileURLToPath(new URL("./src/runtime/schema.ts", import.meta.url)) },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

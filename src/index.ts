@@ -1,4 +1,4 @@
 // The programmatic API of fmgen: the layout description format and the generator.
-// Apps import `fmgen/runtime`; tests and local development import `fmgen/emulator`.
+// Apps import `@fmgen/runtime` (its own package); tests and local development import `fmgen/emulator`.
 export * from "./layout/index.js";
 export * from "./generate/index.js";

@@ -4,7 +4,8 @@
 // source of truth for it (src/generate/template.ts reads this file). It is real TypeScript, type-checked by
 // the test suite, for an imaginary layout `Layout` with one portal `Lines`.
 //   - Line 1 is the header of every generated file.
-//   - The import is the import list of every module (a module drops the names it does not use).
+//   - The imports are the import lists of every module (a module drops the names it does not use, and an import
+//     it uses no name of). recordSchema comes from its own entry, so that only schemas load zod.
 //   - The exported declarations, in this order, are the module's declarations. One tagged `@fill <role>` gets
 //     its content from the emitter of that role (src/generate/emit/); `@fill portalRow` and
 //     `@fill portalRowInput` are repeated for each portal. Every other declaration is copied as written, JSDoc
@@ -13,14 +14,14 @@
 
 import {
   defineLayout,
-  recordSchema,
   type FieldSpec,
   type FmRecord,
   type PortalRow,
   type PortalSpec,
   type QueryOf,
   type SortSpec,
-} from "fmgen/runtime";
+} from "@fmgen/runtime";
+import { recordSchema } from "@fmgen/runtime/schema";
 
 /** @fill definition */
 export const Layout = defineLayout<LayoutTypes>({

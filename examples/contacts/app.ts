@@ -1,6 +1,6 @@
 // The contacts example app: typed reads and writes through the generated `Contact` client.
 // Run it with `npm run example` (it starts the emulator and sets FM_SERVER for you).
-import { createClient, FileMakerError } from "fmgen/runtime";
+import { createClient, FileMakerError } from "@fmgen/runtime";
 import { Contact, type ContactRecord } from "./generated/index.js";
 
 const fm = createClient({

@@ -1,6 +1,6 @@
 // The invoices example app: portals, related fields, create with portal rows, optimistic locking, finds.
 // Run it with `npm run example:invoices` (it starts the emulator and sets FM_SERVER for you).
-import { createClient, ModIdMismatchError } from "fmgen/runtime";
+import { createClient, ModIdMismatchError } from "@fmgen/runtime";
 import { Customer, Invoice, type InvoiceRecord } from "./generated/index.js";
 
 const fm = createClient({

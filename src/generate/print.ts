@@ -230,8 +230,9 @@ function printStatement(statement: string | WriterFunction | StatementStructures
   }
 }
 
-function isReexport(statement: string | WriterFunction | StatementStructures | undefined): boolean {
-  return typeof statement === "object" && statement.kind === StructureKind.ExportDeclaration;
+/** Imports, and re-exports, follow one another without a blank line. */
+function isGrouped(statement: string | WriterFunction | StatementStructures | undefined, kind: StructureKind): boolean {
+  return typeof statement === "object" && statement.kind === kind && (kind === StructureKind.ExportDeclaration || kind === StructureKind.ImportDeclaration);
 }
 
 /** A printed file, statement by statement, so that the formatter can reformat one statement on its own. */
@@ -244,7 +245,7 @@ export interface PrintedFile {
 export interface PrintedStatement {
   /** The statement with its JSDoc, without a final newline. */
   text: string;
-  /** A blank line separates it from the statement before (none between re-exports). */
+  /** A blank line separates it from the statement before (none between imports, none between re-exports). */
   blankLineBefore: boolean;
 }
 
@@ -256,7 +257,7 @@ export function printFile(file: SourceFileStructure): PrintedFile {
     header: typeof file.leadingTrivia === "string" ? file.leadingTrivia : "",
     statements: statements.map((statement, i) => ({
       text: printStatement(statement),
-      blankLineBefore: i > 0 && !(isReexport(statements[i - 1]) && isReexport(statement)),
+      blankLineBefore: i > 0 && !(typeof statement === "object" && isGrouped(statement, statement.kind) && isGrouped(statements[i - 1], statement.kind)),
     })),
   };
 }

@@ -49,8 +49,8 @@ export interface TemplateDeclaration {
 export interface LayoutModuleTemplate {
   /** First line of every generated file. */
   header: string;
-  moduleSpecifier: string;
-  imports: readonly { name: string; isTypeOnly: boolean }[];
+  /** The names every module may import, and from where (in template order). */
+  imports: readonly { name: string; isTypeOnly: boolean; from: string }[];
   declarations: readonly TemplateDeclaration[];
   /** The definition's initializer is `callee<typeArguments>({ ...filled... })`. */
   definitionCall: { callee: TemplateText; typeArguments: readonly TemplateText[] };
@@ -91,8 +91,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) referable.add(e.name.text);
   }
 
-  let imports: LayoutModuleTemplate["imports"] | undefined;
-  let moduleSpecifier = "";
+  const imports: { name: string; isTypeOnly: boolean; from: string }[] = [];
   let definitionCall: LayoutModuleTemplate["definitionCall"] | undefined;
   const declarations: TemplateDeclaration[] = [];
 
@@ -100,14 +99,14 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     const where = `line ${source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1}`;
     if (ts.isImportDeclaration(statement)) {
       const bindings = statement.importClause?.namedBindings;
-      if (imports || !bindings || !ts.isNamedImports(bindings) || statement.importClause?.name || statement.importClause?.isTypeOnly) {
-        fail(`${where}: the template has exactly one import, of named bindings`);
+      if (!bindings || !ts.isNamedImports(bindings) || statement.importClause?.name || statement.importClause?.isTypeOnly) {
+        fail(`${where}: the template's imports are of named bindings`);
       }
-      moduleSpecifier = (statement.moduleSpecifier as ts.StringLiteral).text;
-      imports = (bindings as ts.NamedImports).elements.map((e) => {
+      const from = (statement.moduleSpecifier as ts.StringLiteral).text;
+      for (const e of (bindings as ts.NamedImports).elements) {
         if (e.propertyName) fail(`${where}: imports are not renamed`);
-        return { name: e.name.text, isTypeOnly: e.isTypeOnly };
-      });
+        imports.push({ name: e.name.text, isTypeOnly: e.isTypeOnly, from });
+      }
       continue;
     }
     const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
@@ -152,7 +151,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     declarations.push({ templateName: name, suffix: name.slice(prefix.length), perPortal, kind, fill: role, docs: role ? undefined : docs, body });
   }
 
-  if (!imports) return fail("the template has no import");
+  if (!imports.length) return fail("the template has no import");
   for (const role of FILL_ROLES) {
     const count = declarations.filter((d) => d.fill === role).length;
     if (count !== 1) fail(`"@fill ${role}" must tag exactly one declaration, found ${count}`);
@@ -164,7 +163,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     const portalRef = refs.find((r) => portalNames.has(r));
     if (portalRef) fail(`"${d.templateName}" is copied once per layout, so it cannot refer to the per-portal "${portalRef}"`);
   }
-  return { header, moduleSpecifier, imports, declarations, definitionCall: definitionCall! };
+  return { header, imports, declarations, definitionCall: definitionCall! };
 
   /** A node's text, with every reference to an exported name of the template marked. */
   function templateText(node: ts.Node): TemplateText {

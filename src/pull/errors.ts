@@ -1,4 +1,4 @@
-import { DatabaseMissingError, FileMakerError, InvalidCredentialsError, LayoutMissingError, NetworkError, ProtocolError } from "../runtime/index.js";
+import { DatabaseMissingError, FileMakerError, InvalidCredentialsError, LayoutMissingError, NetworkError, ProtocolError } from "@fmgen/runtime";
 import { EmptyLayoutError } from "./sample.js";
 import type { PullSettings } from "./settings.js";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { defaultTypeName, formatJsonPath, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
-import { createClient, type FileMakerClient, type LayoutEntry } from "../runtime/index.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
 import { liveFromMetadata } from "./from-metadata.js";

@@ -1,4 +1,4 @@
-import type { FileMakerClient, WireRecord } from "../runtime/index.js";
+import type { FileMakerClient, WireRecord } from "@fmgen/runtime";
 import { groupRepetitions, inferFieldType } from "./infer.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 

@@ -1,12 +1,12 @@
-import type { Dispatcher } from "undici";
 import type { LayoutDefinition, LayoutTypes } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { metadataCalls, type MetadataCalls } from "./metadata.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { Session, type Auth, type ExternalDataSource } from "./session.js";
-import { defaultDispatcher } from "./transport.js";
+import type { Transport, TransportSettings } from "./transport.js";
 
-export interface ClientOptions {
+/** The options of `createClient` on every runtime; each entry adds how its requests travel. */
+export interface CommonClientOptions {
   /** `https://fms.example.com`; the client appends `/fmi/data/{version}`. */
   server: string;
   database: string;
@@ -15,8 +15,6 @@ export interface ClientOptions {
   version?: "v1" | "v2" | "vLatest";
   /** Credentials for external data sources, sent with the login. */
   fmDataSource?: readonly ExternalDataSource[];
-  /** An undici dispatcher (a Pool, an Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
-  dispatcher?: Dispatcher;
   /** Time limit of each request in ms, from sending (or waiting for a connection) to the last byte of the answer (default 30,000). */
   timeoutMs?: number;
   /**
@@ -35,7 +33,8 @@ export interface ClientOptions {
   now?: () => number;
   /**
    * What to do when credentials would travel over plain `http://` to a host that is not loopback: "warn"
-   * (default: one `process.emitWarning` per client, naming the host, never the password or token), "refuse"
+   * (default: one warning per client, naming the host, never the password or token: `process.emitWarning`
+   * where there is a `process`, `console.warn` elsewhere), "refuse"
    * (createClient throws), "allow" (silence).
    */
   insecure?: "warn" | "refuse" | "allow";
@@ -47,23 +46,23 @@ export interface FileMakerClient extends MetadataCalls {
   layout<D extends LayoutDefinition<LayoutTypes>>(definition: D): LayoutClient<D>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
-  /** Logs out and closes the client's own connection pool. */
+  /** Logs out and closes the client's own connection pool (on Node). */
   close(): Promise<void>;
 }
 
-export function createClient(options: ClientOptions): FileMakerClient {
+/** A client whose requests go through the transport `connect` makes; what each entry's `createClient` calls. */
+export function clientOver(options: CommonClientOptions, connect: (settings: TransportSettings) => Transport): FileMakerClient {
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
-  const ownDispatcher = options.dispatcher ? undefined : defaultDispatcher();
+  const transport = connect({
+    origin: url.origin,
+    basePath: `${withoutTrailingSlashes(url.pathname)}/fmi/data/${options.version ?? "vLatest"}`,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes: options.maxResponseBytes ?? 256 * 1024 * 1024,
+  });
   const session = new Session({
-    transport: {
-      origin: url.origin,
-      basePath: `${withoutTrailingSlashes(url.pathname)}/fmi/data/${options.version ?? "vLatest"}`,
-      dispatcher: options.dispatcher ?? ownDispatcher!,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxResponseBytes: options.maxResponseBytes ?? 256 * 1024 * 1024,
-    },
+    transport,
     database: options.database,
     auth: options.auth,
     ...(options.fmDataSource ? { fmDataSource: options.fmDataSource } : {}),
@@ -80,7 +79,7 @@ export function createClient(options: ClientOptions): FileMakerClient {
       try {
         await session.logout();
       } finally {
-        await ownDispatcher?.close();
+        await transport.close();
       }
     },
   };
@@ -105,5 +104,7 @@ function checkTransport(url: URL, policy: "warn" | "refuse" | "allow"): void {
   if (policy === "allow" || url.protocol !== "http:" || isLoopbackHost(url.hostname)) return;
   const text = `credentials and session tokens would travel unencrypted over http:// to ${url.host}; use https://, or pass insecure: "allow" to accept this`;
   if (policy === "refuse") throw new TypeError(`refusing to connect: ${text}`);
-  process.emitWarning(text, { code: INSECURE_TRANSPORT_WARNING });
+  const node = (globalThis as { process?: { emitWarning?: (text: string, options: { code: string }) => void } }).process;
+  if (typeof node?.emitWarning === "function") node.emitWarning(text, { code: INSECURE_TRANSPORT_WARNING });
+  else console.warn(`${INSECURE_TRANSPORT_WARNING}: ${text}`);
 }

@@ -1,32 +1,16 @@
-export { createClient, type ClientOptions, type FileMakerClient } from "./client.js";
-export type { FieldMetadata, LayoutEntry, LayoutMetadata, MetadataCalls, ValueListMetadata, WireRecord } from "./metadata.js";
-export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
-export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
-export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
-export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
-export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
-export { defineLayout } from "./definition.js";
-export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
-export { DecodeError } from "./codecs.js";
-export { escapeFindValue } from "./find-criteria.js";
-export { recordSchema } from "./record-schema.js";
-export {
-  CapacityError,
-  DatabaseMissingError,
-  FieldMissingError,
-  FileMakerError,
-  InvalidCredentialsError,
-  InvalidTokenError,
-  LayoutMissingError,
-  ModIdMismatchError,
-  NetworkError,
-  NoRecordsMatchError,
-  ProtocolError,
-  RecordMissingError,
-  ResponseTooLargeError,
-  ValidationError,
-  type FailedCall,
-} from "./errors.js";
-export type { Auth, ExternalDataSource } from "./session.js";
-export type { RetryPolicy } from "./retry.js";
-export type { UploadSource } from "./multipart.js";
+// @fmgen/runtime on Node (the "node" export condition): requests go to undici's dispatcher.
+import type { Dispatcher } from "undici";
+import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
+import { undiciTransport } from "./undici-transport.js";
+
+export * from "./public-api.js";
+
+export interface ClientOptions extends CommonClientOptions {
+  /** An undici dispatcher (a Pool, an Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
+  dispatcher?: Dispatcher;
+}
+
+/** A client of one database of a FileMaker Server's Data API; its layouts share one session. */
+export function createClient(options: ClientOptions): FileMakerClient {
+  return clientOver(options, (settings) => undiciTransport(settings, options.dispatcher));
+}

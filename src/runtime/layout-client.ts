@@ -199,13 +199,16 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }), options);
   }
 
-  /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream or a file path streamed from disk. */
+  /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
     const spec = this.fieldSpec(field);
     if (spec?.type !== "container") throw new TypeError(`layout "${this.definition.layout}": "${field}" is not a container field`);
     const repetition = options.repetition ?? 1;
     if (!Number.isInteger(repetition) || repetition < 1 || repetition > (spec.repetitions ?? 1)) {
       throw new RangeError(`layout "${this.definition.layout}", field "${field}": repetition ${repetition} is not between 1 and ${spec.repetitions ?? 1}`);
+    }
+    if (typeof data === "string" && !this.session.filePaths) {
+      throw new TypeError(`layout "${this.definition.layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
     }
     const path = `${this.recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
     // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
@@ -214,7 +217,7 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
       if (used) throw new Error(`POST ${path}: the upload stream was already sent and cannot be sent again`);
       const body = multipartBody(data, options);
       if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
-      return { method: "POST", path, headers: { "content-type": body.contentType }, body: body.chunks() } satisfies WireRequest;
+      return { method: "POST", path, headers: { "content-type": body.contentType }, body } satisfies WireRequest;
     }, this.write(options));
     return { modId: idIn(envelope, { method: "POST", path }, "modId") };
   }

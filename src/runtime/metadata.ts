@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { broken, pageIn } from "./answer-shape.js";
 import { FileMakerError } from "./errors.js";
 import { listQuery, type DataInfo } from "./layout-client.js";
@@ -69,39 +68,80 @@ export interface MetadataCalls {
   wireRecords(layout: string, options?: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }>;
 }
 
-const fieldMetadata = z.looseObject({
-  name: z.string(),
-  type: z.string().default("normal"),
-  result: z.string().default("text"),
-  global: z.boolean().default(false),
-  autoEnter: z.boolean().default(false),
-  maxRepeat: z.number().int().min(1).default(1),
-  notEmpty: z.boolean().default(false),
-  valueList: z.string().optional(),
-  displayType: z.string().optional(),
-});
-
-/** `z.record` keeping every key: zod's own drops a portal named `__proto__`. */
-function namedRecord<T extends z.ZodType>(values: T) {
-  return z.custom<object>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object").transform((value, ctx) => {
-    const out: Record<string, z.output<T>> = {};
-    for (const [name, raw] of Object.entries(value)) {
-      const parsed = values.safeParse(raw);
-      if (parsed.success) setOwn(out, name, parsed.data);
-      else for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [name, ...issue.path] });
-    }
-    return out;
-  });
+/** Where and how an answer's shape is wrong, as "fieldMetaData.0.name: expected a string, got number". */
+class ShapeError extends Error {
+  constructor(
+    readonly path: readonly (string | number)[],
+    what: string,
+  ) {
+    super(what);
+  }
 }
 
-const layoutMetadataSchema = z.object({
-  fieldMetaData: z.array(fieldMetadata),
-  portalMetaData: namedRecord(z.array(fieldMetadata)).default({}),
-  valueLists: z
-    .array(z.looseObject({ name: z.string(), type: z.string().default("customList"), values: z.array(z.looseObject({ value: z.string(), displayValue: z.string() })).default([]) }))
-    .default([]),
-  table: z.string().optional(),
-});
+type Path = readonly (string | number)[];
+const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+const expected = (what: string, value: unknown, path: Path): never => {
+  throw new ShapeError(path, `expected ${what}, got ${kindOf(value)}`);
+};
+
+function objectAt(value: unknown, path: Path): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : expected("an object", value, path);
+}
+
+function arrayAt<T>(value: unknown, path: Path, item: (value: unknown, path: Path) => T): T[] {
+  return Array.isArray(value) ? value.map((v, i) => item(v, [...path, i])) : expected("an array", value, path);
+}
+
+/** `object[key]` of the given type; missing (undefined), `fallback` when there is one. */
+function member<T extends string | boolean>(object: Record<string, unknown>, key: string, type: "string" | "boolean", path: Path, fallback?: T): T {
+  const value = Object.hasOwn(object, key) ? object[key] : undefined;
+  if (value === undefined && fallback !== undefined) return fallback;
+  return typeof value === type ? (value as T) : expected(`a ${type}`, value, [...path, key]);
+}
+
+/** One field's metadata, with the defaults of the fields a server leaves out; other members kept as they are. */
+function fieldMetadata(value: unknown, path: Path): FieldMetadata {
+  const field = objectAt(value, path);
+  const maxRepeat = Object.hasOwn(field, "maxRepeat") && field.maxRepeat !== undefined ? field.maxRepeat : 1;
+  if (!Number.isInteger(maxRepeat) || (maxRepeat as number) < 1) expected("a whole number >= 1", maxRepeat, [...path, "maxRepeat"]);
+  const out: FieldMetadata = {
+    ...field,
+    name: member(field, "name", "string", path),
+    type: member(field, "type", "string", path, "normal"),
+    result: member(field, "result", "string", path, "text"),
+    global: member(field, "global", "boolean", path, false),
+    autoEnter: member(field, "autoEnter", "boolean", path, false),
+    maxRepeat: maxRepeat as number,
+    notEmpty: member(field, "notEmpty", "boolean", path, false),
+  };
+  for (const key of ["valueList", "displayType"]) if (out[key] !== undefined) member(field, key, "string", path);
+  return out;
+}
+
+function valueList(value: unknown, path: Path): ValueListMetadata {
+  const list = objectAt(value, path);
+  const values = list.values === undefined ? [] : arrayAt(list.values, [...path, "values"], (v, at) => {
+    const entry = objectAt(v, at);
+    return { ...entry, value: member<string>(entry, "value", "string", at), displayValue: member<string>(entry, "displayValue", "string", at) };
+  });
+  return { ...list, name: member(list, "name", "string", path), type: member(list, "type", "string", path, "customList"), values };
+}
+
+/** A layout's metadata as the server sent it, checked, with defaults filled in; names like `__proto__` kept as keys. */
+function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
+  const portals: Record<string, FieldMetadata[]> = {};
+  if (response.portalMetaData !== undefined) {
+    for (const [name, fields] of Object.entries(objectAt(response.portalMetaData, ["portalMetaData"]))) {
+      setOwn(portals, name, arrayAt(fields, ["portalMetaData", name], fieldMetadata));
+    }
+  }
+  return {
+    fieldMetaData: arrayAt(response.fieldMetaData, ["fieldMetaData"], fieldMetadata),
+    portalMetaData: portals,
+    valueLists: response.valueLists === undefined ? [] : arrayAt(response.valueLists, ["valueLists"], valueList),
+    ...(response.table !== undefined ? { table: member<string>(response, "table", "string", []) } : {}),
+  };
+}
 
 interface ListEntry {
   name?: unknown;
@@ -132,13 +172,13 @@ export function metadataCalls(session: Session, database: string): MetadataCalls
     async layoutMetadata(layout, options = {}) {
       const req = { method: "GET", path: `${base}/${segment(layout)}` } as const;
       const envelope = await session.call(() => req, read(options.signal));
-      const parsed = layoutMetadataSchema.safeParse(envelope.response);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
+      try {
+        return layoutMetadataOf(envelope.response);
+      } catch (error) {
+        if (!(error instanceof ShapeError)) throw error;
         // The path holds the server's names (of portals): redacted like every error the session makes.
-        throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${issue.path.join(".") || "response"}: ${issue.message}`));
+        throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
       }
-      return parsed.data as LayoutMetadata;
     },
     async wireRecords(layout, options = {}) {
       const req = { method: "GET", path: `${base}/${segment(layout)}/records${listQuery(options)}` } as const;

@@ -1,44 +1,32 @@
-import { randomBytes } from "node:crypto";
-import { openAsBlob } from "node:fs";
-import { basename } from "node:path";
-
-/** What `upload` accepts: a Blob (or File), bytes, a web ReadableStream, or the path of a file to stream. */
+/** What `upload` accepts: a Blob (or File), bytes, a web ReadableStream, or the path of a file to stream (Node only). */
 export type UploadSource = Blob | Uint8Array | ReadableStream<Uint8Array> | string;
 
+/**
+ * A `multipart/form-data` body with the one part the Data API wants, `upload`: its head, the file's bytes and
+ * its tail. Each transport sends the three as it can (a stream, a Blob), never holding a file in memory whole.
+ */
 export interface MultipartBody {
   contentType: string;
-  chunks: () => AsyncGenerator<Uint8Array>;
+  head: Uint8Array;
+  source: UploadSource;
+  tail: Uint8Array;
 }
 
-/**
- * A `multipart/form-data` body with the one part the Data API wants, `upload`, streamed: the file's bytes
- * pass through without being held in memory whole (a path is read from disk as it is sent).
- */
 export function multipartBody(source: UploadSource, options: { filename?: string; contentType?: string }): MultipartBody {
-  const boundary = `----fmgen${randomBytes(12).toString("hex")}`;
-  const filename = options.filename ?? (typeof source === "string" ? basename(source) : source instanceof File ? source.name : "upload.bin");
+  const boundary = `----fmgen${[...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  const filename = options.filename ?? (typeof source === "string" ? baseName(source) : source instanceof File ? source.name : "upload.bin");
   const type = options.contentType ?? (source instanceof Blob && source.type ? source.type : "application/octet-stream");
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="${quote(filename)}"\r\nContent-Type: ${type}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const utf8 = new TextEncoder();
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
-    async *chunks() {
-      yield head;
-      yield* bytesOf(source);
-      yield tail;
-    },
+    head: utf8.encode(`--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="${quote(filename)}"\r\nContent-Type: ${type}\r\n\r\n`),
+    source,
+    tail: utf8.encode(`\r\n--${boundary}--\r\n`),
   };
 }
 
-async function* bytesOf(source: UploadSource): AsyncGenerator<Uint8Array> {
-  if (source instanceof Uint8Array) {
-    yield source;
-    return;
-  }
-  const blob = typeof source === "string" ? await openAsBlob(source) : source instanceof Blob ? source : undefined;
-  const stream = blob ? blob.stream() : (source as ReadableStream<Uint8Array>);
+/** The chunks of a web stream, released when the consumer stops. */
+export async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -49,6 +37,12 @@ async function* bytesOf(source: UploadSource): AsyncGenerator<Uint8Array> {
   } finally {
     reader.releaseLock();
   }
+}
+
+/** The last segment of a file path, as `path.basename` gives it (`\\` separates too on Windows). */
+function baseName(path: string): string {
+  const separators = (globalThis as { process?: { platform?: string } }).process?.platform === "win32" ? /[\\/]/ : /\//;
+  return path.split(separators).filter(Boolean).at(-1) ?? path;
 }
 
 /** Quotes and line breaks cannot appear raw inside the header's quoted filename. */

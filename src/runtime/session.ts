@@ -2,7 +2,7 @@ import { broken } from "./answer-shape.js";
 import { fileMakerError, type FileMakerError } from "./errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
-import { segment, send, type Envelope, type TransportOptions, type WireRequest } from "./transport.js";
+import { segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
 function withToken(req: WireRequest, token: string): WireRequest {
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
@@ -17,7 +17,7 @@ export interface ExternalDataSource {
 }
 
 export interface SessionOptions {
-  transport: TransportOptions;
+  transport: Transport;
   database: string;
   auth: Auth;
   fmDataSource?: readonly ExternalDataSource[];
@@ -43,8 +43,8 @@ export class Session {
   private pendingLogin: Promise<string> | undefined;
   /** The latest tokens: an echo of a request made with one shortly replaced must not show it either. */
   private tokens: string[] = [];
-  /** What every request goes through: the client's transport, quoting bodies without this session's secrets. */
-  private readonly transport: TransportOptions;
+  /** How the transport quotes a body in an error: without this session's secrets. */
+  private readonly scrub: Scrub;
 
   constructor(private readonly options: SessionOptions) {
     if ("token" in options.auth) {
@@ -52,7 +52,12 @@ export class Session {
       this.tokens = [this.token];
       this.lastUsed = options.now();
     }
-    this.transport = { ...options.transport, scrub: (text) => scrub(text, this.secrets()) };
+    this.scrub = (text) => scrub(text, this.secrets());
+  }
+
+  /** Whether uploads may name a file path (the transport reads files: Node only). */
+  get filePaths(): boolean {
+    return this.options.transport.filePaths;
   }
 
   /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error (never a secret in it). */
@@ -74,7 +79,7 @@ export class Session {
     const secrets = [...this.tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
       const pair = `${auth.username}:${auth.password}`;
-      secrets.push(pair, Buffer.from(pair).toString("base64"), auth.password);
+      secrets.push(pair, base64(pair), auth.password);
     }
     return secretForms(secrets);
   }
@@ -103,7 +108,7 @@ export class Session {
     const sessions = `/databases/${segment(this.options.database)}/sessions`;
     const req: WireRequest = { method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}` };
     try {
-      const envelope = await send(this.transport, signal ? { ...req, signal } : req);
+      const envelope = await this.options.transport.send(signal ? { ...req, signal } : req, this.scrub);
       if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
     } catch (error) {
       throw this.redact(error);
@@ -124,7 +129,7 @@ export class Session {
   private transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
     const signalled = call.signal ? { ...req, signal: call.signal } : req;
     const policy = this.options.retry;
-    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => send(this.transport, signalled)));
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.options.transport.send(signalled, this.scrub)));
   }
 
   private settle(envelope: Envelope, req: WireRequest): Envelope {
@@ -159,7 +164,7 @@ export class Session {
       method: "POST",
       path,
       headers: {
-        authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString("base64")}`,
+        authorization: `Basic ${base64(`${auth.username}:${auth.password}`)}`,
         "content-type": "application/json",
       },
       body,
@@ -174,4 +179,11 @@ export class Session {
     this.lastUsed = this.options.now();
     return token;
   }
+}
+
+/** Base64 of a text's UTF-8 bytes (Basic credentials), with web APIs only: `btoa` takes one byte per character. */
+function base64(text: string): string {
+  let bytes = "";
+  for (const byte of new TextEncoder().encode(text)) bytes += String.fromCharCode(byte);
+  return btoa(bytes);
 }

@@ -1,5 +1,10 @@
-import { Agent, type Dispatcher } from "undici";
-import { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "./errors.js";
+import { NetworkError, ProtocolError, type FailedCall } from "./errors.js";
+import type { MultipartBody } from "./multipart.js";
+
+/**
+ * What every transport shares: the request and answer shapes, the envelope parser, and how a stop or a fault
+ * becomes an error. A transport (undici's dispatcher on Node, global `fetch` elsewhere) only moves the bytes.
+ */
 
 /** What every Data API answer is: `{ response, messages: [{ code, message }] }`. */
 export interface Envelope {
@@ -17,120 +22,38 @@ export interface WireRequest {
   /** What errors show instead of `path` when the path holds a secret (the logout token). */
   shownPath?: string;
   headers?: Record<string, string>;
-  /** A JSON text, or the chunks of an upload (streamed as they come). */
-  body?: string | AsyncIterable<Uint8Array>;
+  /** A JSON text, or an upload (its bytes streamed as they come). */
+  body?: string | MultipartBody;
   signal?: AbortSignal;
 }
 
-export interface TransportOptions {
-  /** `https://host:port`: which of the dispatcher's connection pools. */
+export interface TransportSettings {
+  /** `https://host:port`. */
   origin: string;
   /** `/fmi/data/vLatest` (after any path of the server's URL): put before every request's path. */
   basePath: string;
-  dispatcher: Dispatcher;
+  /** Bound on the whole call: from sending (or waiting for a connection) to the answer's last byte. */
   timeoutMs: number;
   /** Longest answer body read; past it the request is aborted with a ResponseTooLargeError. */
   maxResponseBytes: number;
-  /** Takes secrets out of a body before its start is quoted in an error (whole, not cut in half at the quote's end). */
-  scrub?: (text: string) => string;
 }
 
-/** A keep-alive dispatcher shared by every call of a client unless the caller injects its own. */
-export function defaultDispatcher(): Dispatcher {
-  return new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+/** Takes secrets out of a body before its start is quoted in an error. */
+export type Scrub = (text: string) => string;
+
+export interface Transport {
+  /** Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. */
+  send(req: WireRequest, scrub?: Scrub): Promise<Envelope>;
+  /** Whether `upload` may be given a file path (read from disk: Node only). */
+  readonly filePaths: boolean;
+  /** Releases what the transport owns (its connection pool). */
+  close(): Promise<void>;
 }
 
 const MAX_QUOTE = 120;
 
-/**
- * Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. Dispatches to
- * undici directly with a handler that gathers the body: no stream, no AbortController, one timer per request
- * (a third of the client's own time per call went to those).
- */
-export function send(options: TransportOptions, req: WireRequest): Promise<Envelope> {
-  const call: FailedCall = { method: req.method, path: req.shownPath ?? req.path };
-  const signal = req.signal;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let controller: Dispatcher.DispatchController | undefined;
-    let stopped: Error | undefined;
-    const settle = (outcome: () => Envelope) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    // A stop before the request reached a connection ends the call at once; the request is aborted when it does.
-    const stop = (reason: "timeout" | "aborted") => {
-      const message = reason === "timeout" ? `no answer within ${options.timeoutMs} ms` : "aborted by the caller";
-      const error = new Error(message);
-      stopped = error;
-      // Settled first: aborting may report the abort as a connection error at once.
-      settle(() => {
-        throw new NetworkError(message, reason, call, { cause: reason === "aborted" ? signal?.reason : error });
-      });
-      controller?.abort(error);
-    };
-    const onAbort = () => stop("aborted");
-    const timer = setTimeout(stop, options.timeoutMs, "timeout");
-    // Already aborted: nothing is sent.
-    if (signal?.aborted) return stop("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let status = 0;
-    let headers: Envelope["headers"] = {};
-    const chunks: Buffer[] = [];
-    let received = 0;
-    // Past the bound: fail now and stop the download, never gathering the rest.
-    const tooLarge = (c: Dispatcher.DispatchController) => {
-      const error = new ResponseTooLargeError(status, call, options.maxResponseBytes);
-      settle(() => {
-        throw error;
-      });
-      c.abort(error);
-    };
-    // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
-    const body = (req.body ?? null) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (stopped) c.abort(stopped);
-      },
-      onResponseStart(c, statusCode, responseHeaders) {
-        status = statusCode;
-        headers = responseHeaders;
-        // A declared length over the bound fails at once.
-        if (Number(responseHeaders["content-length"]) > options.maxResponseBytes) tooLarge(c);
-      },
-      onResponseData(c, chunk) {
-        received += chunk.byteLength;
-        if (received > options.maxResponseBytes) tooLarge(c);
-        else chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call, options.scrub));
-      },
-      onResponseError(_, error) {
-        settle(() => {
-          const e = error as { code?: string; message?: string };
-          throw new NetworkError(`network fault${e.code ? ` ${e.code}` : ""}: ${e.message ?? String(error)}`, "connection", call, { cause: error });
-        });
-      },
-    };
-    try {
-      options.dispatcher.dispatch({ origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body }, handler);
-    } catch (error) {
-      // An injected dispatcher may throw rather than report through the handler.
-      handler.onResponseError!(controller!, error as Error);
-    }
-  });
-}
-
-function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall, scrub = (start: string) => start): Envelope {
+/** The envelope of an answer's text, or a ProtocolError quoting the (scrubbed) start of a body that is not one. */
+export function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall, scrub: Scrub = (start) => start): Envelope {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -153,9 +76,38 @@ function parseEnvelope(status: number, headers: Envelope["headers"], text: strin
   };
 }
 
+/** The call an error names: method and path (the shown path when the real one holds a secret). */
+export function callOf(req: WireRequest): FailedCall {
+  return { method: req.method, path: req.shownPath ?? req.path };
+}
+
+/** A call ended before its answer: the time limit passed, or the caller's signal aborted it. */
+export function stoppedError(reason: "timeout" | "aborted", call: FailedCall, timeoutMs: number, signal: AbortSignal | undefined): NetworkError {
+  const message = reason === "timeout" ? `no answer within ${timeoutMs} ms` : "aborted by the caller";
+  return new NetworkError(message, reason, call, { cause: reason === "aborted" ? signal?.reason : new Error(message) });
+}
+
+/** A fault of the connection (refused, reset, DNS, TLS), named by its code when it has one. */
+export function connectionError(error: unknown, call: FailedCall): NetworkError {
+  const fault = faultOf(error);
+  return new NetworkError(`network fault${fault.code ? ` ${fault.code}` : ""}: ${fault.message ?? String(error)}`, "connection", call, { cause: error });
+}
+
+/**
+ * The error that says what went wrong: `fetch` wraps the connection's own error (with its code) in a TypeError
+ * "fetch failed", so the first error of the cause chain that has a code, or the error itself.
+ */
+function faultOf(error: unknown): { code?: string; message?: string } {
+  for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string") return { code: e.code, ...(e.message !== undefined ? { message: e.message } : {}) };
+  }
+  const message = (error as { message?: unknown })?.message;
+  return typeof message === "string" ? { message } : {};
+}
+
 /** Whether a failed request certainly never reached the server, so even a write may be sent again. */
 export function neverReachedServer(error: unknown): boolean {
-  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  const code = faultOf((error as { cause?: unknown })?.cause).code;
   return code === "ECONNREFUSED" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "ENOTFOUND" || code === "EAI_AGAIN";
 }
 

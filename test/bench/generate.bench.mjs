@@ -9,7 +9,7 @@
 //    files). Budget: 5 s. It also times `generate()` in this process, stage by stage.
 // 2. Type-checking: generates one layout of 1,000 fields, writes it beside a usage file (get, create, edit,
 //    find, sort, upload) and type-checks both with the TypeScript compiler API against the built runtime's
-//    declarations (dist/runtime), as an app would. Budget: 3 s. The program must have no diagnostics.
+//    declarations (packages/runtime/dist), as an app would. Budget: 3 s. The program must have no diagnostics.
 //
 // Results go to stdout and to test/bench/results/generate.md.
 
@@ -109,7 +109,7 @@ try {
   await mkdir(join(app, "generated"), { recursive: true });
   const huge = parseLayoutDescription({ ...benchDescription(0, HUGE_FIELDS), layout: "Huge", name: "Huge", portals: benchDescription(0, 0).portals }, "huge.layout.json");
   for (const file of await generate([huge])) await writeFile(join(app, "generated", file.path), file.contents);
-  const usage = `import { createClient } from "fmgen/runtime";
+  const usage = `import { createClient } from "@fmgen/runtime";
 import { Huge, type HugeInput, type HugeQuery, type HugeSort } from "./generated/index.js";
 
 const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });
@@ -143,7 +143,7 @@ export async function use(blob: Blob): Promise<string> {
     skipLibCheck: true,
     noEmit: true,
     types: [],
-    paths: { "fmgen/runtime": [join(ROOT, "dist/runtime/index.d.ts")] },
+    paths: { "@fmgen/runtime": [join(ROOT, "packages/runtime/dist/index.d.ts")], "@fmgen/runtime/schema": [join(ROOT, "packages/runtime/dist/schema.d.ts")] },
   };
   await writeFile(join(app, "package.json"), JSON.stringify({ type: "module" }));
   t = performance.now();

@@ -16,7 +16,7 @@
 // 3. Generation of 500 layouts x 60 fields: fmgen generate (from files; and pull + generate from the
 //    emulator's metadata endpoint) against @proofkit/typegen (reads the same metadata endpoint).
 // 4. tsc --noEmit over 200 generated layouts plus a usage file: fmgen's output against proofkit's.
-// 5. Runtime size, minified and gzipped (esbuild), fmgen/runtime against @proofkit/fmdapi.
+// 5. Runtime size, minified and gzipped (esbuild), @fmgen/runtime against @proofkit/fmdapi.
 //
 // Results: stdout and test/bench/results/peers.md. Every loop is bounded in count and time; every child is
 // stopped in a `finally`. Knobs: BENCH_ONLY=calls,stream,generate,tsc,size (comma list), BENCH_STREAM_RECORDS.
@@ -149,12 +149,13 @@ function require_readFile(p) {
 async function compileGenerated(srcDir, outDir) {
   const { transform } = await import(pathToFileURL(createRequire(join(ROOT, "package.json")).resolve("esbuild")).href);
   await mkdir(outDir, { recursive: true });
-  const runtimeUrl = pathToFileURL(join(ROOT, "dist/runtime/index.js")).href;
+  const runtimeUrl = pathToFileURL(join(ROOT, "packages/runtime/dist/index.js")).href;
+  const schemaUrl = pathToFileURL(join(ROOT, "packages/runtime/dist/schema-node.js")).href;
   for (const file of await readdir(srcDir)) {
     if (!file.endsWith(".ts")) continue;
     const ts = await readFile(join(srcDir, file), "utf8");
     const { code } = await transform(ts, { loader: "ts", format: "esm", target: "node20" });
-    await writeFile(join(outDir, file.replace(/\.ts$/, ".js")), code.replaceAll(`"fmgen/runtime"`, JSON.stringify(runtimeUrl)));
+    await writeFile(join(outDir, file.replace(/\.ts$/, ".js")), code.replaceAll(`"@fmgen/runtime/schema"`, JSON.stringify(schemaUrl)).replaceAll(`"@fmgen/runtime"`, JSON.stringify(runtimeUrl)));
   }
 }
 
@@ -217,7 +218,7 @@ async function makeClients(url, genJsDir, which = ["raw", "fmgen", "proofkit", "
   }
 
   if (which.includes("fmgen")) {
-    const { createClient } = await import(pathToFileURL(join(ROOT, "dist/runtime/index.js")).href);
+    const { createClient } = await import(pathToFileURL(join(ROOT, "packages/runtime/dist/index.js")).href);
     const { Contact } = await import(pathToFileURL(join(genJsDir, "contact.js")).href);
     const fm = createClient({ server: url, database: DB, auth: { username: "web", password: "secret" } });
     const contacts = fm.layout(Contact);
@@ -354,7 +355,7 @@ try {
   out.push("| package | version |", "|---|---|", ...Object.entries(versions).map(([k, v]) => `| ${k} | ${v} |`), "");
   console.log(`peers: ${installed}; ${JSON.stringify(versions)}`);
 
-  // Generated fmgen client of the contacts example, compiled to JS against dist/runtime.
+  // Generated fmgen client of the contacts example, compiled to JS against packages/runtime/dist.
   const genTs = join(tmp, "gen-ts");
   await timed(process.execPath, [BIN, "generate", "--layouts", join(ROOT, "examples/contacts/layouts"), "--out", genTs]);
   const genJs = join(tmp, "gen-js");
@@ -691,7 +692,7 @@ async function benchTsc() {
   }
   check(fmNames.length === TSC_LAYOUTS, `found ${fmNames.length} fmgen layout definitions`);
   const fmUsage = [
-    `import { createClient } from "fmgen/runtime";`,
+    `import { createClient } from "@fmgen/runtime";`,
     `import { ${fmNames.join(", ")} } from "./generated/index.js";`,
     `const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });`,
     ...fmNames.map(
@@ -706,7 +707,7 @@ async function benchTsc() {
     ),
   ].join("\n");
   await writeFile(join(fmApp, "usage.ts"), fmUsage);
-  await writeFile(join(fmApp, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, paths: { "fmgen/runtime": [join(ROOT, "dist/runtime/index.d.ts")] } }, files: ["usage.ts"] }));
+  await writeFile(join(fmApp, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, paths: { "@fmgen/runtime": [join(ROOT, "packages/runtime/dist/index.d.ts")], "@fmgen/runtime/schema": [join(ROOT, "packages/runtime/dist/schema.d.ts")] } }, files: ["usage.ts"] }));
 
   // proofkit: typegen's output for the same layouts (from the emulator) + the same usage.
   const pkApp = join(tmp, "tsc-proofkit");
@@ -771,7 +772,7 @@ async function benchTsc() {
   out.push(
     `## 4. Type-checking ${TSC_LAYOUTS} generated layouts and a usage file`,
     "",
-    `\`tsc -p <dir> --noEmit --extendedDiagnostics\` (TypeScript ${tsVersion}, strict, skipLibCheck) in its own process, 3 runs, the fastest shown. The usage file calls get, create and find (with a sort) on every layout, and reads a field of the result. fmgen: its generated modules against dist/runtime's declarations (NodeNext); proofkit: typegen's zod/v4 schemas and layout clients (${TSC_LAYOUTS} layouts from the emulator) against @proofkit/fmdapi ${versionOf("@proofkit/fmdapi")} and its zod (Bundler resolution, as typegen's output imports without extensions). typegen ${versionOf("@proofkit/typegen")} wrote \`new FetchAdapter({})\` in ${patched} of ${TSC_LAYOUTS} layout clients (a typegen bug; it does not type-check); the harness puts back the options typegen's source means to write before checking.`,
+    `\`tsc -p <dir> --noEmit --extendedDiagnostics\` (TypeScript ${tsVersion}, strict, skipLibCheck) in its own process, 3 runs, the fastest shown. The usage file calls get, create and find (with a sort) on every layout, and reads a field of the result. fmgen: its generated modules against packages/runtime/dist's declarations (NodeNext); proofkit: typegen's zod/v4 schemas and layout clients (${TSC_LAYOUTS} layouts from the emulator) against @proofkit/fmdapi ${versionOf("@proofkit/fmdapi")} and its zod (Bundler resolution, as typegen's output imports without extensions). typegen ${versionOf("@proofkit/typegen")} wrote \`new FetchAdapter({})\` in ${patched} of ${TSC_LAYOUTS} layout clients (a typegen bug; it does not type-check); the harness puts back the options typegen's source means to write before checking.`,
     "",
     "| output | wall s | check time s | max RSS MiB | types | instantiations | lines of TS | errors |",
     "|---|---|---|---|---|---|---|---|",
@@ -806,9 +807,9 @@ async function benchSize() {
   const fmSrc = `export * from ${JSON.stringify(join(ROOT, "src/runtime/index.ts"))};`;
   const pkSrc = `export * from "@proofkit/fmdapi";`;
   const pkUse = `export { DataApi, FetchAdapter } from "@proofkit/fmdapi";`;
-  const fmUse = `export { createClient, defineLayout, recordSchema } from ${JSON.stringify(join(ROOT, "src/runtime/index.ts"))};`;
+  const fmUse = `export { createClient, defineLayout } from ${JSON.stringify(join(ROOT, "src/runtime/index.ts"))};\nexport { recordSchema } from ${JSON.stringify(join(ROOT, "src/runtime/schema.ts"))};`;
   const rows = [
-    ["fmgen/runtime, whole entry", await size(fmSrc, ROOT, own), await size(fmSrc, ROOT, ["node:*"])],
+    ["@fmgen/runtime, whole entry", await size(fmSrc, ROOT, own), await size(fmSrc, ROOT, ["node:*"])],
     ["fmgen: createClient + defineLayout + recordSchema (what generated code and an app import)", await size(fmUse, ROOT, own), await size(fmUse, ROOT, ["node:*"])],
     ["@proofkit/fmdapi, whole entry", await size(pkSrc, PEERS, own), await size(pkSrc, PEERS, ["node:*"])],
     ["@proofkit/fmdapi: DataApi + FetchAdapter", await size(pkUse, PEERS, own), await size(pkUse, PEERS, ["node:*"])],

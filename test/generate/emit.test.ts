@@ -253,12 +253,12 @@ describe("emitters, one per concept", () => {
       "ThingQuery",
       "ThingSchema",
     ]);
-    expect(text.startsWith(`${template.header}\n\nimport { defineLayout, recordSchema, type FmRecord, type PortalRow, type QueryOf, type SortSpec } from "fmgen/runtime";\n`)).toBe(true);
+    expect(text.startsWith(`${template.header}\n\nimport { defineLayout, type FmRecord, type PortalRow, type QueryOf, type SortSpec } from "@fmgen/runtime";\nimport { recordSchema } from "@fmgen/runtime/schema";\n`)).toBe(true);
     expect(text).toContain("export type ThingRecord = FmRecord<ThingFields, ThingPortals>;");
     expect(text).toContain("/** A field name of the layout: what sort specs and find requests accept. */\nexport type ThingFieldName = keyof ThingFields;");
     const [noPortals] = planIdentifiers([layout({ name: "Plain", fields: [] })], template);
     expect(printSourceFile(emitLayoutModule(noPortals!, template))).toContain(
-      'import { defineLayout, recordSchema, type FmRecord, type QueryOf, type SortSpec } from "fmgen/runtime";\n',
+      'import { defineLayout, type FmRecord, type QueryOf, type SortSpec } from "@fmgen/runtime";\nimport { recordSchema } from "@fmgen/runtime/schema";\n',
     );
   });
 });

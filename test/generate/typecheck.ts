@@ -11,7 +11,7 @@ const parsed = new Map<string, ts.SourceFile | undefined>();
 /**
  * The compiler's complaints about the generated `.ts` files in `dir` (which holds a `package.json` of type
  * module, as an app would), under the options the goldens are checked with (`test/golden/tsconfig.json`:
- * strict, exactOptionalPropertyTypes, noUnusedLocals, ..., `fmgen/runtime` mapped to the runtime's source).
+ * strict, exactOptionalPropertyTypes, noUnusedLocals, ..., `@fmgen/runtime` mapped to the runtime's source).
  * Only the files in `dir` are checked; the runtime is checked by its own tests and the golden type-check.
  */
 export function typeCheckDir(dir: string): string[] {

@@ -3,7 +3,7 @@
 // Needs `npm run build` first (it imports dist/). Stops by itself; exits 1 if any check fails.
 //   node --expose-gc test/load/load.mjs [clients] [opsPerClient]
 import { fileURLToPath } from "node:url";
-import * as runtime from "../../dist/runtime/index.js";
+import * as runtime from "../../packages/runtime/dist/index.js";
 import { seededRandom } from "../../dist/emulator/faults.js";
 import { startEmulator } from "../../dist/emulator/index.js";
 import { runLoad } from "./load-core.mjs";

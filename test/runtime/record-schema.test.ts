@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContactSchema, type ContactRecord } from "../../examples/contacts/generated/index.js";
-import { defineLayout, recordSchema, type FileMakerClient } from "../../src/runtime/index.js";
+import { defineLayout, type FileMakerClient } from "../../src/runtime/index.js";
+import { recordSchema } from "../../src/runtime/schema.js";
 import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact } from "../support/runtime-layouts.js";
 

@@ -4,7 +4,7 @@
  * golden modules of examples/contacts. This file is never run.
  */
 import { expectTypeOf } from "vitest";
-import { createClient, type FmRecord, type PortalRow, type SortSpec } from "fmgen/runtime";
+import { createClient, type FmRecord, type PortalRow, type SortSpec } from "@fmgen/runtime";
 import {
   Contact,
   Invoice,

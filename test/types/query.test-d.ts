@@ -4,7 +4,7 @@
  * examples/contacts, whose `<Name>Kinds` map says what each field is. Never run.
  */
 import { expectTypeOf } from "vitest";
-import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "fmgen/runtime";
+import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "@fmgen/runtime";
 import { Contact, Invoice, type ContactKinds, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
 import { TortureLayout } from "../golden/generated/torture/index.js";
 import { ContactWithoutKinds } from "../support/runtime-layouts.js";

@@ -3,7 +3,7 @@
  * compile, and keys that look like Object.prototype members or `__proto__` are ordinary fields. Never run.
  */
 import { expectTypeOf } from "vitest";
-import { createClient } from "fmgen/runtime";
+import { createClient } from "@fmgen/runtime";
 import {
   TortureLayout,
   ContactsWeb_26a729,

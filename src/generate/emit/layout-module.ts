@@ -29,7 +29,8 @@ export const FILLERS: Readonly<Record<FillRole, Filler>> = {
 /**
  * One layout's module, as a ts-morph structure: the template's header and import, then the template's
  * declarations in order, filled by their emitters or copied; per-portal declarations once per portal, in
- * description order. The import keeps only the runtime names the module uses.
+ * description order. The imports keep only the runtime names the module uses (a module none of them comes from is
+ * not imported).
  */
 export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplate, validateRecords = true): SourceFileStructure {
   const runtimeNames = new Set(template.imports.map((i) => i.name));
@@ -72,10 +73,14 @@ export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplat
     }
   }
 
-  const namedImports = template.imports.filter((i) => used.has(i.name)).map((i) => ({ name: i.name, isTypeOnly: i.isTypeOnly }));
+  const imports: StatementStructures[] = [];
+  for (const from of new Set(template.imports.map((i) => i.from))) {
+    const namedImports = template.imports.filter((i) => i.from === from && used.has(i.name)).map((i) => ({ name: i.name, isTypeOnly: i.isTypeOnly }));
+    if (namedImports.length) imports.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: from, namedImports });
+  }
   return {
     kind: StructureKind.SourceFile,
     leadingTrivia: `${template.header}\n\n`,
-    statements: [{ kind: StructureKind.ImportDeclaration, moduleSpecifier: template.moduleSpecifier, namedImports }, ...statements],
+    statements: [...imports, ...statements],
   };
 }

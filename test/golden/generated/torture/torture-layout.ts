@@ -2,14 +2,14 @@
 
 import {
   defineLayout,
-  recordSchema,
   type FieldSpec,
   type FmRecord,
   type PortalRow,
   type PortalSpec,
   type QueryOf,
   type SortSpec,
-} from "fmgen/runtime";
+} from "@fmgen/runtime";
+import { recordSchema } from "@fmgen/runtime/schema";
 
 /**
  * The torture layout: 200 fields with hostile names. *\/ Not the end of the comment.

@@ -1,0 +1,33 @@
+// What every entry of the runtime exports, whatever carries its requests. The entries add `createClient`:
+// index.ts (Node: undici's dispatcher) and fetch.ts (everywhere else: global fetch).
+export type { CommonClientOptions, FileMakerClient } from "./client.js";
+export type { FieldMetadata, LayoutEntry, LayoutMetadata, MetadataCalls, ValueListMetadata, WireRecord } from "./metadata.js";
+export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
+export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
+export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
+export { defineLayout } from "./definition.js";
+export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
+export { DecodeError } from "./codecs.js";
+export { escapeFindValue } from "./find-criteria.js";
+export {
+  CapacityError,
+  DatabaseMissingError,
+  FieldMissingError,
+  FileMakerError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  LayoutMissingError,
+  ModIdMismatchError,
+  NetworkError,
+  NoRecordsMatchError,
+  ProtocolError,
+  RecordMissingError,
+  ResponseTooLargeError,
+  ValidationError,
+  type FailedCall,
+} from "./errors.js";
+export type { Auth, ExternalDataSource } from "./session.js";
+export type { RetryPolicy } from "./retry.js";
+export type { UploadSource } from "./multipart.js";

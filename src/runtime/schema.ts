@@ -1,0 +1,12 @@
+// @fmgen/runtime/schema for bundlers and runtimes without Node's modules (the "workerd", "browser" and "default"
+// export conditions): zod imported as usual, so that a bundler includes it, or leaves it out with every
+// `<Name>Schema` the app does not use (generated modules mark the call pure). Node, Deno and Bun get
+// schema-node.ts, which loads zod only when a schema is first used.
+import { z } from "zod";
+import type { LayoutSpec } from "./definition.js";
+import { buildRecordSchema } from "./record-schema.js";
+
+/** The zod schema of a record of `spec` as the runtime returns it; what generated `<Name>Schema` exports are. */
+export function recordSchema(spec: LayoutSpec): z.ZodType {
+  return buildRecordSchema(z, spec);
+}

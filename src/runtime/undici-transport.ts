@@ -1,0 +1,112 @@
+import { openAsBlob } from "node:fs";
+import { Agent, type Dispatcher } from "undici";
+import { ResponseTooLargeError } from "./errors.js";
+import { chunksOf, type MultipartBody } from "./multipart.js";
+import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
+
+/**
+ * The Node transport: requests go to an undici dispatcher directly, with a handler that gathers the body: no
+ * stream, no AbortController, one timer per request (a third of the client's own time per call went to those).
+ * Without a dispatcher of the caller's, a keep-alive Agent of its own, closed by `close()`.
+ */
+export function undiciTransport(settings: TransportSettings, dispatcher?: Dispatcher): Transport {
+  const own = dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  const target = dispatcher ?? own!;
+  return {
+    send: (req, scrub) => send(settings, target, req, scrub),
+    filePaths: true,
+    close: async () => {
+      await own?.close();
+    },
+  };
+}
+
+function send(options: TransportSettings, dispatcher: Dispatcher, req: WireRequest, scrub: Scrub | undefined): Promise<Envelope> {
+  const call = callOf(req);
+  const signal = req.signal;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let controller: Dispatcher.DispatchController | undefined;
+    let stopped: Error | undefined;
+    const settle = (outcome: () => Envelope) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    // A stop before the request reached a connection ends the call at once; the request is aborted when it does.
+    const stop = (reason: "timeout" | "aborted") => {
+      const error = stoppedError(reason, call, options.timeoutMs, signal);
+      stopped = error;
+      // Settled first: aborting may report the abort as a connection error at once.
+      settle(() => {
+        throw error;
+      });
+      controller?.abort(error);
+    };
+    const onAbort = () => stop("aborted");
+    const timer = setTimeout(stop, options.timeoutMs, "timeout");
+    // Already aborted: nothing is sent.
+    if (signal?.aborted) return stop("aborted");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let status = 0;
+    let headers: Envelope["headers"] = {};
+    const chunks: Buffer[] = [];
+    let received = 0;
+    // Past the bound: fail now and stop the download, never gathering the rest.
+    const tooLarge = (c: Dispatcher.DispatchController) => {
+      const error = new ResponseTooLargeError(status, call, options.maxResponseBytes);
+      settle(() => {
+        throw error;
+      });
+      c.abort(error);
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (stopped) c.abort(stopped);
+      },
+      onResponseStart(c, statusCode, responseHeaders) {
+        status = statusCode;
+        headers = responseHeaders;
+        // A declared length over the bound fails at once.
+        if (Number(responseHeaders["content-length"]) > options.maxResponseBytes) tooLarge(c);
+      },
+      onResponseData(c, chunk) {
+        received += chunk.byteLength;
+        if (received > options.maxResponseBytes) tooLarge(c);
+        else chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle(() => parseEnvelope(status, headers, Buffer.concat(chunks).toString("utf8"), call, scrub));
+      },
+      onResponseError(_, error) {
+        settle(() => {
+          throw connectionError(error, call);
+        });
+      },
+    };
+    try {
+      // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
+      const body = (typeof req.body === "object" ? multipartChunks(req.body) : (req.body ?? null)) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
+      dispatcher.dispatch({ origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body }, handler);
+    } catch (error) {
+      // An injected dispatcher may throw rather than report through the handler.
+      handler.onResponseError!(controller!, error as Error);
+    }
+  });
+}
+
+/** An upload's bytes as they are sent: a file path is read from disk as it goes. */
+async function* multipartChunks(body: MultipartBody): AsyncGenerator<Uint8Array> {
+  yield body.head;
+  const source = body.source;
+  if (source instanceof Uint8Array) yield source;
+  else yield* chunksOf(typeof source === "string" ? (await openAsBlob(source)).stream() : source instanceof Blob ? source.stream() : source);
+  yield body.tail;
+}
