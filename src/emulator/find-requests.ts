@@ -1,5 +1,6 @@
 import { EmulatorError } from "./fm-error.js";
-import { compileCriterion, FindCriterionError, type Matcher } from "./find/criteria.js";
+import { compileCriterion, FindCriterionError, type CriterionContext, type Matcher } from "./find/criteria.js";
+import { US_DATES, type DateFormat } from "./date-format.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
 import { nullFieldValue } from "./record-writes.js";
 import { portalRows } from "./relations.js";
@@ -19,14 +20,14 @@ interface CompiledRequest {
  * each non-omit request adds its matches, each omit request removes its matches from what came before; a
  * query that starts with an omit request starts from every record.
  */
-export function compileFindQuery(db: HostedDatabase, layout: LayoutModel, query: unknown, today: number): RecordTest {
+export function compileFindQuery(db: HostedDatabase, layout: LayoutModel, query: unknown, today: number, dateFormat: DateFormat = US_DATES): RecordTest {
   if (!Array.isArray(query)) throw new EmulatorError(400, "1708", "query must be an array of find requests");
   const requests: CompiledRequest[] = [];
   query.forEach((request: unknown, i) => {
     if (typeof request !== "object" || request === null || Array.isArray(request)) {
       throw new EmulatorError(400, "1708", `query[${i}] must be an object of field names to criteria`);
     }
-    const compiled = compileRequest(db, layout, request as Record<string, unknown>, i, today);
+    const compiled = compileRequest(db, layout, request as Record<string, unknown>, i, { today, dateFormat });
     if (compiled) requests.push(compiled);
   });
   if (requests.length === 0) throw new EmulatorError(400, "400", "every find request is empty");
@@ -42,7 +43,7 @@ export function compileFindQuery(db: HostedDatabase, layout: LayoutModel, query:
   };
 }
 
-function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record<string, unknown>, index: number, today: number): CompiledRequest | undefined {
+function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record<string, unknown>, index: number, context: CriterionContext): CompiledRequest | undefined {
   let omit = false;
   const tests: RecordTest[] = [];
   for (const [name, raw] of Object.entries(request)) {
@@ -60,7 +61,7 @@ function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record
     const criterion = String(raw);
     const target = resolveFindField(layout, name);
     if (criterion.trim() === "") continue;
-    const matcher = compile(criterion, target.field, name, today);
+    const matcher = compile(criterion, target.field, name, context);
     tests.push(target.portal ? portalTest(db, layout, target.portal, target.field, matcher) : fieldTest(db.tables.get(layout.table.name)!, target.field, matcher));
   }
   if (tests.length === 0) return undefined;
@@ -77,9 +78,9 @@ function resolveFindField(layout: LayoutModel, name: string): { field: TableFiel
   throw new EmulatorError(400, "102", `cannot find on "${name}": not on layout "${layout.description.layout}"`);
 }
 
-function compile(criterion: string, field: TableField, name: string, today: number): Matcher {
+function compile(criterion: string, field: TableField, name: string, context: CriterionContext): Matcher {
   try {
-    return compileCriterion(criterion, field.type, { today });
+    return compileCriterion(criterion, field.type, context);
   } catch (error) {
     if (error instanceof FindCriterionError) throw new EmulatorError(400, error.code, `"${name}": ${error.message}`);
     throw error;

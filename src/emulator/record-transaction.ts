@@ -1,7 +1,8 @@
 import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
-import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange } from "./record-writes.js";
+import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange, type FieldInput } from "./record-writes.js";
+import { dateFormatFromBody } from "./date-format.js";
 import { joinKey, portalRows } from "./relations.js";
 import type { HostedDatabase } from "./state.js";
 import type { StoredRecord, TableData } from "./store.js";
@@ -52,8 +53,9 @@ interface PortalRowInput {
 
 export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
-  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`);
-  const rows = parsePortalData(layout, body.portalData, false);
+  const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
+  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
+  const rows = parsePortalData(layout, body.portalData, false, input);
   const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction();
   return tx.run(() => {
@@ -79,8 +81,9 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
     throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${body.modId}`);
   }
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
-  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`);
-  const rows = parsePortalData(layout, body.portalData, true);
+  const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
+  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
+  const rows = parsePortalData(layout, body.portalData, true, input);
   const tx = new Transaction();
   return tx.run(() => {
     const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock)) : current;
@@ -102,7 +105,7 @@ export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId
 }
 
 /** `portalData: { "<portal>": [ { "TO::F": value, recordId?, modId? } ] }`; recordId only on edit. */
-function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting: boolean): PortalRowInput[] {
+function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting: boolean, fieldInput: FieldInput = {}): PortalRowInput[] {
   if (portalData === undefined) return [];
   if (typeof portalData !== "object" || portalData === null || Array.isArray(portalData)) {
     throw new EmulatorError(400, "1708", "portalData must be an object of portal names to arrays of rows");
@@ -117,7 +120,7 @@ function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting
         throw new EmulatorError(400, "1708", `portalData["${name}"][${i}] must be an object`);
       }
       const { recordId, modId, ...fields } = row as Record<string, unknown>;
-      const input: PortalRowInput = { portal, changes: parseFieldChanges(portal.fields, fields, `portal "${name}"`) };
+      const input: PortalRowInput = { portal, changes: parseFieldChanges(portal.fields, fields, `portal "${name}"`, fieldInput) };
       if (recordId !== undefined) {
         if (!allowExisting) throw new EmulatorError(400, "1708", `portalData["${name}"][${i}].recordId: create makes new rows only`);
         if (typeof recordId !== "string" || !/^\d+$/.test(recordId)) throw new EmulatorError(400, "1708", `portalData["${name}"][${i}].recordId must be a record id string`);

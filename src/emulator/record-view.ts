@@ -1,6 +1,7 @@
 import type { LayoutField, LayoutModel } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
-import { encodeWireValue, type ContainerRef } from "./stored-value.js";
+import type { ContainerRef } from "./stored-value.js";
+import { encodeFieldValue, type DateFormat } from "./date-format.js";
 import { portalRows } from "./relations.js";
 import { allPortals, type PortalRange } from "./portal-selection.js";
 
@@ -28,6 +29,8 @@ export interface ViewContext {
   database: string;
   tables: Map<string, TableData>;
   containerUrl: (ref: ContainerRef) => string;
+  /** The call's `dateformats` for date and timestamp fields (date-format.ts); default US. */
+  dateFormat?: DateFormat;
 }
 
 /** A record as the Data API shows it through a layout, with the chosen portals and rows (default: all, 50 each). */
@@ -63,7 +66,7 @@ function fieldsToWire(fields: Map<string, LayoutField>, table: TableData, record
   for (const { wireName, field } of fields.values()) {
     const values = table.valuesOf(record, field);
     values.forEach((value, i) => {
-      out[i === 0 ? wireName : `${wireName}(${i + 1})`] = encodeWireValue(field.type, value, context.containerUrl);
+      out[i === 0 ? wireName : `${wireName}(${i + 1})`] = encodeFieldValue(field.type, value, context.containerUrl, context.dateFormat ?? 0);
     });
   }
   return out;

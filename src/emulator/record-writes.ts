@@ -4,7 +4,8 @@ import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type StoredRecord, type TableData } from "./store.js";
-import { decodeWireValue, type StoredValue } from "./stored-value.js";
+import type { StoredValue } from "./stored-value.js";
+import { decodeFieldValue, US_DATES, type DateFormat } from "./date-format.js";
 
 /** One value to store: a field, a zero-based repetition, the decoded value (a container's file for uploads). */
 export interface FieldChange {
@@ -15,11 +16,16 @@ export interface FieldChange {
 
 const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "500", text: "500", container: "102" } as const;
 
+/** How a call's values are read: its `dateformats` for date and timestamp fields (date-format.ts; default US). */
+export interface FieldInput {
+  dateFormat?: DateFormat;
+}
+
 /**
  * Reads a client's `fieldData` object against the fields a layout (or portal) shows.
  * Throws before anything is stored: unknown field 102, container 102, readOnly 201, wrong type 500/501/502.
  */
-export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: unknown, where: string): FieldChange[] {
+export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: unknown, where: string, input: FieldInput = {}): FieldChange[] {
   if (typeof fieldData !== "object" || fieldData === null || Array.isArray(fieldData)) {
     throw new EmulatorError(400, "1708", `${where} must be an object of field names to values`);
   }
@@ -32,7 +38,7 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
       throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
     }
     if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
-    const decoded = decodeWireValue(field.type, raw);
+    const decoded = decodeFieldValue(field.type, raw, input.dateFormat ?? US_DATES);
     if (!decoded.ok) {
       throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}"`);
     }

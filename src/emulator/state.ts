@@ -6,6 +6,7 @@ import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view.js";
+import type { DateFormat } from "./date-format.js";
 
 /** A hosted database: its model and its tables' records. */
 export interface HostedDatabase {
@@ -38,12 +39,21 @@ export interface EmulatorState {
   urlKey: Buffer;
 }
 
-export function viewContext(state: EmulatorState, db: HostedDatabase): ViewContext {
+/** What one call changes in how records read: its `dateformats`, and the base URL its container URLs start with. */
+export interface CallView {
+  dateFormat?: DateFormat | undefined;
+  /** `http://host:port` as the client reached the emulator (request-host.ts); default the bind address. */
+  baseUrl?: string | undefined;
+}
+
+export function viewContext(state: EmulatorState, db: HostedDatabase, call: CallView = {}): ViewContext {
+  const baseUrl = call.baseUrl ?? state.baseUrl;
   return {
     database: db.model.name,
     tables: db.tables,
+    ...(call.dateFormat !== undefined ? { dateFormat: call.dateFormat } : {}),
     containerUrl: (ref: ContainerRef) =>
-      `${state.baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,
+      `${baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,
   };
 }
 

@@ -60,11 +60,19 @@ export function formatWireDate(days: number): string {
   return `${pad(month)}/${pad(day)}/${pad(year, 4)}`;
 }
 
-/** "HH:MM:SS" or "HH:MM" -> seconds since midnight, or null. */
+/**
+ * "HH:MM:SS" or "HH:MM" -> seconds since midnight, or null. A 12-hour time with AM or PM ("9:15:55 PM") is read
+ * too, as US input is (data-api-server.md, section 5).
+ */
 export function parseWireTime(text: string): number | null {
-  const m = /^\s*(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?\s*$/.exec(text);
+  // One run of spaces before an optional AM/PM: no two adjacent \s* for a long blank run to backtrack over.
+  const m = /^\s*(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?\s*(?:([AaPp])[Mm]\s*)?$/.exec(text);
   if (!m) return null;
-  const [h, min, s] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  let [h, min, s] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  if (m[4] !== undefined) {
+    if (h < 1 || h > 12) return null;
+    h = (h % 12) + (m[4].toUpperCase() === "P" ? 12 : 0);
+  }
   if (h > 23 || min > 59 || s > 59) return null;
   return h * 3600 + min * 60 + s;
 }
@@ -74,9 +82,9 @@ export function formatWireTime(seconds: number): string {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
 }
 
-/** "MM/DD/YYYY HH:MM:SS" -> seconds since the epoch (zone-less), or null. */
+/** "MM/DD/YYYY HH:MM:SS" (or "2/22/2022 9:15:55 PM") -> seconds since the epoch (zone-less), or null. */
 export function parseWireTimestamp(text: string): number | null {
-  const m = /^\s*(\S+)\s+(\S+)\s*$/.exec(text);
+  const m = /^\s*(\S+)\s+(\S.*)$/.exec(text);
   if (!m) return null;
   const days = parseWireDate(m[1]!);
   const time = parseWireTime(m[2]!);

@@ -1,4 +1,5 @@
 import type { FieldType } from "../../layout/schema.js";
+import type { DateFormat } from "../date-format.js";
 import type { StoredScalar } from "../stored-value.js";
 import {
   compileTextComparison,
@@ -33,6 +34,8 @@ export class FindCriterionError extends Error {
 export interface CriterionContext {
   /** Today, in days since 1970-01-01, from the emulator clock (what `//` means). */
   readonly today: number;
+  /** The call's `dateformats`: how date and timestamp criteria are written (default US). */
+  readonly dateFormat?: DateFormat;
 }
 
 /**
@@ -62,7 +65,7 @@ export function compileCriterion(criterion: string, type: FieldType, context: Cr
   if (isExactly(tokens, "=") || isExactly(tokens, "==")) return isEmpty;
   if (isExactly(tokens, "*")) return isNotEmpty;
   if (type === "text" || type === "container") return compileText(tokens);
-  return compileTyped(tokens, type, criterion, context.today);
+  return compileTyped(tokens, type, criterion, context);
 }
 
 function isExactly(tokens: readonly Token[], operator: string): boolean {
@@ -139,9 +142,9 @@ const INVALID_CODE: Record<TypedFieldType, FindCriterionErrorCode> = {
   timestamp: "500",
 };
 
-function compileTyped(tokens: readonly Token[], type: TypedFieldType, criterion: string, today: number): Matcher {
+function compileTyped(tokens: readonly Token[], type: TypedFieldType, criterion: string, context: CriterionContext): Matcher {
   const read = (operand: readonly Token[]): Interval => {
-    const interval = parseTypedOperand(type, tokenText(operand), today);
+    const interval = parseTypedOperand(type, tokenText(operand), context.today, context.dateFormat);
     if (interval === null) {
       throw new FindCriterionError(INVALID_CODE[type], `find criterion "${criterion}" is not a valid ${type}`);
     }

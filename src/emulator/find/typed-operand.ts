@@ -1,3 +1,4 @@
+import { ISO_DATES, parseIsoDayRange, parseIsoTimestamp, type DateFormat } from "../date-format.js";
 import { daysFromCivil, daysInMonth, parseWireDate, parseWireNumber, parseWireTime, parseWireTimestamp } from "../stored-value.js";
 
 /**
@@ -20,15 +21,18 @@ const SECONDS_PER_DAY = 86_400;
 
 const point = (value: number): Interval => ({ lo: value, hi: value, hiOpen: false });
 
-/** Reads an operand (escapes already resolved), or null when it is not a value of the type. */
-export function parseTypedOperand(type: TypedFieldType, text: string, today: number): Interval | null {
+/**
+ * Reads an operand (escapes already resolved), or null when it is not a value of the type. Dates and timestamps
+ * are read in the call's `dateformats` (data-api-server.md, section 5); `YYYY` and `//` read the same in both.
+ */
+export function parseTypedOperand(type: TypedFieldType, text: string, today: number, format: DateFormat = 0): Interval | null {
   switch (type) {
     case "number": {
       const n = parseWireNumber(text);
       return n === null ? null : point(n);
     }
     case "date": {
-      const days = parseDayRange(text, today);
+      const days = parseDayRange(text, today, format);
       return days === null ? null : { lo: days.first, hi: days.last, hiOpen: false };
     }
     case "time": {
@@ -36,10 +40,10 @@ export function parseTypedOperand(type: TypedFieldType, text: string, today: num
       return seconds === null ? null : point(seconds);
     }
     case "timestamp": {
-      const seconds = parseWireTimestamp(text);
+      const seconds = format === ISO_DATES ? parseIsoTimestamp(text, "space or T") : parseWireTimestamp(text);
       if (seconds !== null) return point(seconds);
       // A date alone (or a month, a year, `//`) on a timestamp field means every moment of it.
-      const days = parseDayRange(text, today);
+      const days = parseDayRange(text, today, format);
       return days === null
         ? null
         : { lo: days.first * SECONDS_PER_DAY, hi: (days.last + 1) * SECONDS_PER_DAY, hiOpen: true };
@@ -47,10 +51,18 @@ export function parseTypedOperand(type: TypedFieldType, text: string, today: num
   }
 }
 
-/** `MM/DD/YYYY`, `M/YYYY` (the month), `YYYY` (the year) or `//` (today), as inclusive day numbers. */
-function parseDayRange(text: string, today: number): { first: number; last: number } | null {
+/**
+ * `MM/DD/YYYY`, `M/YYYY` (the month), `YYYY` (the year) or `//` (today), as inclusive day numbers; with ISO
+ * dates `YYYY-MM-DD` and `YYYY-MM` instead of the first two.
+ */
+function parseDayRange(text: string, today: number, format: DateFormat): { first: number; last: number } | null {
   const t = text.trim();
   if (t === "//") return { first: today, last: today };
+  if (format === ISO_DATES) {
+    const iso = parseIsoDayRange(t);
+    if (iso !== null) return iso;
+    if (!/^\d{4}$/.test(t)) return null;
+  }
   const day = parseWireDate(t);
   if (day !== null) return { first: day, last: day };
   const month = /^(\d{1,2})\/(\d{4})$/.exec(t);

@@ -7,13 +7,16 @@ import { sortRecords } from "../sorting.js";
 import { tableOf } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { pageAnswer } from "./records.js";
+import { dateFormatFromBody } from "../date-format.js";
 import { shapeFromFindBody } from "../response-layout.js";
 
 /** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */
 export async function findRecords(ctx: RequestContext): Promise<Answer> {
   const body = await readRequestBody(ctx);
   if (body.query === undefined) throw new EmulatorError(400, "1708", "query is required");
-  const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today());
+  // Criteria are read, and the records answered, in the call's dateformats (data-api-server.md, section 5).
+  ctx.dateFormat = dateFormatFromBody(body.dateformats);
+  const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today(), ctx.dateFormat);
   const sort = sortKeys(body.sort, "sort", ctx.layout);
   const offset = positiveInteger(body.offset, "offset", 1);
   const limit = positiveInteger(body.limit, "limit", 100);

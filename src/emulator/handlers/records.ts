@@ -5,6 +5,8 @@ import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
 import { sortRecords } from "../sorting.js";
 import { tableOf, viewContext } from "../state.js";
+import { callView } from "../http/call-view.js";
+import { dateFormatFromQuery } from "../date-format.js";
 import type { StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
@@ -14,7 +16,7 @@ import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layo
 export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number, shape: RecordShape = defaultShape(ctx.layout)): Answer {
   const table = tableOf(ctx.db, ctx.layout);
   const page = found.slice(offset - 1, offset - 1 + limit);
-  const view = viewContext(ctx.state, ctx.db);
+  const view = viewContext(ctx.state, ctx.db, callView(ctx));
   return {
     response: {
       dataInfo: {
@@ -35,6 +37,7 @@ export function listRecords(ctx: RequestContext): Answer {
   const offset = positiveInteger(ctx.query.get("_offset") ?? undefined, "_offset", 1);
   const limit = positiveInteger(ctx.query.get("_limit") ?? undefined, "_limit", 100);
   const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout);
+  ctx.dateFormat = dateFormatFromQuery(ctx.query);
   const shape = shapeFromQuery(ctx);
   const table = tableOf(ctx.db, ctx.layout);
   const all = sortRecords(table, [...table.records.values()], sort);
@@ -44,6 +47,7 @@ export function listRecords(ctx: RequestContext): Answer {
 }
 
 export function getRecord(ctx: RequestContext): Answer {
+  ctx.dateFormat = dateFormatFromQuery(ctx.query);
   const shape = shapeFromQuery(ctx);
   const record = findRecord(ctx);
   return pageAnswer(ctx, [record], 1, 1, shape);

@@ -17,12 +17,12 @@ export const ROUTES: readonly Route[] = [
   route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,
-  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
-  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData"] }),
-  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
-  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId"] }),
+  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "dateformats", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
+  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData", "dateformats"] }),
+  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["dateformats", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
+  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "dateformats"] }),
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord),
-  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "portal", "layout.response"], dynamicBody: isPortalRangeBodyName }),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response"], dynamicBody: isPortalRangeBodyName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
 ];
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { EmulatorState, HostedDatabase } from "../state.js";
 import type { LayoutModel } from "../model.js";
 import type { AcceptedNames } from "./known-params.js";
+import type { DateFormat } from "../date-format.js";
 
 /** What a handler answers: a `response` payload (code 0 unless said otherwise) and extra headers. */
 export interface Answer {
@@ -21,6 +22,8 @@ export interface RequestContext {
   layout: LayoutModel;
   /** The route answering this request (what it accepts). */
   route: Route;
+  /** The call's `dateformats` (date-format.ts), once its handler has read it; default US. */
+  dateFormat?: DateFormat;
 }
 
 export type Auth = "basic" | "bearer" | "none";
