@@ -12,7 +12,7 @@ export function deleteWithCascade(db: HostedDatabase, tableName: string, record:
     for (const portal of layout.portals) {
       if (!portal.relation?.cascadeDelete) continue;
       const childTable = db.tables.get(portal.table.name)!;
-      for (const child of portalRows(portal, table, record, childTable)) {
+      for (const child of portalRows(portal, table, record, childTable, db.globals)) {
         if (childTable.records.has(child.recordId)) deleteWithCascade(db, portal.table.name, child);
       }
     }

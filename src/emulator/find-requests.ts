@@ -60,6 +60,8 @@ function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record
     }
     const criterion = String(raw);
     const target = resolveFindField(layout, name);
+    // data-api-server.md, section 6: globals cannot be find criteria (code 102, a choice: the field is no find field).
+    if (target.field.global) throw new EmulatorError(400, "102", `cannot find on "${name}": it is a global field, and globals cannot be find criteria`);
     if (criterion.trim() === "") continue;
     const matcher = compile(criterion, target.field, name, context);
     tests.push(target.portal ? portalTest(db, layout, target.portal, target.field, matcher) : fieldTest(db.tables.get(layout.table.name)!, target.field, matcher));
@@ -106,5 +108,5 @@ function fieldTest(table: TableData, field: TableField, matcher: Matcher): Recor
 function portalTest(db: HostedDatabase, layout: LayoutModel, portal: PortalModel, field: TableField, matcher: Matcher): RecordTest {
   const parentTable = db.tables.get(layout.table.name)!;
   const childTable = db.tables.get(portal.table.name)!;
-  return (record) => portalRows(portal, parentTable, record, childTable).some((row) => anyRepetition(childTable.valuesOf(row, field), matcher));
+  return (record) => portalRows(portal, parentTable, record, childTable, db.globals).some((row) => anyRepetition(childTable.valuesOf(row, field), matcher));
 }

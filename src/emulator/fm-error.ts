@@ -43,6 +43,9 @@ export class EmulatorError extends Error {
     super(standardMessage(code) + (detail ? `: ${detail}` : ""));
     this.name = "EmulatorError";
   }
+
+  /** What the error answer's `response` holds: the answer keys of scripts that ran before the call failed. */
+  response?: Record<string, string>;
 }
 
 export function standardMessage(code: string): string {

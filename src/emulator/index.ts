@@ -15,10 +15,15 @@ import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } fro
 import { SessionRegistry, type Account } from "./sessions.js";
 import type { EmulatorState, HostedDatabase } from "./state.js";
 import { ContainerStore, TableData } from "./store.js";
+import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
+import { loadScriptCatalog } from "./scripts/script-catalog.js";
+import type { ScriptHandlers } from "./scripts/script-module.js";
 
 export type { SeedData } from "./seed.js";
 export type { Account } from "./sessions.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
+export type { ScriptContext, ScriptFoundSet, ScriptHandler, ScriptHandlers, ScriptRecord, ScriptReturn } from "./scripts/script-module.js";
+export { ScriptStepError, type ScriptPortalData, type ScriptRecords, type ScriptSort } from "./scripts/handler-api.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
@@ -49,6 +54,18 @@ export interface EmulatorOptions {
   metadata?: boolean;
   /** Injected faults (latency, dropped connections, HTML 5xx, truncated bodies, revoked tokens, restarts, capacity codes). */
   faults?: FaultOptions;
+  /**
+   * Script handlers (data-api-server.md, section 2; docs/emulator.md, "Scripts"): an object mapping script names
+   * to handler functions, or the path of a module (resolved from the current directory) whose default export is one.
+   */
+  scripts?: string | ScriptHandlers;
+  /**
+   * Database descriptions (`<Database>.database.json`: the file's scripts), as paths or objects, beside those
+   * found in the folders among `layouts`.
+   */
+  databases?: readonly (string | DatabaseDescriptionInput)[];
+  /** Where the emulator's log lines go (a script that throws, for one); default: stderr. */
+  log?: (line: string) => void;
 }
 
 export interface EmulatorStats {
@@ -145,6 +162,11 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     metadata: options.metadata ?? true,
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     urlKey: randomBytes(32),
+    scripts: await loadScriptCatalog(
+      { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
+      descriptions,
+    ),
+    log: options.log ?? ((line) => process.stderr.write(`fmgen emulator: ${line}\n`)),
   };
 }
 

@@ -5,6 +5,7 @@ import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, pa
 import { dateFormatFromBody } from "./date-format.js";
 import { joinKey, portalRows } from "./relations.js";
 import type { HostedDatabase } from "./state.js";
+import { globalScopeOf, type GlobalScope } from "./globals.js";
 import type { StoredRecord, TableData } from "./store.js";
 import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
 
@@ -19,17 +20,17 @@ import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-v
 class Transaction {
   private readonly undo: (() => void)[] = [];
 
+  /** `scope`: where global field values are read and written (the request's session's; globals.ts). */
+  constructor(readonly scope: GlobalScope) {}
+
   store(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): StoredRecord {
     const previous = table.records.get(built.record.recordId);
-    const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, table.globals.get(k)]));
-    commitRecord(table, built);
+    const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, this.scope.own(table, k)]));
+    commitRecord(table, built, this.scope);
     this.undo.push(() => {
       if (previous) table.put(previous);
       else table.remove(built.record.recordId);
-      for (const [k, v] of previousGlobals) {
-        if (v) table.globals.set(k, v);
-        else table.globals.delete(k);
-      }
+      for (const [k, v] of previousGlobals) this.scope.write(table, k, v);
     });
     return built.record;
   }
@@ -57,9 +58,9 @@ export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Recor
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, false, input);
   const table = db.tables.get(layout.table.name)!;
-  const tx = new Transaction();
+  const tx = new Transaction(globalScopeOf(db));
   return tx.run(() => {
-    const parent = tx.store(table, buildNewRecord(table, changes, clock));
+    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope));
     storePortalRows(db, table, parent, rows, clock, tx);
     return parent;
   });
@@ -84,9 +85,9 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, true, input);
-  const tx = new Transaction();
+  const tx = new Transaction(globalScopeOf(db));
   return tx.run(() => {
-    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock)) : current;
+    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope)) : current;
     storePortalRows(db, table, parent, rows, clock, tx);
     return parent;
   });
@@ -99,8 +100,9 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
 export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock): StoredRecord {
   const table = db.tables.get(layout.table.name)!;
   const current = currentRecord(table, recordId);
-  const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock);
-  commitRecord(table, built);
+  const scope = globalScopeOf(db);
+  const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope);
+  commitRecord(table, built, scope);
   return built.record;
 }
 
@@ -143,19 +145,19 @@ function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRec
   for (const row of rows) {
     const childTable = db.tables.get(row.portal.table.name)!;
     if (row.recordId !== undefined) {
-      const current = portalRows(row.portal, table, parent, childTable).find((r) => r.recordId === row.recordId);
+      const current = portalRows(row.portal, table, parent, childTable, tx.scope).find((r) => r.recordId === row.recordId);
       if (!current) throw new EmulatorError(404, "101", `record ${row.recordId} is not a row of portal "${row.portal.name}"`);
       if (row.modId !== undefined && row.modId !== String(current.modId)) {
         throw new EmulatorError(400, "306", `portal row ${current.recordId} is at modId ${current.modId}, not ${row.modId}`);
       }
-      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock));
+      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock, tx.scope));
     } else {
       const { parentField, childField } = row.portal.relation!;
-      const key = joinKey(table.valuesOf(parent, parentField)[0]);
+      const key = joinKey(table.valuesOf(parent, parentField, tx.scope)[0]);
       if (key === undefined) throw new EmulatorError(400, "509", `"${parentField.name}" is empty, so portal "${row.portal.name}" rows cannot be related to the record`);
       const decoded = decodeWireValue(childField.type, key);
       const link: FieldChange = { field: childField, repetition: 0, value: decoded.ok ? decoded.value : key };
-      tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock));
+      tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock, tx.scope));
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { LayoutField, LayoutModel } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
+import type { GlobalScope } from "./globals.js";
 import type { ContainerRef } from "./stored-value.js";
 import { encodeFieldValue, type DateFormat } from "./date-format.js";
 import { portalRows } from "./relations.js";
@@ -29,6 +30,8 @@ export interface ViewContext {
   database: string;
   tables: Map<string, TableData>;
   containerUrl: (ref: ContainerRef) => string;
+  /** The session's global values (globals.ts); without it, the file's. */
+  globals?: GlobalScope;
   /** The call's `dateformats` for date and timestamp fields (date-format.ts); default US. */
   dateFormat?: DateFormat;
 }
@@ -41,7 +44,7 @@ export function recordToWire(layout: LayoutModel, record: StoredRecord, context:
   const portalDataInfo: PortalDataInfo[] = [];
   for (const { portal, offset, limit } of portals) {
     const childTable = context.tables.get(portal.table.name)!;
-    const rows = portalRows(portal, table, record, childTable);
+    const rows = portalRows(portal, table, record, childTable, context.globals);
     const page = rows.slice(offset - 1, offset - 1 + limit);
     portalData[portal.name] = page.map((row) => ({
       recordId: String(row.recordId),
@@ -64,7 +67,7 @@ export function recordToWire(layout: LayoutModel, record: StoredRecord, context:
 function fieldsToWire(fields: Map<string, LayoutField>, table: TableData, record: StoredRecord, context: ViewContext): WireFields {
   const out: WireFields = Object.create(null);
   for (const { wireName, field } of fields.values()) {
-    const values = table.valuesOf(record, field);
+    const values = table.valuesOf(record, field, context.globals);
     values.forEach((value, i) => {
       out[i === 0 ? wireName : `${wireName}(${i + 1})`] = encodeFieldValue(field.type, value, context.containerUrl, context.dateFormat ?? 0);
     });

@@ -4,6 +4,7 @@ import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type StoredRecord, type TableData } from "./store.js";
+import { FILE_GLOBALS, type GlobalScope } from "./globals.js";
 import type { StoredValue } from "./stored-value.js";
 import { decodeFieldValue, US_DATES, type DateFormat } from "./date-format.js";
 
@@ -70,7 +71,7 @@ function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: s
 }
 
 /** Builds a new record (auto-enter first, then the client's values) and validates it; the caller stores it. */
-export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
@@ -80,16 +81,16 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
     if (auto !== undefined) values[0] = auto;
     record.values.set(field.name, values);
   }
-  const globals = applyChanges(table, record, changes);
-  validateRecord(table, record, globals, undefined);
+  const globals = applyChanges(table, record, changes, scope);
+  validateRecord(table, record, globals, undefined, scope);
   record.recordId = table.newRecordId();
   return { record, globals };
 }
 
 /** Applies an edit to a copy of the record, validates the copy, and returns it; nothing is stored yet. */
-export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
-  const built = buildChangedRecord(table, current, changes, clock);
-  validateRecord(table, built.record, built.globals, current.recordId);
+export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+  const built = buildChangedRecord(table, current, changes, clock, scope);
+  validateRecord(table, built.record, built.globals, current.recordId, scope);
   return built;
 }
 
@@ -97,13 +98,13 @@ export function buildEditedRecord(table: TableData, current: StoredRecord, chang
  * Applies changes to a copy of the record (next modId, modification timestamps) and returns it unvalidated;
  * nothing is stored yet. The stored record is never changed in place: a reader holding it sees it whole.
  */
-export function buildChangedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildChangedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = {
     recordId: current.recordId,
     modId: current.modId + 1,
     values: new Map([...current.values].map(([k, v]) => [k, [...v]])),
   };
-  const globals = applyChanges(table, record, changes);
+  const globals = applyChanges(table, record, changes, scope);
   touchModification(table, record, clock);
   return { record, globals };
 }
@@ -120,21 +121,21 @@ function touchModification(table: TableData, record: StoredRecord, clock: Emulat
   }
 }
 
-/** Stores what buildNewRecord/buildEditedRecord produced. */
-export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): void {
+/** Stores what buildNewRecord/buildEditedRecord produced; global field values go to the scope (a session's). */
+export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }, scope: GlobalScope = FILE_GLOBALS): void {
   table.put(built.record);
-  for (const [name, values] of built.globals) table.globals.set(name, values);
+  for (const [name, values] of built.globals) scope.write(table, name, values);
   for (const field of table.model.fields.values()) {
     if (field.autoEnter === "serial") table.noteSerialValue(field.name, built.record.values.get(field.name)?.[0] ?? null);
   }
 }
 
-function applyChanges(table: TableData, record: StoredRecord, changes: readonly FieldChange[]): Map<string, StoredValue[]> {
+function applyChanges(table: TableData, record: StoredRecord, changes: readonly FieldChange[], scope: GlobalScope): Map<string, StoredValue[]> {
   const globals = new Map<string, StoredValue[]>();
   for (const { field, repetition, value } of changes) {
     let values: StoredValue[];
     if (field.global) {
-      values = globals.get(field.name) ?? [...(table.globals.get(field.name) ?? emptyValues(field))];
+      values = globals.get(field.name) ?? [...(scope.read(table, field.name) ?? emptyValues(field))];
       globals.set(field.name, values);
     } else {
       values = record.values.get(field.name) ?? emptyValues(field);
@@ -180,9 +181,9 @@ export function uniqueKey(value: StoredValue | undefined): string | undefined {
 }
 
 /** Required (509) and unique (504) validation of a whole record, as FileMaker does on commit. */
-function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined): void {
+function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope): void {
   for (const field of table.model.fields.values()) {
-    const first = field.global ? (globals.get(field.name) ?? table.globals.get(field.name))?.[0] : record.values.get(field.name)?.[0];
+    const first = field.global ? (globals.get(field.name) ?? scope.read(table, field.name))?.[0] : record.values.get(field.name)?.[0];
     if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
     const index = field.unique ? table.index(field, "unique") : undefined;
     const key = index?.key(first);

@@ -1,6 +1,7 @@
 import type { PortalModel } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
 import type { StoredValue } from "./stored-value.js";
+import type { GlobalScope } from "./globals.js";
 
 /** The value records join on: empty keys join nothing; numbers and text compare as text. */
 export function joinKey(value: StoredValue | undefined): string | undefined {
@@ -8,18 +9,21 @@ export function joinKey(value: StoredValue | undefined): string | undefined {
   return String(value);
 }
 
-/** The portal's rows for one parent record: child records whose childField equals the parent's parentField. */
-export function portalRows(portal: PortalModel, parentTable: TableData, parent: StoredRecord, childTable: TableData): StoredRecord[] {
+/**
+ * The portal's rows for one parent record: child records whose childField equals the parent's parentField. A
+ * global parent key joins by the value the scope (a session's) sees, as a relationship from a global does.
+ */
+export function portalRows(portal: PortalModel, parentTable: TableData, parent: StoredRecord, childTable: TableData, globals?: GlobalScope): StoredRecord[] {
   if (!portal.relation) return [];
   const { parentField, childField } = portal.relation;
-  const key = joinKey(parentTable.valuesOf(parent, parentField)[0]);
+  const key = joinKey(parentTable.valuesOf(parent, parentField, globals)[0]);
   if (key === undefined) return [];
   const index = childTable.index(childField, "join");
   if (index) return index.lookup(key).map((id) => childTable.records.get(id)!);
   // Global key fields are not indexed: scan.
   const rows: StoredRecord[] = [];
   for (const child of childTable.records.values()) {
-    if (joinKey(childTable.valuesOf(child, childField)[0]) === key) rows.push(child);
+    if (joinKey(childTable.valuesOf(child, childField, globals)[0]) === key) rows.push(child);
   }
   return rows;
 }

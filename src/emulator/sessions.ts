@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorClock } from "./clock.js";
+import { SessionGlobals } from "./globals.js";
 
 export interface Account {
   username: string;
@@ -10,6 +11,8 @@ export interface Account {
 interface Session {
   database: string;
   lastUsedMs: number;
+  /** The global field values this session has set (made on first use); they go with the session. */
+  globals?: SessionGlobals;
 }
 
 /** FileMaker Data API tokens expire after 15 minutes without a successful call. */
@@ -30,13 +33,19 @@ export class SessionRegistry {
     this.accounts.set(account.username.toLowerCase(), account);
   }
 
-  login(database: string, username: string, password: string): LoginOutcome {
+  /** Whether an account has this password, and whether it may use the Data API; no session is made. */
+  checkPassword(username: string, password: string): "ok" | "credentials" | "privilege" {
     const account = this.accounts.get(username.toLowerCase());
     const expected = account?.password ?? "";
     // Compare digests in constant time so the answer's timing says nothing about the password.
     const same = timingSafeEqual(digest(password), digest(expected));
-    if (!account || !same) return { ok: false, reason: "credentials" };
-    if (!(account.privileges ?? ["fmrest"]).includes("fmrest")) return { ok: false, reason: "privilege" };
+    if (!account || !same) return "credentials";
+    return (account.privileges ?? ["fmrest"]).includes("fmrest") ? "ok" : "privilege";
+  }
+
+  login(database: string, username: string, password: string): LoginOutcome {
+    const check = this.checkPassword(username, password);
+    if (check !== "ok") return { ok: false, reason: check };
     const token = randomBytes(24).toString("hex");
     this.sessions.set(token, { database, lastUsedMs: this.clock.now() });
     this.logins++;
@@ -52,6 +61,13 @@ export class SessionRegistry {
       return false;
     }
     return session.database === database;
+  }
+
+  /** The global field values of a live session (globals.ts): another session never sees them. */
+  globalsOf(token: string): SessionGlobals | undefined {
+    const session = this.sessions.get(token);
+    if (!session) return undefined;
+    return (session.globals ??= new SessionGlobals());
   }
 
   /** A successful call resets the idle timer. */

@@ -6,12 +6,16 @@ import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view.js";
+import type { GlobalScope } from "./globals.js";
+import type { ScriptCatalog } from "./scripts/script-catalog.js";
 import type { DateFormat } from "./date-format.js";
 
 /** A hosted database: its model and its tables' records. */
 export interface HostedDatabase {
   model: DatabaseModel;
   tables: Map<string, TableData>;
+  /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
+  globals?: GlobalScope;
 }
 
 export interface EmulatorLimits {
@@ -37,6 +41,10 @@ export interface EmulatorState {
   faults?: FaultPlan | undefined;
   /** The key that signs container URLs (random per run). */
   urlKey: Buffer;
+  /** The scripts each database has: the handlers and the database descriptions' scripts (scripts/). */
+  scripts: ScriptCatalog;
+  /** The emulator's log (script errors); stderr unless `startEmulator({ log })` says otherwise. */
+  log: (line: string) => void;
 }
 
 /** What one call changes in how records read: its `dateformats`, and the base URL its container URLs start with. */
@@ -51,6 +59,7 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
   return {
     database: db.model.name,
     tables: db.tables,
+    ...(db.globals ? { globals: db.globals } : {}),
     ...(call.dateFormat !== undefined ? { dateFormat: call.dateFormat } : {}),
     containerUrl: (ref: ContainerRef) =>
       `${baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,

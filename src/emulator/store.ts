@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ContainerRef, StoredValue } from "./stored-value.js";
 import { FieldIndex } from "./field-index.js";
 import type { TableField, TableModel } from "./model.js";
+import type { GlobalScope } from "./globals.js";
 
 /** One stored record: per field, one value per repetition. */
 export interface StoredRecord {
@@ -18,7 +19,7 @@ export class TableData {
   /** Read freely; change only through put/remove, which keep the indexes current. */
   readonly records = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, FieldIndex>();
-  /** Global fields hold one value for the whole table. */
+  /** The file's values of global fields (seed data); sessions read them until they set their own (globals.ts). */
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
   private readonly serials = new Map<string, number>();
@@ -60,9 +61,13 @@ export class TableData {
     if (Number.isInteger(n) && n >= (this.serials.get(field) ?? 1)) this.serials.set(field, n + 1);
   }
 
-  /** The values of a field in a record, or of the table for a global field. */
-  valuesOf(record: StoredRecord, field: TableField): StoredValue[] {
-    return (field.global ? this.globals.get(field.name) : record.values.get(field.name)) ?? emptyValues(field);
+  /**
+   * The values of a field in a record; for a global field, those the scope sees (a session's: globals.ts), or
+   * without a scope the file's.
+   */
+  valuesOf(record: StoredRecord, field: TableField, scope?: GlobalScope): StoredValue[] {
+    if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
+    return record.values.get(field.name) ?? emptyValues(field);
   }
 }
 

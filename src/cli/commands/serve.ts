@@ -11,6 +11,7 @@ interface ServeArgs {
   serverStatuses: boolean;
   metadata: boolean;
   faults?: string;
+  scripts?: string;
 }
 
 /** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
@@ -27,6 +28,10 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
         .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" })
         .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) 
+        .option("scripts", {
+          type: "string",
+          describe: "A JavaScript module (.mjs) whose default export maps script names to handlers (docs/emulator.md, Scripts)",
+        })
         .option("faults", {
           type: "string",
           describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
@@ -42,6 +47,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         metadata: args.metadata,
         ...(args.data ? { data: args.data } : {}),
         ...(args.faults !== undefined ? { faults: parseFaultOptions(args.faults) } : {}),
+        ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
       });
       io.stdout(emulator.url);
       await io.stopSignal();

@@ -7,6 +7,7 @@ import { sortRecords } from "../sorting.js";
 import { tableOf } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { pageAnswer } from "./records.js";
+import { withScripts } from "../scripts/script-phases.js";
 import { dateFormatFromBody } from "../date-format.js";
 import { shapeFromFindBody } from "../response-layout.js";
 
@@ -22,8 +23,14 @@ export async function findRecords(ctx: RequestContext): Promise<Answer> {
   const limit = positiveInteger(body.limit, "limit", 100);
   const shape = shapeFromFindBody(ctx, body);
   const table = tableOf(ctx.db, ctx.layout);
-  const found: StoredRecord[] = [];
-  for (const record of table.records.values()) if (test(record)) found.push(record);
-  if (found.length === 0) throw new EmulatorError(404, "401");
-  return pageAnswer(ctx, sortRecords(table, found, sort), offset, limit, shape);
+  return withScripts(ctx, body, {
+    act: () => {
+      const found: StoredRecord[] = [];
+      for (const record of table.records.values()) if (test(record)) found.push(record);
+      if (found.length === 0) throw new EmulatorError(404, "401");
+      return found;
+    },
+    sort: (found) => sortRecords(table, found, sort),
+    answer: (found) => pageAnswer(ctx, found, offset, limit, shape),
+  });
 }

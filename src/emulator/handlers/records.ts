@@ -11,6 +11,7 @@ import type { StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
 import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";
+import { deleteScriptKeys, withScripts } from "../scripts/script-phases.js";
 
 /** The `dataInfo` block and records of a page, shared by list, get and find, in the shape the call asked for. */
 export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number, shape: RecordShape = defaultShape(ctx.layout)): Answer {
@@ -33,44 +34,60 @@ export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: n
 }
 
 /** GET .../records?_offset&_limit&_sort */
-export function listRecords(ctx: RequestContext): Answer {
+export function listRecords(ctx: RequestContext): Answer | Promise<Answer> {
   const offset = positiveInteger(ctx.query.get("_offset") ?? undefined, "_offset", 1);
   const limit = positiveInteger(ctx.query.get("_limit") ?? undefined, "_limit", 100);
   const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout);
   ctx.dateFormat = dateFormatFromQuery(ctx.query);
   const shape = shapeFromQuery(ctx);
   const table = tableOf(ctx.db, ctx.layout);
-  const all = sortRecords(table, [...table.records.values()], sort);
-  // FileMaker Server answers 101 when a list returns no record (an empty table, an offset past the end).
-  if (offset > all.length) throw new EmulatorError(404, "101", `no record at offset ${offset}; the table holds ${all.length}`);
-  return pageAnswer(ctx, all, offset, limit, shape);
+  return withScripts(ctx, ctx.query, {
+    act: () => [...table.records.values()],
+    sort: (found) => sortRecords(table, found, sort),
+    answer: (all) => {
+      // FileMaker Server answers 101 when a list returns no record (an empty table, an offset past the end).
+      if (offset > all.length) throw new EmulatorError(404, "101", `no record at offset ${offset}; the table holds ${all.length}`);
+      return pageAnswer(ctx, all, offset, limit, shape);
+    },
+  });
 }
 
-export function getRecord(ctx: RequestContext): Answer {
+export function getRecord(ctx: RequestContext): Answer | Promise<Answer> {
   ctx.dateFormat = dateFormatFromQuery(ctx.query);
   const shape = shapeFromQuery(ctx);
-  const record = findRecord(ctx);
-  return pageAnswer(ctx, [record], 1, 1, shape);
+  return withScripts(ctx, ctx.query, { act: () => [findRecord(ctx)], answer: (found) => pageAnswer(ctx, found, 1, 1, shape) });
 }
 
 export async function createRecord(ctx: RequestContext): Promise<Answer> {
   const body = await readRequestBody(ctx);
-  const parent = writeCreate(ctx.db, ctx.layout, body, ctx.state.clock);
-  return { response: { recordId: String(parent.recordId), modId: String(parent.modId) } };
+  let parent!: StoredRecord;
+  return withScripts(ctx, body, {
+    act: () => [(parent = writeCreate(ctx.db, ctx.layout, body, ctx.state.clock))],
+    // Ids as the scripts left the record (its modId after their edits); as created when a script deleted it.
+    answer: ([now = parent]) => ({ response: { recordId: String(now.recordId), modId: String(now.modId) } }),
+  });
 }
 
 export async function editRecord(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeEdit looks the record up again once the body is in.
   const recordId = findRecord(ctx).recordId;
   const body = await readRequestBody(ctx);
-  const parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock);
-  return { response: { modId: String(parent.modId) } };
+  let parent!: StoredRecord;
+  return withScripts(ctx, body, {
+    act: () => [(parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock))],
+    answer: ([now = parent]) => ({ response: { modId: String(now.modId) } }),
+  });
 }
 
-export function deleteRecord(ctx: RequestContext): Answer {
-  const record = findRecord(ctx);
-  deleteWithCascade(ctx.db, ctx.layout.table.name, record);
-  return {};
+export async function deleteRecord(ctx: RequestContext): Promise<Answer> {
+  const scripts = await deleteScriptKeys(ctx);
+  return withScripts(ctx, scripts, {
+    act: () => {
+      deleteWithCascade(ctx.db, ctx.layout.table.name, findRecord(ctx));
+      return [];
+    },
+    answer: () => ({}),
+  });
 }
 
 function findRecord(ctx: RequestContext): StoredRecord {

@@ -1,4 +1,7 @@
 import { findRecords } from "../handlers/find.js";
+import { setGlobals } from "../handlers/globals.js";
+import { listScripts, runStandaloneScript } from "../handlers/scripts.js";
+import { SCRIPT_KEYS } from "../scripts/script-phases.js";
 import { uploadContainer } from "../handlers/containers.js";
 import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
 import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
@@ -10,6 +13,9 @@ import { isPortalRangeBodyName, isPortalRangeQueryName } from "../portal-selecti
 export const METADATA_ROUTES: readonly Route[] = [
   route("GET", "databases/:database/layouts", "bearer", listLayouts),
   route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata),
+  route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
+  route("GET", "databases/:database/scripts", "bearer", listScripts),
+  route("GET", "databases/:database/layouts/:layout/script/:script", "bearer", runStandaloneScript, { query: ["script.param"] }),
 ];
 
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
@@ -17,12 +23,12 @@ export const ROUTES: readonly Route[] = [
   route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,
-  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "dateformats", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
-  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData", "dateformats"] }),
-  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["dateformats", "portal", "layout.response"], dynamicQuery: isPortalRangeQueryName }),
-  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "dateformats"] }),
-  route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord),
-  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response"], dynamicBody: isPortalRangeBodyName }),
+  route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicQuery: isPortalRangeQueryName }),
+  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData", "dateformats", ...SCRIPT_KEYS] }),
+  route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicQuery: isPortalRangeQueryName }),
+  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "dateformats", ...SCRIPT_KEYS] }),
+  route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord, { query: SCRIPT_KEYS, body: SCRIPT_KEYS }),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
 ];
 

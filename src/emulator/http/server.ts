@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError } from "../fm-error.js";
 import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
+import { sessionDatabase, type SessionGlobals } from "../globals.js";
 import type { EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
 import { checkQueryNames } from "./known-params.js";
@@ -57,7 +58,7 @@ function errorReply(state: EmulatorState, error: unknown): Reply {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
     const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && !HTTP_LEVEL_CODES.has(error.code);
     const status = state.serverStatuses && error.serverStatus !== undefined ? error.serverStatus : asServer ? 500 : error.status;
-    return { status, code: error.code, response: {}, message: error.message };
+    return { status, code: error.code, response: error.response ?? {}, message: error.message };
   }
   return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
 }
@@ -148,11 +149,13 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
 async function contextFor(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
   const db = state.databases.get(params.database!);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
+  let globals: SessionGlobals | undefined;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
     if (!token || !state.sessions.isValid(token, db.model.name)) {
       throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     }
+    globals = state.sessions.globalsOf(token);
   }
   let layout = undefined;
   if (route.needsLayout) {
@@ -160,7 +163,8 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
     if (!layout) throw new EmulatorError(404, "105", `no layout named "${params.layout}" in "${db.model.name}"`);
   }
   // Routes without a layout never read ctx.layout.
-  const ctx: RequestContext = { req, state, params, query, db, layout: layout!, route };
+  // A session's request sees the database with the session's global field values (globals.ts).
+  const ctx: RequestContext = { req, state, params, query, db: globals ? sessionDatabase(db, globals) : db, layout: layout!, route };
   checkQueryNames(ctx);
   return ctx;
 }

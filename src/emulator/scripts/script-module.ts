@@ -1,0 +1,79 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { WireRecord } from "../record-view.js";
+import type { ScriptRecords } from "./handler-api.js";
+
+/**
+ * The scripts interface (DESIGN.md, "Emulator additions"; public contract): FileMaker scripts are JavaScript
+ * handlers the user supplies, `fmgen serve --scripts scripts.mjs` or `startEmulator({ scripts })`. The module's
+ * default export maps script names to handlers.
+ */
+
+/** A found set as a handler sees it (presort and after scripts): records as the Data API answers them. */
+export interface ScriptFoundSet {
+  foundCount: number;
+  totalRecordCount: number;
+  /** Every record of the found set (not only the page the call answers), through the call's layout. */
+  readonly records: readonly ScriptRecord[];
+}
+
+/** A record as the Data API answers it (`data[i]` of a list or find). */
+export type ScriptRecord = WireRecord;
+
+/** What a handler gets. */
+export interface ScriptContext {
+  /** `script.param` (or the phase's `.param`); "" when the call sent none, as Get(ScriptParameter) is. */
+  param: string;
+  /** The hosted database (file) name. */
+  database: string;
+  /** The layout of the call. */
+  layout: string;
+  /** The call's found set, for presort and after scripts; undefined for prerequest and standalone scripts. */
+  foundSet?: ScriptFoundSet;
+  /** Finds, reads and writes through a layout, as script steps do (globals.ts: writes to globals stay in the session). */
+  records: ScriptRecords;
+  /** The session's global field values, `"TO::field"` (repetitions `"TO::field(n)"`) to wire values: a snapshot. */
+  globals: Readonly<Record<string, string | number>>;
+}
+
+/** What a handler returns: a result, nothing, or a result and an error (`error` 0 or absent: success). */
+export type ScriptReturn = string | number | undefined | void | { result?: string | number; error?: string | number };
+
+export type ScriptHandler = (context: ScriptContext) => ScriptReturn | Promise<ScriptReturn>;
+
+/** The default export of a scripts module: script names to handlers. */
+export type ScriptHandlers = Readonly<Record<string, ScriptHandler>>;
+
+/** Checks that `value` is an object of functions (a scripts module's default export); `source` names it in errors. */
+export function checkScriptHandlers(value: unknown, source: string): ScriptHandlers {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error(`${source}: the scripts must be an object mapping script names to handler functions, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+  }
+  // Own keys only, into a null-prototype object: a script named "constructor" or "__proto__" is a name like any other.
+  const handlers: Record<string, ScriptHandler> = Object.create(null);
+  for (const [name, handler] of Object.entries(value)) {
+    if (typeof handler !== "function") {
+      throw new Error(`${source}: script "${name}" must be a handler function, got ${handler === null ? "null" : typeof handler}`);
+    }
+    handlers[name] = handler as ScriptHandler;
+  }
+  return handlers;
+}
+
+/**
+ * Imports a scripts module (a path resolved from the current directory) and checks its default export.
+ * Every failure names the file: one that does not load, has no default export, or exports something else.
+ */
+export async function loadScriptModule(path: string): Promise<ScriptHandlers> {
+  const file = resolve(path);
+  let module: { default?: unknown };
+  try {
+    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (error) {
+    throw new Error(`${path}: cannot load the scripts module: ${(error as Error)?.message ?? String(error)}`);
+  }
+  if (module.default === undefined) {
+    throw new Error(`${path}: the scripts module has no default export; export default an object mapping script names to handler functions`);
+  }
+  return checkScriptHandlers(module.default, `${path}: default export`);
+}
