@@ -19,8 +19,10 @@ const env = { ...process.env, FM_USERNAME: username, FM_PASSWORD: password };
 const step = (text) => console.log(`\n== ${text}`);
 const fmgen = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, stdio: "inherit", env });
 
-step(`fmgen serve --layouts layouts --data seed.json`);
-const server = spawn(process.execPath, [bin, "serve", "--layouts", "layouts", "--data", "seed.json"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+// An example with a scripts module (its FileMaker scripts as JavaScript handlers) has the emulator run them.
+const serveArgs = ["--layouts", "layouts", "--data", "seed.json", ...(existsSync(`${dir}/scripts.mjs`) ? ["--scripts", "scripts.mjs"] : [])];
+step(`fmgen serve ${serveArgs.join(" ")}`);
+const server = spawn(process.execPath, [bin, "serve", ...serveArgs], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
 try {
   const url = await firstLine(server);
   console.log(`emulator at ${url}`);
