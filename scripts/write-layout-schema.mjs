@@ -1,7 +1,7 @@
 // Writes schema/layout.schema.json, schema/database.schema.json and schema/config.schema.json from their zod schemas (run after `npm run build`).
 import { writeFile } from "node:fs/promises";
 import { databaseJsonSchemaText, layoutJsonSchemaText } from "../dist/layout/json-schema.js";
-import { configJsonSchemaText } from "../dist/generate/config.js";
+import { configJsonSchemaText } from "../dist/project/config.js";
 
 await writeFile(new URL("../schema/layout.schema.json", import.meta.url), layoutJsonSchemaText());
 console.log("wrote schema/layout.schema.json");

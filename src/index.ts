@@ -2,3 +2,4 @@
 // Apps import `@fmgen/runtime` (its own package); tests and local development import `fmgen/emulator`.
 export * from "./layout/index.js";
 export * from "./generate/index.js";
+export * from "./project/index.js";

@@ -1,7 +1,8 @@
 import { join, relative } from "node:path";
 import { unifiedDiff } from "./diff.js";
 import type { GeneratedFile } from "./generate.js";
-import { readIfExists, staleGeneratedFiles } from "./output-dir.js";
+import { readIfExists } from "../project/index.js";
+import { staleGeneratedFiles } from "./output-dir.js";
 import { layoutModuleTemplate } from "./template.js";
 
 export interface FileDrift {

@@ -31,12 +31,6 @@ export function needsPrettier(text: string): boolean {
   return false;
 }
 
-/** Formats one printed file: prettier is loaded and run only when `needsPrettier` says so. */
-export async function formatFile(text: string): Promise<string> {
-  if (!needsPrettier(text)) return text;
-  return prettierFormat(text);
-}
-
 /**
  * Formats a file statement by statement: prettier runs only on the statements `needsPrettier` picks out (a
  * long union of containers, a long value list), which costs about a millisecond each, instead of on the whole

@@ -1,5 +1,6 @@
 import type { SourceFileStructure } from "ts-morph";
-import { compareCodeUnits, type LayoutDescription } from "../layout/index.js";
+import type { LayoutDescription } from "../layout/index.js";
+import { compareCodeUnits } from "../project/index.js";
 import { emitIndexFile } from "./emit/index-file.js";
 import { emitLayoutModule } from "./emit/layout-module.js";
 import { formatPrinted } from "./format.js";

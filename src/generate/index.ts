@@ -20,24 +20,11 @@ export {
   type ObjectTypeMember,
   type ObjectLiteralEntry,
 } from "./print.js";
-export { formatFile, formatPrinted, prettierFormat, needsPrettier, PRETTIER_OPTIONS } from "./format.js";
+export { formatPrinted, prettierFormat, needsPrettier, PRETTIER_OPTIONS } from "./format.js";
 export { writeGeneratedFiles, type WriteReport } from "./write.js";
 export { checkGeneratedFiles, type FileDrift } from "./check.js";
 export { unifiedDiff } from "./diff.js";
 export { layoutModuleTemplate, parseLayoutModuleTemplate, LAYOUT_MODULE_TEMPLATE_FILE, TemplateError, type LayoutModuleTemplate } from "./template.js";
-export {
-  configSchema,
-  parseConfig,
-  loadConfigFile,
-  configJsonSchema,
-  configJsonSchemaText,
-  ConfigFileError,
-  CONFIG_FILE_NAME,
-  type FmgenConfig,
-  type FmgenConfigInput,
-} from "./config.js";
 export { resolveGenerateSettings, SettingsError, type GenerateSettings, type SettingsRequest } from "./settings.js";
-export { resolveLayoutInputs, type LayoutInputs } from "./inputs.js";
-export { expandGlob, globToRegExp, isGlob } from "./glob.js";
-export { generateFromSettings, generateAndWrite, generateAndCheck } from "./project.js";
+export { generateFromSettings, generateAndWrite, generateAndCheck } from "./from-settings.js";
 export { watchAndGenerate, watchTargets, type WatchOptions, type WatchResult } from "./watch.js";

@@ -1,17 +1,8 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { readIfExists } from "../project/index.js";
 
 /** Reading the output folder, shared by the writer and the checker. */
-
-export async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw error;
-  }
-}
 
 export function isGenerated(text: string, header: string): boolean {
   return text === header || text.startsWith(`${header}\n`) || text.startsWith(`${header}\r\n`);

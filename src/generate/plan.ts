@@ -1,4 +1,5 @@
-import { boundName, compareCodeUnits, defaultTypeName, shortHash, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { boundName, defaultTypeName, shortHash, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { compareCodeUnits } from "../project/index.js";
 import type { LayoutModuleTemplate } from "./template.js";
 import { RESERVED_WORDS } from "./text.js";
 

@@ -1,6 +1,5 @@
 import {
   StructureKind,
-  type CodeBlockWriter,
   type ExportDeclarationStructure,
   type ImportDeclarationStructure,
   type JSDocStructure,
@@ -19,12 +18,12 @@ import { commentText, PRINT_WIDTH, textWidth } from "./text.js";
  * The emitters build ordinary ts-morph structures (`SourceFileStructure`, `TypeAliasDeclarationStructure`, ...).
  * Where a structure holds a type or an initializer, it holds a `Value`: one-line text, or a shaped writer (an
  * object type, an object literal, a call) that is both a ts-morph `WriterFunction` and plain data. ts-morph's
- * own `printStructure` prints these structures too, but with its own layout (hanging indents, no trailing
- * commas), which would leave all the work to prettier, the slowest stage by far. `printSourceFile` prints the
- * same structures directly in the pinned prettier layout (`format.ts`), so prettier runs only for files with a
- * line too long to be sure of (see `needsPrettier`). Tests prove both: prettier leaves this printer's output
- * unchanged, and it equals prettier's formatting of ts-morph's own printing. Prettier formats top-level statements independently of each other, so the formatter runs it on
- * the long statements only (see `PrintedFile`).
+ * own `printStructure` would print these structures with its own layout (hanging indents, no trailing commas),
+ * which would leave all the work to prettier, the slowest stage by far. `printSourceFile` prints them directly in
+ * the pinned prettier layout (`format.ts`), so prettier runs only for statements with a line too long to be sure
+ * of (see `needsPrettier`); tests prove prettier leaves this printer's output unchanged. Prettier formats
+ * top-level statements independently of each other, so the formatter runs it on the long statements only (see
+ * `PrintedFile`).
  */
 
 const SHAPE = Symbol("fmgen.shape");
@@ -55,9 +54,10 @@ export type ShapedWriter = WriterFunction & { readonly [SHAPE]: Shape };
 /** A type or an initializer: text that fits on one line, or a shaped writer. */
 export type Value = string | ShapedWriter;
 
+/** A shape is a ts-morph `WriterFunction` too, so that it can stand in a structure; it writes what `printValue` prints. */
 function shaped(shape: Shape): ShapedWriter {
-  const write: WriterFunction = (writer) => writeShape(writer, shape);
-  return Object.assign(write, { [SHAPE]: shape });
+  const value: ShapedWriter = Object.assign(((writer) => writer.write(printValue(value, ""))) as WriterFunction, { [SHAPE]: shape });
+  return value;
 }
 
 /** `{ key: type; ... }`, one member a line (empty: `{}`). */
@@ -78,52 +78,6 @@ export function call(callee: string, typeArguments: readonly string[], args: rea
 /** `value satisfies type`. */
 export function satisfies(value: Value, type: string): ShapedWriter {
   return shaped({ kind: "satisfies", value, type });
-}
-
-/** The writer half: lets ts-morph's `printStructure` print the same structures (used by tests). */
-function writeShape(writer: CodeBlockWriter, shape: Shape): void {
-  const writeValue = (value: Value) => (typeof value === "string" ? writer.write(value) : value(writer));
-  switch (shape.kind) {
-    case "objectType":
-      writer.write("{");
-      if (shape.members.length) {
-        writer.newLine().indent(() => {
-          for (const member of shape.members) {
-            if (member.docs !== undefined) writer.writeLine(docComment(member.docs, ""));
-            writer.write(`${member.key}${member.optional ? "?" : ""}: `);
-            writeValue(member.type);
-            writer.write(";").newLine();
-          }
-        });
-      }
-      writer.write("}");
-      return;
-    case "objectLiteral":
-      writer.write("{");
-      if (shape.entries.length) {
-        writer.newLine().indent(() => {
-          for (const entry of shape.entries) {
-            writer.write(`${entry.key}: `);
-            writeValue(entry.value);
-            writer.write(",").newLine();
-          }
-        });
-      }
-      writer.write("}");
-      return;
-    case "call":
-      writer.write(`${shape.callee}${typeArgumentsText(shape.typeArguments)}(`);
-      shape.args.forEach((arg, i) => {
-        if (i > 0) writer.write(", ");
-        writeValue(arg);
-      });
-      writer.write(")");
-      return;
-    case "satisfies":
-      writeValue(shape.value);
-      writer.write(` satisfies ${shape.type}`);
-      return;
-  }
 }
 
 function typeArgumentsText(typeArguments: readonly string[]): string {

@@ -1,6 +1,5 @@
-import { access } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { CONFIG_FILE_NAME, loadConfigFile, type FmgenConfig } from "./config.js";
+import { resolve } from "node:path";
+import { CONFIG_FILE_NAME, findProjectConfig, type FmgenConfig } from "../project/index.js";
 
 /** Where a run reads and writes: the config file merged with the command line. */
 export interface GenerateSettings {
@@ -34,16 +33,9 @@ export class SettingsError extends Error {
 /** Flags win over the config; the config's paths are relative to its own folder. */
 export async function resolveGenerateSettings(request: SettingsRequest): Promise<GenerateSettings> {
   const { cwd } = request;
-  let configFile = request.config !== undefined ? resolve(cwd, request.config) : undefined;
-  if (configFile === undefined) {
-    const candidate = join(cwd, CONFIG_FILE_NAME);
-    if (await access(candidate).then(() => true, () => false)) configFile = candidate;
-  }
-  const config = configFile !== undefined ? await loadConfigFile(configFile) : undefined;
-  const base = configFile !== undefined ? dirname(configFile) : cwd;
-
-  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config?.layouts.map((l) => resolve(base, l));
-  const outDir = request.out !== undefined ? resolve(cwd, request.out) : config ? resolve(base, config.outDir) : undefined;
+  const { configFile, config, root } = await findProjectConfig(request);
+  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config?.layouts.map((l) => resolve(root, l));
+  const outDir = request.out !== undefined ? resolve(cwd, request.out) : config ? resolve(root, config.outDir) : undefined;
   if (!layouts || outDir === undefined) {
     throw new SettingsError(`fmgen generate needs --layouts and --out, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);
   }

@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { globBase, isGlob } from "./glob.js";
-import { generateAndWrite } from "./project.js";
+import { globBase, isGlob, TEMP_FILE_SUFFIX } from "../project/index.js";
+import { generateAndWrite } from "./from-settings.js";
 import type { GenerateSettings } from "./settings.js";
 import type { WriteReport } from "./write.js";
 
@@ -53,7 +53,7 @@ export async function watchAndGenerate(loadSettings: () => Promise<GenerateSetti
       if (watchers.has(key)) continue;
       try {
         const watcher = watch(target.dir, { recursive: target.recursive }, (_event, file) => {
-          if (typeof file === "string" && file.endsWith(".fmgen-tmp")) return;
+          if (typeof file === "string" && file.endsWith(TEMP_FILE_SUFFIX)) return;
           schedule();
         });
         watcher.on("error", () => undefined);

@@ -1,7 +1,8 @@
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { readIfExists, writeFilesAtomically } from "../project/index.js";
 import type { GeneratedFile } from "./generate.js";
-import { isGenerated, readIfExists, staleGeneratedFiles } from "./output-dir.js";
+import { isGenerated, staleGeneratedFiles } from "./output-dir.js";
 import { layoutModuleTemplate } from "./template.js";
 
 export interface WriteReport {
@@ -11,14 +12,11 @@ export interface WriteReport {
   deleted: string[];
 }
 
-let tempCounter = 0;
-
 /**
- * The only stage that writes. Every changed file is first written in full to a temporary file beside its
- * target, and only when all of them are written are they renamed into place, so an error leaves no file half
- * written. Unchanged files are not touched (their modification times stay). Modules of removed layouts are
- * deleted, but only files that start with the generated header; a file at a generated path that does not start
- * with it is the user's, and the writer refuses to overwrite it.
+ * The only stage that writes. Changed files are written atomically, all or none (`writeFilesAtomically`).
+ * Unchanged files are not touched (their modification times stay). Modules of removed layouts are deleted, but
+ * only files that start with the generated header; a file at a generated path that does not start with it is
+ * the user's, and the writer refuses to overwrite it.
  */
 export async function writeGeneratedFiles(outDir: string, files: readonly GeneratedFile[], header = layoutModuleTemplate().header): Promise<WriteReport> {
   const report: WriteReport = { written: [], unchanged: [], deleted: [] };
@@ -31,24 +29,8 @@ export async function writeGeneratedFiles(outDir: string, files: readonly Genera
     if (existing === file.contents) report.unchanged.push(file.path);
     else changed.push(file);
   }
-
-  const temps: { temp: string; target: string; path: string }[] = [];
-  try {
-    for (const file of changed) {
-      const target = join(outDir, file.path);
-      await mkdir(dirname(target), { recursive: true });
-      const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${++tempCounter}.fmgen-tmp`);
-      temps.push({ temp, target, path: file.path });
-      await writeFile(temp, file.contents, "utf8");
-    }
-    for (const { temp, target, path } of temps) {
-      await rename(temp, target);
-      report.written.push(path);
-    }
-  } catch (error) {
-    await Promise.all(temps.map(({ temp }) => unlink(temp).catch(() => undefined)));
-    throw error;
-  }
+  await writeFilesAtomically(changed.map((file) => ({ file: join(outDir, file.path), contents: file.contents })));
+  report.written.push(...changed.map((file) => file.path));
 
   for (const stale of await staleGeneratedFiles(outDir, new Set(files.map((f) => f.path)), header)) {
     await unlink(join(outDir, stale.path));

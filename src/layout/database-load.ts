@@ -1,8 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { descriptionFiles, formatJsonPath, JsonFileError, readJsonFile } from "../project/index.js";
 import { type DatabaseDescription, databaseDescriptionSchema } from "./database-schema.js";
-import { JsonFileError, readJsonFile } from "./json-file.js";
-import { compareCodeUnits, formatJsonPath } from "./load.js";
 
 /** A database description file that cannot be used; the message names the file and the JSON path of each problem. */
 export class DatabaseFileError extends JsonFileError {}
@@ -34,12 +31,6 @@ export async function loadDatabaseFile(file: string): Promise<DatabaseDescriptio
  * is fine: a database needs no description.
  */
 export async function loadDatabaseDescriptionsBeside(paths: readonly string[]): Promise<DatabaseDescription[]> {
-  const files: string[] = [];
-  for (const path of paths) {
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isDirectory()) continue;
-    const names = (await readdir(path)).filter((n) => n.endsWith(DATABASE_FILE_SUFFIX)).sort(compareCodeUnits);
-    files.push(...names.map((n) => join(path, n)));
-  }
+  const files = await descriptionFiles(paths, { suffix: DATABASE_FILE_SUFFIX, missing: "skip", namedFiles: "skip" });
   return Promise.all(files.map(loadDatabaseFile));
 }

@@ -81,7 +81,8 @@ export type FieldDescription = z.infer<typeof fieldSchema>;
 export type PortalDescription = z.infer<typeof portalSchema>;
 export type LayoutDescriptionInput = z.infer<typeof layoutDescriptionSchema>;
 
-const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
+/** The field types each auto-enter kind fits: the schema refuses others, and a pull drops a kind that no longer fits. */
+export const AUTO_ENTER_TYPES: Readonly<Record<AutoEnter, readonly FieldType[]>> = {
   serial: ["number", "text"],
   uuid: ["text"],
   creationTimestamp: ["timestamp", "date", "time"],

@@ -11,17 +11,6 @@ export { inferFieldType, classifyWireValue, decodesAs, groupRepetitions, CONFIDE
 export { mergeLayout, mergeByName, type MergeInput, type MergeResult, type UncertainField } from "./merge.js";
 export { diffDescriptions, fieldSummary, type Change, type ChangeKind } from "./diff.js";
 export { PullState, PULL_STATE_FILE_NAME } from "./state.js";
-export { formatJson } from "./json-format.js";
 export { reportLines, reportJson, closingLine, changeLine } from "./report.js";
-export {
-  resolvePullSettings,
-  readCredentials,
-  findDescriptionFiles,
-  schemaReference,
-  PullSettingsError,
-  DEFAULT_USERNAME_ENV,
-  DEFAULT_PASSWORD_ENV,
-  type PullSettings,
-  type SettingsRequest,
-} from "./settings.js";
+export { resolvePullSettings, readCredentials, PullSettingsError, type PullSettings, type SettingsRequest } from "./settings.js";
 export type { LiveLayout, LiveField, LivePortal, LiveSource, Confidence } from "./live.js";

@@ -1,10 +1,10 @@
 import {
+  AUTO_ENTER_TYPES,
   formatJsonPath,
   layoutDescriptionSchema,
   LayoutFileError,
   placedFields,
   wireKeyCollisions,
-  type AutoEnter,
   type FieldDescription,
   type FieldType,
   type LayoutDescriptionInput,
@@ -58,13 +58,6 @@ export interface MergeInput {
   path?: string | undefined;
 }
 
-const AUTO_ENTER_TYPES: Record<AutoEnter, readonly FieldType[]> = {
-  serial: ["number", "text"],
-  uuid: ["text"],
-  creationTimestamp: ["timestamp", "date", "time"],
-  modificationTimestamp: ["timestamp", "date", "time"],
-};
-
 /**
  * Throws a `LayoutFileError` naming `path` when the server's layout cannot be described: a field named like a
  * repetition of another (`Phone(2)` beside a repeating `Phone`), refused just as loading such a file is.
@@ -92,6 +85,8 @@ export function mergeLayout({ live, file, base, schemaRef, path }: MergeInput): 
     table,
     ...(file?.name !== undefined ? { name: file.name } : {}),
     ...(file?.description !== undefined ? { description: file.description } : {}),
+    // The folder the emulator lists the layout in (the server's list is not read for it): kept as the file has it.
+    ...(file?.folder !== undefined ? { folder: file.folder } : {}),
     fields,
     ...(portals.length > 0 || file?.portals !== undefined ? { portals } : {}),
   };

@@ -1,17 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
-import { defaultTypeName, formatJsonPath, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { defaultTypeName, describeIssue, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { descriptionFiles, formatJson, parseJsonText, readIfExists, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
 import { liveFromMetadata } from "./from-metadata.js";
-import { formatJson } from "./json-format.js";
 import type { LiveLayout, LiveSource } from "./live.js";
 import { mergeLayout, type MergeResult, type UncertainField } from "./merge.js";
 import { sampleLayout } from "./sample.js";
-import { findDescriptionFiles, PullSettingsError, readCredentials, resolvePullSettings, schemaReference, type PullSettings, type SettingsRequest } from "./settings.js";
+import { PullSettingsError, readCredentials, resolvePullSettings, type PullSettings, type SettingsRequest } from "./settings.js";
 import { PullState } from "./state.js";
-import { writeAll } from "./write.js";
 
 /**
  * `fmgen pull`: read each layout from the live server (its metadata endpoint, or sampled records when it has
@@ -96,7 +95,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 
   const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
   const results: LayoutPullResult[] = [];
-  const pending: { file: string; text: string }[] = [];
+  const pending: { file: string; contents: string }[] = [];
   try {
     const catalog = options.source === "sample" ? undefined : await readCatalog(fm, settings, options.source === "metadata");
     for (const [index, target] of targets.entries()) {
@@ -112,10 +111,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   }
 
   const stateText = state.format();
-  const oldState = await readFile(settings.stateFile, "utf8").catch(() => undefined);
-  if (stateText !== oldState && results.some((r) => r.source !== undefined)) pending.push({ file: settings.stateFile, text: stateText });
+  const oldState = await readIfExists(settings.stateFile);
+  if (stateText !== oldState && results.some((r) => r.source !== undefined)) pending.push({ file: settings.stateFile, contents: stateText });
   const check = options.check ?? false;
-  const written = check ? [] : await writeAll(pending);
+  if (!check) await writeFilesAtomically(pending);
+  const written = check ? [] : pending.map((p) => p.file);
   const failed = results.some((r) => r.status === "failed");
   return {
     server: settings.server,
@@ -140,7 +140,7 @@ async function pullLayout(
   catalog: LayoutEntry[] | undefined,
   state: PullState,
   options: PullOptions,
-): Promise<{ result: LayoutPullResult; write?: { file: string; text: string } }> {
+): Promise<{ result: LayoutPullResult; write?: { file: string; contents: string } }> {
   let live: LiveLayout;
   try {
     live = await readLive(fm, settings, target.layout, catalog, options.sample ?? DEFAULT_SAMPLE, options.source ?? "auto", target.existing);
@@ -173,7 +173,7 @@ async function pullLayout(
     uncertain: merged.uncertain,
     ...(status === "created" ? { fields: merged.description.fields.length, portals: merged.description.portals?.length ?? 0 } : {}),
   };
-  return status === "unchanged" ? { result } : { result, write: { file: target.file, text } };
+  return status === "unchanged" ? { result } : { result, write: { file: target.file, contents: text } };
 }
 
 /** The server's layouts, from its metadata endpoint; undefined when it has none. */
@@ -226,16 +226,10 @@ function planFiles(names: readonly string[], existing: readonly Existing[], sett
 
 async function readExisting(settings: PullSettings): Promise<Existing[]> {
   const out: Existing[] = [];
-  for (const file of await findDescriptionFiles(settings.layoutEntries)) {
+  for (const file of await descriptionFiles(settings.layoutEntries, { missing: "skip" })) {
     const text = await readFile(file, "utf8");
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new LayoutFileError(file, [{ path: "", message: `invalid JSON: ${(error as Error).message}; fix it (or delete it) before pulling` }]);
-    }
-    const parsed = layoutDescriptionSchema.safeParse(json);
-    if (!parsed.success) throw new LayoutFileError(file, parsed.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message })));
+    const parsed = layoutDescriptionSchema.safeParse(parseJsonText(text, file, LayoutFileError));
+    if (!parsed.success) throw new LayoutFileError(file, parsed.error.issues.map(describeIssue));
     out.push({ file, text, description: parsed.data });
   }
   return out;

@@ -1,10 +1,7 @@
-import { access, readFile, readdir, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { access, readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { CONFIG_FILE_NAME, expandGlob, isGlob, loadConfigFile, type FmgenConfig } from "../generate/index.js";
-import { globBase } from "../generate/glob.js";
-import { compareCodeUnits } from "../layout/index.js";
+import { CONFIG_FILE_NAME, DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, findProjectConfig, globBase, isGlob } from "../project/index.js";
 import { PULL_STATE_FILE_NAME } from "./state.js";
 
 /** Where a pull reads and writes, and whom it logs in as: fmgen.config.json merged with the command line. */
@@ -49,17 +46,11 @@ export class PullSettingsError extends Error {
   }
 }
 
-export const DEFAULT_USERNAME_ENV = "FM_USERNAME";
-export const DEFAULT_PASSWORD_ENV = "FM_PASSWORD";
-
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 export async function resolvePullSettings(request: SettingsRequest): Promise<PullSettings> {
   const { cwd } = request;
-  let configFile = request.config !== undefined ? resolve(cwd, request.config) : undefined;
-  if (configFile === undefined && (await exists(join(cwd, CONFIG_FILE_NAME)))) configFile = join(cwd, CONFIG_FILE_NAME);
-  const config: FmgenConfig | undefined = configFile !== undefined ? await loadConfigFile(configFile) : undefined;
-  const root = configFile !== undefined ? dirname(configFile) : cwd;
+  const { configFile, config, root } = await findProjectConfig(request);
 
   const server = request.server ?? config?.server;
   if (!server) throw new PullSettingsError(`fmgen pull needs a server: pass --server <url>, or set "server" in ${CONFIG_FILE_NAME} (fmgen init writes one)`);
@@ -122,30 +113,4 @@ export async function readCredentials(settings: PullSettings, env: Readonly<Reco
     );
   }
   return { username: username!, password: password! };
-}
-
-/** Every `*.layout.json` the `layouts` entries name today; a folder or glob that does not exist yet holds none. */
-export async function findDescriptionFiles(entries: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of entries) {
-    if (isGlob(entry)) {
-      files.push(...(await expandGlob(entry)));
-      continue;
-    }
-    const info = await stat(entry).catch(() => undefined);
-    if (!info) continue;
-    if (info.isDirectory()) {
-      const names = (await readdir(entry)).filter((n) => n.endsWith(".layout.json")).sort(compareCodeUnits);
-      files.push(...names.map((n) => join(entry, n)));
-    } else files.push(entry);
-  }
-  return [...new Set(files)];
-}
-
-/** fmgen's own copy of a JSON Schema (`schema/<name>`), when it lives inside the project (node_modules). */
-export function schemaReference(name: "layout.schema.json" | "config.schema.json", fromDir: string, root: string): string | undefined {
-  const schema = fileURLToPath(new URL(`../../schema/${name}`, import.meta.url));
-  const inProject = relative(root, schema);
-  if (inProject.startsWith("..") || isAbsolute(inProject)) return undefined;
-  return relative(fromDir, schema).split(sep).join("/");
 }

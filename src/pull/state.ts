@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { compareCodeUnits, FIELD_TYPES, formatJsonPath } from "../layout/index.js";
-import { formatJson } from "./json-format.js";
+import { FIELD_TYPES } from "../layout/index.js";
+import { compareCodeUnits, formatJson, formatJsonPath } from "../project/index.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 
 /**

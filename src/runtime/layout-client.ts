@@ -9,30 +9,9 @@ import { FindQuery } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
+import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortSpec } from "./paging.js";
 
-export type SortOrder = "ascend" | "descend";
-export interface SortSpec<Name extends string = string> {
-  fieldName: Name;
-  sortOrder: SortOrder;
-}
-
-export interface DataInfo {
-  database: string;
-  layout: string;
-  table: string;
-  totalRecordCount: number;
-  foundCount: number;
-  returnedCount: number;
-}
-
-export interface Page<R> {
-  data: R[];
-  dataInfo: DataInfo;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-}
+export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 
 export interface ListOptions<Name extends string> extends CallOptions {
   /** One-based index of the first record (default 1). */
@@ -313,18 +292,3 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
-
-/** The query string of a list call: `?_offset=..&_limit=..&_sort=..`, or "" with none. */
-export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }): string {
-  const params = new URLSearchParams();
-  if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
-  if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
-  if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
-  return params.size ? `?${params}` : "";
-}
-
-/** A whole number >= 1 (offsets, limits, page sizes), or a RangeError naming it. */
-export function positive(n: number, name: string): number {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
-  return n;
-}

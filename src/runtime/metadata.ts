@@ -1,6 +1,6 @@
 import { broken, pageIn } from "./answer-shape.js";
 import { FileMakerError } from "./errors.js";
-import { listQuery, type DataInfo } from "./layout-client.js";
+import { listQuery, type DataInfo } from "./paging.js";
 import { setOwn } from "./own.js";
 import type { Session } from "./session.js";
 import { segment } from "./transport.js";

@@ -2,7 +2,7 @@ import type { FmRecord, FieldsOf, LayoutDefinition, LayoutTypes, PortalsOf } fro
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
 import { setOwn } from "./own.js";
-import { positive, type CallOptions, type LayoutClient, type Page, type SortOrder, type SortSpec } from "./layout-client.js";
+import { positive, type CallOptions, type Page, type SortOrder, type SortSpec } from "./paging.js";
 
 type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D> = keyof FieldsOf<D> & string;
@@ -23,6 +23,18 @@ export interface QueryOptions<D> {
   readonly limit?: number;
 }
 
+/**
+ * What a query runs on: the calls of a layout's client it needs (LayoutClient is one). Declared here, so that
+ * the client can make queries without the query depending on the client.
+ */
+export interface QueryTarget<D extends LayoutDefinition<LayoutTypes>> {
+  readonly definition: D;
+  find(options: QueryOptions<D> & CallOptions): Promise<Page<RecordOf<D>>>;
+  list(options: Omit<QueryOptions<D>, "query"> & CallOptions): Promise<Page<RecordOf<D>>>;
+  findAll(options: Omit<QueryOptions<D>, "offset" | "limit"> & StreamQueryOptions & { offset?: number; limit?: number }): AsyncIterable<RecordOf<D>>;
+  listAll(options: Omit<QueryOptions<D>, "query"> & StreamQueryOptions): AsyncIterable<RecordOf<D>>;
+}
+
 export interface StreamQueryOptions extends CallOptions {
   /** Records fetched per request (default 500, or the query's limit when smaller). */
   pageSize?: number;
@@ -40,10 +52,10 @@ export interface StreamQueryOptions extends CallOptions {
  * no request lists every record.
  */
 export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements AsyncIterable<RecordOf<D>> {
-  readonly #client: LayoutClient<D>;
+  readonly #client: QueryTarget<D>;
   readonly #state: QueryState;
 
-  constructor(client: LayoutClient<D>, state: QueryState = { requests: [], sort: [] }) {
+  constructor(client: QueryTarget<D>, state: QueryState = { requests: [], sort: [] }) {
     this.#client = client;
     this.#state = Object.freeze({ ...state, requests: Object.freeze([...state.requests]), sort: Object.freeze([...state.sort]) });
     Object.freeze(this);

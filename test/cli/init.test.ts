@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
-import { loadConfigFile } from "../../src/generate/index.js";
+import { loadConfigFile } from "../../src/project/index.js";
 import { memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, tempDir } from "../pull/helpers.js";
 
 describe("fmgen init", () => {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { printStructure, StructureKind, type SourceFileStructure } from "ts-morph";
+import { StructureKind, type SourceFileStructure } from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { emitFiles, needsPrettier, prettierFormat, printSourceFile } from "../../src/generate/index.js";
 import { loadLayouts, type FieldDescription, type LayoutDescription } from "../../src/layout/index.js";
@@ -13,16 +13,6 @@ async function goldenStructures(): Promise<{ path: string; structure: SourceFile
 }
 
 describe("printSourceFile", () => {
-  it("prints the same code as ts-morph's own printStructure, in prettier's layout", async () => {
-    // ts-morph puts no blank line between statements; prettier keeps blank lines but never adds one.
-    const withoutBlankLines = (text: string) => text.replace(/\n{2,}/g, "\n");
-    for (const { path, structure } of await goldenStructures()) {
-      const ours = printSourceFile(structure);
-      const theirs = await prettierFormat(printStructure(structure, { indentNumberOfSpaces: 2 }));
-      expect(withoutBlankLines(await prettierFormat(ours)), path).toBe(withoutBlankLines(theirs));
-    }
-  });
-
   it("prints exactly what prettier would for every file without an over-long line", async () => {
     let checked = 0;
     for (const { path, structure } of await goldenStructures()) {

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LayoutDescriptionInput } from "../../src/layout/index.js";
-import { changeLine, diffDescriptions, formatJson, mergeByName, mergeLayout, type LiveField, type LiveLayout } from "../../src/pull/index.js";
+import { formatJson } from "../../src/project/index.js";
+import { changeLine, diffDescriptions, mergeByName, mergeLayout, type LiveField, type LiveLayout } from "../../src/pull/index.js";
 import { EXAMPLES } from "./helpers.js";
 
 function live(fields: LiveField[], extra: Partial<LiveLayout> = {}): LiveLayout {
@@ -46,6 +47,7 @@ describe("mergeLayout from metadata", () => {
           $schema: "../schema.json",
           name: "Thing",
           description: "Things.",
+          folder: "Web/Things",
           portals: [{ name: "Lines", table: "LineItems", relation: { parentField: "id", childField: "ThingID" }, fields: [] }],
         },
       ),
@@ -57,6 +59,7 @@ describe("mergeLayout from metadata", () => {
       table: "Things",
       name: "Thing",
       description: "Things.",
+      folder: "Web/Things",
       fields: [
         { name: "id", type: "number", readOnly: true, autoEnter: "serial" },
         { name: "Name", type: "text", required: true, unique: true, description: "Shown on the badge." },

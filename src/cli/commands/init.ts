@@ -1,8 +1,16 @@
-import { access, mkdir, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { CommandModule } from "yargs";
-import { CONFIG_FILE_NAME, parseConfig, type FmgenConfigInput } from "../../generate/index.js";
-import { DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, formatJson, schemaReference } from "../../pull/index.js";
+import {
+  CONFIG_FILE_NAME,
+  DEFAULT_PASSWORD_ENV,
+  DEFAULT_USERNAME_ENV,
+  formatJson,
+  parseConfig,
+  schemaReference,
+  writeFilesAtomically,
+  type FmgenConfigInput,
+} from "../../project/index.js";
 import type { CliIo } from "../io.js";
 
 interface InitArgs {
@@ -63,8 +71,7 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       } catch (error) {
         throw usageError((error as Error).message);
       }
-      await mkdir(dir, { recursive: true });
-      for (const file of files) await writeFile(join(dir, file.path), file.contents, "utf8");
+      await writeFilesAtomically(files.map((file) => ({ file: join(dir, file.path), contents: file.contents })));
       const show = (name: string) => relative(process.cwd(), join(dir, name)) || name;
       io.stdout(`fmgen init: wrote ${files.map((f) => show(f.path)).join(", ")}`);
       if (values.server === undefined || values.database === undefined) io.stdout(`Set "server" and "database" in ${show(CONFIG_FILE_NAME)} (or pass --server and --database to fmgen pull).`);

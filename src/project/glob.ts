@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join, posix, sep } from "node:path";
-import { compareCodeUnits } from "../layout/index.js";
+import { compareCodeUnits } from "./compare.js";
 
 /**
  * A small glob matcher for layout paths (Node 20 has no `fs.promises.glob`): `*` matches within one path

@@ -2,17 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ConfigFileError,
-  configJsonSchemaText,
-  expandGlob,
-  globToRegExp,
-  loadConfigFile,
-  parseConfig,
-  resolveGenerateSettings,
-  resolveLayoutInputs,
-  SettingsError,
-} from "../../src/generate/index.js";
+import { resolveGenerateSettings, SettingsError } from "../../src/generate/index.js";
+import { ConfigFileError, configJsonSchemaText, findProjectConfig, globToRegExp, loadConfigFile, parseConfig } from "../../src/project/index.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -79,6 +70,16 @@ describe("settings: the config merged with the command line", () => {
     });
   });
 
+  it("finds the config the same way for every command: --config, else ./fmgen.config.json, else none", async () => {
+    const project = await mkdtemp(join(dir, "project-"));
+    expect(await findProjectConfig({ cwd: project })).toEqual({ root: project });
+    await writeFile(join(project, "fmgen.config.json"), JSON.stringify({ layouts: ["layouts"], outDir: "gen" }));
+    expect(await findProjectConfig({ cwd: project })).toMatchObject({ configFile: join(project, "fmgen.config.json"), root: project, config: { outDir: "gen" } });
+    await mkdir(join(project, "conf"));
+    await writeFile(join(project, "conf", "other.json"), JSON.stringify({ layouts: ["l"], outDir: "elsewhere" }));
+    expect(await findProjectConfig({ cwd: project, config: "conf/other.json" })).toMatchObject({ root: join(project, "conf"), config: { outDir: "elsewhere" } });
+  });
+
   it("works with no config at all, and says what is missing", async () => {
     const empty = await mkdtemp(join(dir, "empty-"));
     expect(await resolveGenerateSettings({ cwd: empty, layouts: ["l"], out: "o" })).toEqual({ layouts: [join(empty, "l")], outDir: join(empty, "o") });
@@ -102,17 +103,5 @@ describe("globs", () => {
     ["a+b(1).json", "a+b(1).json", true],
   ])("%s matches %s: %s", (pattern, path, matches) => {
     expect(globToRegExp(pattern).test(path)).toBe(matches);
-  });
-
-  it("expands files, folders and globs, each file once, and refuses a glob that matches nothing", async () => {
-    const root = await mkdtemp(join(dir, "globs-"));
-    await mkdir(join(root, "a", "deep"), { recursive: true });
-    await writeFile(join(root, "a", "one.layout.json"), "{}");
-    await writeFile(join(root, "a", "deep", "two.layout.json"), "{}");
-    await writeFile(join(root, "a", "deep", "notes.txt"), "");
-    expect(await expandGlob(join(root, "a/**/*.layout.json"))).toEqual([join(root, "a/deep/two.layout.json"), join(root, "a/one.layout.json")]);
-    const inputs = await resolveLayoutInputs(["a/one.layout.json", "a/**/*.layout.json", "a"], root);
-    expect(inputs.paths).toEqual([join(root, "a/one.layout.json"), join(root, "a/deep/two.layout.json"), join(root, "a")]);
-    await expect(resolveLayoutInputs(["nothing/*.json"], root)).rejects.toThrow(/the glob matches no file/);
   });
 });

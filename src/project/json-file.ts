@@ -11,7 +11,7 @@ export class JsonFileError extends Error {
   }
 }
 
-type JsonFileErrorClass = new (file: string, problems: readonly { path: string; message: string }[]) => JsonFileError;
+export type JsonFileErrorClass = new (file: string, problems: readonly { path: string; message: string }[]) => JsonFileError;
 
 /** Reads and parses a JSON file; unreadable files and syntax errors (with line and column) become `ErrorClass`. */
 export async function readJsonFile(file: string, ErrorClass: JsonFileErrorClass): Promise<unknown> {
@@ -21,6 +21,11 @@ export async function readJsonFile(file: string, ErrorClass: JsonFileErrorClass)
   } catch (error) {
     throw new ErrorClass(file, [{ path: "", message: `cannot read: ${(error as Error).message}` }]);
   }
+  return parseJsonText(text, file, ErrorClass);
+}
+
+/** Parses the text of a JSON file; a syntax error becomes `ErrorClass`, with its line and column. */
+export function parseJsonText(text: string, file: string, ErrorClass: JsonFileErrorClass): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -33,4 +38,15 @@ export async function readJsonFile(file: string, ErrorClass: JsonFileErrorClass)
     }
     throw new ErrorClass(file, [{ path: "", message: `invalid JSON${where}: ${message}` }]);
   }
+}
+
+/** `["fields", 3, "type"]` -> `fields[3].type`; keys that are not identifiers are quoted. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) out += out ? `.${key}` : key;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
 }

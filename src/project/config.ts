@@ -1,5 +1,7 @@
+import { access } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { formatJsonPath, JsonFileError, readJsonFile } from "../layout/index.js";
+import { formatJsonPath, JsonFileError, readJsonFile } from "./json-file.js";
 
 /**
  * `fmgen.config.json`: the single source of truth is this zod schema; `schema/config.schema.json` is generated
@@ -7,6 +9,10 @@ import { formatJsonPath, JsonFileError, readJsonFile } from "../layout/index.js"
  */
 
 export const CONFIG_FILE_NAME = "fmgen.config.json";
+
+/** The environment variables holding the account name and password when the config names none. */
+export const DEFAULT_USERNAME_ENV = "FM_USERNAME";
+export const DEFAULT_PASSWORD_ENV = "FM_PASSWORD";
 
 export const generateOptionsSchema = z
   .object({
@@ -61,6 +67,29 @@ export function parseConfig(json: unknown, source = "<config>"): FmgenConfig {
 
 export async function loadConfigFile(file: string): Promise<FmgenConfig> {
   return parseConfig(await readJsonFile(file, ConfigFileError), file);
+}
+
+/** The project a command works in: its config file, if any, and the folder its relative paths start from. */
+export interface ProjectConfig {
+  /** The config file, absolute; absent when there is none. */
+  configFile?: string;
+  config?: FmgenConfig;
+  /** The config file's folder, or the working folder without one. */
+  root: string;
+}
+
+/**
+ * The config a command uses: the file `--config` names (relative to `cwd`), else `<cwd>/fmgen.config.json` when
+ * there is one, else none. A named file that is missing or invalid is a `ConfigFileError`.
+ */
+export async function findProjectConfig(request: { cwd: string; config?: string | undefined }): Promise<ProjectConfig> {
+  let configFile = request.config !== undefined ? resolve(request.cwd, request.config) : undefined;
+  if (configFile === undefined) {
+    const candidate = join(request.cwd, CONFIG_FILE_NAME);
+    if (await access(candidate).then(() => true, () => false)) configFile = candidate;
+  }
+  if (configFile === undefined) return { root: request.cwd };
+  return { configFile, config: await loadConfigFile(configFile), root: dirname(configFile) };
 }
 
 /** The JSON Schema shipped as `schema/config.schema.json`, for editor completion. */

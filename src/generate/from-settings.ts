@@ -1,15 +1,13 @@
 import { loadLayouts } from "../layout/index.js";
 import { checkGeneratedFiles, type FileDrift } from "./check.js";
 import { generate, type GeneratedFile } from "./generate.js";
-import { resolveLayoutInputs } from "./inputs.js";
 import type { GenerateSettings } from "./settings.js";
 import { writeGeneratedFiles, type WriteReport } from "./write.js";
 
 /** Loads every description the settings name and generates from them; touches no output. */
 export async function generateFromSettings(settings: GenerateSettings): Promise<GeneratedFile[]> {
-  const inputs = await resolveLayoutInputs(settings.layouts, "/");
   const validateRecords = settings.config?.options?.validateRecords;
-  return generate(await loadLayouts(inputs.paths), validateRecords === false ? { validateRecords } : {});
+  return generate(await loadLayouts(settings.layouts), validateRecords === false ? { validateRecords } : {});
 }
 
 /** `fmgen generate`: generate and write. */

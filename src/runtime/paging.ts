@@ -1,0 +1,44 @@
+/**
+ * What every call that reads records shares, whoever makes it (a layout's client, a find query, the metadata
+ * calls): the options of a call, a page of records and how it is sorted, and the checks and the query string of
+ * offsets and limits.
+ */
+
+export type SortOrder = "ascend" | "descend";
+export interface SortSpec<Name extends string = string> {
+  fieldName: Name;
+  sortOrder: SortOrder;
+}
+
+export interface DataInfo {
+  database: string;
+  layout: string;
+  table: string;
+  totalRecordCount: number;
+  foundCount: number;
+  returnedCount: number;
+}
+
+export interface Page<R> {
+  data: R[];
+  dataInfo: DataInfo;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** The query string of a list call: `?_offset=..&_limit=..&_sort=..`, or "" with none. */
+export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }): string {
+  const params = new URLSearchParams();
+  if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
+  if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
+  if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
+  return params.size ? `?${params}` : "";
+}
+
+/** A whole number >= 1 (offsets, limits, page sizes), or a RangeError naming it. */
+export function positive(n: number, name: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a whole number >= 1, got ${n}`);
+  return n;
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Type-checking 200 generated layouts (`npm run bench:typecheck`, which builds first). Not a test: it measures
+// and reports.
+//
+// Writes 200 layout descriptions of 60 fields each (test/bench/support.mjs, as the generation benchmark), runs
+// `fmgen generate` on them, writes a usage file that calls get, create and find with a sort on every layout (the
+// usage of the peers benchmark's type-checking part), and runs `tsc --noEmit --extendedDiagnostics` over it three
+// times against the runtime's built declarations, as an app would. Reports check time, total time, types,
+// instantiations and memory per run; the program must have no diagnostics.
+//
+// `--root <dir>` measures another checkout of fmgen (built), so that two versions can be compared back to back on
+// the same machine: `node test/bench/typecheck.bench.mjs --root /tmp/fmgen-before --no-write`.
+// Results go to stdout and, unless `--no-write`, to test/bench/results/typecheck.md.
+
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { benchDescription } from "./support.mjs";
+
+const HERE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const args = process.argv.slice(2);
+const rootAt = args.indexOf("--root");
+const ROOT = rootAt >= 0 ? resolve(args[rootAt + 1]) : HERE;
+const WRITE = !args.includes("--no-write");
+const LAYOUTS = 200;
+const FIELDS = 60;
+const RUNS = 3;
+const run = promisify(execFile);
+
+/** The built declarations of a runtime entry: the runtime package's, or (before the split) fmgen's own dist/runtime. */
+function declarations(entry) {
+  for (const candidate of [join(ROOT, "packages/runtime/dist", `${entry}.d.ts`), join(ROOT, "dist/runtime", `${entry}.d.ts`)]) if (existsSync(candidate)) return candidate;
+  return undefined;
+}
+
+const dir = await mkdtemp(join(tmpdir(), "fmgen-typecheck-"));
+const rows = [];
+try {
+  const layouts = join(dir, "layouts");
+  await mkdir(layouts);
+  await Promise.all(Array.from({ length: LAYOUTS }, (_, i) => writeFile(join(layouts, `bench-${i}.layout.json`), JSON.stringify(benchDescription(i, FIELDS)))));
+  const app = join(dir, "app");
+  await run(process.execPath, [join(ROOT, "dist/cli/bin.js"), "generate", "--layouts", layouts, "--out", join(app, "generated")]);
+  await symlink(join(ROOT, "node_modules"), join(app, "node_modules"), "dir");
+  await writeFile(join(app, "package.json"), JSON.stringify({ type: "module" }));
+
+  const index = await readFile(join(app, "generated/index.ts"), "utf8");
+  const names = [];
+  let specifier = "@fmgen/runtime";
+  for (const [, file] of index.matchAll(/from "\.\/(.+)\.js"/g)) {
+    const text = await readFile(join(app, "generated", `${file}.ts`), "utf8");
+    const m = /export const (\w+) = defineLayout/.exec(text);
+    if (m) names.push(m[1]);
+    specifier = /from "((?:@fmgen|fmgen)\/runtime)"/.exec(text)?.[1] ?? specifier;
+  }
+  if (names.length !== LAYOUTS) throw new Error(`found ${names.length} layout definitions, expected ${LAYOUTS}`);
+  const usage = [
+    `import { createClient } from "${specifier}";`,
+    `import { ${names.join(", ")} } from "./generated/index.js";`,
+    `const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });`,
+    ...names.map(
+      (n, i) => `export async function use${i}() {
+  const c = fm.layout(${n});
+  const r = await c.get(1);
+  const v: string = r.fieldData["Field 6"];
+  const { recordId } = await c.create({ fieldData: { field_1: 2, "Field 6": "x" } });
+  const found = await c.find({ query: [{ "Field 6": "x" }], sort: [{ fieldName: "field_2", sortOrder: "descend" }], limit: 10 });
+  return [v, recordId, found.data[0]?.fieldData.field_1] as const;
+}`,
+    ),
+  ].join("\n");
+  await writeFile(join(app, "usage.ts"), usage);
+  const paths = {};
+  for (const [name, entry] of [
+    ["fmgen/runtime", "index"],
+    ["@fmgen/runtime", "index"],
+    ["@fmgen/runtime/schema", "schema"],
+  ]) {
+    const file = declarations(entry);
+    if (file) paths[name] = [file];
+  }
+  const compilerOptions = {
+    target: "ES2022",
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    typeRoots: [join(ROOT, "node_modules/@types")],
+    types: ["node"],
+    paths,
+  };
+  await writeFile(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["usage.ts"] }));
+  const tsc = createRequire(join(ROOT, "package.json")).resolve("typescript/lib/tsc.js");
+  for (let r = 0; r < RUNS; r++) {
+    let stdout = "";
+    try {
+      ({ stdout } = await run(process.execPath, [tsc, "-p", app, "--extendedDiagnostics"], { cwd: app, maxBuffer: 64 * 2 ** 20 }));
+    } catch (error) {
+      stdout = error.stdout ?? "";
+      const errors = stdout.split("\n").filter((l) => /error TS\d+/.test(l));
+      throw new Error(`tsc failed with ${errors.length} errors:\n${errors.slice(0, 10).join("\n")}`);
+    }
+    const value = (label) => {
+      const m = new RegExp(`^${label}:\\s+([\\d.]+)`, "m").exec(stdout);
+      if (!m) throw new Error(`tsc printed no "${label}"`);
+      return Number(m[1]);
+    };
+    rows.push({ check: value("Check time"), total: value("Total time"), types: value("Types"), instantiations: value("Instantiations"), memoryK: value("Memory used") });
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+
+const median = (key) => [...rows].map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+const lines = [
+  `# Type-checking ${LAYOUTS} generated layouts`,
+  "",
+  `Run ${new Date().toISOString()} with \`node test/bench/typecheck.bench.mjs\`${ROOT === HERE ? "" : ` --root ${ROOT}`}: ${LAYOUTS} layouts x ${FIELDS} fields generated by fmgen, a usage file calling get, create and find with a sort on each, \`tsc --noEmit --extendedDiagnostics\` (strict, skipLibCheck) against the runtime's built declarations, ${RUNS} runs.`,
+  "",
+  "| machine | |",
+  "|---|---|",
+  `| CPU | ${cpus()[0]?.model.trim() ?? "?"} (${cpus().length} logical cores) |`,
+  `| Node | ${process.version} |`,
+  `| OS | ${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM |`,
+  `| load average (1 min) at start | ${loadavg()[0].toFixed(2)} |`,
+  "",
+  "| run | check s | total s | types | instantiations | memory MiB |",
+  "|---|---|---|---|---|---|",
+  ...rows.map((r, i) => `| ${i + 1} | ${r.check.toFixed(2)} | ${r.total.toFixed(2)} | ${r.types} | ${r.instantiations} | ${(r.memoryK / 1024).toFixed(0)} |`),
+  "",
+  `Median: check ${median("check").toFixed(2)} s, total ${median("total").toFixed(2)} s, ${median("instantiations")} instantiations, ${median("types")} types.`,
+  "",
+];
+console.log(lines.join("\n"));
+console.log(JSON.stringify({ root: ROOT, check: median("check"), total: median("total"), instantiations: median("instantiations"), types: median("types") }));
+if (WRITE) await writeFile(join(HERE, "test/bench/results/typecheck.md"), lines.join("\n"));

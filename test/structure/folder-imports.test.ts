@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const SCRIPT = fileURLToPath(new URL("../../scripts/folder-imports.mjs", import.meta.url));
+// The emulator's own file cycles are its team's to break (issue 13); its folder still may not join a folder cycle.
+const SKIP = ["--skip-file-cycles-in", "emulator"];
+
+interface Report {
+  folders: string[];
+  matrix: Record<string, Record<string, number>>;
+  folderCycles: string[][];
+  fileCycles: string[][];
+}
+
+async function report(args: string[]): Promise<{ code: number; report: Report }> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT, "--json", ...args]);
+    return { code: 0, report: JSON.parse(stdout) as Report };
+  } catch (error) {
+    const { code, stdout } = error as { code: number; stdout: string };
+    return { code, report: JSON.parse(stdout) as Report };
+  }
+}
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("imports between the folders of src/ go one way (scripts/folder-imports.mjs)", () => {
+  it("has no cycle between folders, nor between files outside the emulator", async () => {
+    const { code, report: r } = await report(SKIP);
+    expect(r.folderCycles).toEqual([]);
+    expect(r.fileCycles).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  it("keeps the layers: project imports no folder, the runtime imports none, pull and generate do not import each other", async () => {
+    const { report: r } = await report(SKIP);
+    const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
+    expect(imports("project")).toEqual([]);
+    expect(imports("runtime")).toEqual([]);
+    expect(imports("layout")).toEqual(["project"]);
+    expect(r.matrix.pull?.generate).toBe(0);
+    expect(r.matrix.generate?.pull).toBe(0);
+    expect(r.matrix.cli?.pull).toBeGreaterThan(0);
+  });
+
+  it("fails on a cycle, between folders or between files", async () => {
+    const src = await mkdtemp(join(tmpdir(), "fmgen-imports-"));
+    dirs.push(src);
+    await mkdir(join(src, "a"));
+    await mkdir(join(src, "b"));
+    await writeFile(join(src, "a", "x.ts"), 'import { y } from "../b/y.js";\nexport const x = y;\n');
+    await writeFile(join(src, "b", "y.ts"), 'import type { z } from "./z.js";\nexport const y = 1;\n// import { x } from "../a/x.js"; a comment is no import\n');
+    await writeFile(join(src, "b", "z.ts"), 'export type { y } from "./y.js";\nexport type z = 1;\n');
+    const acyclicFolders = await report(["--src", src]);
+    expect(acyclicFolders.report.folderCycles).toEqual([]);
+    expect(acyclicFolders.report.fileCycles).toEqual([["b/y.ts", "b/z.ts"]]);
+    expect(acyclicFolders.code).toBe(1);
+
+    await writeFile(join(src, "b", "z.ts"), 'import { x } from "../a/x.js";\nexport type z = typeof x;\n');
+    const cyclic = await report(["--src", src]);
+    expect(cyclic.report.matrix).toEqual({ a: { a: 0, b: 1 }, b: { a: 1, b: 0 } });
+    expect(cyclic.report.folderCycles).toEqual([["a", "b"]]);
+    expect(cyclic.code).toBe(1);
+  });
+});
