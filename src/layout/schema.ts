@@ -57,6 +57,11 @@ export const layoutDescriptionSchema = z
       .optional()
       .describe("TypeScript name; defaults to the PascalCase of `layout`."),
     description: z.string().optional(),
+    folder: z
+      .string()
+      .regex(/^[^/]+(?:\/[^/]+)*$/, 'must be a folder name, or names joined by "/" for nested folders ("Billing/Archive")')
+      .optional()
+      .describe('Folder the layout sits in, in the server\'s layout list; "A/B" is folder B inside folder A. Used by the emulator; ignored by the generator.'),
     fields: z.array(fieldSchema),
     portals: z.array(portalSchema).optional(),
   })

@@ -2,11 +2,16 @@ import type { Answer, RequestContext } from "../http/routes.js";
 import type { AutoEnter, FieldDescription, FieldType } from "../../layout/schema.js";
 import type { LayoutField } from "../model.js";
 import { valueListName } from "../value-lists.js";
+import { EmulatorError } from "../fm-error.js";
+import { recordIdParam } from "../http/params.js";
+import { layoutCatalog } from "../layout-folders.js";
+import { currentRecord } from "../record-transaction.js";
+import { tableOf } from "../state.js";
 
 /** GET /databases/{database}/layouts: the layout list in FileMaker Server's shape. */
 export function listLayouts(ctx: RequestContext): Answer {
-  const layouts = [...ctx.db.model.layouts.values()].map((layout) => ({ name: layout.description.layout, table: layout.table.name }));
-  return { response: { layouts } };
+  // Layouts a description puts in a folder are listed inside it (layout-folders.ts).
+  return { response: { layouts: layoutCatalog(ctx.db.model) } };
 }
 
 /**
@@ -16,6 +21,7 @@ export function listLayouts(ctx: RequestContext): Answer {
  * that layout's description, as `fmgen pull` does. Value lists belong to the layout in FileMaker too.
  */
 export function layoutMetadata(ctx: RequestContext): Answer {
+  metadataRecord(ctx);
   const layout = ctx.layout;
   const valueLists = new Map<string, readonly string[]>();
   const meta = (fields: Map<string, LayoutField>, declared: readonly FieldDescription[]) => {
@@ -39,6 +45,18 @@ export function layoutMetadata(ctx: RequestContext): Answer {
       })),
     },
   };
+}
+
+/**
+ * `?recordId=N` (data-api-server.md, section 8): real servers answer the metadata as seen from that record (value
+ * lists that depend on it). The emulator's value lists are the descriptions' fixed lists, so the answer is the
+ * same; the record must exist, as for a get: 101 when it does not (404, or 500 with real servers' statuses).
+ */
+function metadataRecord(ctx: RequestContext): void {
+  const given = ctx.query.getAll("recordId");
+  if (given.length === 0) return;
+  if (given.length > 1) throw new EmulatorError(400, "1708", `recordId is given ${given.length} times; give it once`);
+  currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(given[0]));
 }
 
 const RESULT_TYPE = { text: "text", number: "number", date: "date", time: "time", timestamp: "timeStamp", container: "container" } as const;

@@ -26,7 +26,7 @@ export function logout(ctx: RequestContext): Answer {
   return {};
 }
 
-function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
+export function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
   const m = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header ?? "");
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, "base64").toString("utf8");

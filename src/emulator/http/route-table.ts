@@ -6,13 +6,14 @@ import { uploadContainer } from "../handlers/containers.js";
 import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
 import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
 import { login, logout } from "../handlers/sessions.js";
+import { listDatabases, productInfo } from "../handlers/server-info.js";
 import { route, type Route } from "./routes.js";
 import { isPortalRangeBodyName, isPortalRangeQueryName } from "../portal-selection.js";
 
 /** The layout metadata endpoints, which an emulator started with `metadata: false` does not have. */
 export const METADATA_ROUTES: readonly Route[] = [
   route("GET", "databases/:database/layouts", "bearer", listLayouts),
-  route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata),
+  route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata, { query: ["recordId"] }),
   route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
   route("GET", "databases/:database/scripts", "bearer", listScripts),
   route("GET", "databases/:database/layouts/:layout/script/:script", "bearer", runStandaloneScript, { query: ["script.param"] }),
@@ -20,6 +21,9 @@ export const METADATA_ROUTES: readonly Route[] = [
 
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
 export const ROUTES: readonly Route[] = [
+  // Server-level: no database in the path (data-api-server.md, section 8); /databases checks Basic credentials itself.
+  route("GET", "productInfo", "none", productInfo),
+  route("GET", "databases", "none", listDatabases),
   route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,

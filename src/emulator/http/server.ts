@@ -147,7 +147,8 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
 }
 
 async function contextFor(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
-  const db = state.databases.get(params.database!);
+  if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
+  const db = state.databases.get(params.database);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
   let globals: SessionGlobals | undefined;
   if (route.auth === "bearer") {
@@ -165,6 +166,13 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
   const ctx: RequestContext = { req, state, params, query, db: globals ? sessionDatabase(db, globals) : db, layout: layout!, route };
+  checkQueryNames(ctx);
+  return ctx;
+}
+
+/** A server-level route (`productInfo`, `databases`) names no database or layout, and its handler reads neither. */
+function serverLevelContext(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): RequestContext {
+  const ctx: RequestContext = { req, state, params, query, db: undefined!, layout: undefined!, route };
   checkQueryNames(ctx);
   return ctx;
 }
