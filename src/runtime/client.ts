@@ -7,7 +7,11 @@ import type { Transport, TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions {
-  /** `https://fms.example.com`; the client appends `/fmi/data/{version}`. */
+  /**
+   * `https://fms.example.com`; the client appends `/fmi/data/{version}`. A URL that already ends in the Data API's
+   * path (`https://fms.example.com/fmi/data/vLatest`, as the server's admin console shows it) is taken as well: its
+   * version is used unless `version` says otherwise, which is an error.
+   */
   server: string;
   database: string;
   /** Account credentials, or an existing session token (then no re-login is possible). */
@@ -57,7 +61,7 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
   checkTransport(url, options.insecure ?? "warn");
   const transport = connect({
     origin: url.origin,
-    basePath: `${withoutTrailingSlashes(url.pathname)}/fmi/data/${options.version ?? "vLatest"}`,
+    basePath: dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version),
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 256 * 1024 * 1024,
   });
@@ -83,6 +87,24 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
       }
     },
   };
+}
+
+/**
+ * The path of the Data API under the server's URL path: `<path>/fmi/data/<version>`. A path that already ends in
+ * `/fmi/data` or `/fmi/data/<version>` is not given the suffix twice; a path with the Data API's path inside it (a
+ * URL of one endpoint, pasted whole) is refused, saying what to pass instead.
+ */
+function dataApiPath(server: string, path: string, version: CommonClientOptions["version"]): string {
+  const dataApi = /\/fmi\/data(?:\/(v1|v2|vLatest))?$/i.exec(path);
+  if (!dataApi && /\/fmi\/data(?:\/|$)/i.test(path)) {
+    throw new TypeError(`server must be the server's URL (such as https://fms.example.com), not the URL of a Data API call: got "${server}"`);
+  }
+  const given = dataApi?.[1];
+  const inUrl = given === undefined ? undefined : (["v1", "v2", "vLatest"].find((v) => v.toLowerCase() === given.toLowerCase()) as CommonClientOptions["version"]);
+  if (inUrl !== undefined && version !== undefined && inUrl !== version) {
+    throw new TypeError(`server "${server}" names Data API version ${inUrl}, but version is "${version}": pass the server without /fmi/data/${inUrl}, or the same version`);
+  }
+  return `${dataApi ? path.slice(0, dataApi.index) : path}/fmi/data/${version ?? inUrl ?? "vLatest"}`;
 }
 
 /** A path without its trailing slashes; a loop, since /\/+$/ is quadratic on a long run of inner slashes. */
