@@ -8,6 +8,8 @@ import type { HostedDatabase } from "./state.js";
 import { globalScopeOf, type GlobalScope } from "./globals.js";
 import type { StoredRecord, TableData } from "./store.js";
 import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
+import { entryOptions, USER_ENTRY, type EntryOptions } from "./entry-options.js";
+import { applyDeletions, parseDeleteRelated, resolveDeletions, splitDeleteRelated, type NewPortalRecordInfo } from "./portal-writes.js";
 
 /**
  * Create, edit and upload, with their portal rows, all or nothing: every input is parsed before anything is
@@ -55,13 +57,14 @@ interface PortalRowInput {
 export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
   const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
+  input.entry = entryOptions(body.options);
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, false, input);
   const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction(globalScopeOf(db));
   return tx.run(() => {
-    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope));
-    storePortalRows(db, table, parent, rows, clock, tx);
+    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, input.entry));
+    storePortalRows(db, table, parent, rows, clock, tx, input.entry);
     return parent;
   });
 }
@@ -73,8 +76,11 @@ export function currentRecord(table: TableData, recordId: number): StoredRecord 
   return record;
 }
 
-/** An edit's whole body (`fieldData`, `portalData`, `modId`) against the record as it is now. */
-export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: number, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+/**
+ * An edit's whole body (`fieldData` with its `deleteRelated`, `portalData`, `modId`, `options`) against the record
+ * as it is now. The portal rows it creates are added to `created` (the answer's newPortalRecordInfo).
+ */
+export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: number, body: Record<string, unknown>, clock: EmulatorClock, created: NewPortalRecordInfo[] = []): StoredRecord {
   if (body.modId !== undefined && typeof body.modId !== "string") throw new EmulatorError(400, "1708", "modId must be a string");
   const table = db.tables.get(layout.table.name)!;
   const current = currentRecord(table, recordId);
@@ -83,23 +89,34 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   }
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
   const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
-  const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
+  input.entry = entryOptions(body.options);
+  const { fieldData, deleteRelated } = splitDeleteRelated(body.fieldData);
+  const changes = parseFieldChanges(layout.fields, fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, true, input);
+  const deleting = parseDeleteRelated(layout, deleteRelated);
   const tx = new Transaction(globalScopeOf(db));
+  const deletions = deleting.length > 0 ? resolveDeletions(db, layout, table, current, deleting, tx.scope) : [];
   return tx.run(() => {
-    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope)) : current;
-    storePortalRows(db, table, parent, rows, clock, tx);
+    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, input.entry)) : current;
+    const newRows = storePortalRows(db, table, parent, rows, clock, tx, input.entry);
+    // Last: deleting cannot fail, so nothing after it can need undoing.
+    applyDeletions(db, deletions);
+    created.push(...newRows);
     return parent;
   });
 }
 
 /**
  * An uploaded file into one repetition (zero-based) of a container field, against the record as it is now.
- * `storeFile` keeps the bytes and is called only once the record is known to exist.
+ * `storeFile` keeps the bytes and is called only once the record is known to exist (and at `expectedModId`, the
+ * upload URL's `?modId=`, when given: 306 otherwise, as for an edit).
  */
-export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock): StoredRecord {
+export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock, expectedModId?: string): StoredRecord {
   const table = db.tables.get(layout.table.name)!;
   const current = currentRecord(table, recordId);
+  if (expectedModId !== undefined && expectedModId !== String(current.modId)) {
+    throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${expectedModId}`);
+  }
   const scope = globalScopeOf(db);
   const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope);
   commitRecord(table, built, scope);
@@ -141,7 +158,9 @@ function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting
   return inputs;
 }
 
-function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction): void {
+/** Edits and creates an edit's (or create's) portal rows; returns the rows it created, in order. */
+function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction, entry: EntryOptions = USER_ENTRY): NewPortalRecordInfo[] {
+  const created: NewPortalRecordInfo[] = [];
   for (const row of rows) {
     const childTable = db.tables.get(row.portal.table.name)!;
     if (row.recordId !== undefined) {
@@ -150,14 +169,16 @@ function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRec
       if (row.modId !== undefined && row.modId !== String(current.modId)) {
         throw new EmulatorError(400, "306", `portal row ${current.recordId} is at modId ${current.modId}, not ${row.modId}`);
       }
-      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock, tx.scope));
+      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock, tx.scope, entry));
     } else {
       const { parentField, childField } = row.portal.relation!;
       const key = joinKey(table.valuesOf(parent, parentField, tx.scope)[0]);
       if (key === undefined) throw new EmulatorError(400, "509", `"${parentField.name}" is empty, so portal "${row.portal.name}" rows cannot be related to the record`);
       const decoded = decodeWireValue(childField.type, key);
       const link: FieldChange = { field: childField, repetition: 0, value: decoded.ok ? decoded.value : key };
-      tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock, tx.scope));
+      const stored = tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock, tx.scope, entry));
+      created.push({ tableName: row.portal.table.name, recordId: String(stored.recordId), modId: String(stored.modId) });
     }
   }
+  return created;
 }

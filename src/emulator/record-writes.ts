@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
+import { checkWritable, USER_ENTRY, validatesEntry, type EntryOptions } from "./entry-options.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type StoredRecord, type TableData } from "./store.js";
 import { FILE_GLOBALS, type GlobalScope } from "./globals.js";
@@ -20,6 +21,8 @@ const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "5
 /** How a call's values are read: its `dateformats` for date and timestamp fields (date-format.ts; default US). */
 export interface FieldInput {
   dateFormat?: DateFormat;
+  /** `options.entrymode` / `prohibitmode` (entry-options.ts); default a user's data entry. */
+  entry?: EntryOptions;
 }
 
 /**
@@ -31,6 +34,7 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
     throw new EmulatorError(400, "1708", `${where} must be an object of field names to values`);
   }
   const changes: FieldChange[] = [];
+  const entry = input.entry ?? USER_ENTRY;
   for (const [key, raw] of Object.entries(fieldData)) {
     const { layoutField, repetition } = resolveFieldKey(fields, key, where);
     if (raw === null) throw nullFieldValue(key, where);
@@ -38,7 +42,7 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
     if (field.type === "container") {
       throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
     }
-    if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
+    checkWritable(field, key, entry);
     const decoded = decodeFieldValue(field.type, raw, input.dateFormat ?? US_DATES);
     if (!decoded.ok) {
       throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}"`);
@@ -71,7 +75,7 @@ function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: s
 }
 
 /** Builds a new record (auto-enter first, then the client's values) and validates it; the caller stores it. */
-export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS, entry: EntryOptions = USER_ENTRY): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
@@ -82,15 +86,15 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
     record.values.set(field.name, values);
   }
   const globals = applyChanges(table, record, changes, scope);
-  validateRecord(table, record, globals, undefined, scope);
+  validateRecord(table, record, globals, undefined, scope, entry);
   record.recordId = table.newRecordId();
   return { record, globals };
 }
 
 /** Applies an edit to a copy of the record, validates the copy, and returns it; nothing is stored yet. */
-export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS, entry: EntryOptions = USER_ENTRY): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const built = buildChangedRecord(table, current, changes, clock, scope);
-  validateRecord(table, built.record, built.globals, current.recordId, scope);
+  validateRecord(table, built.record, built.globals, current.recordId, scope, entry);
   return built;
 }
 
@@ -105,15 +109,18 @@ export function buildChangedRecord(table: TableData, current: StoredRecord, chan
     values: new Map([...current.values].map(([k, v]) => [k, [...v]])),
   };
   const globals = applyChanges(table, record, changes, scope);
-  touchModification(table, record, clock);
+  touchModification(table, record, clock, changes);
   return { record, globals };
 }
 
-/** Sets the modification timestamp fields of a record that has just changed (a copy not yet stored). */
-function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock): void {
+/**
+ * Sets the modification timestamp fields of a record that has just changed (a copy not yet stored), except one
+ * the change writes itself (options.prohibitmode "script"): the value written is the one kept.
+ */
+function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock, changes: readonly FieldChange[]): void {
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
-    if (field.autoEnter === "modificationTimestamp" && !field.global) {
+    if (field.autoEnter === "modificationTimestamp" && !field.global && !changes.some((change) => change.field === field)) {
       const values = record.values.get(field.name) ?? emptyValues(field);
       values[0] = chronological(field, now);
       record.values.set(field.name, values);
@@ -180,11 +187,14 @@ export function uniqueKey(value: StoredValue | undefined): string | undefined {
   return typeof value === "string" ? value.toLowerCase() : JSON.stringify(value);
 }
 
-/** Required (509) and unique (504) validation of a whole record, as FileMaker does on commit. */
-function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope): void {
+/**
+ * Required (509) and unique (504) validation of a whole record, as FileMaker does on commit; `required` is
+ * data-entry validation, skipped for a script's write (entry-options.ts).
+ */
+function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope, entry: EntryOptions): void {
   for (const field of table.model.fields.values()) {
     const first = field.global ? (globals.get(field.name) ?? scope.read(table, field.name))?.[0] : record.values.get(field.name)?.[0];
-    if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
+    if (field.required && validatesEntry(entry) && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
     const index = field.unique ? table.index(field, "unique") : undefined;
     const key = index?.key(first);
     if (index && key !== undefined) {

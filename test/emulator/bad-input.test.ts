@@ -85,7 +85,6 @@ describe("unknown paths and unsupported methods", () => {
     ["PATCH", RECORDS],
     ["DELETE", RECORDS],
     ["PUT", `${RECORDS}/1`],
-    ["POST", `${RECORDS}/1`],
     ["GET", FIND],
     ["PUT", FIND],
     ["GET", SESSIONS],

@@ -11,6 +11,7 @@ import type { StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
 import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";
+import type { NewPortalRecordInfo } from "../portal-writes.js";
 import { deleteScriptKeys, withScripts } from "../scripts/script-phases.js";
 
 /** The `dataInfo` block and records of a page, shared by list, get and find, in the shape the call asked for. */
@@ -73,9 +74,11 @@ export async function editRecord(ctx: RequestContext): Promise<Answer> {
   const recordId = findRecord(ctx).recordId;
   const body = await readRequestBody(ctx);
   let parent!: StoredRecord;
+  const created: NewPortalRecordInfo[] = [];
   return withScripts(ctx, body, {
-    act: () => [(parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock))],
-    answer: ([now = parent]) => ({ response: { modId: String(now.modId) } }),
+    act: () => [(parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock, created))],
+    // newPortalRecordInfo only when the edit's portalData created rows (data-api-server.md section 7).
+    answer: ([now = parent]) => ({ response: { modId: String(now.modId), ...(created.length > 0 ? { newPortalRecordInfo: created } : {}) } }),
   });
 }
 

@@ -5,6 +5,7 @@ import { SCRIPT_KEYS } from "../scripts/script-phases.js";
 import { uploadContainer } from "../handlers/containers.js";
 import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
 import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
+import { duplicateRecord } from "../handlers/duplicate.js";
 import { login, logout } from "../handlers/sessions.js";
 import { listDatabases, productInfo } from "../handlers/server-info.js";
 import { route, type Route } from "./routes.js";
@@ -28,12 +29,13 @@ export const ROUTES: readonly Route[] = [
   route("DELETE", "databases/:database/sessions/:token", "none", logout),
   ...METADATA_ROUTES,
   route("GET", "databases/:database/layouts/:layout/records", "bearer", listRecords, { query: ["_offset", "_limit", "_sort", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicQuery: isPortalRangeQueryName }),
-  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData", "dateformats", ...SCRIPT_KEYS] }),
+  route("POST", "databases/:database/layouts/:layout/records", "bearer", createRecord, { body: ["fieldData", "portalData", "options", "dateformats", ...SCRIPT_KEYS] }),
   route("GET", "databases/:database/layouts/:layout/records/:recordId", "bearer", getRecord, { query: ["dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicQuery: isPortalRangeQueryName }),
-  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "dateformats", ...SCRIPT_KEYS] }),
+  route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "options", "dateformats", ...SCRIPT_KEYS] }),
+  route("POST", "databases/:database/layouts/:layout/records/:recordId", "bearer", duplicateRecord, { body: SCRIPT_KEYS }),
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord, { query: SCRIPT_KEYS, body: SCRIPT_KEYS }),
   route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName }),
-  route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer),
+  route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer, { query: ["modId"] }),
 ];
 
 /** The endpoints of a server without layout metadata. */

@@ -6,7 +6,7 @@ import { CONFORMANCE_LAYOUTS, DataApi, DB } from "../../support/data-api-http.js
  * Layouts beside the conformance fixtures for the portal, layout.response and portal-write tests
  * (data-api-server.md sections 3, 4 and 7), all in the Contacts database:
  * - "Contact Portals": Contacts with two portals, "Invoices" (table Invoices) and "Recent Notes" (table Notes,
- *   an object name that is not its table's);
+ *   an object name that is not its table's), and a calculation field "Full Name";
  * - "Contact Summary": Contacts with fewer fields and only the Invoices portal (a response layout);
  * The conformance layouts ("Contacts Web", "Invoices", "Notes") stay as they are.
  */
@@ -22,6 +22,7 @@ export const contactPortals: LayoutDescriptionInput = {
     { name: "id", type: "number", readOnly: true, autoEnter: "serial" },
     { name: "First Name", type: "text", required: true },
     { name: "Last Name", type: "text" },
+    { name: "Full Name", type: "text", readOnly: true, description: "A calculation: readOnly without autoEnter." },
   ],
   portals: [
     {

@@ -1,0 +1,72 @@
+import { EmulatorError } from "./fm-error.js";
+import { describeInput } from "./http/input-text.js";
+import { unknownParameters } from "./http/known-params.js";
+import type { TableField } from "./model.js";
+
+/**
+ * `options: { entrymode, prohibitmode }` on create and edit (data-api-server.md section 7): whether the write
+ * counts as a user's data entry ("user", the default) or as a script's ("script").
+ *
+ * - `entrymode: "script"` skips the validation that FileMaker applies only during data entry. In the emulator
+ *   that is `required` (509): a description cannot say "validate always" for it, and FileMaker's default for
+ *   "not empty" is "only during data entry". `unique` (504) is always validated: two records with one unique
+ *   value would break every lookup the file makes by it (the emulator's indexes, and relationships), so it acts
+ *   as a "validate always" rule. A value that does not fit the field's type (500/501/502) cannot be stored at
+ *   all. Value-list membership is never validated by the emulator (accepted in either mode).
+ * - `prohibitmode: "script"` allows writing fields that prohibit modification: in a description, a `readOnly`
+ *   field with `autoEnter` (a serial, a UUID, a creation or modification stamp). A `readOnly` field without
+ *   `autoEnter` is a calculation or summary and is never writable. Either refusal is code 201.
+ */
+export type EntryMode = "user" | "script";
+
+export interface EntryOptions {
+  entryMode: EntryMode;
+  prohibitMode: EntryMode;
+}
+
+/** A user's data entry: every validation, no protected field written. The default of create and edit. */
+export const USER_ENTRY: EntryOptions = Object.freeze({ entryMode: "user", prohibitMode: "user" });
+
+/**
+ * What the emulator does itself, as a script would (a duplicate): data-entry validation does not apply; fields
+ * that prohibit modification are entered by their auto-enter options, never from a client's value.
+ */
+export const SCRIPT_ENTRY: EntryOptions = Object.freeze({ entryMode: "script", prohibitMode: "user" });
+
+const OPTION_KEYS: Record<string, keyof EntryOptions> = { entrymode: "entryMode", prohibitmode: "prohibitMode" };
+
+/** A create or edit body's `options`: an object with `entrymode` and/or `prohibitmode`, each "user" or "script". */
+export function entryOptions(raw: unknown): EntryOptions {
+  if (raw === undefined) return USER_ENTRY;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new EmulatorError(400, "1708", `options must be an object such as { "entrymode": "script" }, got ${describeInput(raw)}`);
+  }
+  const given = raw as Record<string, unknown>;
+  // No parameter silently ignored: an option the emulator does not know is an unknown parameter, named in full.
+  const unknown = Object.keys(given).filter((key) => !Object.hasOwn(OPTION_KEYS, key));
+  if (unknown.length > 0) throw unknownParameters(unknown.map((key) => `options.${key}`));
+  const options: EntryOptions = { ...USER_ENTRY };
+  for (const [key, member] of Object.entries(OPTION_KEYS)) {
+    const value = given[key];
+    if (value === undefined) continue;
+    if (value !== "user" && value !== "script") throw new EmulatorError(400, "1708", `options.${key} must be "user" or "script", got ${describeInput(value)}`);
+    options[member] = value;
+  }
+  return options;
+}
+
+/** Whether data-entry validation (`required`, 509) applies to this write. */
+export function validatesEntry(options: EntryOptions): boolean {
+  return options.entryMode === "user";
+}
+
+/** Throws 201 when a client may not write this field under these options. */
+export function checkWritable(field: TableField, key: string, options: EntryOptions): void {
+  if (!field.readOnly) return;
+  if (field.autoEnter === undefined) {
+    throw new EmulatorError(400, "201", `"${key}" is a calculation or summary field (readOnly without autoEnter); no option makes it writable`);
+  }
+  if (options.prohibitMode !== "script") {
+    throw new EmulatorError(400, "201", `"${key}" prohibits modification (readOnly ${field.autoEnter}); send options: { "prohibitmode": "script" } to write it`);
+  }
+}

@@ -1,0 +1,25 @@
+import { readRequestBody } from "../http/known-params.js";
+import { recordIdParam } from "../http/params.js";
+import type { Answer, RequestContext } from "../http/routes.js";
+import { writeDuplicate } from "../record-duplicate.js";
+import { currentRecord } from "../record-transaction.js";
+import { withScripts } from "../scripts/script-phases.js";
+import { tableOf } from "../state.js";
+import type { StoredRecord } from "../store.js";
+
+/**
+ * POST .../layouts/{layout}/records/{recordId}: duplicates the record (data-api-server.md section 7). The body is
+ * optional (none at all, or a JSON object) and carries only script keys, which run around the duplicate as around
+ * any action (section 2). Answers `{ recordId, modId }` of the copy, plus the scripts' answer keys.
+ */
+export async function duplicateRecord(ctx: RequestContext): Promise<Answer> {
+  // Fails fast for a missing record; writeDuplicate looks it up again once the body is in.
+  const recordId = currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId)).recordId;
+  const body = await readRequestBody(ctx, { emptyIsObject: true });
+  let copy!: StoredRecord;
+  return withScripts(ctx, body, {
+    act: () => [(copy = writeDuplicate(ctx.db, ctx.layout, recordId, ctx.state.clock))],
+    // The copy's ids as the scripts left it (its modId after their edits); as made when a script deleted it.
+    answer: ([now = copy]) => ({ response: { recordId: String(now.recordId), modId: String(now.modId) } }),
+  });
+}
