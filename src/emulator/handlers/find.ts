@@ -7,8 +7,8 @@ import { sortRecords } from "../sorting.js";
 import { tableOf } from "../state.js";
 import type { StoredRecord } from "../store.js";
 import { pageAnswer } from "./records.js";
-import { withScripts } from "../scripts/script-phases.js";
 import { dateFormatFromBody } from "../date-format.js";
+import { withScripts } from "../scripts/script-phases.js";
 import { shapeFromFindBody } from "../response-layout.js";
 
 /** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */

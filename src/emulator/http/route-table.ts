@@ -1,7 +1,4 @@
 import { findRecords } from "../handlers/find.js";
-import { setGlobals } from "../handlers/globals.js";
-import { listScripts, runStandaloneScript } from "../handlers/scripts.js";
-import { SCRIPT_KEYS } from "../scripts/script-phases.js";
 import { uploadContainer } from "../handlers/containers.js";
 import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
 import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
@@ -9,15 +6,15 @@ import { duplicateRecord } from "../handlers/duplicate.js";
 import { login, logout } from "../handlers/sessions.js";
 import { listDatabases, productInfo } from "../handlers/server-info.js";
 import { route, type Route } from "./routes.js";
+import { setGlobals } from "../handlers/globals.js";
+import { listScripts, runStandaloneScript } from "../handlers/scripts.js";
+import { SCRIPT_KEYS } from "../scripts/script-phases.js";
 import { isPortalRangeBodyName, isPortalRangeQueryName } from "../portal-selection.js";
 
 /** The layout metadata endpoints, which an emulator started with `metadata: false` does not have. */
 export const METADATA_ROUTES: readonly Route[] = [
   route("GET", "databases/:database/layouts", "bearer", listLayouts),
   route("GET", "databases/:database/layouts/:layout", "bearer", layoutMetadata, { query: ["recordId"] }),
-  route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
-  route("GET", "databases/:database/scripts", "bearer", listScripts),
-  route("GET", "databases/:database/layouts/:layout/script/:script", "bearer", runStandaloneScript, { query: ["script.param"] }),
 ];
 
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
@@ -36,6 +33,9 @@ export const ROUTES: readonly Route[] = [
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord, { query: SCRIPT_KEYS, body: SCRIPT_KEYS }),
   route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer, { query: ["modId"] }),
+  route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
+  route("GET", "databases/:database/scripts", "bearer", listScripts),
+  route("GET", "databases/:database/layouts/:layout/script/:script", "bearer", runStandaloneScript, { query: ["script.param"] }),
 ];
 
 /** The endpoints of a server without layout metadata. */

@@ -511,6 +511,14 @@ describe("2. the script list", () => {
     }
   });
 
+  it("2. script list and standalone scripts are not layout metadata: an emulator started with metadata: false serves them", async () => {
+    const { api: a } = await start({ metadata: false });
+    const token = await a.login();
+    expectError(await a.call("GET", p`/databases/${DB}/layouts`, { token }), 404, "1630");
+    expect(expectOk(await a.call("GET", p`/databases/${DB}/scripts`, { token })).scripts[0]).toEqual({ name: "Trace", isFolder: false });
+    expect(expectOk(await a.call("GET", `${scriptPath("Echo")}?script.param=x`, { token }))).toEqual({ scriptResult: "x", scriptError: "0" });
+  });
+
   it("2. script list: without handlers or descriptions it is empty", async () => {
     const { emu: bare, api: a } = await startConformanceEmulator();
     started.push(bare);

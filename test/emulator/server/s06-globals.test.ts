@@ -220,6 +220,18 @@ describe("data-api-server.md section 6: globals", () => {
     expect((await fieldsOf(api, reader))["gRep(2)"]).toBe("");
   });
 
+  it("6. PATCH .../globals is not layout metadata: an emulator started with metadata: false serves it", async () => {
+    const own = await startEmulator({ layouts: LAYOUTS as never, data: SEED, metadata: false });
+    try {
+      const a = new DataApi(own.url);
+      const token = await a.login("web", "secret", DB);
+      expectOk(await setGlobals(a, token, { "People::gGreeting": "no metadata" }));
+      expect((await fieldsOf(a, token)).gGreeting).toBe("no metadata");
+    } finally {
+      await own.close();
+    }
+  });
+
   it("6. a required global is validated with the session's value", async () => {
     const layouts = [{ database: "Req", layout: "R", table: "R", fields: [{ name: "Name", type: "text" }, { name: "gMust", type: "text", global: true, required: true }] }];
     const own = await startEmulator({ layouts: layouts as never, accounts: [{ username: "web", password: "secret" }] });
