@@ -69,6 +69,16 @@ export async function loadConfigFile(file: string): Promise<FmgenConfig> {
   return parseConfig(await readJsonFile(file, ConfigFileError), file);
 }
 
+/**
+ * A server URL without the Data API's path at its end (`https://fms.example.com/fmi/data/vLatest` ->
+ * `https://fms.example.com`): the URL the config holds, to which the client appends `/fmi/data/{version}`.
+ * `removed` is what was taken off, if anything.
+ */
+export function serverBaseUrl(server: string): { server: string; removed?: string } {
+  const match = /\/fmi\/data(?:\/(?:v1|v2|vLatest))?\/*$/i.exec(server);
+  return match ? { server: server.slice(0, match.index), removed: match[0] } : { server };
+}
+
 /** The project a command works in: its config file, if any, and the folder its relative paths start from. */
 export interface ProjectConfig {
   /** The config file, absolute; absent when there is none. */

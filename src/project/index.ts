@@ -13,6 +13,7 @@ export {
   parseConfig,
   loadConfigFile,
   findProjectConfig,
+  serverBaseUrl,
   configJsonSchema,
   configJsonSchemaText,
   ConfigFileError,

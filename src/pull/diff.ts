@@ -1,4 +1,4 @@
-import type { FieldDescription, LayoutDescriptionInput, PortalDescription } from "../layout/index.js";
+import { defaultTypeName, type FieldDescription, type LayoutDescriptionInput, type PortalDescription } from "../layout/index.js";
 
 /**
  * What a pull changes in one description, for the report and for `--check`. A change is breaking when code
@@ -26,6 +26,9 @@ export interface Change {
 
 export function diffDescriptions(before: LayoutDescriptionInput, after: LayoutDescriptionInput): Change[] {
   const changes: Change[] = [];
+  // A new TypeScript name renames every generated export, so code that imports the old ones stops compiling.
+  const nameOf = (d: LayoutDescriptionInput) => d.name ?? defaultTypeName(d.layout);
+  if (nameOf(before) !== nameOf(after)) changes.push({ kind: "changed", target: "layout", name: "name", attribute: "name", from: nameOf(before), to: nameOf(after), breaking: true });
   if (before.table !== after.table) changes.push({ kind: "changed", target: "layout", name: "table", attribute: "table", from: before.table, to: after.table, breaking: false });
   diffFields(before.fields, after.fields, undefined, changes);
   const beforePortals = new Map((before.portals ?? []).map((p) => [p.name, p]));

@@ -56,13 +56,15 @@ export interface MergeInput {
   schemaRef?: string | undefined;
   /** The description file, as errors name it. */
   path?: string | undefined;
+  /** The TypeScript `name` to write (`fmgen pull --name`); default: the file's. */
+  name?: string | undefined;
 }
 
 /**
  * Throws a `LayoutFileError` naming `path` when the server's layout cannot be described: a field named like a
  * repetition of another (`Phone(2)` beside a repeating `Phone`), refused just as loading such a file is.
  */
-export function mergeLayout({ live, file, base, schemaRef, path }: MergeInput): MergeResult {
+export function mergeLayout({ live, file, base, schemaRef, path, name = file?.name }: MergeInput): MergeResult {
   const notes: string[] = [...live.notes];
   const uncertain: UncertainField[] = [];
   const context: FieldContext = { source: live.source, notes, uncertain };
@@ -83,7 +85,7 @@ export function mergeLayout({ live, file, base, schemaRef, path }: MergeInput): 
     database: live.database,
     layout: live.layout,
     table,
-    ...(file?.name !== undefined ? { name: file.name } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(file?.description !== undefined ? { description: file.description } : {}),
     // The folder the emulator lists the layout in (the server's list is not read for it): kept as the file has it.
     ...(file?.folder !== undefined ? { folder: file.folder } : {}),

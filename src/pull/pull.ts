@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
-import { defaultTypeName, describeIssue, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { boundName, defaultTypeName, describeIssue, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
 import { descriptionFiles, formatJson, parseJsonText, readIfExists, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
@@ -24,6 +24,11 @@ export type SourceChoice = "auto" | "metadata" | "sample";
 export interface PullOptions extends SettingsRequest {
   /** Layout names to pull; default: the layouts of the description files the config's `layouts` entries hold. */
   layouts?: readonly string[] | undefined;
+  /**
+   * `--name`: the TypeScript name of the one layout named (`"name"` in its description, and the stem of a new
+   * description's file); default: the file's own, or the PascalCase of the layout name.
+   */
+  name?: string | undefined;
   /** `auto` (default): metadata when the server has the endpoint, else sampling. */
   source?: SourceChoice | undefined;
   /** Records sampled per layout without metadata (default 100). */
@@ -86,12 +91,14 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const skipped = existing.filter((e) => e.description.database !== settings.database).map((e) => e.file);
   const ours = existing.filter((e) => e.description.database === settings.database);
   const names = options.layouts?.length ? [...new Set(options.layouts)] : [...new Set(ours.map((e) => e.description.layout))];
-  if (names.length === 0) {
-    throw new PullSettingsError(`no layouts to pull: name them (fmgen pull "Layout Name" ...), or keep their description files in ${settings.layoutEntries.join(", ")}`);
+  if (names.length === 0) throw new PullSettingsError(nothingToPull(settings, existing));
+  if (options.name !== undefined) {
+    if (names.length !== 1 || !options.layouts?.length) throw new PullSettingsError(`--name names one layout: pull it alone (fmgen pull "Layout Name" --name ${options.name})`);
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(options.name)) throw new PullSettingsError(`--name must be a TypeScript identifier (letters, digits, _ and $, not starting with a digit), got "${options.name}"`);
   }
   const state = await PullState.read(settings.stateFile);
   const credentials = await readCredentials(settings, options.env ?? process.env);
-  const targets = planFiles(names, ours, settings);
+  const targets = planFiles(names, ours, settings, options.name);
 
   const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
   const results: LayoutPullResult[] = [];
@@ -152,7 +159,14 @@ async function pullLayout(
   const schemaRef = schemaReference("layout.schema.json", dirname(target.file), settings.root);
   let merged: MergeResult;
   try {
-    merged = mergeLayout({ live, file: target.existing?.description, base, schemaRef, path: relative(settings.root, target.file).split(sep).join("/") || target.file });
+    merged = mergeLayout({
+      live,
+      file: target.existing?.description,
+      base,
+      schemaRef,
+      path: relative(settings.root, target.file).split(sep).join("/") || target.file,
+      ...(target.name !== undefined ? { name: target.name } : {}),
+    });
   } catch (error) {
     // A layout the server shows but no description can hold (see wire-keys.ts): this layout fails, the rest go on.
     if (!(error instanceof LayoutFileError)) throw error;
@@ -210,18 +224,39 @@ async function readLive(
   return sampleLayout(fm, settings.database, layout, sampleCount);
 }
 
-/** The file each layout goes to: its existing description, or `<dir>/<Name>.layout.json` (numbered when taken). */
-function planFiles(names: readonly string[], existing: readonly Existing[], settings: PullSettings): { layout: string; file: string; existing?: Existing }[] {
+/**
+ * The file each layout goes to: its existing description, or `<dir>/<Name>.layout.json` (numbered when taken),
+ * `<Name>` being `--name` or the PascalCase of the layout name.
+ */
+function planFiles(
+  names: readonly string[],
+  existing: readonly Existing[],
+  settings: PullSettings,
+  name: string | undefined,
+): { layout: string; file: string; existing?: Existing; name?: string }[] {
   const taken = new Set(existing.map((e) => e.file));
+  const named = name !== undefined ? { name } : {};
   return names.map((layout) => {
     const found = existing.find((e) => e.description.layout === layout);
-    if (found) return { layout, file: found.file, existing: found };
-    const stem = defaultTypeName(layout);
+    if (found) return { layout, file: found.file, existing: found, ...named };
+    const stem = name !== undefined ? boundName(name, name, "-") : defaultTypeName(layout);
     let file = join(settings.dir, `${stem}.layout.json`);
     for (let n = 2; taken.has(file); n++) file = join(settings.dir, `${stem}-${n}.layout.json`);
     taken.add(file);
-    return { layout, file };
+    return { layout, file, ...named };
   });
+}
+
+/** Why no layout is to be pulled, and what to do: name layouts, or (a mistyped --database?) use those found. */
+function nothingToPull(settings: PullSettings, existing: readonly Existing[]): string {
+  const where = settings.layoutEntries.map((entry) => relative(settings.root, entry).split(sep).join("/") || ".").join(", ");
+  if (existing.length === 0) return `no layouts to pull: name them (fmgen pull "Layout Name" ...), or keep their description files in ${where}`;
+  const databases = [...new Set(existing.map((e) => e.description.database))];
+  const found = existing.map((e) => `${relative(settings.root, e.file).split(sep).join("/")} (database "${e.description.database}")`).join(", ");
+  return (
+    `no description file is of database "${settings.database}", so there is no layout to pull: found ${found}. ` +
+    `Check --database (or "database" in the config)${databases.length === 1 ? `: did you mean "${databases[0]}"?` : ","} or name the layouts to pull (fmgen pull "Layout Name" ...)`
+  );
 }
 
 async function readExisting(settings: PullSettings): Promise<Existing[]> {

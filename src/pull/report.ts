@@ -74,8 +74,14 @@ export function closingLine(result: PullResult): { line: string; toStderr: boole
     return { line: `fmgen pull --check: the descriptions differ from the server: ${what}. Run "fmgen pull" and commit the result.`, toStderr: true };
   }
   const failed = result.layouts.filter((l) => l.status === "failed").map((l) => l.layout);
-  const wrote = result.written.length ? `wrote ${result.written.map(show).join(", ")}` : "nothing to write: the descriptions match the server";
-  return { line: `fmgen pull: ${wrote}${failed.length ? `; failed: ${failed.join(", ")}` : ""}`, toStderr: failed.length > 0 };
+  const wrote = result.written.length ? `wrote ${result.written.map(show).join(", ")}` : undefined;
+  if (failed.length === 0) return { line: `fmgen pull: ${wrote ?? "nothing to write: the descriptions match the server"}`, toStderr: false };
+  const which = `${failed.join(", ")}, see above`;
+  if (failed.length === result.layouts.length) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
+  return {
+    line: wrote ? `fmgen pull: ${wrote}; failed: ${which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
+    toStderr: true,
+  };
 }
 
 function count(n: number, noun: string): string {

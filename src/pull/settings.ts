@@ -34,7 +34,7 @@ export interface SettingsRequest {
   database?: string | undefined;
   /** `--dir`: folder for new description files, relative to `cwd`. */
   dir?: string | undefined;
-  /** `--env-file`: relative to `cwd`; default `.env` in the project's root when there is one. */
+  /** `--env` (or `--env-file`): relative to `cwd`; default `.env` in the project's root when there is one. */
   envFile?: string | undefined;
 }
 
@@ -61,6 +61,9 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
   const layoutEntries = (config?.layouts ?? ["layouts"]).map((entry) => resolve(root, entry));
   const dir = request.dir !== undefined ? resolve(cwd, request.dir) : await defaultDir(layoutEntries, root);
   let envFile = request.envFile !== undefined ? resolve(cwd, request.envFile) : undefined;
+  if (envFile !== undefined && !(await exists(envFile))) {
+    throw new PullSettingsError(`the env file ${request.envFile} does not exist${envFile !== request.envFile ? ` (${envFile})` : ""}: pass --env with a file of NAME=value lines, or leave it out to read .env beside the config`);
+  }
   if (envFile === undefined && (await exists(join(root, ".env")))) envFile = join(root, ".env");
   return {
     server,

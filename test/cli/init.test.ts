@@ -86,6 +86,14 @@ describe("fmgen init", () => {
     });
   });
 
+  it("writes a server URL given with the Data API's path without it, and says so", async () => {
+    const dir = await tempDir("init");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", dir, "--server", "https://fms.example.com/fmi/data/vLatest/", "--database", "Contacts"], io)).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, "fmgen.config.json"), "utf8"))).toMatchObject({ server: "https://fms.example.com" });
+    expect(io.out[0]).toBe("fmgen init: server https://fms.example.com, without /fmi/data/vLatest: fmgen pull and createClient add /fmi/data/{version} themselves");
+  });
+
   it("is a usage error (exit 2) for a server that is not a URL or a variable name that is not one, writing nothing", async () => {
     const dir = await tempDir("init");
     const io = memoryIo();

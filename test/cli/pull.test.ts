@@ -151,3 +151,71 @@ it("creates the layouts folder it writes into", async () => {
   expect((await runPull(root, emu.url, ["Contacts Web"])).code).toBe(0);
   expect(await readdir(join(root, "layouts"))).toEqual(["ContactsWeb.layout.json"]);
 });
+
+describe("fmgen pull: what a new user met", () => {
+  it("--name gives the one layout named its TypeScript name, in a new description and in an existing one", async () => {
+    const root = await copyExample("contacts", { withLayouts: false, withState: false });
+    const first = await runPull(root, emu.url, ["Contacts Web", "--name", "Contact"]);
+    expect(first.code).toBe(0);
+    expect(await readdir(join(root, "layouts"))).toEqual(["Contact.layout.json"]);
+    expect(JSON.parse(await readFile(join(root, "layouts", "Contact.layout.json"), "utf8"))).toMatchObject({ layout: "Contacts Web", name: "Contact" });
+    // Without --name the file keeps its name; with another, the rename is reported as breaking.
+    expect((await runPull(root, emu.url, ["Contacts Web"])).out).toMatch(/Contacts Web -> layouts\/Contact\.layout\.json \(metadata\): up to date/);
+    const renamed = await runPull(root, emu.url, ["Contacts Web", "--name", "Person"]);
+    expect(renamed.out).toMatch(/\(metadata\): 1 change, 1 breaking\n {2}~ layout name: Contact -> Person {2}\[breaking\]/);
+    expect(JSON.parse(await readFile(join(root, "layouts", "Contact.layout.json"), "utf8"))).toMatchObject({ name: "Person" });
+  });
+
+  it.each([
+    [["Contacts Web", "Invoices Web", "--name", "Contact"], /--name names one layout: pull it alone/],
+    [["--name", "Contact"], /--name names one layout/],
+    [["Contacts Web", "--name", "Contacts Web"], /--name must be a TypeScript identifier .*got "Contacts Web"/],
+  ])("refuses --name where it cannot apply (%j), writing nothing", async (args, message) => {
+    const root = await copyExample("contacts");
+    const before = await readTree(root);
+    const { code, err } = await runPull(root, emu.url, args);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+    expect(await readTree(root)).toEqual(before);
+  });
+
+  it("names the description files it found when none is of the --database given", async () => {
+    const root = await copyExample("contacts");
+    const { code, err } = await runPull(root, emu.url, ["--database", "Contcts"]);
+    expect(code).toBe(2);
+    expect(err).toContain(
+      'no description file is of database "Contcts", so there is no layout to pull: found layouts/Contact.layout.json (database "Contacts"), layouts/Invoice.layout.json (database "Contacts"). ' +
+        'Check --database (or "database" in the config): did you mean "Contacts"? or name the layouts to pull',
+    );
+  });
+
+  it("says every layout failed, and exits 1, when none could be read", async () => {
+    const root = await copyExample("contacts", { withLayouts: false, withState: false });
+    const { code, out, err } = await runPull(root, emu.url, ["Nope", "Neither"]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^Nope -> layouts\/Nope\.layout\.json: FAILED: no layout named "Nope"/m);
+    expect(err).toBe("fmgen pull: every layout failed (Nope, Neither, see above); nothing written");
+    expect(err).not.toMatch(/match the server/);
+    const some = await runPull(await copyExample("contacts"), emu.url, ["Contacts Web", "Nope"]);
+    expect(some.code).toBe(1);
+    expect(some.err).toBe("fmgen pull: failed: Nope, see above; the other descriptions match the server, nothing written");
+  });
+
+  it("--env names an env file that does not exist (exit 2); --env-file is the same flag", async () => {
+    const root = await copyExample("contacts");
+    const missing = await runPull(root, emu.url, ["--env", join(root, "nope.env")]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/the env file .*nope\.env does not exist: pass --env with a file of NAME=value lines/);
+    await writeFile(join(root, "other.env"), `FM_USERNAME=${PULL_USER}\nFM_PASSWORD="${PULL_PASSWORD}"\n`);
+    await writeFile(join(root, ".env"), "FM_USERNAME=nobody\nFM_PASSWORD=wrong\n");
+    expect((await runPull(root, emu.url, ["--env-file", join(root, "other.env")])).code).toBe(0);
+    expect((await runPull(root, emu.url, ["--env", join(root, "other.env")])).code).toBe(0);
+  });
+
+  it("takes a server URL that already ends in /fmi/data/vLatest", async () => {
+    const root = await copyExample("contacts");
+    const { code, out } = await runPull(root, `${emu.url}/fmi/data/vLatest`);
+    expect(code).toBe(0);
+    expect(out).toMatch(/nothing to write: the descriptions match the server/);
+  });
+});

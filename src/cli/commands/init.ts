@@ -8,6 +8,7 @@ import {
   formatJson,
   parseConfig,
   schemaReference,
+  serverBaseUrl,
   writeFilesAtomically,
   type FmgenConfigInput,
 } from "../../project/index.js";
@@ -65,6 +66,11 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
         if (present.length) throw new Error(`${present.map((f) => relative(process.cwd(), f) || f).join(" and ")} already exist${present.length === 1 ? "s" : ""}; pass --force to overwrite`);
       }
       const values = await collectValues(args, io);
+      if (values.server !== undefined) {
+        const { server, removed } = serverBaseUrl(values.server);
+        if (removed !== undefined) io.stdout(`fmgen init: server ${server}, without ${removed.replace(/\/+$/, "")}: fmgen pull and createClient add /fmi/data/{version} themselves`);
+        values.server = server;
+      }
       let files;
       try {
         files = initFiles(values, dir);

@@ -4,11 +4,12 @@ import type { CliIo } from "../io.js";
 
 interface PullArgs {
   layout?: string[];
+  name?: string;
   config?: string;
   server?: string;
   database?: string;
   dir?: string;
-  envFile?: string;
+  env?: string;
   source: SourceChoice;
   sample: number;
   check: boolean;
@@ -28,11 +29,14 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
     builder: (y) =>
       y
         .positional("layout", { type: "string", array: true, describe: "Layout names (default: the layouts of the existing description files)" })
+        .option("name", { type: "string", describe: "TypeScript name of the one layout named (default: the PascalCase of its name, \"Contacts Web\" -> ContactsWeb)" })
         .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
         .option("server", { type: "string", describe: "Server URL (replaces the config's server)" })
         .option("database", { type: "string", describe: "Hosted file name (replaces the config's database)" })
         .option("dir", { type: "string", describe: "Folder for new description files (default: the config's first layouts folder)" })
-        .option("env-file", { type: "string", describe: "File of environment variables for the credentials (default: .env beside the config)" })
+        // Also --env-file, which Node (20 to 26) reads itself wherever it stands: a missing file then ends the process
+        // with Node's own "node: <file>: not found" (exit 9) before fmgen starts. --env is fmgen's alone.
+        .option("env", { type: "string", alias: "env-file", describe: "File of environment variables for the credentials (default: .env beside the config)" })
         .option("source", { choices: ["auto", "metadata", "sample"] as const, default: "auto" as const, describe: "Read the metadata endpoint, sample records, or metadata when the server has it" })
         .option("sample", { type: "number", default: DEFAULT_SAMPLE, describe: "Records sampled per layout when there is no metadata endpoint" })
         .option("check", { type: "boolean", default: false, describe: "Write nothing; exit 1 when a description differs from the server" })
@@ -40,7 +44,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
         .option("list", { type: "boolean", default: false, describe: "List the server's layouts and exit" }) as never,
     handler: async (args) => {
       const cwd = process.cwd();
-      const request = { cwd, config: args.config, server: args.server, database: args.database, dir: args.dir, envFile: args.envFile };
+      const request = { cwd, config: args.config, server: args.server, database: args.database, dir: args.dir, envFile: args.env };
       try {
         if (args.list) {
           const listed = await listServerLayouts(request);
@@ -52,6 +56,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
         const result = await pull({
           ...request,
           layouts: args.layout,
+          name: args.name,
           source: args.source,
           sample: args.sample,
           check: args.check,
