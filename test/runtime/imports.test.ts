@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // DESIGN.md, "Runtime": it imports only undici and zod (and Node's own modules), never generator,
-// layout, emulator or CLI code, so that generated code and apps pull in nothing else.
+// layout, emulator or CLI code, so that generated code and apps pull in nothing else. (That the fetch entry's
+// graph has no node: module and no undici is fetch-entry.test.ts's.)
 
 const RUNTIME = fileURLToPath(new URL("../../src/runtime/", import.meta.url));
 
@@ -56,6 +57,14 @@ describe("the runtime's imports", () => {
       .filter(([, why]) => why !== undefined)
       .map(([s, why]) => `"${s}" ${why}`);
     expect(problems).toEqual([]);
+  });
+
+  it("zod, an optional peer dependency, is imported as a value by schema.ts alone (elsewhere as a type, or loaded on first use)", () => {
+    const valueImports = (source: string) => [...source.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*["']zod["']/gm)].length;
+    const importers = files.filter((f) => valueImports(readFileSync(f, "utf8")) > 0).map((f) => relative(RUNTIME, f));
+    expect(importers).toEqual(["schema.ts"]);
+    expect(valueImports('import type { z } from "zod";\nexport type { ZodType } from "zod";')).toBe(0);
+    expect(valueImports('import { z } from "zod";')).toBe(1);
   });
 
   it("the checker rejects what it must", () => {

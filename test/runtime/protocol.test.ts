@@ -2,6 +2,7 @@ import { Agent, Dispatcher } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { connect, envelope, FAKE_TOKEN, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
+import { RUNTIME_ENTRY } from "../support/runtime-entry.js";
 import { Contact, DATABASE, PASSWORD, USERNAME, Weird } from "../support/runtime-layouts.js";
 
 // What the runtime does with answers that are not Data API envelopes (a proxy's HTML error page), with
@@ -215,7 +216,8 @@ describe("network faults", () => {
     expect((error as NetworkError).message).toBe(`GET ${CONTACTS_PATH}/records/1: no answer within 300 ms`);
   });
 
-  it("a call still waiting for a connection fails after timeoutMs too, and is never sent afterwards", async () => {
+  // Node's transport: an undici dispatcher of the caller's (test/runtime/fetch-transport.test.ts has the fetch counterparts).
+  it.runIf(RUNTIME_ENTRY === "node")("a call still waiting for a connection fails after timeoutMs too, and is never sent afterwards", async () => {
     const server = await fake(() => "silence");
     const dispatcher = new Agent({ connections: 1 });
     const fm = connect(server.url, { timeoutMs: 300, dispatcher, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } });
@@ -233,7 +235,7 @@ describe("network faults", () => {
     }
   });
 
-  it("a dispatcher that throws instead of reporting to the handler still ends the call with a NetworkError", async () => {
+  it.runIf(RUNTIME_ENTRY === "node")("a dispatcher that throws instead of reporting to the handler still ends the call with a NetworkError", async () => {
     const dispatcher = new (class extends Dispatcher {
       override dispatch(): boolean {
         throw new Error("no route");
@@ -313,6 +315,18 @@ describe("what goes on the wire", () => {
     expect(logout!.method).toBe("DELETE");
     expect(logout!.url).toBe(`/fmi/data/vLatest/databases/Contacts/sessions/${FAKE_TOKEN}`);
     expect(logout!.headers.authorization).toBeUndefined();
+  });
+
+  it("Basic credentials are the base64 of their UTF-8 bytes, whatever characters they hold", async () => {
+    const server = await fake(() => ({ status: 200, body: page(1) }));
+    const username = "José Müller";
+    const password = "pässwörd ✓ 🔑 日本";
+    const fm = connect(server.url, { auth: { username, password }, retry: FAST_RETRY });
+    clients.push(fm);
+    await fm.layout(Contact).get(1);
+    const header = server.sessionRequests[0]!.headers.authorization!;
+    expect(header).toBe(`Basic ${Buffer.from(`${username}:${password}`, "utf8").toString("base64")}`);
+    expect(Buffer.from(header.slice("Basic ".length), "base64").toString("utf8")).toBe(`${username}:${password}`);
   });
 
   it("a logout answered by an HTML page or a cut connection names {token} in its path, never the token", async () => {

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileMakerClient, LayoutClient, UploadSource } from "../../src/runtime/index.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
-import { Contact, Types, Weird, WEIRD_CONTAINER, WEIRD_DATABASE, WEIRD_TEXT } from "../support/runtime-layouts.js";
+import { RUNTIME_ENTRY } from "../support/runtime-entry.js";
+import { Contact, Types, TYPES_LAYOUT, Weird, WEIRD_CONTAINER, WEIRD_DATABASE, WEIRD_TEXT } from "../support/runtime-layouts.js";
 
 // Container uploads from every source the runtime accepts: each lands in the container (the URL the field
 // then holds serves the same bytes), repetition 2 works, and modId goes up by one per upload.
@@ -84,7 +85,9 @@ describe("upload sources", () => {
     ["an empty Blob", async () => ({ source: new Blob([]), expected: new Uint8Array() })],
   ];
 
-  it.each(cases)("%s lands in the container and modId goes up by one", async (_label, make) => {
+  // A file path is read from disk: Node's transport only (the fetch entry refuses it, below).
+  const sources = RUNTIME_ENTRY === "node" ? cases : cases.filter(([label]) => label !== "a file path");
+  it.each(sources)("%s lands in the container and modId goes up by one", async (_label, make) => {
     const { source, expected } = await make();
     const { recordId, modId } = await types.create({ fieldData: { Text: "upload" } });
     const { modId: next } = await types.upload(recordId, "File", source);
@@ -97,7 +100,18 @@ describe("upload sources", () => {
     expect(Buffer.from(got).equals(Buffer.from(expected))).toBe(true);
   });
 
-  it("a file path names the file after its basename", async () => {
+  it.runIf(RUNTIME_ENTRY === "fetch")("a file path is a TypeError saying it needs Node, before any request", async () => {
+    const path = join(dir, "never read.bin");
+    await writeFile(path, "x");
+    const { recordId, modId } = await types.create({ fieldData: {} });
+    const { result, requests } = await counting(emu, () => types.upload(recordId, "File", path).catch((e: unknown) => e));
+    expect(result).toBeInstanceOf(TypeError);
+    expect((result as TypeError).message).toBe(`layout "${TYPES_LAYOUT}", field "File": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
+    expect(requests).toBe(0);
+    expect((await types.get(recordId)).modId).toBe(modId);
+  });
+
+  it.runIf(RUNTIME_ENTRY === "node")("a file path names the file after its basename", async () => {
     const path = join(dir, "report 2024.pdf");
     await writeFile(path, "pdf-ish");
     const { recordId } = await types.create({ fieldData: {} });
@@ -174,7 +188,7 @@ describe("uploads meeting an expired token", () => {
     expect(Array.from((await download(record.fieldData.File[0])).bytes)).toEqual([1, 2, 3]);
   });
 
-  it("a file path is read again after the re-login and lands once", async () => {
+  it.runIf(RUNTIME_ENTRY === "node")("a file path is read again after the re-login and lands once", async () => {
     const path = join(dir, "again.bin");
     const expected = bytes(4096);
     await writeFile(path, expected);

@@ -5,7 +5,9 @@ import type { Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, NetworkError, ProtocolError, type ClientOptions } from "../../src/runtime/index.js";
 import { envelope } from "../support/runtime-emulator.js";
+import { transportOption } from "../support/runtime-entry.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
+import { layoutMetadata } from "../../src/runtime/metadata.js";
 
 // A proxy (or a server) that echoes the request, headers and body, into its error page or into a FileMaker
 // message must not get the session token or the Basic credentials into the error the app sees: not its message,
@@ -204,7 +206,7 @@ describe("a proxy echoing the request into its error page", () => {
     onData = { as: "metadata" };
     const fm = client();
     try {
-      const error = await failure(() => fm.layoutMetadata("Contacts Web"));
+      const error = await failure(() => layoutMetadata(fm, "Contacts Web"));
       expect(error).toBeInstanceOf(ProtocolError);
       expect(error.message).toContain("unexpected shape at portalMetaData.Bearer [redacted]");
       expectNoSecret(error);
@@ -239,14 +241,27 @@ describe("causes", () => {
           return true;
         }
         const auth = headers.authorization;
-        const inner = Object.assign(new Error(`socket said ${auth}`), { code: "ECONNRESET", request: { headers: { ...headers }, echo: [`${auth}`] } });
-        throw new Error(`request failed with ${auth}`, { cause: new AggregateError([inner], `all failed: ${auth}`, { cause: inner }) });
+        throw echoingFault(auth!, headers);
       },
     } as unknown as Dispatcher;
   }
 
+  /** The same as a `fetch` (the fetch entry's transport): it rejects, as fetch does, with the echo nested in causes. */
+  function echoingFetch(): typeof fetch {
+    return async (url, init) => {
+      const headers = init?.headers as Record<string, string>;
+      if (String(url).endsWith("/sessions")) return new Response(envelope({ token: TOKEN }), { headers: { "content-type": "application/json" } });
+      throw new TypeError("fetch failed", { cause: echoingFault(headers.authorization!, headers) });
+    };
+  }
+
+  function echoingFault(auth: string, headers: Record<string, string>): Error {
+    const inner = Object.assign(new Error(`socket said ${auth}`), { code: "ECONNRESET", request: { headers: { ...headers }, echo: [`${auth}`] } });
+    return new Error(`request failed with ${auth}`, { cause: new AggregateError([inner], `all failed: ${auth}`, { cause: inner }) });
+  }
+
   it("an error the connection reports, quoting the header in nested causes, is a NetworkError without the token", async () => {
-    const fm = client({ dispatcher: echoingDispatcher(), retry: { retries: 0 } });
+    const fm = client({ ...transportOption({ dispatcher: echoingDispatcher, fetch: echoingFetch }), retry: { retries: 0 } });
     const error = await failure(() => fm.layout(Contact).get(1));
     expect(error).toBeInstanceOf(NetworkError);
     expect(everythingIn(error)).toContain("socket said Bearer [redacted]");

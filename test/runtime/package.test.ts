@@ -1,0 +1,185 @@
+import { execFile } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build, transform } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
+
+// The packages as they are published (DESIGN.md, "Packages"): @fmgen/runtime depends on undici only, ships no
+// generator code and no source maps, resolves to the fetch entry wherever there is no Node, and loads zod only
+// when a <Name>Schema is used. These read the built packages (npm test builds first); nothing here needs the network.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const RUNTIME = join(ROOT, "packages/runtime");
+const run = promisify(execFile);
+
+interface PackedFile {
+  path: string;
+}
+
+/** The files `npm pack` would put in the package's tarball (its prepack build skipped: npm test has built it). */
+async function packedFiles(dir: string): Promise<string[]> {
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir });
+  const [pack] = JSON.parse(stdout) as [{ files: PackedFile[] }];
+  return pack.files.map((f) => f.path).sort();
+}
+
+const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+
+describe("@fmgen/runtime's package.json", () => {
+  it("depends on undici only; zod is an optional peer dependency", () => {
+    const pkg = manifest(RUNTIME);
+    expect(Object.keys(pkg.dependencies as object)).toEqual(["undici"]);
+    expect(Object.keys(pkg.peerDependencies as object)).toEqual(["zod"]);
+    expect(pkg.peerDependenciesMeta).toEqual({ zod: { optional: true } });
+    expect(pkg.optionalDependencies).toBeUndefined();
+  });
+
+  it("is what fmgen depends on, at the workspace's version", () => {
+    const fmgen = manifest(ROOT);
+    expect((fmgen.dependencies as Record<string, string>)["@fmgen/runtime"]).toBe(manifest(RUNTIME).version);
+    expect(fmgen.workspaces).toEqual(["packages/runtime"]);
+  });
+});
+
+describe("what npm pack publishes", () => {
+  it("@fmgen/runtime: its built runtime, README and LICENSE; no generator code, no source maps", async () => {
+    const files = await packedFiles(RUNTIME);
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/fetch.js", "dist/schema.js", "dist/schema-node.js"]));
+    const sources = new Set(readdirSync(join(ROOT, "src/runtime")).map((f) => f.replace(/\.ts$/, "")));
+    for (const file of files.filter((f) => f.startsWith("dist/"))) {
+      // Every file is the build of a runtime source; nothing from src/generate, src/pull, src/cli, src/emulator.
+      expect(sources, file).toContain(file.slice("dist/".length).replace(/\.(d\.ts|js)$/, ""));
+    }
+    expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "package.json"]);
+    for (const file of files.filter((f) => f.endsWith(".js"))) {
+      const text = readFileSync(join(RUNTIME, file), "utf8");
+      expect(text, file).not.toMatch(/from "(ts-morph|prettier|yargs|typescript)"|sourceMappingURL/);
+    }
+  });
+
+  it("fmgen: a LICENSE, and no source maps pointing at sources it does not ship", async () => {
+    const files = await packedFiles(ROOT);
+    expect(files).toContain("LICENSE");
+    expect(files).toContain("dist/cli/bin.js");
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("src/"))).toEqual([]);
+  });
+});
+
+describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () => {
+  /** The package's files an esbuild bundle of `source` (resolved from the repository, as an app would) takes in. */
+  async function resolved(source: string, options: { platform: "node" | "neutral" | "browser"; conditions?: string[] }): Promise<{ files: string[]; code: string }> {
+    const result = await build({
+      stdin: { contents: source, resolveDir: ROOT, sourcefile: "app.js" },
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: "esm",
+      logLevel: "silent",
+      external: ["zod", "undici", "node:*"],
+      // As an app resolves it: through node_modules, not the repository's tsconfig paths (which name the sources).
+      tsconfigRaw: "{}",
+      ...options,
+    });
+    const files = Object.keys(result.metafile.inputs).filter((f) => f.includes("packages/runtime/dist/"));
+    return { files: files.map((f) => f.slice(f.indexOf("dist/"))), code: result.outputFiles[0]!.text };
+  }
+
+  const fetchRuntimes: [string, { platform: "neutral" | "browser"; conditions?: string[] }][] = [
+    ["Cloudflare Workers (wrangler)", { platform: "neutral", conditions: ["workerd", "worker", "browser"] }],
+    ["Deno", { platform: "neutral", conditions: ["deno"] }],
+    ["Bun", { platform: "neutral", conditions: ["bun"] }],
+    ["a browser bundle", { platform: "browser" }],
+    ["anything else (the default condition)", { platform: "neutral" }],
+  ];
+  it.each(fetchRuntimes)("%s: the fetch entry, with no node: module and no undici", async (_where, options) => {
+    const { files, code } = await resolved(`export { createClient } from "@fmgen/runtime";`, options);
+    expect(files).toContain("dist/fetch.js");
+    expect(files).not.toContain("dist/index.js");
+    expect(files.filter((f) => f.includes("undici"))).toEqual([]);
+    expect(code).not.toMatch(/["']node:|["']undici["']/);
+  });
+
+  it("Node: the undici entry", async () => {
+    const { files, code } = await resolved(`export { createClient } from "@fmgen/runtime";`, { platform: "node" });
+    expect(files).toContain("dist/index.js");
+    expect(files).toContain("dist/undici-transport.js");
+    expect(files).not.toContain("dist/fetch.js");
+    expect(code).toMatch(/from "undici"/);
+  });
+
+  it("the schema entry: zod loaded on first use on Node, imported for bundlers without Node", async () => {
+    expect((await resolved(`export { recordSchema } from "@fmgen/runtime/schema";`, { platform: "node" })).files).toContain("dist/schema-node.js");
+    const worker = await resolved(`export { recordSchema } from "@fmgen/runtime/schema";`, { platform: "neutral", conditions: ["workerd", "worker", "browser"] });
+    expect(worker.files).toContain("dist/schema.js");
+    expect(worker.code).not.toMatch(/["']node:/);
+  });
+});
+
+describe("an app with @fmgen/runtime and no zod", () => {
+  let emu: Emulator;
+  let app: string;
+
+  beforeAll(async () => {
+    emu = await startRuntimeEmulator();
+    // node_modules as `npm install @fmgen/runtime` leaves it (the package and undici; zod is an optional peer),
+    // in a folder with no node_modules above it.
+    app = mkdtempSync(join(tmpdir(), "fmgen-no-zod-"));
+    const runtime = join(app, "node_modules/@fmgen/runtime");
+    mkdirSync(runtime, { recursive: true });
+    cpSync(join(RUNTIME, "package.json"), join(runtime, "package.json"));
+    cpSync(join(RUNTIME, "dist"), join(runtime, "dist"), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules/undici"), join(app, "node_modules/undici"), "dir");
+    writeFileSync(join(app, "package.json"), JSON.stringify({ type: "module" }));
+    // The contacts example's generated modules, compiled as the app's build would.
+    mkdirSync(join(app, "generated"));
+    const generated = join(ROOT, "examples/contacts/generated");
+    for (const file of readdirSync(generated)) {
+      const { code } = await transform(readFileSync(join(generated, file), "utf8"), { loader: "ts", format: "esm" });
+      writeFileSync(join(app, "generated", file.replace(/\.ts$/, ".js")), code);
+    }
+    writeFileSync(
+      join(app, "app.js"),
+      `import { createClient } from "@fmgen/runtime";
+import { Contact, ContactSchema } from "./generated/index.js";
+let zod = "resolvable";
+try { import.meta.resolve("zod"); } catch { zod = "not installed"; }
+const fm = createClient({ server: process.argv[2], database: ${JSON.stringify(DATABASE)}, auth: { username: ${JSON.stringify(USERNAME)}, password: ${JSON.stringify(PASSWORD)} } });
+const page = await fm.layout(Contact).list({ limit: 2 });
+await fm.close();
+let schema;
+try { schema = ContactSchema.safeParse(page.data[0]).success; } catch (error) { schema = error.message; }
+console.log(JSON.stringify({ zod, records: page.data.length, schema }));
+`,
+    );
+  });
+
+  afterAll(async () => {
+    await emu.close();
+    rmSync(app, { recursive: true, force: true });
+  });
+
+  const runApp = async () => JSON.parse((await run(process.execPath, [join(app, "app.js"), emu.url], { cwd: app })).stdout) as Record<string, unknown>;
+
+  it("imports generated modules and reads records; only using a schema asks for zod", async () => {
+    expect(await runApp()).toEqual({
+      zod: "not installed",
+      records: 2,
+      schema: 'a <Name>Schema needs zod, an optional peer dependency of @fmgen/runtime: install it ("npm install zod")',
+    });
+  });
+
+  it("with zod installed, the same schema checks a record", async () => {
+    symlinkSync(join(ROOT, "node_modules/zod"), join(app, "node_modules/zod"), "dir");
+    try {
+      expect(await runApp()).toEqual({ zod: "resolvable", records: 2, schema: true });
+    } finally {
+      rmSync(join(app, "node_modules/zod"));
+    }
+  });
+});
