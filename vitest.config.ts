@@ -13,6 +13,7 @@ function runtimeAliases(entry: string) {
     { find: /^@fmgen\/runtime$/, replacement: source(entry) },
     { find: /^@fmgen\/runtime\/fetch$/, replacement: source("./src/runtime/fetch.ts") },
     { find: /^@fmgen\/runtime\/schema$/, replacement: source("./src/runtime/schema.ts") },
+    { find: /^@fmgen\/runtime\/metadata$/, replacement: source("./src/runtime/metadata.ts") },
   ];
 }
 

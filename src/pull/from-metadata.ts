@@ -1,4 +1,4 @@
-import type { FieldMetadata, LayoutMetadata } from "@fmgen/runtime";
+import type { FieldMetadata, LayoutMetadata } from "@fmgen/runtime/metadata";
 import type { FieldType } from "../layout/index.js";
 import type { LiveField, LiveLayout } from "./live.js";
 

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
+import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, describeIssue, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
 import { descriptionFiles, formatJson, parseJsonText, readIfExists, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { diffDescriptions, type Change } from "./diff.js";
@@ -212,10 +213,10 @@ async function readLive(
 ): Promise<LiveLayout> {
   if (catalog) {
     try {
-      const metadata = await fm.layoutMetadata(layout);
+      const metadata = await layoutMetadata(fm, layout);
       let table = catalog.find((entry) => entry.name === layout)?.table ?? metadata.table;
       // Without a table from the server or the file, one record's dataInfo names it.
-      if (table === undefined && !existing) table = (await fm.wireRecords(layout, { limit: 1 })).dataInfo?.table || undefined;
+      if (table === undefined && !existing) table = (await wireRecords(fm, layout, { limit: 1 })).dataInfo?.table || undefined;
       return liveFromMetadata(settings.database, layout, metadata, table);
     } catch (error) {
       if (!isMissingEndpoint(error) || source === "metadata") throw error;

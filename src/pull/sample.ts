@@ -1,4 +1,5 @@
-import type { FileMakerClient, WireRecord } from "@fmgen/runtime";
+import type { FileMakerClient } from "@fmgen/runtime";
+import { wireRecords, type WireRecord } from "@fmgen/runtime/metadata";
 import { groupRepetitions, inferFieldType } from "./infer.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 
@@ -22,7 +23,7 @@ export async function sampleLayout(fm: FileMakerClient, database: string, layout
   let table: string | undefined;
   for (let offset = 1; records.length < count; ) {
     const limit = Math.min(PAGE, count - records.length);
-    const page = await fm.wireRecords(layout, { offset, limit });
+    const page = await wireRecords(fm, layout, { offset, limit });
     table ??= page.dataInfo?.table || undefined;
     records.push(...page.data);
     if (page.data.length < limit) break;

@@ -1,6 +1,7 @@
 import type { LayoutDefinition, LayoutTypes } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
-import { metadataCalls, type MetadataCalls } from "./metadata.js";
+import { registerSession } from "./client-sessions.js";
+import { layoutListing, type LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { Transport, TransportSettings } from "./transport.js";
@@ -44,8 +45,11 @@ export interface CommonClientOptions {
   insecure?: "warn" | "refuse" | "allow";
 }
 
-/** Also reads layout metadata (`layouts`, `layoutMetadata`, `wireRecords`) through the same session. */
-export interface FileMakerClient extends MetadataCalls {
+/**
+ * Also lists the file's layouts (`layouts()`) through the same session. A layout's metadata and undecoded records,
+ * which only tools need, are read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.
+ */
+export interface FileMakerClient extends LayoutListing {
   /** The typed client of one layout; all layouts share this client's session. */
   layout<D extends LayoutDefinition<LayoutTypes>>(definition: D): LayoutClient<D>;
   /** Ends the session (token in the path); the next call logs in again. */
@@ -75,8 +79,8 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
     now: options.now ?? Date.now,
   });
   const settings = { database: options.database, validate: options.validate ?? true };
-  return {
-    ...metadataCalls(session, options.database),
+  const client: FileMakerClient = {
+    ...layoutListing(session, options.database),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
@@ -87,6 +91,8 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
       }
     },
   };
+  registerSession(client, session, options.database);
+  return client;
 }
 
 /**

@@ -1,22 +1,16 @@
 import { broken, pageIn } from "./answer-shape.js";
+import type { FileMakerClient } from "./client.js";
+import { sessionOf } from "./client-sessions.js";
 import { FileMakerError } from "./errors.js";
-import { listQuery, type DataInfo } from "./paging.js";
 import { setOwn } from "./own.js";
-import type { Session } from "./session.js";
+import { listQuery, type DataInfo } from "./paging.js";
 import { segment } from "./transport.js";
 
 /**
- * What a server says about its layouts, read through the client's shared session (so logins, the 952
- * re-login and typed errors are the same as for record calls). For tools that inspect layouts they have no
- * definition for, such as `fmgen pull`; apps use `fm.layout(Definition)`.
+ * `@fmgen/runtime/metadata`: what a server says about a layout it has no definition for, read through a client's
+ * shared session (so logins, the 952 re-login and typed errors are the same as for record calls). For tools that
+ * inspect layouts, such as `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
  */
-
-/** One layout of the file; folders of the server's list are flattened, in order. */
-export interface LayoutEntry {
-  name: string;
-  /** The layout's table occurrence, when the server says (FileMaker Server 19 and later do). */
-  table?: string;
-}
 
 /** One field of `fieldMetaData` (FileMaker Server's shape; fields a server leaves out get their defaults). */
 export interface FieldMetadata {
@@ -57,15 +51,6 @@ export interface WireRecord {
   modId: string;
   fieldData: Record<string, unknown>;
   portalData: Record<string, Record<string, unknown>[]>;
-}
-
-export interface MetadataCalls {
-  /** `GET /databases/{database}/layouts`: every layout of the file. */
-  layouts(options?: { signal?: AbortSignal }): Promise<LayoutEntry[]>;
-  /** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists. */
-  layoutMetadata(layout: string, options?: { signal?: AbortSignal }): Promise<LayoutMetadata>;
-  /** The list call, undecoded; no record (code 101) is an empty page, as for `list`. */
-  wireRecords(layout: string, options?: { offset?: number; limit?: number; signal?: AbortSignal }): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }>;
 }
 
 /** Where and how an answer's shape is wrong, as "fieldMetaData.0.name: expected a string, got number". */
@@ -143,55 +128,40 @@ function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
   };
 }
 
-interface ListEntry {
-  name?: unknown;
-  table?: unknown;
-  isFolder?: unknown;
-  folderLayoutNames?: unknown;
+/** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists, checked. */
+export async function layoutMetadata(fm: FileMakerClient, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
+  const { session, database } = sessionOf(fm);
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}` } as const;
+  const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
+  try {
+    return layoutMetadataOf(envelope.response);
+  } catch (error) {
+    if (!(error instanceof ShapeError)) throw error;
+    // The path holds the server's names (of portals): redacted like every error the session makes.
+    throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
+  }
 }
 
-export function metadataCalls(session: Session, database: string): MetadataCalls {
-  const base = `/databases/${segment(database)}/layouts`;
-  const read = (signal: AbortSignal | undefined) => ({ idempotent: true, signal });
-  return {
-    async layouts(options = {}) {
-      const req = { method: "GET", path: base } as const;
-      const envelope = await session.call(() => req, read(options.signal));
-      const out: LayoutEntry[] = [];
-      const walk = (entries: unknown) => {
-        if (!Array.isArray(entries)) throw broken(envelope, req, "response.layouts (or a folder's folderLayoutNames) is not an array");
-        for (const entry of entries as (ListEntry | null)[]) {
-          if (typeof entry?.name !== "string") throw broken(envelope, req, "a layout or folder has no name");
-          if (entry.isFolder === true) walk(entry.folderLayoutNames);
-          else out.push(typeof entry.table === "string" && entry.table ? { name: entry.name, table: entry.table } : { name: entry.name });
-        }
-      };
-      walk(envelope.response.layouts);
-      return out;
-    },
-    async layoutMetadata(layout, options = {}) {
-      const req = { method: "GET", path: `${base}/${segment(layout)}` } as const;
-      const envelope = await session.call(() => req, read(options.signal));
-      try {
-        return layoutMetadataOf(envelope.response);
-      } catch (error) {
-        if (!(error instanceof ShapeError)) throw error;
-        // The path holds the server's names (of portals): redacted like every error the session makes.
-        throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
-      }
-    },
-    async wireRecords(layout, options = {}) {
-      const req = { method: "GET", path: `${base}/${segment(layout)}/records${listQuery(options)}` } as const;
-      try {
-        const response = pageIn(await session.call(() => req, read(options.signal)), req);
-        return {
-          data: (response.data as WireRecord[]).map((r) => ({ recordId: r.recordId, modId: r.modId, fieldData: r.fieldData, portalData: r.portalData ?? {} })),
-          dataInfo: response.dataInfo as DataInfo,
-        };
-      } catch (error) {
-        if (error instanceof FileMakerError && error.code === "101") return { data: [] };
-        throw error;
-      }
-    },
-  };
+/** The list call, undecoded; no record (code 101) is an empty page, as for `list`. */
+export async function wireRecords(
+  fm: FileMakerClient,
+  layout: string,
+  options: { offset?: number; limit?: number; signal?: AbortSignal } = {},
+): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }> {
+  const { session, database } = sessionOf(fm);
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}/records${listQuery(options)}` } as const;
+  try {
+    const response = pageIn(await session.call(() => req, { idempotent: true, signal: options.signal }), req);
+    return {
+      data: (response.data as WireRecord[]).map((r) => ({ recordId: r.recordId, modId: r.modId, fieldData: r.fieldData, portalData: r.portalData ?? {} })),
+      dataInfo: response.dataInfo as DataInfo,
+    };
+  } catch (error) {
+    if (error instanceof FileMakerError && error.code === "101") return { data: [] };
+    throw error;
+  }
+}
+
+function layoutsPath(database: string): string {
+  return `/databases/${segment(database)}/layouts`;
 }

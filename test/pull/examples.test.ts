@@ -11,7 +11,8 @@ import { copyExample, EXAMPLE_NAMES, EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USE
 async function exampleDescriptions(name: string): Promise<Map<string, { file: string; text: string; json: LayoutDescriptionInput }>> {
   const dir = join(EXAMPLES, name, "layouts");
   const out = new Map<string, { file: string; text: string; json: LayoutDescriptionInput }>();
-  for (const file of (await readdir(dir)).sort()) {
+  // Layout descriptions only: a folder may hold the database's description (<Database>.database.json) too.
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith(".layout.json")).sort()) {
     const text = await readFile(join(dir, file), "utf8");
     const json = JSON.parse(text) as LayoutDescriptionInput;
     out.set(json.layout, { file, text, json });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { inferLayout, liveFromMetadata, readCredentials, PullSettingsError, type PullSettings } from "../../src/pull/index.js";
-import type { LayoutMetadata, WireRecord } from "../../src/runtime/index.js";
+import type { LayoutMetadata, WireRecord } from "../../src/runtime/metadata.js";
 
 /** Names of members every plain object inherits: a lookup by such a name must not find the inherited member. */
 const INHERITED = ["__proto__", "constructor", "toString", "hasOwnProperty"];

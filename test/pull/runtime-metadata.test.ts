@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, type Emulator } from "./helpers.js";
+import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
 
-// The runtime's metadata calls (fm.layouts, fm.layoutMetadata, fm.wireRecords) go through the client's shared
-// session: one login, a re-login on 952, typed errors. And the emulator's `metadata: false`.
+// The runtime's metadata calls (fm.layouts, and @fmgen/runtime/metadata's layoutMetadata and wireRecords) go through
+// the client's shared session: one login, a re-login on 952, typed errors. And the emulator's `metadata: false`.
 
 const connect = (server: string, database = "Contacts"): FileMakerClient => createClient({ server, database, auth: { username: PULL_USER, password: PULL_PASSWORD } });
 
-describe("fm.layouts / fm.layoutMetadata / fm.wireRecords", () => {
+describe("fm.layouts / layoutMetadata(fm) / wireRecords(fm)", () => {
   let emu: Emulator;
   beforeAll(async () => {
     emu = await startExampleEmulator("contacts");
@@ -25,17 +26,17 @@ describe("fm.layouts / fm.layoutMetadata / fm.wireRecords", () => {
       { name: "Contacts Web", table: "Contacts" },
       { name: "Invoices Web", table: "Invoices" },
     ]);
-    const meta = await fm.layoutMetadata("Contacts Web");
+    const meta = await layoutMetadata(fm, "Contacts Web");
     expect(meta.fieldMetaData.find((f) => f.name === "Phone")).toMatchObject({ type: "normal", result: "text", maxRepeat: 3, notEmpty: false, global: false, autoEnter: false });
     expect(meta.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
     expect(meta.valueLists).toEqual([{ name: "Status Values", type: "customList", values: [{ value: "Active", displayValue: "Active" }, { value: "Inactive", displayValue: "Inactive" }] }]);
     expect(Object.keys(meta.portalMetaData)).toEqual(["Invoices"]);
-    const page = await fm.wireRecords("Contacts Web", { limit: 2 });
+    const page = await wireRecords(fm, "Contacts Web", { limit: 2 });
     expect(page.data).toHaveLength(2);
     expect(page.data[0]!.fieldData).toMatchObject({ "First Name": "Ada", Birthday: "12/10/1815", "Phone(3)": "555-0199", Photo: "" });
     expect(page.data[0]!.portalData.Invoices![0]).toMatchObject({ "Invoices::Amount": 120.5, "Invoices::Issued": "01/15/2024" });
     expect(page.dataInfo).toMatchObject({ table: "Contacts", foundCount: 4, returnedCount: 2 });
-    expect(await fm.wireRecords("Contacts Web", { offset: 99 })).toEqual({ data: [] });
+    expect(await wireRecords(fm, "Contacts Web", { offset: 99 })).toEqual({ data: [] });
     expect(emu.stats().logins - before).toBe(1);
     await fm.close();
     expect(emu.stats().activeSessions).toBe(0);
@@ -46,17 +47,17 @@ describe("fm.layouts / fm.layoutMetadata / fm.wireRecords", () => {
     await fm.layouts();
     const before = emu.stats().logins;
     emu.advanceTime(16 * 60_000);
-    expect((await fm.layoutMetadata("Invoices Web")).fieldMetaData.map((f) => f.name)).toEqual(["id", "ContactID", "Amount", "Issued", "Paid"]);
+    expect((await layoutMetadata(fm, "Invoices Web")).fieldMetaData.map((f) => f.name)).toEqual(["id", "ContactID", "Amount", "Issued", "Paid"]);
     expect(emu.stats().logins - before).toBe(1);
     await fm.close();
   });
 
   it("throw typed errors that name the call but never the token", async () => {
     const fm = connect(emu.url);
-    const missing = await fm.layoutMetadata("Nope").catch((e: unknown) => e);
+    const missing = await layoutMetadata(fm, "Nope").catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(LayoutMissingError);
     expect((missing as LayoutMissingError).call).toEqual({ method: "GET", path: "/databases/Contacts/layouts/Nope" });
-    await expect(fm.wireRecords("Nope")).rejects.toBeInstanceOf(LayoutMissingError);
+    await expect(wireRecords(fm, "Nope")).rejects.toBeInstanceOf(LayoutMissingError);
     await fm.close();
     await expect(connect(emu.url, "Nowhere").layouts()).rejects.toBeInstanceOf(DatabaseMissingError);
   });
@@ -69,10 +70,10 @@ describe("the emulator's layout metadata", () => {
     const emu = await startExampleEmulator("invoices");
     const fm = createClient({ server: emu.url, database: "Invoicing", auth: { username: PULL_USER, password: PULL_PASSWORD } });
     try {
-      const detail = await fm.layoutMetadata("Invoice Detail");
+      const detail = await layoutMetadata(fm, "Invoice Detail");
       expect(detail.fieldMetaData.find((f) => f.name === "Number")).toMatchObject({ notEmpty: true });
       expect(detail.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
-      const customers = await fm.layoutMetadata("Customers");
+      const customers = await layoutMetadata(fm, "Customers");
       const portal = customers.portalMetaData.Invoices!;
       expect(portal.find((f) => f.name === "Invoices::Number")).toMatchObject({ notEmpty: false });
       expect(portal.find((f) => f.name === "Invoices::Status")?.valueList).toBeUndefined();
@@ -138,7 +139,7 @@ describe("a metadata answer of the wrong shape", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const fm = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
     try {
-      const error = (await fm.layoutMetadata("L").catch((e: unknown) => e)) as Error;
+      const error = (await layoutMetadata(fm, "L").catch((e: unknown) => e)) as Error;
       expect(error).toBeInstanceOf(ProtocolError);
       expect(error.message).toMatch(/^GET \/databases\/Contacts\/layouts\/L: HTTP 200 answer breaks the protocol: the layout metadata has an unexpected shape at fieldMetaData\.0\.name: /);
       expect(error.message).not.toContain("t0k3n");

@@ -12,7 +12,8 @@ import { copyExample, EXAMPLES, PULL_PASSWORD, PULL_USER, runPull, startExampleE
 
 async function descriptionsIn(dir: string): Promise<Map<string, LayoutDescriptionInput>> {
   const out = new Map<string, LayoutDescriptionInput>();
-  for (const file of await readdir(dir)) {
+  // Layout descriptions only: a folder may hold the database's description (<Database>.database.json) too.
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith(".layout.json"))) {
     const json = JSON.parse(await readFile(join(dir, file), "utf8")) as LayoutDescriptionInput;
     out.set(json.layout, json);
   }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
 import { collect, connect, envelope, startFakeServer, type FakeServer } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
+import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
 
 // An answer of code 0 that lacks what the call returns (a proxy's stub, a broken server) is a ProtocolError
 // naming the call, for every public call: never `recordId: "undefined"`, a page without dataInfo, or a layout
@@ -78,12 +79,12 @@ const CALLS: [string, Call, { method: string; path: string }, [string, object, s
   ["query().run()", (fm) => contacts(fm).query().where({ "First Name": q.notEmpty() }).run(), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
   ["query().all()", (fm) => collect(contacts(fm).query().where({ "First Name": q.notEmpty() }).all()), { method: "POST", path: `${LAYOUT_PATH}/_find` }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
   ["query() without criteria: run() lists", (fm) => contacts(fm).query().run(), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
-  ["wireRecords", (fm) => fm.wireRecords("Contacts Web"), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
+  ["wireRecords", (fm) => wireRecords(fm, "Contacts Web"), { method: "GET", path: RECORDS }, BAD_PAGES, { data: [RECORD], dataInfo: DATA_INFO }],
   ["create", (fm) => contacts(fm).create({ fieldData: { "First Name": "Ada" } }), { method: "POST", path: RECORDS }, BAD_IDS(["recordId", "modId"]), { recordId: "5", modId: "0" }],
   ["edit", (fm) => contacts(fm).edit(1, { fieldData: { "First Name": "Ada" } }), { method: "PATCH", path: `${RECORDS}/1` }, BAD_IDS(["modId"]), { modId: "1" }],
   ["upload", (fm) => contacts(fm).upload(1, "Photo", new Uint8Array([1])), { method: "POST", path: `${RECORDS}/1/containers/Photo/1` }, BAD_IDS(["modId"]), { modId: "1" }],
   ["layouts", (fm) => fm.layouts(), { method: "GET", path: `/databases/${DATABASE}/layouts` }, BAD_LAYOUT_LISTS, { layouts: [{ name: "Contacts Web", table: "Contacts" }, { name: "F", isFolder: true, folderLayoutNames: [{ name: "Inner" }] }] }],
-  ["layoutMetadata", (fm) => fm.layoutMetadata("Contacts Web"), { method: "GET", path: LAYOUT_PATH }, BAD_METADATA, { fieldMetaData: [{ name: "id" }] }],
+  ["layoutMetadata", (fm) => layoutMetadata(fm, "Contacts Web"), { method: "GET", path: LAYOUT_PATH }, BAD_METADATA, { fieldMetaData: [{ name: "id" }] }],
 ];
 
 let server: FakeServer;
@@ -123,9 +124,9 @@ describe("a malformed answer of code 0", () => {
     expect(await contacts(fm).create({ fieldData: {} })).toEqual({ recordId: "5", modId: "0" });
     answer = { data: [RECORD], dataInfo: DATA_INFO };
     expect((await contacts(fm).list()).dataInfo).toEqual(DATA_INFO);
-    expect(await fm.wireRecords("Contacts Web")).toEqual({ data: [RECORD], dataInfo: DATA_INFO });
+    expect(await wireRecords(fm, "Contacts Web")).toEqual({ data: [RECORD], dataInfo: DATA_INFO });
     answer = { data: [{ ...RECORD, portalData: undefined }], dataInfo: DATA_INFO };
-    expect((await fm.wireRecords("Contacts Web")).data[0]!.portalData).toEqual({});
+    expect((await wireRecords(fm, "Contacts Web")).data[0]!.portalData).toEqual({});
     answer = { layouts: [{ name: "Contacts Web", table: "Contacts" }, { name: "F", isFolder: true, folderLayoutNames: [{ name: "Inner" }] }] };
     expect(await fm.layouts()).toEqual([{ name: "Contacts Web", table: "Contacts" }, { name: "Inner" }]);
   });

@@ -5,6 +5,7 @@ import { encodeFindRequest } from "../../src/runtime/find-criteria.js";
 import { recordDecoder } from "../../src/runtime/record-decoder.js";
 import { connect, envelope, startFakeServer, startRuntimeEmulator, type Emulator, type FakeServer } from "../support/runtime-emulator.js";
 import { PROTO, Weird, WEIRD_DATABASE, WEIRD_TEXT } from "../support/runtime-layouts.js";
+import { layoutMetadata } from "../../src/runtime/metadata.js";
 
 // A field or portal may be named `__proto__` (DESIGN.md: any string is a valid name). Every object the runtime
 // keys by such a name must keep it as an own key: `obj["__proto__"] = v` on a plain object changes its prototype
@@ -112,7 +113,7 @@ describe("names from the server", () => {
     const server = await startFakeServer(() => ({ status: 200, body: `{"response": ${metadata}, "messages": [{"code": "0", "message": "OK"}]}` }));
     const fm = connect(server.url);
     try {
-      const { portalMetaData } = await fm.layoutMetadata("Protos");
+      const { portalMetaData } = await layoutMetadata(fm, "Protos");
       expect(Object.keys(portalMetaData)).toEqual(["__proto__", "Invoices"]);
       expect((own(portalMetaData, PROTO) as { name: string }[]).map((f) => f.name)).toEqual(["Protos::Name"]);
     } finally {
