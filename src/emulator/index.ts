@@ -13,6 +13,7 @@ import { uniqueKey } from "./record-writes.js";
 import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
 import { SessionRegistry, type Account } from "./sessions.js";
+import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import type { EmulatorState, HostedDatabase } from "./state.js";
 import { ContainerStore, TableData } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
@@ -21,6 +22,7 @@ import type { ScriptHandlers } from "./scripts/script-module.js";
 
 export type { SeedData } from "./seed.js";
 export type { Account } from "./sessions.js";
+export type { ApiKey } from "./api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
 export type { ScriptContext, ScriptFoundSet, ScriptHandler, ScriptHandlers, ScriptRecord, ScriptReturn } from "./scripts/script-module.js";
 export { ScriptStepError, type ScriptPortalData, type ScriptRecords, type ScriptSort } from "./scripts/handler-api.js";
@@ -30,7 +32,16 @@ export interface EmulatorOptions {
   layouts: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
   /** Seed data: a path to a JSON file or the object itself. */
   data?: string | SeedData;
+  /**
+   * Accounts beside the seed's: `{ username, password }`, `{ oauth: { requestId, identifier } }` (OAuth login
+   * headers) or `{ fmid }` (a Claris ID id token), each with optional `privileges` (default `["fmrest"]`).
+   */
   accounts?: readonly Account[];
+  /**
+   * Static API keys, as a proxy such as OttoFMS takes them: `Authorization: Bearer <key>` under `pathPrefix`
+   * (default none: the `/fmi/data` paths themselves; `/otto` serves `/otto/fmi/data/...`) needs no login.
+   */
+  apiKeys?: readonly ApiKey[];
   /** Default 127.0.0.1: the emulator is for this machine only unless told otherwise. */
   host?: string;
   /** Default 0: a free port. */
@@ -162,6 +173,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     metadata: options.metadata ?? true,
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     urlKey: randomBytes(32),
+    apiKeys: new ApiKeyRing(options.apiKeys ?? []),
     scripts: await loadScriptCatalog(
       { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
       descriptions,

@@ -11,8 +11,17 @@ import { decodeWireValue } from "./stored-value.js";
 /** `records` is read by {@link parseSeedRecords}: zod's `record()` drops a key named "__proto__". */
 export const seedSchema = z
   .object({
+    // Each account signs in one way (sign-ins.ts): a name and password, OAuth, or a Claris ID (FMID) id token.
     accounts: z
-      .array(z.object({ username: z.string().min(1), password: z.string(), privileges: z.array(z.string()).optional() }).strict())
+      .array(
+        z.union([
+          z.object({ username: z.string().min(1), password: z.string(), privileges: z.array(z.string()).optional() }).strict(),
+          z
+            .object({ oauth: z.object({ requestId: z.string().min(1), identifier: z.string().min(1) }).strict(), privileges: z.array(z.string()).optional() })
+            .strict(),
+          z.object({ fmid: z.string().regex(/^\S+$/, "must be an id token (no spaces)"), privileges: z.array(z.string()).optional() }).strict(),
+        ]),
+      )
       .optional(),
     records: z.unknown().optional(),
   })
@@ -74,7 +83,12 @@ function isObject(value: unknown): value is object {
 }
 
 export function seedAccounts(seed: SeedData): Account[] {
-  return (seed.accounts ?? []).map((a) => ({ username: a.username, password: a.password, ...(a.privileges ? { privileges: a.privileges } : {}) }));
+  return (seed.accounts ?? []).map((a): Account => {
+    const privileges = a.privileges ? { privileges: a.privileges } : {};
+    if ("oauth" in a) return { oauth: { requestId: a.oauth.requestId, identifier: a.oauth.identifier }, ...privileges };
+    if ("fmid" in a) return { fmid: a.fmid, ...privileges };
+    return { username: a.username, password: a.password, ...privileges };
+  });
 }
 
 /** Loads seed records into their tables, with auto-enter and validation as if each were created. */

@@ -1,12 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { EmulatorClock } from "./clock.js";
 import { SessionGlobals } from "./globals.js";
+import { AccountBook, type Account, type SignIn, type SignInCheck } from "./sign-ins.js";
 
-export interface Account {
-  username: string;
-  password: string;
-  privileges?: readonly string[];
-}
+export type { Account } from "./sign-ins.js";
 
 interface Session {
   database: string;
@@ -18,33 +15,37 @@ interface Session {
 /** FileMaker Data API tokens expire after 15 minutes without a successful call. */
 export const TOKEN_IDLE_LIMIT_MS = 15 * 60_000;
 
-export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: "credentials" | "privilege" };
+export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: Exclude<SignInCheck, "ok"> };
 
 /** Accounts and session tokens, on the emulator's clock. */
 export class SessionRegistry {
-  private readonly accounts = new Map<string, Account>();
+  private readonly accounts = new AccountBook();
   private readonly sessions = new Map<string, Session>();
   logins = 0;
 
   constructor(private readonly clock: EmulatorClock) {}
 
   addAccount(account: Account): void {
-    // FileMaker account names are case-insensitive; passwords are not.
-    this.accounts.set(account.username.toLowerCase(), account);
+    this.accounts.add(account);
+  }
+
+  /** Whether a sign-in (Basic, OAuth, FMID: sign-ins.ts) names an account that may use the Data API; no session is made. */
+  check(signIn: SignIn): SignInCheck {
+    return this.accounts.check(signIn, this.clock.now());
   }
 
   /** Whether an account has this password, and whether it may use the Data API; no session is made. */
-  checkPassword(username: string, password: string): "ok" | "credentials" | "privilege" {
-    const account = this.accounts.get(username.toLowerCase());
-    const expected = account?.password ?? "";
-    // Compare digests in constant time so the answer's timing says nothing about the password.
-    const same = timingSafeEqual(digest(password), digest(expected));
-    if (!account || !same) return "credentials";
-    return (account.privileges ?? ["fmrest"]).includes("fmrest") ? "ok" : "privilege";
+  checkPassword(username: string, password: string): SignInCheck {
+    return this.check({ kind: "basic", username, password });
   }
 
   login(database: string, username: string, password: string): LoginOutcome {
-    const check = this.checkPassword(username, password);
+    return this.signIn(database, { kind: "basic", username, password });
+  }
+
+  /** A session of this database for the sign-in's account: the same token whichever way it signed in. */
+  signIn(database: string, signIn: SignIn): LoginOutcome {
+    const check = this.check(signIn);
     if (check !== "ok") return { ok: false, reason: check };
     const token = randomBytes(24).toString("hex");
     this.sessions.set(token, { database, lastUsedMs: this.clock.now() });
@@ -98,8 +99,4 @@ export class SessionRegistry {
     for (const session of this.sessions.values()) if (now - session.lastUsedMs < TOKEN_IDLE_LIMIT_MS) count++;
     return count;
   }
-}
-
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
 }

@@ -6,9 +6,10 @@ import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view.js";
+import type { ApiKeyRing } from "./api-keys.js";
+import type { DateFormat } from "./date-format.js";
 import type { GlobalScope } from "./globals.js";
 import type { ScriptCatalog } from "./scripts/script-catalog.js";
-import type { DateFormat } from "./date-format.js";
 
 /** A hosted database: its model and its tables' records. */
 export interface HostedDatabase {
@@ -41,6 +42,8 @@ export interface EmulatorState {
   faults?: FaultPlan | undefined;
   /** The key that signs container URLs (random per run). */
   urlKey: Buffer;
+  /** Static API keys served with no login, under their proxy path prefixes (api-keys.ts). */
+  apiKeys: ApiKeyRing;
   /** The scripts each database has: the handlers and the database descriptions' scripts (scripts/). */
   scripts: ScriptCatalog;
   /** The emulator's log (script errors); stderr unless `startEmulator({ log })` says otherwise. */

@@ -1,11 +1,12 @@
 import type { CommandModule } from "yargs";
-import { parseFaultOptions, startEmulator, type Account } from "../../emulator/index.js";
+import { parseFaultOptions, startEmulator, type Account, type ApiKey } from "../../emulator/index.js";
 import type { CliIo } from "../io.js";
 
 interface ServeArgs {
   layouts: string[];
   data?: string;
   account: string[];
+  apiKey: string[];
   host: string;
   port: number;
   serverStatuses: boolean;
@@ -24,6 +25,12 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("layouts", { type: "string", array: true, demandOption: true, describe: "Description files or folders of *.layout.json" })
         .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest privilege (repeatable)" })
+        .option("api-key", {
+          type: "string",
+          array: true,
+          default: [] as string[],
+          describe: "KEY or KEY@/prefix: Authorization: Bearer KEY needs no login, under /prefix/fmi/data/... when given (as a proxy such as OttoFMS; repeatable)",
+        })
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
         .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
         .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" })
@@ -41,6 +48,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
       const emulator = await startEmulator({
         layouts: args.layouts,
         accounts,
+        apiKeys: args.apiKey.map(parseApiKey),
         host: args.host,
         port: args.port,
         serverStatuses: args.serverStatuses,
@@ -55,6 +63,14 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
       setExitCode(0);
     },
   };
+}
+
+/** `KEY` or `KEY@/prefix` (the prefix starts at the first "@/"). */
+function parseApiKey(text: string): ApiKey {
+  const at = text.indexOf("@/");
+  const key = at === -1 ? text : text.slice(0, at);
+  if (key === "") throw new Error(`--api-key must be KEY or KEY@/prefix, got "${text}"`);
+  return at === -1 ? { key } : { key, pathPrefix: text.slice(at + 1) };
 }
 
 function parseAccount(text: string): Account {

@@ -1,6 +1,7 @@
 import { EmulatorError } from "../fm-error.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { parseBasic } from "./sessions.js";
+import { signInOf } from "../sign-ins.js";
+import { signInRefused } from "./sessions.js";
 
 /**
  * `GET /productInfo` (data-api-server.md, section 8): no authentication; the shape real servers answer, for the
@@ -24,16 +25,18 @@ export function productInfo(): Answer {
 
 /**
  * `GET /databases` (section 8): the hosted files, `{ databases: [{ name }] }`, to anyone (no Authorization) or to
- * HTTP Basic credentials of any account (the emulator's accounts sign in to every hosted file; the `fmrest`
- * privilege is not needed to list files). Wrong or malformed Basic credentials: 401 / 212.
+ * the sign-in of any account: HTTP Basic, or (section 9) an FMID id token or the OAuth headers. The emulator's
+ * accounts sign in to every hosted file; the `fmrest` privilege is not needed to list files. A sign-in that names
+ * no account, or a malformed Basic header, is 401 / 212; another kind of Authorization (a Bearer token) is not a
+ * sign-in and is not read.
  */
 export function listDatabases(ctx: RequestContext): Answer {
-  const header = ctx.req.headers.authorization;
-  if (header !== undefined && /^Basic(\s|$)/i.test(header)) {
-    const credentials = parseBasic(header);
-    if (!credentials || ctx.state.sessions.checkPassword(credentials.username, credentials.password) === "credentials") {
-      throw new EmulatorError(401, "212", "the Basic credentials name no account (send none to list the databases anonymously)");
-    }
+  const signIn = signInOf(ctx.req.headers);
+  if (signIn === "ambiguous") throw new EmulatorError(401, "212", "send one sign-in: the OAuth headers or an Authorization header, not both");
+  if (signIn === "malformed") throw new EmulatorError(401, "212", "the sign-in cannot be read (a malformed Basic or FMID header, or one OAuth header of two)");
+  if (signIn !== undefined) {
+    const check = ctx.state.sessions.check(signIn);
+    if (check === "credentials" || check === "expired") throw signInRefused(check);
   }
   return { response: { databases: [...ctx.state.databases.values()].map((db) => ({ name: db.model.name })) } };
 }

@@ -1,22 +1,23 @@
 import { EmulatorError } from "../fm-error.js";
 import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
+import { signInOf, type SignInCheck } from "../sign-ins.js";
 
-/** POST /databases/{database}/sessions: HTTP Basic credentials for a token (body and header). */
+/**
+ * POST /databases/{database}/sessions: HTTP Basic credentials, OAuth headers or an FMID id token (sign-ins.ts,
+ * data-api-server.md section 9) for a token (body and header).
+ */
 export async function login(ctx: RequestContext): Promise<Answer> {
-  const credentials = parseBasic(ctx.req.headers.authorization);
+  const signIn = signInOf(ctx.req.headers);
   // Many clients POST the login with no body at all: that means `{}` (data-api-server.md, section 1).
   const body = await readRequestBody(ctx, { emptyIsObject: true });
   if (body.fmDataSource !== undefined && !isDataSourceList(body.fmDataSource)) {
     throw new EmulatorError(400, "1708", "fmDataSource must be an array of { database, username, password } objects");
   }
-  if (!credentials) throw new EmulatorError(401, "212", "send Authorization: Basic with base64 of account:password");
-  const outcome = ctx.state.sessions.login(ctx.db.model.name, credentials.username, credentials.password);
-  if (!outcome.ok) {
-    throw outcome.reason === "privilege"
-      ? new EmulatorError(401, "9", "the account's privilege set lacks the fmrest extended privilege")
-      : new EmulatorError(401, "212");
-  }
+  if (signIn === "ambiguous") throw new EmulatorError(401, "212", "send one sign-in: the OAuth headers or an Authorization header, not both");
+  if (signIn === undefined || signIn === "malformed") throw new EmulatorError(401, "212", SIGN_IN_HELP);
+  const outcome = ctx.state.sessions.signIn(ctx.db.model.name, signIn);
+  if (!outcome.ok) throw signInRefused(outcome.reason);
   return { response: { token: outcome.token }, headers: { "X-FM-Data-Access-Token": outcome.token } };
 }
 
@@ -26,13 +27,14 @@ export function logout(ctx: RequestContext): Answer {
   return {};
 }
 
-export function parseBasic(header: string | undefined): { username: string; password: string } | undefined {
-  const m = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(header ?? "");
-  if (!m) return undefined;
-  const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
-  const colon = decoded.indexOf(":");
-  if (colon <= 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+const SIGN_IN_HELP =
+  "send Authorization: Basic with base64 of account:password, Authorization: FMID <id token>, or the headers X-FM-Data-OAuth-Request-Id and X-FM-Data-OAuth-Identifier";
+
+/** 401 for a sign-in that names no account (212), an expired FMID id token (212), or an account without fmrest (9). */
+export function signInRefused(reason: Exclude<SignInCheck, "ok">): EmulatorError {
+  if (reason === "privilege") return new EmulatorError(401, "9", "the account's privilege set lacks the fmrest extended privilege");
+  if (reason === "expired") return new EmulatorError(401, "212", "the FMID id token has expired (it lasts an hour); sign in with a new one");
+  return new EmulatorError(401, "212");
 }
 
 /** External data source credentials: accepted and ignored, since the emulator hosts no other files. */

@@ -116,7 +116,8 @@ function sendTruncated(res: ServerResponse, reply: Reply): void {
 
 async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {
   const url = requestUrl(req.url ?? "/");
-  const segments = decodeSegments(url.pathname);
+  // A proxy path prefix of an API key (`/otto/fmi/data/...`) is taken off here (api-keys.ts).
+  const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
     if (serveContainer(state, segments, bearerToken(req), res)) return "sent";
@@ -153,7 +154,7 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   let globals: SessionGlobals | undefined;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
-    if (!token || !state.sessions.isValid(token, db.model.name)) {
+    if (!token || !(state.sessions.isValid(token, db.model.name) || state.apiKeys.accepts(req, token))) {
       throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     }
     globals = state.sessions.globalsOf(token);
