@@ -46,43 +46,69 @@ export function allPortals(layout: LayoutModel): readonly PortalRange[] {
   return ranges;
 }
 
+/** One portal range parameter as sent: `_limit.Invoices=10` is { key, kind: "limit", name: "Invoices", raw: "10" }. */
+interface RangeParameter {
+  key: string;
+  kind: string;
+  name: string;
+  raw: unknown;
+}
+
+/** The range parameters of a query string (`_offset.<portal>`, `_limit.<portal>`), each given at most once. */
+function queryRanges(query: URLSearchParams): RangeParameter[] {
+  const ranges: RangeParameter[] = [];
+  for (const key of new Set(query.keys())) {
+    const m = QUERY_RANGE.exec(key);
+    if (!m) continue;
+    const values = query.getAll(key);
+    if (values.length > 1) throw new EmulatorError(400, "1708", `${key} is given ${values.length} times; give it once`);
+    ranges.push({ key, kind: m[1]!, name: m[2]!, raw: values[0] });
+  }
+  return ranges;
+}
+
 /** The portals of `layout` (the layout the answer is shaped by) that a list or get query string asks for. */
 export function portalSelectionFromQuery(layout: LayoutModel, query: URLSearchParams): readonly PortalRange[] {
-  let selected: unknown;
-  const ranges: [string, unknown][] = [];
-  for (const name of new Set(query.keys())) {
-    const isSelection = name === "portal";
-    if (!isSelection && !QUERY_RANGE.test(name)) continue;
-    const values = query.getAll(name);
-    if (values.length > 1) throw new EmulatorError(400, "1708", `${name} is given ${values.length} times; give it once`);
-    if (isSelection) selected = jsonParam(values[0]!, "portal");
-    else ranges.push([name, values[0]]);
-  }
+  const given = query.getAll("portal");
+  if (given.length > 1) throw new EmulatorError(400, "1708", `portal is given ${given.length} times; give it once`);
+  const selected = given.length === 0 ? undefined : jsonParam(given[0]!, "portal");
+  const ranges = queryRanges(query);
   if (selected === undefined && ranges.length === 0) return allPortals(layout);
-  return selection(layout, selected, ranges, QUERY_RANGE);
+  return selection(layout, selected, ranges);
 }
 
-/** The portals of `layout` that a find body asks for (`portal`, `offset.<portal>`, `limit.<portal>`). */
-export function portalSelectionFromBody(layout: LayoutModel, body: Record<string, unknown>): readonly PortalRange[] {
-  const ranges: [string, unknown][] = [];
-  for (const key of Object.keys(body)) if (BODY_RANGE.test(key)) ranges.push([key, body[key]]);
+/**
+ * The portals of `layout` that a find asks for: `portal`, `offset.<portal>` and `limit.<portal>` in its body. The
+ * GET spelling on the find's query string (`?_offset.<portal>=`, as @proofkit/fmdapi sends a find's portal ranges)
+ * is taken too (*choice*); one range given both ways is 1708.
+ */
+export function portalSelectionFromBody(layout: LayoutModel, body: Record<string, unknown>, query?: URLSearchParams): readonly PortalRange[] {
+  const ranges: RangeParameter[] = [];
+  for (const key of Object.keys(body)) {
+    const m = BODY_RANGE.exec(key);
+    if (m) ranges.push({ key, kind: m[1]!, name: m[2]!, raw: body[key] });
+  }
+  if (query) ranges.push(...queryRanges(query));
   if (body.portal === undefined && ranges.length === 0) return allPortals(layout);
-  return selection(layout, body.portal, ranges, BODY_RANGE);
+  return selection(layout, body.portal, ranges);
 }
 
-function selection(layout: LayoutModel, selected: unknown, ranges: readonly [string, unknown][], pattern: RegExp): readonly PortalRange[] {
+function selection(layout: LayoutModel, selected: unknown, ranges: readonly RangeParameter[]): readonly PortalRange[] {
   const chosen = selected === undefined ? new Set(layout.portals) : portalsNamed(layout, selected);
   const byPortal = new Map<PortalModel, PortalRange>();
   for (const portal of layout.portals) if (chosen.has(portal)) byPortal.set(portal, { portal, offset: 1, limit: DEFAULT_PORTAL_LIMIT });
-  for (const [key, raw] of ranges) {
-    const [, kind, name] = pattern.exec(key)!;
-    const portal = portalNamed(layout, name!);
+  const given = new Map<string, string>();
+  for (const { key, kind, name, raw } of ranges) {
+    const portal = portalNamed(layout, name);
     // A portal's name that the layout does not have is an unknown parameter, as any other unknown name is.
     if (!portal) throw unknownParameters([key]);
+    const value = positiveInteger(raw, key, 1);
+    const earlier = given.get(`${kind}\u0000${name}`);
+    if (earlier !== undefined) throw new EmulatorError(400, "1708", `${earlier} and ${key} both give portal "${name}"'s ${kind}; give it once`);
+    given.set(`${kind}\u0000${name}`, key);
     const range = byPortal.get(portal);
     // A range of a portal that `portal` leaves out names a real portal; it ranges rows that are not answered.
     if (!range) continue;
-    const value = positiveInteger(raw, key, 1);
     if (kind === "offset") range.offset = value;
     else range.limit = value;
   }

@@ -32,10 +32,10 @@ export function shapeFromQuery(ctx: RequestContext): RecordShape {
   return { layout, portals: portalSelectionFromQuery(layout, ctx.query) };
 }
 
-/** Find: `layout.response`, `portal`, `offset.<portal>`, `limit.<portal>` in the body. */
+/** Find: `layout.response`, `portal`, `offset.<portal>`, `limit.<portal>` in the body (ranges also `?_limit.<portal>`). */
 export function shapeFromFindBody(ctx: RequestContext, body: Record<string, unknown>): RecordShape {
   const layout = responseLayout(ctx, body["layout.response"]);
-  return { layout, portals: portalSelectionFromBody(layout, body) };
+  return { layout, portals: portalSelectionFromBody(layout, body, ctx.query) };
 }
 
 function hasPortalParameters(query: URLSearchParams): boolean {

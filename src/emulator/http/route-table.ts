@@ -31,7 +31,7 @@ export const ROUTES: readonly Route[] = [
   route("PATCH", "databases/:database/layouts/:layout/records/:recordId", "bearer", editRecord, { body: ["fieldData", "portalData", "modId", "options", "dateformats", ...SCRIPT_KEYS] }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId", "bearer", duplicateRecord, { body: SCRIPT_KEYS }),
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord, { query: SCRIPT_KEYS, body: SCRIPT_KEYS }),
-  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName }),
+  route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName, dynamicQuery: isPortalRangeQueryName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer, { query: ["modId"] }),
   route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
   route("GET", "databases/:database/scripts", "bearer", listScripts),

@@ -91,6 +91,9 @@ describe("data-api-server.md section 3: portals", () => {
       const asStrings = expectOk(await find(api, token, { query: [{ "First Name": "Alan" }], "offset.Invoices": "2", "limit.Invoices": "1" }));
       expect(amounts(asStrings.data[0])).toEqual([2]);
       expect(asStrings.data[0].portalDataInfo).toEqual([info(ALAN_INVOICES, 1), info(0, 0, NOTES_PORTAL, "Notes")]);
+      // The GET spelling on the find's query string, as @proofkit/fmdapi sends a find's ranges (the emulator's choice).
+      const onQuery = expectOk(await api.call("POST", `${FIND}${qs({ "_offset.Invoices": 59, "_limit.Invoices": 10 })}`, { token, json: { query: [{ "First Name": "Alan" }], portal: ["Invoices"] } }));
+      expect(amounts(onQuery.data[0])).toEqual([59, 60]);
     });
     await eachStatusMode(async (api, token) => {
       for (const key of ["_limit.Invoices", "_offset.Invoices"]) {
@@ -98,6 +101,12 @@ describe("data-api-server.md section 3: portals", () => {
         expectError(res, 400, "960");
         expect(res.body.messages[0]!.message).toBe(`Unknown parameter(s): ${key}`);
       }
+      // One range given both ways, or twice on the query string: 1708; `portal` on a find's query string: 960.
+      expectError(await api.call("POST", `${FIND}?_limit.Invoices=1`, { token, json: { query: [{ "First Name": "Alan" }], "limit.Invoices": 2 } }), 400, "1708");
+      expectError(await api.call("POST", `${FIND}?_limit.Invoices=1&_limit.Invoices=1`, { token, json: { query: [{ "First Name": "Alan" }] } }), 400, "1708");
+      const portalOnQuery = await api.call("POST", `${FIND}?portal=${encodeURIComponent('["Invoices"]')}`, { token, json: { query: [{ "First Name": "Alan" }] } });
+      expectError(portalOnQuery, 400, "960");
+      expect(portalOnQuery.body.messages[0]!.message).toBe("Unknown parameter(s): portal");
       // And the find spelling in a GET query string is unknown there.
       const res = await get(api, token, "1", { "limit.Invoices": 1 });
       expectError(res, 400, "960");
@@ -131,6 +140,7 @@ describe("data-api-server.md section 3: portals", () => {
         expectError(await find(api, token, { query: [{ "First Name": "Alan" }], "limit.Invoices": bad }), 400, "1708");
       }
       expectError(await find(api, token, { query: [{ "First Name": "Alan" }], "offset.Invoices": 0 }), 400, "1708");
+      expectError(await get(api, token, "3", { portal: JSON.stringify([NOTES_PORTAL]), "_limit.Invoices": 0 }), 400, "1708");
       expectError(await get(api, token, "3", { portal: "Invoices" }), 400, "1708");
       expectError(await get(api, token, "3", { portal: JSON.stringify("Invoices") }), 400, "1708");
       expectError(await get(api, token, "3", { portal: JSON.stringify([1]) }), 400, "1708");
