@@ -14,6 +14,7 @@ import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
 import { SessionRegistry, type Account } from "./sessions.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
+import { StreamingSessions } from "./streaming-sessions.js";
 import type { EmulatorState, HostedDatabase } from "./state.js";
 import { ContainerStore, TableData } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
@@ -174,6 +175,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     urlKey: randomBytes(32),
     apiKeys: new ApiKeyRing(options.apiKeys ?? []),
+    streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
       { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
       descriptions,

@@ -7,6 +7,7 @@ import type { ContainerStore, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view.js";
 import type { ApiKeyRing } from "./api-keys.js";
+import type { StreamingSessions } from "./streaming-sessions.js";
 import type { DateFormat } from "./date-format.js";
 import type { GlobalScope } from "./globals.js";
 import type { ScriptCatalog } from "./scripts/script-catalog.js";
@@ -44,6 +45,8 @@ export interface EmulatorState {
   urlKey: Buffer;
   /** Static API keys served with no login, under their proxy path prefixes (api-keys.ts). */
   apiKeys: ApiKeyRing;
+  /** The X-FMS-Session-Key cookies container downloads need (streaming-sessions.ts). */
+  streaming: StreamingSessions;
   /** The scripts each database has: the handlers and the database descriptions' scripts (scripts/). */
   scripts: ScriptCatalog;
   /** The emulator's log (script errors); stderr unless `startEmulator({ log })` says otherwise. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { downloadContainer } from "../support/container-download.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import { DataApi, expectOk, p } from "../support/data-api-http.js";
 
@@ -36,7 +37,7 @@ describe("an upload to a global container field", () => {
     const records = expectOk(await api.call("GET", p`/databases/Brand/layouts/Pages/records`, { token })).data;
     expect(records.map((r: { fieldData: { Logo: string } }) => r.fieldData.Logo)).toEqual([expect.stringMatching(/\/logo\.png$/), expect.stringMatching(/\/logo\.png$/)]);
     expect(records.map((r: { modId: string }) => r.modId)).toEqual(["1", "0"]);
-    const served = await fetch(records[1].fieldData.Logo);
+    const served = await downloadContainer(records[1].fieldData.Logo);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(file.bytes);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { downloadContainer } from "../support/container-download.js";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +32,8 @@ afterAll(async () => {
 
 async function download(url: string | null): Promise<{ bytes: Uint8Array; contentType: string | null }> {
   expect(url).toEqual(expect.any(String));
-  const res = await fetch(url!);
+  // The container URL's cookie dance (302, then the file) is data-api-server.md section 11.
+  const res = await downloadContainer(url!);
   expect(res.status).toBe(200);
   return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type") };
 }

@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { downloadContainer } from "../support/container-download.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "../../src/runtime/index.js";
 import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
@@ -35,7 +36,8 @@ async function uploadedUrl(): Promise<string> {
 describe("container URLs", () => {
   it("the field's URL (with its signed token) serves the bytes; without any credential it is refused", async () => {
     const url = await uploadedUrl();
-    expect((await fetch(url)).status).toBe(200);
+    // The field's URL as a client with a cookie jar follows it (302 with X-FMS-Session-Key, then the file).
+    expect((await downloadContainer(url)).status).toBe(200);
     const parts = new URL(url).pathname.split("/"); // ["", "Streaming", db, id, token, filename]
     expect(parts).toHaveLength(6);
     const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;

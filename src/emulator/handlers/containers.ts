@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError } from "../fm-error.js";
 import { mediaType, readBody } from "../http/body.js";
 import { recordIdParam } from "../http/params.js";
@@ -7,6 +7,8 @@ import type { Answer, RequestContext } from "../http/routes.js";
 import { currentRecord, writeContainer } from "../record-transaction.js";
 import type { EmulatorState } from "../state.js";
 import { containerUrlToken, tableOf } from "../state.js";
+import { requestBaseUrl } from "../http/request-host.js";
+import { STREAMING_COOKIE } from "../streaming-sessions.js";
 
 /** POST .../records/{recordId}/containers/{fieldName}/{fieldRepetition}: multipart part `upload`. */
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
@@ -58,18 +60,32 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
 /**
  * GET /Streaming/{database}/{containerId}/{urlToken}/{filename}: the bytes a container field's URL points to,
  * only to a request that carries either the URL's own signed token (as the record's field value gives it, so the URL
- * works from a browser, as FileMaker Server's container URLs do) or the Bearer token of a live session of
- * that database. Anything else gets 401 / 952, whether or not the file exists.
+ * works from a browser, as FileMaker Server's container URLs do) or the Bearer token of a live session (or a
+ * prefix-less API key) of that database. Anything else gets 401 / 952, whether or not the file exists.
+ *
+ * As on real servers (data-api-server.md, section 11), the field's URL answers its first GET with 302 back to itself
+ * and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts). A
+ * Bearer token's GET of the bare URL is served at once.
  */
-export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, res: ServerResponse): boolean {
+export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, res: ServerResponse, req: IncomingMessage): boolean {
   const [, database, id] = segments;
   if (segments.length < 4 || segments.length > 5 || !database || !id) return false;
   const signed = segments.length === 5 ? segments[3]! : undefined;
   const bySignature = signed !== undefined && sameText(signed, containerUrlToken(state.urlKey, database, id));
-  const bySession = bearer !== undefined && state.sessions.isValid(bearer, database);
+  const bySession = bearer !== undefined && (state.sessions.isValid(bearer, database) || state.apiKeys.accepts(req, bearer));
   if (!bySignature && !bySession) throw new EmulatorError(401, "952", "container data needs the URL's token or a session's Bearer token");
   const file = state.containers.get(id);
   if (!file) return false;
+  if (bySignature && !state.streaming.accepts(req, database)) {
+    const key = state.streaming.issue(database);
+    res.writeHead(302, {
+      Location: `${requestBaseUrl(req, state.baseUrl)}${samePath(req)}`,
+      "Set-Cookie": `${STREAMING_COOKIE}=${key}; Path=/; HttpOnly`,
+      "Content-Length": 0,
+    });
+    res.end();
+    return true;
+  }
   res.writeHead(200, {
     "Content-Type": file.contentType,
     "Content-Length": file.size,
@@ -77,6 +93,12 @@ export function serveContainer(state: EmulatorState, segments: readonly string[]
   });
   res.end(file.bytes);
   return true;
+}
+
+/** The request target's path and query, as sent (server.ts has already parsed it once, so it parses). */
+function samePath(req: IncomingMessage): string {
+  const url = new URL(req.url ?? "/", "http://emulator.invalid");
+  return `${url.pathname}${url.search}`;
 }
 
 function sameText(a: string, b: string): boolean {

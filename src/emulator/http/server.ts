@@ -120,7 +120,7 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
-    if (serveContainer(state, segments, bearerToken(req), res)) return "sent";
+    if (serveContainer(state, segments, bearerToken(req), res, req)) return "sent";
     throw new EmulatorError(404, "1630", "no container data at this URL");
   }
   if (segments[0] !== "fmi" || segments[1] !== "data" || !VERSIONS.has(segments[2] ?? "")) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
+import { downloadContainer } from "../../support/container-download.js";
 import {
   CONTACTS,
   DataApi,
@@ -38,7 +39,8 @@ async function newContact(): Promise<string> {
 }
 
 async function fetchBytes(url: string): Promise<{ status: number; type: string | null; bytes: Uint8Array }> {
-  const res = await fetch(url);
+  // The container URL's cookie dance (302, then the file) is data-api-server.md section 11.
+  const res = await downloadContainer(url);
   return { status: res.status, type: res.headers.get("content-type"), bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 

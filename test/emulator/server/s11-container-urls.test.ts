@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
+import { downloadContainer } from "../../support/container-download.js";
+import { CONTACTS, DataApi, DB, expectOk, p, type FileToUpload } from "../../support/data-api-http.js";
+import { rawHttp } from "../../support/raw-http.js";
+
+// data-api-server.md, section 11: container URLs. The first GET of a container field's URL answers 302 with
+// Set-Cookie: X-FMS-Session-Key=..., the GET that brings the cookie gets the file, and URLs are built from the host
+// the client used. Over loopback HTTP, on v1, v2 and vLatest; the emulator's signed-URL security stays.
+
+const VERSIONS = ["v1", "v2", "vLatest"] as const;
+const PNG: FileToUpload = { bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]), type: "image/png", filename: "ada photo.png" };
+
+let emu: Emulator;
+let api: DataApi;
+let token: string;
+let photoUrl: string;
+let port: string;
+
+beforeAll(async () => {
+  ({ emu, api } = await startConformanceEmulator());
+  token = await api.login();
+  expectOk(await api.upload(token, CONTACTS, "1", "Photo", 1, PNG));
+  photoUrl = (await api.getOk(token, CONTACTS, "1")).fieldData.Photo;
+  port = new URL(emu.url).port;
+});
+afterAll(async () => {
+  await emu.close();
+});
+
+const cookieOf = (setCookie: string) => setCookie.split(";")[0]!;
+
+describe("11. the first GET answers 302 with X-FMS-Session-Key, the second (with the cookie) the file", () => {
+  it.each(VERSIONS)("11. a container field's URL read through %s: 302 + Set-Cookie, then the bytes with the cookie", async (version) => {
+    const url = (await api.withVersion(version).getOk(token, CONTACTS, "1")).fieldData.Photo as string;
+    expect(url).toBe(photoUrl);
+    const first = await fetch(url, { redirect: "manual" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toBe(url);
+    const [setCookie] = first.headers.getSetCookie();
+    expect(setCookie).toMatch(/^X-FMS-Session-Key=[0-9A-F]{32}; Path=\/; HttpOnly$/);
+    expect(await first.text()).toBe("");
+    const second = await fetch(url, { redirect: "manual", headers: { cookie: cookieOf(setCookie!) } });
+    expect(second.status).toBe(200);
+    expect(second.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(PNG.bytes);
+  });
+
+  it("11. the cookie is kept for every container URL of the database; the download helper a cookie jar is follows it", async () => {
+    expectOk(await api.upload(token, CONTACTS, "2", "Attachments", 2, { bytes: Uint8Array.from([9, 9]), type: "application/octet-stream", filename: "b.bin" }));
+    const other = (await api.getOk(token, CONTACTS, "2")).fieldData["Attachments(2)"] as string;
+    const first = await fetch(photoUrl, { redirect: "manual" });
+    const cookie = cookieOf(first.headers.getSetCookie()[0]!);
+    const res = await fetch(other, { redirect: "manual", headers: { cookie: `theme=dark; ${cookie}` } });
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(Uint8Array.from([9, 9]));
+    expect(new Uint8Array(await (await downloadContainer(photoUrl)).arrayBuffer())).toEqual(PNG.bytes);
+  });
+
+  it("11. without the cookie, or with one the emulator did not issue, every GET is the 302 again (a client must keep the cookie)", async () => {
+    for (const cookie of [undefined, "X-FMS-Session-Key=0123456789ABCDEF0123456789ABCDEF", "X-FMS-Session-Key=", "other=1"]) {
+      const res = await fetch(photoUrl, { redirect: "manual", ...(cookie ? { headers: { cookie } } : {}) });
+      expect(res.status, cookie).toBe(302);
+      expect(res.headers.getSetCookie()[0]).toMatch(/^X-FMS-Session-Key=/);
+    }
+    // A client without a cookie jar that follows redirects never gets the file.
+    await expect(fetch(photoUrl)).rejects.toThrow();
+  });
+
+  it("11. a cookie of another hosted database does not open this one's containers", async () => {
+    const two = await startConformanceEmulator({
+      layouts: [{ database: "Second", layout: "Files", table: "Files", fields: [{ name: "File", type: "container" }] }],
+      data: { accounts: [{ username: "web", password: "secret" }], records: { Files: [{}] } } as never,
+    });
+    try {
+      const second = new DataApi(two.emu.url);
+      const t = await second.login("web", "secret", "Second");
+      expectOk(await second.upload(t, "Files", "1", "File", 1, PNG, "Second"));
+      const url = (await second.getOk(t, "Files", "1", "Second")).fieldData.File as string;
+      // Cookies are per emulator and per database: this emulator never issued the first one's.
+      const foreign = cookieOf((await fetch(photoUrl, { redirect: "manual" })).headers.getSetCookie()[0]!);
+      expect((await fetch(url, { redirect: "manual", headers: { cookie: foreign } })).status).toBe(302);
+      expect((await downloadContainer(url)).status).toBe(200);
+    } finally {
+      await two.emu.close();
+    }
+  });
+});
+
+describe("11. the signed-URL security is unchanged", () => {
+  it("11. the URL's token is checked before any cookie: a forged token or a bare URL is 401 / 952, cookie or not", async () => {
+    const cookie = cookieOf((await fetch(photoUrl, { redirect: "manual" })).headers.getSetCookie()[0]!);
+    const parts = new URL(photoUrl).pathname.split("/"); // ["", "Streaming", db, id, token, filename]
+    const forged = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${"A".repeat(parts[4]!.length)}/${parts[5]}`;
+    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
+    for (const url of [forged, bare]) {
+      const res = await fetch(url, { redirect: "manual", headers: { cookie } });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
+  it("11. a live session's Bearer token opens the bare URL at once (no cookie needed): the emulator's own way in", async () => {
+    const parts = new URL(photoUrl).pathname.split("/");
+    const res = await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(PNG.bytes);
+  });
+
+  it("11. the URL keeps the emulator's shape /Streaming/{database}/{id}/{token}/{filename} (a choice: see docs/emulator.md)", () => {
+    expect(photoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/Streaming/${DB}/[0-9A-F]{32}/[A-Za-z0-9_-]{43}/ada%20photo\\.png$`));
+  });
+});
+
+describe("11. URLs are built from the host the client used", () => {
+  /** The Photo URL of record 1 as an answer to a request sent with this Host header. */
+  async function photoUrlFor(host: string): Promise<string> {
+    const res = await rawHttp(emu.url, "GET", `/fmi/data/vLatest${p`/databases/${DB}/layouts/${CONTACTS}/records/1`}`, { Host: host, Authorization: `Bearer ${token}` });
+    expect(res.status, res.text).toBe(200);
+    return res.body.response.data[0].fieldData.Photo as string;
+  }
+
+  it.each(["localhost:8080", "LOCALHOST:8080", "fm.example.com", "fm.example.com:8443", "[::1]:8080", "10.0.0.7:80"])(
+    "11. Host: %s -> the URL starts with http://<that host>/Streaming/",
+    async (host) => {
+      const url = await photoUrlFor(host);
+      expect(url.startsWith(`http://${host}/Streaming/${DB}/`)).toBe(true);
+      expect(url.slice(`http://${host}`.length)).toBe(new URL(photoUrl).pathname);
+    },
+  );
+
+  it.each([
+    ["a path", "evil.example/x"],
+    ["a user", "user@evil.example"],
+    ["a space", "evil example"],
+    ["a port out of range", "evil.example:99999"],
+    ["port 0", "evil.example:0"],
+    ["an empty port", "evil.example:"],
+    ["two colons", "evil.example:80:81"],
+    ["an unbracketed IPv6 address", "::1"],
+    ["an unclosed bracket", "[::1"],
+    ["a bracket that is no IPv6", "[evil.example]"],
+    ["a query", "evil.example?x=1"],
+    ["a label ending in a hyphen", "evil-.example"],
+    ["an empty label", "evil..example"],
+    ["an empty Host", ""],
+  ])("11. Host with %s is not taken: the URL uses the address the emulator is bound to", async (_label, host) => {
+    expect(await photoUrlFor(host)).toBe(photoUrl);
+  });
+
+  it("11. the 302's Location is built the same way", async () => {
+    const path = new URL(photoUrl).pathname;
+    const viaName = await rawHttp(emu.url, "GET", path, { Host: `localhost:${port}` });
+    expect(viaName.status).toBe(302);
+    expect(viaName.headers.location).toBe(`http://localhost:${port}${path}`);
+    const forged = await rawHttp(emu.url, "GET", path, { Host: "evil.example/x" });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.location).toBe(`${emu.url}${path}`);
+    expect(forged.setCookies).toHaveLength(1);
+  });
+});

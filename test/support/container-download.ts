@@ -1,0 +1,16 @@
+/**
+ * Downloads a container URL as a client with a cookie jar does against FileMaker Server (data-api-server.md,
+ * section 11): the first GET answers 302 with `Set-Cookie: X-FMS-Session-Key=...`, and the GET that brings the
+ * cookie gets the file. Any other first answer (401, 404, a Bearer token's 200) is returned as it is.
+ */
+export async function downloadContainer(url: string, init: RequestInit = {}): Promise<Response> {
+  const first = await fetch(url, { ...init, redirect: "manual" });
+  if (first.status !== 302) return first;
+  await first.arrayBuffer();
+  const cookie = first.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+  const location = new URL(first.headers.get("location") ?? url, url).toString();
+  return fetch(location, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string> | undefined), cookie } });
+}
