@@ -81,7 +81,7 @@ function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerRespo
       sendEnvelope(res, 503, "812", {}, "Exceeds host's capacity");
       return true;
     case "capacity956":
-      sendEnvelope(res, 500, "956", {}, "Maximum number of sessions exceeded");
+      sendEnvelope(res, 500, "956", {});
       return true;
     case "revoke": {
       // The token is forgotten; the request then meets the ordinary check and gets 952.
