@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import yargs from "yargs";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
@@ -7,6 +8,10 @@ import { processIo, type CliIo } from "./io.js";
 
 /** Runs the fmgen CLI with the given arguments; resolves to the exit code. */
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  if (argv.includes("--version")) {
+    io.stdout(fmgenVersion());
+    return 0;
+  }
   let exitCode = 0;
   const parser = yargs([...argv])
     .scriptName("fmgen")
@@ -19,6 +24,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     .strict()
     .help()
     .version(false)
+    // Answered before parsing (see above); declared so that --help lists it.
+    .option("version", { type: "boolean", describe: "Print fmgen's version and exit" })
     .exitProcess(false)
     .fail((message, error) => {
       throw error ?? new UsageError(message);
@@ -37,3 +44,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
 }
 
 class UsageError extends Error {}
+
+/** fmgen's version, from its package.json (two folders up from src/cli and from dist/cli alike). */
+export function fmgenVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}

@@ -1,27 +1,35 @@
 import { openAsBlob } from "node:fs";
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { ResponseTooLargeError } from "./errors.js";
 import { chunksOf, type MultipartBody } from "./multipart.js";
 import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 
 /**
+ * undici, loaded at the first request that needs an Agent of the runtime's own rather than at import: its whole
+ * module (fetch, WebSocket, caches, mocks) costs a Node start more than the rest of the runtime together, which
+ * an app that imports the runtime at start and calls it later, or brings its own dispatcher, need not pay.
+ */
+let undici: Promise<typeof import("undici")> | undefined;
+
+/**
  * The Node transport: requests go to an undici dispatcher directly, with a handler that gathers the body: no
  * stream, no AbortController, one timer per request (a third of the client's own time per call went to those).
- * Without a dispatcher of the caller's, a keep-alive Agent of its own, closed by `close()`.
+ * Without a dispatcher of the caller's, a keep-alive Agent of its own (made at the first request), closed by `close()`.
  */
 export function undiciTransport(settings: TransportSettings, dispatcher?: Dispatcher): Transport {
-  const own = dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-  const target = dispatcher ?? own!;
+  let own: Promise<Agent> | undefined;
+  const target = (): Dispatcher | Promise<Dispatcher> =>
+    dispatcher ?? (own ??= (undici ??= import("undici")).then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 16 })));
   return {
-    send: (req, scrub) => send(settings, target, req, scrub),
+    send: (req, scrub) => send(settings, target(), req, scrub),
     filePaths: true,
     close: async () => {
-      await own?.close();
+      await (await own)?.close();
     },
   };
 }
 
-function send(options: TransportSettings, dispatcher: Dispatcher, req: WireRequest, scrub: Scrub | undefined): Promise<Envelope> {
+function send(options: TransportSettings, dispatcherOrLoading: Dispatcher | Promise<Dispatcher>, req: WireRequest, scrub: Scrub | undefined): Promise<Envelope> {
   const call = callOf(req);
   const signal = req.signal;
   return new Promise((resolve, reject) => {
@@ -91,14 +99,25 @@ function send(options: TransportSettings, dispatcher: Dispatcher, req: WireReque
         });
       },
     };
-    try {
-      // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
-      const body = (typeof req.body === "object" ? multipartChunks(req.body) : (req.body ?? null)) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
-      dispatcher.dispatch({ origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body }, handler);
-    } catch (error) {
-      // An injected dispatcher may throw rather than report through the handler.
-      handler.onResponseError!(controller!, error as Error);
-    }
+    const dispatch = (dispatcher: Dispatcher) => {
+      // Stopped while undici was loading: nothing is sent.
+      if (settled) return;
+      try {
+        // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
+        const body = (typeof req.body === "object" ? multipartChunks(req.body) : (req.body ?? null)) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
+        dispatcher.dispatch({ origin: options.origin, path: options.basePath + req.path, method: req.method, headers: req.headers ?? {}, body }, handler);
+      } catch (error) {
+        // An injected dispatcher may throw rather than report through the handler.
+        handler.onResponseError!(controller!, error as Error);
+      }
+    };
+    if (!(dispatcherOrLoading instanceof Promise)) return dispatch(dispatcherOrLoading);
+    // undici not loadable is a broken install, not a network fault: said as it is, never retried.
+    dispatcherOrLoading.then(dispatch, (error: unknown) =>
+      settle(() => {
+        throw error;
+      }),
+    );
   });
 }
 
