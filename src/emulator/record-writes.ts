@@ -36,8 +36,8 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
   const changes: FieldChange[] = [];
   const entry = input.entry ?? USER_ENTRY;
   for (const [key, raw] of Object.entries(fieldData)) {
-    const { layoutField, repetition } = resolveFieldKey(fields, key, where);
     if (raw === null) throw nullFieldValue(key, where);
+    const { layoutField, repetition } = resolveFieldKey(fields, key, where);
     const { field } = layoutField;
     if (field.type === "container") {
       throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
@@ -52,7 +52,6 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
   return changes;
 }
 
-/** `Phone(2)` -> Phone, repetition index 1; a name that itself ends in "(n)" wins over a repetition. */
 /**
  * JSON `null` as a field value (or a find criterion) is refused, as real servers refuse it: HTTP 400 with the
  * contract's statuses, 500 with real servers' (data-api-server.md, section 1), code 1708, naming the field.
@@ -61,6 +60,7 @@ export function nullFieldValue(key: string, where: string): EmulatorError {
   return new EmulatorError(400, "1708", `"${key}" in ${where}: JSON null is not a field value (send "" for an empty one)`, 500);
 }
 
+/** `Phone(2)` -> Phone, repetition index 1; a name that itself ends in "(n)" wins over a repetition. */
 function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: string): { layoutField: LayoutField; repetition: number } {
   const exact = fields.get(key);
   if (exact) return { layoutField: exact, repetition: 0 };
