@@ -71,6 +71,14 @@ describe("what npm pack publishes", () => {
   });
 });
 
+describe("fmgen/runtime, deprecated", () => {
+  it("still re-exports the runtime, recordSchema included, for modules generated before the split", async () => {
+    const code = 'const m = await import("fmgen/runtime"); console.log([typeof m.createClient, typeof m.defineLayout, typeof m.recordSchema, typeof m.FileMakerError].join(" "));';
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT });
+    expect(stdout.trim()).toBe("function function function function");
+  });
+});
+
 describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () => {
   /** The package's files an esbuild bundle of `source` (resolved from the repository, as an app would) takes in. */
   async function resolved(source: string, options: { platform: "node" | "neutral" | "browser"; conditions?: string[] }): Promise<{ files: string[]; code: string }> {
