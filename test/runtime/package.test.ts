@@ -166,7 +166,13 @@ const page = await fm.layout(Contact).list({ limit: 2 });
 await fm.close();
 let schema;
 try { schema = ContactSchema.safeParse(page.data[0]).success; } catch (error) { schema = error.message; }
-console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoaded(), records: page.data.length, schema }));
+// The app's own zod and the schema mix: one module instance.
+let composed = null;
+if (zod === "resolvable") {
+  const { z } = await import("zod");
+  composed = ContactSchema instanceof z.ZodType && z.array(ContactSchema).safeParse(page.data).success && !z.array(ContactSchema).safeParse([{}]).success;
+}
+console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoaded(), records: page.data.length, schema, composed }));
 `,
     );
   });
@@ -185,13 +191,14 @@ console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoad
       undiciAfterRequest: true,
       records: 2,
       schema: 'a <Name>Schema needs zod, an optional peer dependency of @fmgen/runtime: install it ("npm install zod")',
+      composed: null,
     });
   });
 
-  it("with zod installed, the same schema checks a record", async () => {
+  it("with zod installed, the same schema checks a record, and composes with the app's own zod", async () => {
     symlinkSync(join(ROOT, "node_modules/zod"), join(app, "node_modules/zod"), "dir");
     try {
-      expect(await runApp()).toEqual({ zod: "resolvable", undiciAtImport: false, undiciAfterRequest: true, records: 2, schema: true });
+      expect(await runApp()).toEqual({ zod: "resolvable", undiciAtImport: false, undiciAfterRequest: true, records: 2, schema: true, composed: true });
     } finally {
       rmSync(join(app, "node_modules/zod"));
     }
