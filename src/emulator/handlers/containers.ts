@@ -10,7 +10,10 @@ import { containerUrlToken, tableOf } from "../state.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
 
-/** POST .../records/{recordId}/containers/{fieldName}/{fieldRepetition}: multipart part `upload`. */
+/**
+ * POST .../records/{recordId}/containers/{fieldName}[/{fieldRepetition}]: multipart part `upload`. Without the
+ * repetition segment the file goes into repetition 1 (data-api-server.md section 7; docs/emulator.md).
+ */
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeContainer looks the record up again once the file is in.
   const recordId = currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId)).recordId;
@@ -21,7 +24,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   const layoutField = ctx.layout.fields.get(fieldName);
   if (!layoutField) throw new EmulatorError(404, "102", `field "${fieldName}" is not on layout "${ctx.layout.description.layout}"`);
   if (layoutField.field.type !== "container") throw new EmulatorError(404, "102", `field "${fieldName}" is not a container field`);
-  const repetitionText = ctx.params.fieldRepetition!;
+  const repetitionText = ctx.params.fieldRepetition ?? "1";
   if (!/^\d+$/.test(repetitionText) || Number(repetitionText) < 1) {
     throw new EmulatorError(400, "1708", `fieldRepetition must be a whole number >= 1, got "${repetitionText}"`);
   }

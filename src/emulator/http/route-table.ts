@@ -33,6 +33,8 @@ export const ROUTES: readonly Route[] = [
   route("DELETE", "databases/:database/layouts/:layout/records/:recordId", "bearer", deleteRecord, { query: SCRIPT_KEYS, body: SCRIPT_KEYS }),
   route("POST", "databases/:database/layouts/:layout/_find", "bearer", findRecords, { body: ["query", "sort", "offset", "limit", "dateformats", "portal", "layout.response", ...SCRIPT_KEYS], dynamicBody: isPortalRangeBodyName, dynamicQuery: isPortalRangeQueryName }),
   route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName/:fieldRepetition", "bearer", uploadContainer, { query: ["modId"] }),
+  // Without the repetition segment (what @proofkit/fmdapi sends by default): repetition 1, as FileMaker Server takes it.
+  route("POST", "databases/:database/layouts/:layout/records/:recordId/containers/:fieldName", "bearer", uploadContainer, { query: ["modId"] }),
   route("PATCH", "databases/:database/globals", "bearer", setGlobals, { body: ["globalFields"] }),
   route("GET", "databases/:database/scripts", "bearer", listScripts),
   route("GET", "databases/:database/layouts/:layout/script/:script", "bearer", runStandaloneScript, { query: ["script.param"] }),

@@ -160,6 +160,23 @@ describe("1. numbers sent as strings", () => {
     expectError(await api.create(token, CONTACTS, { fieldData: { "First Name": "X", Age: "forty" } }), label.startsWith("real") ? 500 : 400, "502");
     expect(emu.stats().records).toEqual(before);
   });
+  // Not the other way round: modId is a string on the wire (data-api.md), and a JSON number is refused.
+  // fmrest-ruby sent modId back as an integer and found it broke against FileMaker Server 18
+  // (beezwax/fmrest-ruby#25, "The API gives us modId as a string and expects us to send it back as a string"), so
+  // the emulator refuses it too, rather than let @proofkit/fmdapi's numeric modId pass here and fail on a server.
+  it.each(BOTH)("1. numbers sent as strings: a modId sent as a JSON number is 1708, and the edit is not made (%s)", async (_label, which) => {
+    const { api } = which();
+    const token = await api.login();
+    const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "NumericModId" } });
+    for (const modId of [0, 1]) {
+      const res = await api.edit(token, CONTACTS, recordId, { fieldData: { "First Name": "Changed" }, modId });
+      expectError(res, 400, "1708");
+      expect(res.body.messages[0]!.message).toBe("Parameter value is invalid: modId must be a string");
+    }
+    const record = await api.getOk(token, CONTACTS, recordId);
+    expect({ name: record.fieldData["First Name"], modId: record.modId }).toEqual({ name: "NumericModId", modId: "0" });
+    expectOk(await api.delete(token, CONTACTS, recordId));
+  });
 });
 
 describe("1. JSON null as a field value", () => {

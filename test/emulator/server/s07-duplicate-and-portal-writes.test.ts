@@ -378,4 +378,34 @@ describe("data-api-server.md section 7: upload", () => {
       expect((await api.getOk(token, CONTACTS, recordId)).fieldData.Photo).toMatch(/kept\.txt$/);
     }
   });
+
+  // FileMaker Server takes the upload URL without its repetition segment as repetition 1; @proofkit/fmdapi sends
+  // it that way unless told a repetition (docs/emulator.md, section 7).
+  it("7. an upload without the repetition segment (.../containers/{field}) goes into repetition 1, ?modId= checked as with it", async () => {
+    const bare = (api: DataApi, token: string, recordId: string, field: string, query: Record<string, string>, text: string) => {
+      const form = new FormData();
+      form.append("upload", new Blob([text], { type: "text/plain" }), `${text}.txt`);
+      return api.call("POST", `${recordPath(CONTACTS, recordId)}${p`/containers/${field}`}${qs(query)}`, { token, body: form });
+    };
+    await eachVersion(async (api, token) => {
+      const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Bare" } });
+      expect(expectOk(await bare(api, token, recordId, "Photo", {}, "photo"))).toEqual({ modId: "1" });
+      expect(expectOk(await bare(api, token, recordId, "Attachments", { modId: "1" }, "first"))).toEqual({ modId: "2" });
+      const { fieldData } = await api.getOk(token, CONTACTS, recordId);
+      expect(fieldData.Photo).toMatch(/photo\.txt$/);
+      expect(fieldData.Attachments).toMatch(/first\.txt$/);
+      expect(fieldData["Attachments(2)"]).toBe("");
+      expect((await api.call("GET", `${recordPath(CONTACTS, recordId)}/containers/Photo`, { token })).status).toBe(405);
+    });
+    for (const mode of await statusModes()) {
+      const { api, token, fm } = mode;
+      const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Bare" } });
+      await expectNothingChanged(mode, async () => {
+        expectError(await bare(api, token, recordId, "Photo", { modId: "5" }, "lost"), fm(400), "306");
+        expectError(await bare(api, token, recordId, "First Name", {}, "lost"), fm(404), "102");
+        expectError(await bare(api, token, recordId, "Nope", {}, "lost"), fm(404), "102");
+        expectError(await bare(api, token, "999999", "Photo", {}, "lost"), fm(404), "101");
+      });
+    }
+  });
 });
