@@ -2,15 +2,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE, LAYOUT, PASSWORD, USERNAME, peerRequire, peerVersion, startServe, type Serve } from "./support/serve.mjs";
+import { DATABASE, GLOBALS_LAYOUT, LAYOUT, PASSWORD, SCRIPTS, USERNAME, peerRequire, peerVersion, startServe, type Serve } from "./support/serve.mjs";
 
 /**
  * fm-data-api-client 1.0.3 (Soliant's client; v1 URLs, node-fetch), installed in test/peer-clients (its own
  * lockfile), driven unchanged against `fmgen serve` over loopback. WIRE.md says what it sends for every call.
  *
- * Here: the calls that pass against today's emulator. The calls that fail today are written as tests in
- * pending/fm-data-api-client.pending.ts, with the emulator's current answer and the data-api-server.md section
- * each needs.
+ * Each test names the data-api-server.md section it exercises; the script tests run against a second
+ * `fmgen serve --scripts fixtures/scripts.mjs`. Both children are stopped in afterAll.
  *
  * Calls this client cannot make, or makes so that they cannot work:
  * | call | reason |
@@ -22,6 +21,14 @@ import { DATABASE, LAYOUT, PASSWORD, USERNAME, peerRequire, peerVersion, startSe
  */
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+
+type Row = Record<string, unknown>;
+interface Found {
+  data: { recordId: string; modId: string; fieldData: Row; portalData: Record<string, Row[]>; portalDataInfo?: Row[] }[];
+  [key: string]: unknown;
+}
+const column = (found: Found, field: string) => found.data.map((r) => r.fieldData[field]);
+const amounts = (found: Found, index = 0) => found.data[index]!.portalData.Invoices!.map((row) => row["Invoices::Amount"]);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 let client: any;
@@ -95,10 +102,97 @@ describe(`fm-data-api-client ${peerVersion("fm-data-api-client")} against fmgen 
     expect(got.data[0].fieldData.Photo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*pixel\.png/);
   });
 
+  // Section 1 (`sortOrder` optional, default ascend).
+  it("sorts without a sortOrder (ascending)", async () => {
+    const page: Found = await layout.range({ limit: 2, sort: { fieldName: "Last Name" } });
+    expect(column(page, "Last Name")).toEqual(["Hopper", "Johnson"]);
+  });
+
+  // Section 3 (ranges on list; portalDataInfo).
+  it("lists with a portal range", async () => {
+    const page: Found = await layout.range({ limit: 1, portalRanges: { Invoices: { offset: 2, limit: 1 } } });
+    expect(amounts(page)).toEqual([80]);
+    expect(page.data[0]!.portalDataInfo).toEqual([{ portalObjectName: "Invoices", database: DATABASE, table: "Invoices", foundCount: 2, returnedCount: 1 }]);
+  });
+
+  // Section 3 (ranges on get).
+  it("gets a record with a portal range", async () => {
+    expect(amounts(await layout.get(1, { portalRanges: { Invoices: { limit: 1 } } }))).toEqual([120.5]);
+  });
+
+  // Section 3 (ranges in a find body: "offset.Invoices", "limit.Invoices", strings here).
+  it("finds with a portal range", async () => {
+    expect(amounts(await layout.find({ "First Name": "Ada" }, { portalRanges: { Invoices: { offset: 2, limit: 1 } } }))).toEqual([80]);
+  });
+
+  // Section 7 (portal rows in an edit; newPortalRecordInfo).
+  it("edits and creates portal rows through an update", async () => {
+    const created = await layout.create({ "First Name": "Peer", "Last Name": "Rows", Status: "Inactive" }, { portalData: { Invoices: [{ "Invoices::Amount": 5 }] } });
+    const row = (await layout.get(created.recordId)).data[0].portalData.Invoices[0];
+    const answer = await layout.update(created.recordId, {}, { portalData: { Invoices: [{ recordId: row.recordId, "Invoices::Amount": 6 }, { "Invoices::Amount": 7 }] } });
+    expect(answer.newPortalRecordInfo).toEqual([{ tableName: "Invoices", recordId: expect.stringMatching(/^\d+$/), modId: "0" }]);
+    expect(amounts(await layout.get(created.recordId))).toEqual([6, 7]);
+    await layout.delete(created.recordId);
+  });
+
+  // Section 4 (layout.response on list).
+  it("answers a list in another layout's shape", async () => {
+    const page: Found = await layout.range({ limit: 1, "layout.response": GLOBALS_LAYOUT });
+    expect(Object.keys(page.data[0]!.fieldData).sort()).toEqual(["First Name", "Last Name", "gGreeting"]);
+  });
+
+
   it("logs out with clearToken, and logs in again on the next call", async () => {
     await client.clearToken();
     const page = await layout.range({ limit: 1 });
     expect(page.data).toHaveLength(1);
     await client.clearToken();
+  });
+
+  describe("scripts (fmgen serve --scripts fixtures/scripts.mjs)", () => {
+    let scripted: Serve;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let slayout: any;
+    beforeAll(async () => {
+      scripted = await startServe({ extraArgs: ["--scripts", SCRIPTS] });
+      const { Client } = peerRequire("fm-data-api-client");
+      slayout = new Client(scripted.url, DATABASE, USERNAME, PASSWORD).layout(LAYOUT);
+    });
+    afterAll(async () => {
+      await scripted?.stop();
+    });
+
+    // Section 2 (scripts on list: query string).
+    it("runs scripts on a list, in every phase", async () => {
+      const page = await slayout.range({ limit: 1, script: "Echo Param", "script.param": "p", "script.prerequest": "Nothing", "script.presort": "Count Found" });
+      expect(page).toMatchObject({ scriptResult: "p", scriptError: "0", "scriptError.prerequest": "0", "scriptResult.presort": "4", "scriptError.presort": "0" });
+    });
+
+    // Section 2 (scripts on get).
+    it("runs a script on a get", async () => {
+      expect(await slayout.get(1, { script: "Echo Param", "script.param": "g" })).toMatchObject({ scriptResult: "g", scriptError: "0" });
+    });
+
+    // Section 2 (scripts on find: body).
+    it("runs scripts on a find", async () => {
+      const found = await slayout.find({ Status: "Active" }, { script: "Count Found", "script.prerequest": "Echo Param", "script.prerequest.param": "pre" });
+      expect(found).toMatchObject({ scriptResult: "3", scriptError: "0", "scriptResult.prerequest": "pre", "scriptError.prerequest": "0" });
+    });
+
+    // Section 2 (scripts on create, update: body; on delete: query string).
+    it("runs scripts on create, update and delete", async () => {
+      const created = await slayout.create({ "First Name": "Peer", "Last Name": "Script", Status: "Inactive" }, { script: "Echo Param", "script.param": "c" });
+      expect(created).toMatchObject({ recordId: expect.stringMatching(/^\d+$/), modId: "0", scriptResult: "c", scriptError: "0" });
+      expect(await slayout.update(created.recordId, { "Last Name": "Edited" }, { script: "Echo Param", "script.param": "u" })).toMatchObject({ modId: "1", scriptResult: "u", scriptError: "0" });
+      expect(await slayout.delete(created.recordId, { script: "Echo Param", "script.param": "d" })).toEqual({ scriptResult: "d", scriptError: "0" });
+    });
+
+    // Section 2 (a failing script keeps the action; a missing one is 104).
+    it("keeps a create whose script fails, and fails a call whose script is missing with 104", async () => {
+      const created = await slayout.create({ "First Name": "Peer", "Last Name": "Fails", Status: "Inactive" }, { script: "Fails" });
+      expect(created).toMatchObject({ recordId: expect.stringMatching(/^\d+$/), scriptError: "3" });
+      await slayout.delete(created.recordId);
+      await expect(slayout.range({ limit: 1, script: "No Such Script" })).rejects.toMatchObject({ code: "104" });
+    });
   });
 });
