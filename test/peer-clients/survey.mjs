@@ -186,9 +186,8 @@ function fmDataApiClientCalls(url) {
 }
 
 
-// What each call needs from the emulator, by data-api-server.md section ("works" where today's answer is what a
-// server answers); "client" where the client itself drops or garbles the call; "decide" where data-api-server.md
-// does not say yet what servers do with what this client sends.
+// The data-api-server.md section each call exercises; the table prefixes "works: " when the call succeeded.
+// "client" where the client itself drops or garbles the call, so no emulator change helps.
 const WORKS = "works";
 const PROOFKIT_NEEDS = {
   "login (first call) + layouts()": "§1 empty login body = `{}`; §8 layouts list works",
@@ -199,21 +198,21 @@ const PROOFKIT_NEEDS = {
   "list({ portalRanges })": "§3 `_offset.P`/`_limit.P` on list; §3 portalDataInfo",
   "list({ script, script.param, script.prerequest, script.presort })": "§2 scripts on list",
   'list({ "layout.response" })': "§4",
-  'list({ dateformats: "ISO8601" })': "client: sends `dateformats=ISO8601` unconverted (only find converts); decide: a bad value of a known parameter (1708?)",
+  'list({ dateformats: "ISO8601" })': "client: sends `dateformats=ISO8601` unconverted (only find converts; servers take 0, 1 or 2): 1708 (§5)",
   "get({ recordId })": WORKS,
   "get({ recordId, portalRanges, script })": "client: its adapter's get sends no query string, the options are dropped",
   "create({ fieldData })": WORKS,
   "create({ fieldData, portalData, script })": "§2 scripts in a create body",
-  "update({ recordId, fieldData, modId })": "decide: `modId` as a JSON number (the client types it `number`)",
+  "update({ recordId, fieldData, modId })": "client: `modId` sent as a JSON number, as the client types it; FileMaker Server 18+ refuse it (beezwax/fmrest-ruby#25), the emulator answers 1708 (docs/emulator.md §1)",
   "update({ recordId, portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
   "find({ query with omit, sort })": WORKS,
   "find({ query, limit, offset })": `${WORKS} (limit and offset as JSON numbers)`,
-  "find({ query, portalRanges })": "§3, and decide: ranges on the query string of POST _find (`?_offset.P=&_limit.P=`; section 3 puts them in the body)",
+  "find({ query, portalRanges })": "§3; ranges on the query string of POST _find, taken (docs/emulator.md §3)",
   "find({ query, script, script.prerequest, script.presort })": "§2 scripts in a find body",
   'find({ query, dateformats: "ISO8601" })': "§5 (body `\"dateformats\": \"2\"`, a string)",
   "find({ no match, ignoreEmptyResult })": WORKS,
   "executeScript({ script, scriptParam })": "§2 standalone script endpoint",
-  "containerUpload({ recordId, containerFieldName, file })": "decide: upload URL without a repetition segment, the client's default",
+  "containerUpload({ recordId, containerFieldName, file })": "§7: upload URL without a repetition segment, the client's default, goes into repetition 1 (docs/emulator.md §7)",
   "containerUpload({ ..., containerFieldRepetition: 1 })": `${WORKS} (part "upload", filename "blob")`,
   "globals({ globalFields })": "§6 globals",
   "delete({ recordId, script })": "client: its adapter's delete sends no query string, the script is dropped (the delete works)",
@@ -236,7 +235,7 @@ const FMS_NEEDS = {
   'get(layout, id, { portal, "_limit.P", script })': "§3 and §2 on get",
   "create(layout, data)": WORKS,
   "create(layout, data with portalData, { script })": "§2 scripts in a create body (portal values sent as strings: §1, works)",
-  "duplicate(layout, id, { script })": "§7 duplicate",
+  "duplicate(layout, id, { script })": "§7 duplicate: the survey's record holds a unique Email, so its copy is 504 (docs/emulator.md §7: duplicate validates `unique`); the test suite duplicates a record without one",
   "edit(layout, id, data, { modId })": WORKS,
   "edit(layout, id, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
   "find(layout, query with omit, { sort })": WORKS,
@@ -247,11 +246,11 @@ const FMS_NEEDS = {
   "find(layout, no match)": WORKS,
   "upload({ name, buffer }, layout, field, id)": `${WORKS} (chunked multipart)`,
   "upload(..., { fieldRepetition: 1 })": WORKS,
-  'containerData(record, field, "buffer") (download)': `${WORKS}, but §11: the container URL names the emulator's own address, not the host the client used (through the survey proxy the download went around it); a server's 302 + X-FMS-Session-Key cookie round is not exercised`,
+  'containerData(record, field, "buffer") (download)': `${WORKS}: §11, the container URL names the host the client used (the download goes through the survey proxy), and the client's cookie jar keeps the 302's X-FMS-Session-Key for the second GET`,
   "globals({ field: value })": "§6 globals",
   "run(layout, script, param)": "§2 scripts on list",
   "script(layout, script, param)": "§2 standalone script endpoint",
-  "delete(layout, id, { script })": "§2, and decide: the client sends a delete's script keys as a JSON body on DELETE (section 2: query string); the emulator ignores a DELETE body, so the script silently does not run",
+  "delete(layout, id, { script })": "§2: the client sends a delete's script keys as a JSON body on DELETE, taken (docs/emulator.md §2)",
   "logout()": `${WORKS} (§1: stray body \`{}\` on logout)`,
 };
 const FDAC_NEEDS = {
@@ -267,7 +266,7 @@ const FDAC_NEEDS = {
   "update(id, fieldData, { modId })": WORKS,
   "update(id, {}, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
   'find(query with omit: "true", { sort })': WORKS,
-  "find(query with omit: true (boolean, as its types say))": "decide: `\"omit\": true`, a JSON boolean (data-api.md says the string \"true\"), is accepted as an omit request",
+  "find(query with omit: true (boolean, as its types say))": "`\"omit\": true`, a JSON boolean (data-api.md says the string \"true\"), is accepted as an omit request",
   "find(query, { limit, offset })": `${WORKS} (JSON numbers)`,
   "find(query, { portalRanges })": "§3 ranges in a find body (`\"offset.P\"`, `\"limit.P\"` as strings)",
   "find(query, { script, script.prerequest, script.presort })": "§2 scripts in a find body",
@@ -282,7 +281,9 @@ const NEEDS = { "@proofkit/fmdapi": PROOFKIT_NEEDS, "@proofgeist/fmdapi": PROOFK
 // ---------------------------------------------------------------------------------------------------
 // Output.
 
-const cell = (text) => String(text ?? "").replaceAll("|", "\\|").replaceAll("\n", " ");
+// Control characters (a container's bytes answered where JSON was expected) are shown as U+FFFD.
+// eslint-disable-next-line no-control-regex
+const cell = (text) => String(text ?? "").replaceAll("|", "\\|").replaceAll("\n", " ").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\ufffd");
 
 function requestCell(entry) {
   const headers = Object.entries(entry.headers)
@@ -310,12 +311,13 @@ function answerCell(entry) {
 function markdown(results, versions) {
   const out = [];
   for (const [client, version] of Object.entries(versions)) {
-    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer today | client's result | needs (data-api-server.md) |", "|---|---|---|---|---|");
+    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer | client's result | section (data-api-server.md); note |", "|---|---|---|---|---|");
     for (const r of results.filter((x) => x.client === client)) {
       const reqs = r.requests.length ? r.requests : [undefined];
       reqs.forEach((entry, i) => {
         const result = i === reqs.length - 1 ? (r.outcome.ok ? `ok: ${r.outcome.value}` : `**throws** ${r.outcome.error}`) : "";
-        const needs = i === reqs.length - 1 ? (NEEDS[client]?.[r.label] ?? "?") : "";
+        const note = NEEDS[client]?.[r.label] ?? "?";
+        const needs = i === reqs.length - 1 ? (r.outcome.ok && !note.startsWith(WORKS) ? `works: ${note}` : note) : "";
         out.push(`| ${i === 0 ? cell(r.label) : "↳"} | ${entry ? cell(requestCell(entry)) : "(no request)"} | ${entry ? cell(answerCell(entry)) : ""} | ${cell(result)} | ${cell(needs)} |`);
       });
     }
