@@ -1,4 +1,4 @@
-import type { LayoutDefinition, LayoutTypes } from "./definition.js";
+import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
 import { layoutListing, type LayoutListing } from "./layout-list.js";
@@ -51,7 +51,7 @@ export interface CommonClientOptions {
  */
 export interface FileMakerClient extends LayoutListing {
   /** The typed client of one layout; all layouts share this client's session. */
-  layout<D extends LayoutDefinition<LayoutTypes>>(definition: D): LayoutClient<D>;
+  layout<D extends AnyDefinition>(definition: D): LayoutClient<D>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
   /** Logs out and closes the client's own connection pool (on Node). */

@@ -1,7 +1,9 @@
 /**
- * The layout definition: the one value a generated module exports per layout and passes to `fm.layout()`.
- * Its runtime part describes the fields (the codecs need their types); its type parameters carry the
- * generated interfaces. Hand-written definitions in tests use the same `defineLayout`.
+ * The layout definition: the one value a generated module exports per layout and passes to `fm.layout()`. Its
+ * run-time part, the spec, describes the fields (the codecs need their types); its type carries every TypeScript
+ * shape of the layout. A generated module writes one shape, the read shape of the fields (`<Name>Fields`, with its
+ * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
+ * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
 
@@ -13,6 +15,11 @@ export interface FieldSpec {
   valueList?: readonly string[];
 }
 
+/** A field of a spec's `containers`: a container field, its type implied. */
+export interface ContainerSpec {
+  repetitions?: number;
+}
+
 export interface PortalSpec {
   fields: Readonly<Record<string, FieldSpec>>;
 }
@@ -22,13 +29,18 @@ export interface LayoutSpec {
   layout: string;
   /** The hosted database the layout belongs to; a client for another database refuses it. */
   database?: string;
+  /** The fields; generated modules list here the ones create and edit may write, and the others apart (below). */
   fields: Readonly<Record<string, FieldSpec>>;
+  /** Read-only fields (calculations, summaries, protected auto-enter), each as a field with `readOnly: true`. */
+  readOnly?: Readonly<Record<string, FieldSpec>>;
+  /** Container fields, each as a field of type "container". */
+  containers?: Readonly<Record<string, ContainerSpec>>;
   portals?: Readonly<Record<string, PortalSpec>>;
   /** Check records against the layout's schema before decoding; overrides the client's `validate`. */
   validate?: boolean;
 }
 
-/** The TypeScript shapes behind a layout, carried only in types. */
+/** The TypeScript shapes behind a layout, as a hand-written definition gives them. */
 export interface LayoutTypes {
   /** Read shape of fieldData. */
   fields: object;
@@ -42,15 +54,26 @@ export interface LayoutTypes {
   containers: string;
   /**
    * Each field's kind, layout and portal fields alike (`{ "First Name": "text"; "Invoices::Amount": "number" }`):
-   * which `q` helpers a find may use on it. Generated modules carry it; without it, a field whose value is a
-   * number counts as a number field and any other may take every helper (the runtime still checks).
+   * which `q` helpers a find may use on it. Without it, a field whose value is a number counts as a number field
+   * and any other may take every helper (the runtime still checks).
    */
   kinds?: object;
 }
 
-export interface LayoutDefinition<T extends LayoutTypes = AnyLayoutTypes> extends LayoutSpec {
-  /** Phantom: never present at run time. */
-  readonly __types?: T;
+/** What a definition carries: its shapes, and what finds key off, worked out once by `defineLayout`. */
+export interface DefinitionTypes extends LayoutTypes {
+  kinds: object;
+  /** The fields a find may name: the layout's and its portals' (`TO::F`), each with its read type. */
+  findable: object;
+}
+
+/** The key of a definition's types: declared, never present at run time, and not exported as a value. */
+declare const layoutTypes: unique symbol;
+export type LayoutTypesKey = typeof layoutTypes;
+
+export interface LayoutDefinition<T extends DefinitionTypes = HandWrittenTypes<AnyLayoutTypes>> extends LayoutSpec {
+  /** Phantom: the layout's types, never present at run time. */
+  readonly [layoutTypes]: T;
 }
 
 /** The types of a definition written without generated interfaces. */
@@ -62,19 +85,108 @@ export interface AnyLayoutTypes extends LayoutTypes {
   containers: string;
 }
 
-export function defineLayout<T extends LayoutTypes>(spec: LayoutSpec): LayoutDefinition<T> {
-  return spec as LayoutDefinition<T>;
+/**
+ * A layout definition. Generated modules write `defineLayout<NameFields>()({ ...spec })`: the spec's literal types
+ * are kept (a const type parameter) and every shape but the read shape of the fields is derived from them. A
+ * hand-written definition may give all of its shapes instead: `defineLayout<Types>(spec)`. Either way a spec's
+ * `readOnly` and `containers` join its `fields`, where the runtime looks fields up.
+ */
+export function defineLayout<Fields extends object>(): <const S extends LayoutSpec>(spec: S) => LayoutDefinition<SpecTypes<Fields, S>>;
+export function defineLayout<T extends LayoutTypes>(spec: LayoutSpec): LayoutDefinition<HandWrittenTypes<T>>;
+export function defineLayout(spec?: LayoutSpec): unknown {
+  return spec === undefined ? withAllFields : withAllFields(spec);
 }
 
-export type FieldsOf<D> = D extends LayoutDefinition<infer T> ? T["fields"] : never;
-export type InputOf<D> = D extends LayoutDefinition<infer T> ? T["input"] : never;
-export type PortalsOf<D> = D extends LayoutDefinition<infer T> ? T["portals"] : never;
-export type PortalInputOf<D> = D extends LayoutDefinition<infer T> ? T["portalInput"] : never;
+/** The spec with its `readOnly` and `containers` among its `fields` (in that order, after the writable ones). */
+function withAllFields(spec: LayoutSpec): LayoutSpec {
+  if (!spec.readOnly && !spec.containers) return spec;
+  const fields: Record<string, FieldSpec> = {};
+  // Defined, not assigned: a field named "__proto__" stays a field.
+  const add = (name: string, field: FieldSpec) => Object.defineProperty(fields, name, { value: field, enumerable: true, writable: true, configurable: true });
+  for (const [name, field] of Object.entries(spec.fields)) add(name, field);
+  for (const [name, field] of Object.entries(spec.readOnly ?? {})) add(name, { ...field, readOnly: true });
+  for (const [name, container] of Object.entries(spec.containers ?? {})) add(name, { ...container, type: "container" });
+  return { ...spec, fields };
+}
+
+// ---- Shapes derived from a spec. Each is a mapped type over a part of the spec, so that the compiler works a
+// field's type out only where something names that field: a layout's sixty fields cost nothing until used. (Any
+// type that filters fields by their spec would cost the compiler work per field of every layout; the spec's
+// groups, `readOnly` and `containers`, make that filtering unnecessary.)
+
+/** The TypeScript value of a field as read (DESIGN.md's table); a repeating field is a tuple (an array past 100). */
+export type ReadValue<F> = F extends { readonly repetitions: infer N extends number } ? (N extends 1 ? Scalar<F> : Repeat<Scalar<F>, N>) : Scalar<F>;
+type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? number | null : string | null;
+type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N ? Acc : Acc["length"] extends 100 ? T[] : Repeat<T, N, [...Acc, T]>;
+
+/** What create and edit take for a field read as `T`: `null` clears it; a repetition left out or `undefined` is not sent. */
+export type InputValue<T> = [T] extends [readonly unknown[]] ? { readonly [I in keyof T]?: T[I] | null | undefined } : T | null;
+
+/** What create and edit take when there is nothing to write: no key at all. */
+export type NothingToWrite = Record<string, never>;
+
+type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNullable<S["portals"]>[N]["fields"];
+type RowOf<F> = { -readonly [K in keyof F]: ReadValue<F[K]> };
+type RowInputOf<F> = { -readonly [K in keyof F as F[K] extends { readonly type: "container" } | { readonly readOnly: true } ? never : K]?: InputValue<ReadValue<F[K]>> };
+
+/** Every shape of a layout, derived from the read shape of its fields and its spec's literal types. */
+export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends DefinitionTypes {
+  fields: Fields;
+  /** The spec's `fields` are the writable ones. */
+  input: [keyof S["fields"]] extends [never] ? NothingToWrite : { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
+  rows: { -readonly [N in keyof S["portals"]]: RowOf<PortalFields<S, N>> };
+  portals: { -readonly [N in keyof S["portals"]]: PortalRow<RowOf<PortalFields<S, N>>>[] };
+  portalInput: [keyof S["portals"]] extends [never] ? NothingToWrite : { -readonly [N in keyof S["portals"]]?: (RowInputOf<PortalFields<S, N>> & RowIds)[] };
+  containers: keyof S["containers"] & string;
+  kinds: SpecKinds<S["fields"], S["readOnly"], S["containers"], S["portals"]>;
+  findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<{ [N in keyof S["portals"]]: RowOf<PortalFields<S, N>> }[keyof S["portals"]]>;
+}
+
+/** Where a find looks a field's kind up in a spec: its fields, read-only fields, containers and portals. */
+export interface SpecKinds<F, RO, C, P> {
+  fields: F;
+  readOnly: RO;
+  containers: C;
+  portals: P;
+}
+
+/** A hand-written definition's shapes, with what finds key off worked out from them. */
+export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes {
+  fields: T["fields"];
+  input: T["input"];
+  portals: T["portals"];
+  portalInput: T["portalInput"];
+  containers: T["containers"];
+  kinds: T extends { kinds: infer K extends object } ? K : {};
+  findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
+}
+
+/** The ids of an existing portal row in create and edit: without them, a row is added. */
+export interface RowIds {
+  /** The row to edit; without it, create and edit add a new row. */
+  recordId?: string;
+  /** The row's modId when read: the edit fails if the row changed since. */
+  modId?: string;
+}
+
+/**
+ * Any layout definition, as a constraint. Its types are `any` on purpose: `LayoutDefinition<DefinitionTypes>` would
+ * have the compiler compare every layout's derived shapes with `DefinitionTypes`, member by member.
+ */
+export type AnyDefinition = LayoutDefinition<any>;
+// The shapes of a definition are read by indexed access, not `D extends LayoutDefinition<infer T>`: inference
+// would check the derived shapes against `LayoutTypes` member by member, for every layout.
+export type FieldsOf<D extends AnyDefinition> = D[LayoutTypesKey]["fields"];
+export type InputOf<D extends AnyDefinition> = D[LayoutTypesKey]["input"];
+export type PortalsOf<D extends AnyDefinition> = D[LayoutTypesKey]["portals"];
+export type PortalInputOf<D extends AnyDefinition> = D[LayoutTypesKey]["portalInput"];
+export type ContainersOf<D extends AnyDefinition> = D[LayoutTypesKey]["containers"];
+/** One portal's row as read, its fields only (`PortalRow` adds the ids); for generated definitions. */
+export type PortalRowOf<D extends { readonly [layoutTypes]: { rows: object } }, P extends keyof D[LayoutTypesKey]["rows"]> = D[LayoutTypesKey]["rows"][P];
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type RowFields<Rows> = Rows extends readonly (infer Row)[] ? Omit<Row, "recordId" | "modId"> : never;
 /** Every portal field of a layout (`TO::F`) with its row type: finds may name them. */
-export type PortalFieldsOf<D> = D extends LayoutDefinition<infer T> ? UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]> : never;
-export type ContainersOf<D> = D extends LayoutDefinition<infer T> ? T["containers"] : never;
+export type PortalFieldsOf<D extends AnyDefinition> = UnionToIntersection<{ [P in keyof PortalsOf<D>]: RowFields<PortalsOf<D>[P]> }[keyof PortalsOf<D>]>;
 
 /** A record as the runtime returns it: values decoded to their TypeScript types. */
 export interface FmRecord<Fields, Portals> {

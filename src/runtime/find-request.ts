@@ -1,11 +1,12 @@
-import type { FieldKind, FieldsOf, LayoutDefinition, PortalFieldsOf } from "./definition.js";
+import type { AnyDefinition, FieldKind, LayoutTypesKey, SpecKinds } from "./definition.js";
 import type { Criterion, HelperName, HelpersOf } from "./q.js";
 
 /**
- * The types of find requests. Everything keys off two generated maps of a layout: its field types (`fields`
- * and the portal rows) and its field kinds (`kinds`), so a field takes its own value type and the `q` helpers of
- * its kind (`HELPERS_BY_KIND`). A definition without a kinds map (hand-written ones) gets the kind of a field
- * guessed from its value type: number fields are numbers, any other field may take every helper, and the
+ * The types of find requests. Everything keys off two things a definition carries: the fields a find may name
+ * with their types (`findable`: the layout's fields and its portals'), and where their kinds are (`kinds`: the
+ * spec of a generated definition, or a hand-written kinds map), so a field takes its own value type and the `q`
+ * helpers of its kind (`HELPERS_BY_KIND`). A definition without kinds (some hand-written ones) gets the kind of a
+ * field guessed from its value type: number fields are numbers, any other field may take every helper, and the
  * runtime refuses what does not apply to the field's actual type.
  */
 
@@ -16,7 +17,8 @@ type FindValue<T> = T extends readonly (infer E)[] ? E : T;
  * A field named like a member of Object (`constructor`, `toString`) is checked by TypeScript against the
  * inherited member when a request leaves it out; admitting that type keeps such layouts usable.
  */
-type Inherited<K> = K extends keyof object ? object[K] : K extends keyof Object ? Object[K] : never;
+type Inherited<K> = ObjectMembers[K & keyof ObjectMembers];
+type ObjectMembers = { [K in keyof Object]: Object[K] };
 
 /** What helper `H` compares with on a field whose values are `V`. */
 type ArgOf<H, V> = H extends "eq" ? V : H extends "empty" | "notEmpty" ? never : H extends "words" | "beginsWith" | "endsWith" | "contains" | "raw" ? string : Exclude<V, null>;
@@ -27,8 +29,23 @@ export type NotApplicable<H extends HelperName, K extends FieldKind> = { readonl
 /** The criteria a field of kind `K` whose values are `V` takes: the helpers of its kind, with its value type. */
 export type CriterionFor<K, V> = K extends FieldKind ? { [H in HelperName]: H extends HelpersOf<K> ? Criterion<H, ArgOf<H, V>> : NotApplicable<H, K> }[HelperName] : never;
 
-/** The kind of field `K`: from the kinds map, or else guessed from its value type. */
-type KindOf<Kinds, K, V> = K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : [V] extends [number | null] ? "number" : FieldKind;
+/** The kind of field `K`: from a generated definition's spec, or a kinds map, or else guessed from its value type. */
+type KindOf<Kinds, K, V> = Kinds extends SpecKinds<object, object, object, object> ? SpecKind<Kinds, K, V> : K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : Guess<V>;
+type SpecKind<S extends SpecKinds<object, object, object, object>, K, V> = K extends keyof S["fields"]
+  ? TypeIn<S["fields"][K], V>
+  : K extends keyof S["readOnly"]
+    ? TypeIn<S["readOnly"][K], V>
+    : K extends keyof S["containers"]
+      ? "container"
+      : PortalKind<S["portals"], K, V>;
+type TypeIn<F, V> = F extends { readonly type: infer T extends FieldKind } ? T : Guess<V>;
+type PortalKind<P, K, V> =
+  { [N in keyof P]: P[N] extends { readonly fields: infer F } ? (K extends keyof F ? TypeIn<F[K], never> : never) : never }[keyof P] extends infer T
+    ? [T] extends [never]
+      ? Guess<V>
+      : T
+    : never;
+type Guess<V> = [V] extends [number | null] ? "number" : FieldKind;
 
 /** What a find request may say about one field: a plain value ("equals exactly") or a `q` criterion. */
 export type FieldCriterion<K, V> = V | CriterionFor<K, V>;
@@ -41,14 +58,14 @@ export type FindFields<Fields, Kinds = Record<never, never>> = {
 /** One find request; `omit: true` removes its matches from the records the requests before it found. */
 export type FindRequest<Fields, Kinds = Record<never, never>> = FindFields<Fields, Kinds> & { omit?: boolean };
 
-/** The kinds map of a layout definition (empty when its types carry none). */
-export type KindsOf<D> = D extends LayoutDefinition<infer T> ? (T extends { kinds: infer K } ? K : Record<never, never>) : never;
+/** Where a layout definition's kinds are (`SpecKinds`, or a kinds map; empty when it has none). */
+export type KindsOf<D extends AnyDefinition> = D[LayoutTypesKey]["kinds"];
 
 /** What a find request may name: the layout's fields and its portals' fields. */
-export type FindableOf<D> = FieldsOf<D> & PortalFieldsOf<D>;
+export type FindableOf<D extends AnyDefinition> = D[LayoutTypesKey]["findable"];
 
 /** One find request of a layout: its fields and its portals' fields. */
-export type QueryOf<D> = FindRequest<FindableOf<D>, KindsOf<D>>;
+export type QueryOf<D extends AnyDefinition> = FindRequest<FindableOf<D>, KindsOf<D>>;
 
 /** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). */
-export type CriteriaOf<D> = FindFields<FindableOf<D>, KindsOf<D>>;
+export type CriteriaOf<D extends AnyDefinition> = FindFields<FindableOf<D>, KindsOf<D>>;

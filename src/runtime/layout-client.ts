@@ -1,9 +1,9 @@
 import { broken, idIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
-import type { ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutTypes, PortalInputOf, PortalsOf } from "./definition.js";
+import type { AnyDefinition, ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
-import type { FindableOf, FindRequest, KindsOf } from "./find-request.js";
+import type { FindRequest, QueryOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
 import { FindQuery } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
@@ -59,12 +59,22 @@ export class NotExactlyOneError extends Error {
   }
 }
 
-type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
-type NameOf<D> = keyof FieldsOf<D> & string;
-type FindOptionsOf<D> = FindOptions<FindableOf<D>, NameOf<D>, KindsOf<D>>;
+type RecordOf<D extends AnyDefinition> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
+type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
+/**
+ * What create and edit take for `T`. A field or portal named like a member of `Object` (`toString`, `constructor`)
+ * is checked by TypeScript against the member an object literal inherits when it leaves that name out; admitting
+ * the member's type here keeps such layouts usable without putting it into the layout's own types.
+ */
+type Admit<T> = [keyof T & keyof Object] extends [never] ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
+
+/** `FindOptions` of a layout, its requests typed by `QueryOf` (the type generated modules export as `<Name>Query`). */
+interface FindOptionsOf<D extends AnyDefinition> extends ListOptions<NameOf<D>> {
+  query: readonly QueryOf<D>[];
+}
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
-export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
+export class LayoutClient<D extends AnyDefinition> {
   private readonly base: string;
   private readonly decodeRecord: (raw: unknown) => RecordOf<D>;
 
@@ -104,14 +114,14 @@ export class LayoutClient<D extends LayoutDefinition<LayoutTypes>> {
     return page.data[0]!;
   }
 
-  async create(record: { fieldData: InputOf<D>; portalData?: PortalInputOf<D> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
+  async create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
     const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData) });
     const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
     const envelope = await this.session.call(() => req, this.write(options));
     return { recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") };
   }
 
-  async edit(recordId: string | number, change: { fieldData?: InputOf<D>; portalData?: PortalInputOf<D>; modId?: string }, options: CallOptions = {}): Promise<{ modId: string }> {
+  async edit(recordId: string | number, change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string }, options: CallOptions = {}): Promise<{ modId: string }> {
     const body = JSON.stringify({
       fieldData: this.encode(change.fieldData ?? {}),
       ...this.portalBody(change.portalData),

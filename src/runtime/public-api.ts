@@ -8,7 +8,35 @@ export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, 
 export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
 export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
 export { defineLayout } from "./definition.js";
-export type { AnyLayoutTypes, ContainersOf, FieldKind, FieldSpec, FieldsOf, FmRecord, InputOf, LayoutDefinition, LayoutSpec, LayoutTypes, PortalFieldsOf, PortalInputOf, PortalRow, PortalSpec, PortalsOf } from "./definition.js";
+export type {
+  AnyDefinition,
+  AnyLayoutTypes,
+  ContainerSpec,
+  ContainersOf,
+  DefinitionTypes,
+  FieldKind,
+  FieldSpec,
+  FieldsOf,
+  FmRecord,
+  HandWrittenTypes,
+  InputOf,
+  InputValue,
+  LayoutDefinition,
+  LayoutSpec,
+  LayoutTypes,
+  LayoutTypesKey,
+  NothingToWrite,
+  PortalFieldsOf,
+  PortalInputOf,
+  PortalRow,
+  PortalRowOf,
+  PortalSpec,
+  PortalsOf,
+  ReadValue,
+  RowIds,
+  SpecKinds,
+  SpecTypes,
+} from "./definition.js";
 export { DecodeError } from "./codecs.js";
 export { escapeFindValue } from "./find-criteria.js";
 export {

@@ -1,11 +1,11 @@
-import type { FmRecord, FieldsOf, LayoutDefinition, LayoutTypes, PortalsOf } from "./definition.js";
+import type { AnyDefinition, FmRecord, FieldsOf, PortalsOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
 import { setOwn } from "./own.js";
 import { positive, type CallOptions, type Page, type SortOrder, type SortSpec } from "./paging.js";
 
-type RecordOf<D> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
-type NameOf<D> = keyof FieldsOf<D> & string;
+type RecordOf<D extends AnyDefinition> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
+type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
 type Request = Readonly<Record<string, unknown>>;
 
 interface QueryState {
@@ -16,7 +16,7 @@ interface QueryState {
 }
 
 /** What `run()` sends: the find's options, or a list's when the query has no request. */
-export interface QueryOptions<D> {
+export interface QueryOptions<D extends AnyDefinition> {
   readonly query: readonly QueryOf<D>[];
   readonly sort: readonly SortSpec<NameOf<D>>[];
   readonly offset?: number;
@@ -27,7 +27,7 @@ export interface QueryOptions<D> {
  * What a query runs on: the calls of a layout's client it needs (LayoutClient is one). Declared here, so that
  * the client can make queries without the query depending on the client.
  */
-export interface QueryTarget<D extends LayoutDefinition<LayoutTypes>> {
+export interface QueryTarget<D extends AnyDefinition> {
   readonly definition: D;
   find(options: QueryOptions<D> & CallOptions): Promise<Page<RecordOf<D>>>;
   list(options: Omit<QueryOptions<D>, "query"> & CallOptions): Promise<Page<RecordOf<D>>>;
@@ -51,7 +51,7 @@ export interface StreamQueryOptions extends CallOptions {
  * apply, values that are not of the field's type throw a TypeError there, before any request). A query with
  * no request lists every record.
  */
-export class FindQuery<D extends LayoutDefinition<LayoutTypes>> implements AsyncIterable<RecordOf<D>> {
+export class FindQuery<D extends AnyDefinition> implements AsyncIterable<RecordOf<D>> {
   readonly #client: QueryTarget<D>;
   readonly #state: QueryState;
 
