@@ -22,8 +22,8 @@ export const PRETTIER_OPTIONS = {
 } as const satisfies Options;
 
 /**
- * Whether `text`, as `printSourceFile` prints it, might not be in prettier's layout. The printer writes
- * prettier's layout for every construct it prints as long as each line fits the print width; a longer line
+ * Whether `text`, as the emitters print it (print.ts), might not be in prettier's layout. They write
+ * prettier's layout for every construct as long as each line fits the print width; a longer line
  * (a huge value list, a very long field name) is where prettier makes choices of its own.
  */
 export function needsPrettier(text: string): boolean {

@@ -1,25 +1,12 @@
 /**
  * The generator: `fmgen generate` and its stages.
- * load (src/layout) -> plan (`planIdentifiers`) -> emit (`emitFiles`: ts-morph structures) -> print
- * (`printFile`) -> format (`formatPrinted`) -> write (`writeGeneratedFiles`) | check (`checkGeneratedFiles`).
- * Only the writer touches the disk.
+ * load (src/layout) -> plan (`planIdentifiers`) -> emit (`emitFiles`: each module's statements, printed in
+ * prettier's layout from templates/layout-module.ts) -> format (`formatPrinted`: prettier on over-long statements)
+ * -> write (`writeGeneratedFiles`) | check (`checkGeneratedFiles`). Only the writer touches the disk.
  */
 export { generate, emitFiles, type GeneratedFile, type GenerateOptions } from "./generate.js";
 export { planIdentifiers, kebabCase, hashSuffix, moduleFileBase, declarationName, IdentifierClashError, type LayoutPlan, type PortalPlan } from "./plan.js";
-export {
-  printSourceFile,
-  printFile,
-  joinPrinted,
-  objectType,
-  objectLiteral,
-  call,
-  satisfies,
-  type PrintedFile,
-  type PrintedStatement,
-  type Value,
-  type ObjectTypeMember,
-  type ObjectLiteralEntry,
-} from "./print.js";
+export { joinPrinted, docComment, objectLiteral, objectType, importStatement, type PrintedFile, type PrintedStatement, type ObjectTypeMember } from "./print.js";
 export { formatPrinted, prettierFormat, needsPrettier, PRETTIER_OPTIONS } from "./format.js";
 export { writeGeneratedFiles, type WriteReport } from "./write.js";
 export { checkGeneratedFiles, type FileDrift } from "./check.js";

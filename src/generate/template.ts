@@ -1,34 +1,27 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ts } from "ts-morph";
 import { commentText } from "./text.js";
 
 /**
- * `templates/layout-module.ts`, read as data: the header, the import list and the ordered declarations of every
- * generated layout module. The template is the source of truth; the emitters fill its `@fill` declarations and
- * the layout module emitter copies the others (see the comment at the top of the template).
+ * `templates/layout-module.ts`, read as data: the header, the imports and the ordered declarations of every
+ * generated layout module (see the comment at the top of the template for its rules). The template is real
+ * TypeScript that the test suite type-checks; this reader needs no TypeScript parser (loading one would cost every
+ * `fmgen generate` most of its run time), because the template keeps to a simple layout: a test checks that what
+ * it reads is what the TypeScript parser sees.
  */
 
 export const LAYOUT_MODULE_TEMPLATE_FILE = fileURLToPath(new URL("../../templates/layout-module.ts", import.meta.url));
 
 /** The template's layout: every exported name starts with it. */
 export const LAYOUT_PLACEHOLDER = "Layout";
-/** The template's portal: per-portal names start with `LayoutLines`. */
+/** The template's portal: per-portal names start with `LayoutLines`, and its name is the string "Lines". */
 export const PORTAL_PLACEHOLDER = "Lines";
 
-export const FILL_ROLES = ["definition", "fields", "input", "portalRow", "portalRowInput", "portals", "portalInput", "containers", "kinds"] as const;
+export const FILL_ROLES = ["definition", "fields"] as const;
 export type FillRole = (typeof FILL_ROLES)[number];
-const PORTAL_ROLES: ReadonlySet<FillRole> = new Set(["portalRow", "portalRowInput"]);
 
-/**
- * Text that refers to the template's exported names and imports; `{ ref }` parts are replaced by planned names
- * (imports keep their names, and filling records them as used).
- */
-export type TemplateText = readonly (string | { ref: string })[];
-
-export type TemplateBody =
-  | { kind: "text"; text: TemplateText }
-  | { kind: "objectType"; members: readonly { key: string; optional: boolean; type: TemplateText; docs: string | undefined }[] };
+/** A declaration's text as parts: literal text, and references to the template's own names or its imports. */
+export type TemplateText = readonly (string | { ref: string } | { portalName: true })[];
 
 export interface TemplateDeclaration {
   /** Its name in the template (`LayoutFields`). */
@@ -37,13 +30,13 @@ export interface TemplateDeclaration {
   suffix: string;
   /** Repeated for each portal, named `<Layout><Portal><suffix>`. */
   perPortal: boolean;
-  kind: "type" | "const";
+  kind: "type" | "interface" | "const";
   /** Set for declarations an emitter fills; the others are copies. */
   fill: FillRole | undefined;
-  /** JSDoc of a copy, copied with it. */
-  docs: string | undefined;
-  /** Type or initializer of a copy. */
-  body: TemplateBody | undefined;
+  /** JSDoc of a copy, copied with it (for per-portal copies, with the portal name marked). */
+  docs: TemplateText | undefined;
+  /** The whole statement of a copy (one line); for the definition, the call up to its object literal. */
+  text: TemplateText;
 }
 
 export interface LayoutModuleTemplate {
@@ -52,8 +45,6 @@ export interface LayoutModuleTemplate {
   /** The names every module may import, and from where (in template order). */
   imports: readonly { name: string; isTypeOnly: boolean; from: string }[];
   declarations: readonly TemplateDeclaration[];
-  /** The definition's initializer is `callee<typeArguments>({ ...filled... })`. */
-  definitionCall: { callee: TemplateText; typeArguments: readonly TemplateText[] };
 }
 
 export class TemplateError extends Error {
@@ -71,87 +62,90 @@ export function layoutModuleTemplate(): LayoutModuleTemplate {
   return cached;
 }
 
+const IMPORTS = /^(?:import\s*\{[^}]*\}\s*from\s*"[^"]+";\s*)+$/;
+const IMPORT = /import\s*\{([^}]*)\}\s*from\s*"([^"]+)";/g;
+const DECLARATION = /^export (type|interface|const) ([A-Za-z_$][\w$]*)\b/;
+const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
+
 export function parseLayoutModuleTemplate(rawText: string, file = "<template>"): LayoutModuleTemplate {
   // A checkout with CRLF line endings must not put "\r" into generated files.
   const text = rawText.replace(/\r\n?/g, "\n");
   const fail = (message: string): never => {
     throw new TemplateError(file, message);
   };
-  const firstLine = text.split("\n", 1)[0] ?? "";
+  const lines = text.split("\n");
+  const firstLine = lines[0] ?? "";
   if (!firstLine.startsWith("// ")) fail("the first line must be the header comment");
   // Written as the first line of every generated file: nothing in it may end the comment (a U+2028) or hide code.
   const header = `// ${commentText(firstLine.slice(3))}`;
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
 
-  const referable = new Set<string>();
-  for (const statement of source.statements) {
-    if (ts.isTypeAliasDeclaration(statement)) referable.add(statement.name.text);
-    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) referable.add(d.name.text);
-    const bindings = ts.isImportDeclaration(statement) ? statement.importClause?.namedBindings : undefined;
-    if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) referable.add(e.name.text);
-  }
+  // Blocks: runs of lines between blank lines, `//` comment lines left out.
+  const blocks: { line: number; lines: string[] }[] = [];
+  let current: { line: number; lines: string[] } | undefined;
+  lines.forEach((line, i) => {
+    if (line.trim() === "") current = undefined;
+    else if (!line.startsWith("//")) {
+      if (!current) blocks.push((current = { line: i + 1, lines: [] }));
+      current.lines.push(line);
+    }
+  });
 
   const imports: { name: string; isTypeOnly: boolean; from: string }[] = [];
-  let definitionCall: LayoutModuleTemplate["definitionCall"] | undefined;
-  const declarations: TemplateDeclaration[] = [];
-
-  for (const statement of source.statements) {
-    const where = `line ${source.getLineAndCharacterOfPosition(statement.getStart(source)).line + 1}`;
-    if (ts.isImportDeclaration(statement)) {
-      const bindings = statement.importClause?.namedBindings;
-      if (!bindings || !ts.isNamedImports(bindings) || statement.importClause?.name || statement.importClause?.isTypeOnly) {
-        fail(`${where}: the template's imports are of named bindings`);
-      }
-      const from = (statement.moduleSpecifier as ts.StringLiteral).text;
-      for (const e of (bindings as ts.NamedImports).elements) {
-        if (e.propertyName) fail(`${where}: imports are not renamed`);
-        imports.push({ name: e.name.text, isTypeOnly: e.isTypeOnly, from });
+  const raw: { line: number; docs: string | undefined; statement: string[] }[] = [];
+  for (const block of blocks) {
+    const joined = block.lines.join(" ").replace(/\s+/g, " ");
+    if (joined.startsWith("import ")) {
+      if (!IMPORTS.test(joined)) fail(`line ${block.line}: the template's imports are of named bindings (import { a, type B } from "x";)`);
+      for (const [, bindings, from] of joined.matchAll(IMPORT)) {
+        for (const binding of bindings!.split(",").map((b) => b.trim()).filter(Boolean)) {
+          const [, type, name] = /^(type\s+)?([A-Za-z_$][\w$]*)$/.exec(binding) ?? fail(`line ${block.line}: imports are not renamed ("${binding}")`);
+          imports.push({ name: name!, isTypeOnly: type !== undefined, from: from! });
+        }
       }
       continue;
     }
-    const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    const docs = jsDocText(text, statement);
+    let docs: string | undefined;
+    let at = 0;
+    if (block.lines[0]!.trimStart().startsWith("/**")) {
+      const end = block.lines.findIndex((l) => l.includes("*/"));
+      if (end < 0) fail(`line ${block.line}: an unterminated JSDoc`);
+      docs = jsDocText(block.lines.slice(0, end + 1).join("\n"));
+      at = end + 1;
+    }
+    raw.push({ line: block.line + at, docs, statement: block.lines.slice(at) });
+  }
+  if (!imports.length) fail("the template has no import");
+
+  const referable = new Set([...raw.map((r) => DECLARATION.exec(r.statement[0] ?? "")?.[2]).filter((n): n is string => n !== undefined), ...imports.map((i) => i.name)]);
+  const declarations = raw.map(({ line, docs, statement }): TemplateDeclaration => {
+    const where = `line ${line}`;
+    const first = statement[0] ?? "";
+    const match = DECLARATION.exec(first);
+    if (!match) return fail(`${where}: only exported type aliases, interfaces and const declarations belong in the template`);
+    const [, kind, name] = match as unknown as [string, "type" | "interface" | "const", string];
     const fill = /^@fill (\w+)$/.exec(docs ?? "")?.[1];
     if (fill !== undefined && !(FILL_ROLES as readonly string[]).includes(fill)) fail(`${where}: unknown fill role "${fill}"`);
     const role = fill as FillRole | undefined;
+    const perPortal = name.startsWith(LAYOUT_PLACEHOLDER + PORTAL_PLACEHOLDER);
+    if (!name.startsWith(LAYOUT_PLACEHOLDER)) fail(`${where}: "${name}" must start with "${LAYOUT_PLACEHOLDER}"`);
+    const suffix = name.slice((perPortal ? LAYOUT_PLACEHOLDER + PORTAL_PLACEHOLDER : LAYOUT_PLACEHOLDER).length);
 
-    let name: string;
-    let kind: "type" | "const";
-    let body: TemplateBody | undefined;
-    if (exported && ts.isTypeAliasDeclaration(statement) && !statement.typeParameters) {
-      name = statement.name.text;
-      kind = "type";
-      if (!role) body = typeBody(statement.type);
-    } else if (exported && ts.isVariableStatement(statement) && statement.declarationList.flags & ts.NodeFlags.Const && statement.declarationList.declarations.length === 1) {
-      const declaration = statement.declarationList.declarations[0]!;
-      if (!ts.isIdentifier(declaration.name) || !declaration.initializer || declaration.type) fail(`${where}: a const needs a plain name and an initializer`);
-      name = (declaration.name as ts.Identifier).text;
-      kind = "const";
-      const initializer = declaration.initializer!;
-      if (role === "definition") {
-        if (!ts.isCallExpression(initializer) || initializer.arguments.length !== 1 || !ts.isObjectLiteralExpression(initializer.arguments[0]!)) {
-          fail(`${where}: the definition is a call with one object literal argument`);
-        }
-        const callExpression = initializer as ts.CallExpression;
-        definitionCall = {
-          callee: templateText(callExpression.expression),
-          typeArguments: (callExpression.typeArguments ?? []).map((t) => templateText(t)),
-        };
-      } else if (!role) {
-        body = { kind: "text", text: templateText(initializer) };
-      }
+    let body: string;
+    if (role === "definition") {
+      // The call up to its object literal: `defineLayout<LayoutFields>()(`; the emitter writes the literal.
+      const call = new RegExp(`^export const ${name} = (.*\\()\\{$`).exec(first);
+      if (kind !== "const" || !call || statement[statement.length - 1] !== "});") fail(`${where}: the definition is \`export const ${name} = <call>({ ... });\``);
+      body = call![1]!;
+    } else if (role === "fields") {
+      if (kind !== "interface" || !first.endsWith("{") || statement[statement.length - 1] !== "}") fail(`${where}: the fields are \`export interface ${name} { ... }\``);
+      body = "";
     } else {
-      return fail(`${where}: only exported type aliases and const declarations belong in the template`);
+      if (statement.length !== 1) fail(`${where}: "${name}" is copied, so it must fit on one line`);
+      body = first;
     }
+    return { templateName: name, suffix, perPortal, kind, fill: role, docs: role || docs === undefined ? undefined : marked(docs, false, perPortal), text: marked(body, true, perPortal) };
+  });
 
-    const perPortal = role !== undefined && PORTAL_ROLES.has(role);
-    const prefix = perPortal ? LAYOUT_PLACEHOLDER + PORTAL_PLACEHOLDER : LAYOUT_PLACEHOLDER;
-    if (!name.startsWith(prefix)) fail(`${where}: "${name}" must start with "${prefix}"`);
-    if (kind === "const" && role && role !== "definition") fail(`${where}: "${name}" (@fill ${role}) must be a type`);
-    declarations.push({ templateName: name, suffix: name.slice(prefix.length), perPortal, kind, fill: role, docs: role ? undefined : docs, body });
-  }
-
-  if (!imports.length) return fail("the template has no import");
   for (const role of FILL_ROLES) {
     const count = declarations.filter((d) => d.fill === role).length;
     if (count !== 1) fail(`"@fill ${role}" must tag exactly one declaration, found ${count}`);
@@ -159,69 +153,78 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
   if (declarations.find((d) => d.fill === "definition")?.suffix !== "") fail(`the definition must be named "${LAYOUT_PLACEHOLDER}"`);
   const portalNames = new Set(declarations.filter((d) => d.perPortal).map((d) => d.templateName));
   for (const d of declarations) {
-    const refs = d.body ? referencesOf(d.body) : [];
-    const portalRef = refs.find((r) => portalNames.has(r));
+    const portalRef = d.perPortal ? undefined : referencesOf(d).find((r) => portalNames.has(r));
     if (portalRef) fail(`"${d.templateName}" is copied once per layout, so it cannot refer to the per-portal "${portalRef}"`);
   }
-  return { header, imports, declarations, definitionCall: definitionCall! };
+  return { header, imports, declarations };
 
-  /** A node's text, with every reference to an exported name of the template marked. */
-  function templateText(node: ts.Node): TemplateText {
-    const nodeText = node.getText(source);
-    if (nodeText.includes("\n")) fail(`"${nodeText.slice(0, 40)}...": copied text must fit on one line`);
-    const start = node.getStart(source);
-    const parts: (string | { ref: string })[] = [];
-    let at = start;
-    const visit = (child: ts.Node) => {
-      if (ts.isIdentifier(child) && referable.has(child.text) && !isPropertyName(child)) {
-        const from = child.getStart(source);
-        if (from > at) parts.push(text.slice(at, from));
-        parts.push({ ref: child.text });
-        at = child.end;
-        return;
-      }
-      ts.forEachChild(child, visit);
+  /**
+   * Text with its references marked: identifiers that name the template's declarations or imports (outside string
+   * literals, and not as a property name after a dot), and, in per-portal declarations, the portal's name.
+   */
+  function marked(source: string, code: boolean, perPortal: boolean): TemplateText {
+    const parts: (string | { ref: string } | { portalName: true })[] = [];
+    let literal = "";
+    const flush = () => {
+      if (literal) parts.push(literal);
+      literal = "";
     };
-    visit(node);
-    if (node.end > at) parts.push(text.slice(at, node.end));
+    const portal = `"${PORTAL_PLACEHOLDER}"`;
+    for (let i = 0; i < source.length; ) {
+      if (perPortal && source.startsWith(portal, i)) {
+        flush();
+        parts.push({ portalName: true });
+        i += portal.length;
+        continue;
+      }
+      const c = source[i]!;
+      if (code && (c === '"' || c === "'" || c === "`")) {
+        const end = source.indexOf(c, i + 1);
+        if (end < 0) fail(`"${source}": an unterminated string`);
+        literal += source.slice(i, end + 1);
+        i = end + 1;
+        continue;
+      }
+      IDENTIFIER.lastIndex = i;
+      const word = code && /[A-Za-z_$]/.test(c) ? IDENTIFIER.exec(source)?.[0] : undefined;
+      if (word === undefined) {
+        literal += c;
+        i++;
+        continue;
+      }
+      if (referable.has(word) && source[i - 1] !== ".") {
+        flush();
+        parts.push({ ref: word });
+      } else literal += word;
+      i += word.length;
+    }
+    flush();
     return parts;
   }
-
-  function typeBody(type: ts.TypeNode): TemplateBody {
-    if (!ts.isTypeLiteralNode(type)) return { kind: "text", text: templateText(type) };
-    const members = type.members.map((member) => {
-      if (!ts.isPropertySignature(member) || !member.type || member.modifiers?.length) fail(`${member.getText(source)}: object types in the template hold plain properties`);
-      const property = member as ts.PropertySignature;
-      return { key: property.name.getText(source), optional: property.questionToken !== undefined, type: templateText(property.type!), docs: jsDocText(text, property) };
-    });
-    return { kind: "objectType", members };
-  }
 }
 
-function isPropertyName(node: ts.Identifier): boolean {
-  const parent = node.parent;
-  return (ts.isPropertySignature(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyAccessExpression(parent)) && parent.name === node;
+function referencesOf(declaration: TemplateDeclaration): string[] {
+  return declaration.text.flatMap((part) => (typeof part === "object" && "ref" in part ? [part.ref] : []));
 }
 
-function referencesOf(body: TemplateBody): string[] {
-  const texts = body.kind === "text" ? [body.text] : body.members.map((m) => m.type);
-  return texts.flatMap((t) => t.flatMap((part) => (typeof part === "string" ? [] : [part.ref])));
-}
-
-/** The text of the JSDoc block right before `node`, with its `/**`, `*\/` and leading stars removed. */
-function jsDocText(text: string, node: ts.Node): string | undefined {
-  const ranges = ts.getLeadingCommentRanges(text, node.pos) ?? [];
-  const last = ranges[ranges.length - 1];
-  if (!last || last.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !text.startsWith("/**", last.pos)) return undefined;
-  return text
-    .slice(last.pos + 3, last.end - 2)
+/** The text of a JSDoc block, with its `/**`, `*\/` and leading stars removed. */
+function jsDocText(block: string): string {
+  return block
+    .trim()
+    .replace(/^\/\*\*/, "")
+    .replace(/\*\/$/, "")
     .split("\n")
     .map((line) => line.replace(/^\s*\* ?/, "").trimEnd())
     .join("\n")
     .trim();
 }
 
-/** Fills a template text with planned names. */
-export function fillTemplateText(text: TemplateText, rename: (templateName: string) => string): string {
-  return text.map((part) => (typeof part === "string" ? part : rename(part.ref))).join("");
+/** Fills a template text: references renamed, the portal's name (already a literal, or comment text) put in. */
+export function fillTemplateText(text: TemplateText, rename: (templateName: string) => string, portalName = `"${PORTAL_PLACEHOLDER}"`): string {
+  return text.map((part) => (typeof part === "string" ? part : "ref" in part ? rename(part.ref) : portalName)).join("");
+}
+
+/** The runtime names (imports) a template text uses. */
+export function importsUsed(text: TemplateText, imports: ReadonlySet<string>): string[] {
+  return text.flatMap((part) => (typeof part === "object" && "ref" in part && imports.has(part.ref) ? [part.ref] : []));
 }

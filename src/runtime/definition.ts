@@ -92,7 +92,7 @@ export interface AnyLayoutTypes extends LayoutTypes {
  * `readOnly` and `containers` join its `fields`, where the runtime looks fields up.
  */
 export function defineLayout<Fields extends object>(): <const S extends LayoutSpec>(spec: S) => LayoutDefinition<SpecTypes<Fields, S>>;
-export function defineLayout<T extends LayoutTypes>(spec: LayoutSpec): LayoutDefinition<HandWrittenTypes<T>>;
+export function defineLayout<T extends LayoutTypes = AnyLayoutTypes>(spec: LayoutSpec): LayoutDefinition<HandWrittenTypes<T>>;
 export function defineLayout(spec?: LayoutSpec): unknown {
   return spec === undefined ? withAllFields : withAllFields(spec);
 }
@@ -122,28 +122,35 @@ type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N
 /** What create and edit take for a field read as `T`: `null` clears it; a repetition left out or `undefined` is not sent. */
 export type InputValue<T> = [T] extends [readonly unknown[]] ? { readonly [I in keyof T]?: T[I] | null | undefined } : T | null;
 
-/** What create and edit take when there is nothing to write: no key at all. */
-export type NothingToWrite = Record<string, never>;
-
 type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNullable<S["portals"]>[N]["fields"];
-type RowOf<F> = { -readonly [K in keyof F]: ReadValue<F[K]> };
-type RowInputOf<F> = { -readonly [K in keyof F as F[K] extends { readonly type: "container" } | { readonly readOnly: true } ? never : K]?: InputValue<ReadValue<F[K]>> };
 
-/** Every shape of a layout, derived from the read shape of its fields and its spec's literal types. */
+/**
+ * Every shape of a layout, derived from the read shape of its fields and its spec's literal types. The mapped types
+ * are written out here, not through type aliases, so that an editor shows the shapes themselves.
+ */
 export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends DefinitionTypes {
   fields: Fields;
   /** The spec's `fields` are the writable ones. */
-  input: [keyof S["fields"]] extends [never] ? NothingToWrite : { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
-  rows: { -readonly [N in keyof S["portals"]]: RowOf<PortalFields<S, N>> };
-  portals: { -readonly [N in keyof S["portals"]]: PortalRow<RowOf<PortalFields<S, N>>>[] };
-  portalInput: [keyof S["portals"]] extends [never] ? NothingToWrite : { -readonly [N in keyof S["portals"]]?: (RowInputOf<PortalFields<S, N>> & RowIds)[] };
+  input: { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
+  rows: { -readonly [N in keyof S["portals"]]: { -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> } };
+  portals: { -readonly [N in keyof S["portals"]]: PortalRow<{ -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> }>[] };
+  portalInput: {
+    -readonly [N in keyof S["portals"]]?: ({
+      -readonly [K in keyof PortalFields<S, N> as PortalFields<S, N>[K] extends { readonly type: "container" } | { readonly readOnly: true } ? never : K]?: InputValue<ReadValue<PortalFields<S, N>[K]>>;
+    } & RowIds)[];
+  };
   containers: keyof S["containers"] & string;
   kinds: SpecKinds<S["fields"], S["readOnly"], S["containers"], S["portals"]>;
-  findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<{ [N in keyof S["portals"]]: RowOf<PortalFields<S, N>> }[keyof S["portals"]]>;
+  findable: [keyof S["portals"]] extends [never]
+    ? Fields
+    : Fields & UnionToIntersection<{ [N in keyof S["portals"]]: { -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> } }[keyof S["portals"]]>;
 }
 
+/** Field specs as kinds are read from them. */
+export type SpecKindsOf = { readonly [name: string]: { readonly type: FieldKind } };
+
 /** Where a find looks a field's kind up in a spec: its fields, read-only fields, containers and portals. */
-export interface SpecKinds<F, RO, C, P> {
+export interface SpecKinds<F extends SpecKindsOf, RO, C, P> {
   fields: F;
   readOnly: RO;
   containers: C;

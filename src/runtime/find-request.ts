@@ -1,4 +1,4 @@
-import type { AnyDefinition, FieldKind, LayoutTypesKey, SpecKinds } from "./definition.js";
+import type { AnyDefinition, FieldKind, LayoutTypesKey, SpecKinds, SpecKindsOf } from "./definition.js";
 import type { Criterion, HelperName, HelpersOf } from "./q.js";
 
 /**
@@ -30,9 +30,9 @@ export type NotApplicable<H extends HelperName, K extends FieldKind> = { readonl
 export type CriterionFor<K, V> = K extends FieldKind ? { [H in HelperName]: H extends HelpersOf<K> ? Criterion<H, ArgOf<H, V>> : NotApplicable<H, K> }[HelperName] : never;
 
 /** The kind of field `K`: from a generated definition's spec, or a kinds map, or else guessed from its value type. */
-type KindOf<Kinds, K, V> = Kinds extends SpecKinds<object, object, object, object> ? SpecKind<Kinds, K, V> : K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : Guess<V>;
-type SpecKind<S extends SpecKinds<object, object, object, object>, K, V> = K extends keyof S["fields"]
-  ? TypeIn<S["fields"][K], V>
+type KindOf<Kinds, K, V> = Kinds extends SpecKinds<SpecKindsOf, object, object, object> ? SpecKind<Kinds, K, V> : K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : Guess<V>;
+type SpecKind<S extends SpecKinds<SpecKindsOf, object, object, object>, K, V> = K extends keyof S["fields"]
+  ? S["fields"][K]["type"]
   : K extends keyof S["readOnly"]
     ? TypeIn<S["readOnly"][K], V>
     : K extends keyof S["containers"]
@@ -64,8 +64,13 @@ export type KindsOf<D extends AnyDefinition> = D[LayoutTypesKey]["kinds"];
 /** What a find request may name: the layout's fields and its portals' fields. */
 export type FindableOf<D extends AnyDefinition> = D[LayoutTypesKey]["findable"];
 
-/** One find request of a layout: its fields and its portals' fields. */
-export type QueryOf<D extends AnyDefinition> = FindRequest<FindableOf<D>, KindsOf<D>>;
+/**
+ * One find request of a layout: its fields and its portals' fields (`FindRequest` of them, written out so that an
+ * editor shows the fields rather than the alias).
+ */
+export type QueryOf<D extends AnyDefinition> = {
+  [K in keyof FindableOf<D>]?: FieldCriterion<KindOf<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
+} & { omit?: boolean };
 
 /** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). */
 export type CriteriaOf<D extends AnyDefinition> = FindFields<FindableOf<D>, KindsOf<D>>;

@@ -62,11 +62,15 @@ export class NotExactlyOneError extends Error {
 type RecordOf<D extends AnyDefinition> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
 /**
- * What create and edit take for `T`. A field or portal named like a member of `Object` (`toString`, `constructor`)
- * is checked by TypeScript against the member an object literal inherits when it leaves that name out; admitting
- * the member's type here keeps such layouts usable without putting it into the layout's own types.
+ * What create and edit take for `T` (a layout's input or portal input), decided here rather than in the layout's
+ * own types, so that those stay plain and cost the compiler nothing until a call uses them:
+ * - with nothing to write (no writable field, no portal), an object that takes no key: TypeScript checks no key of
+ *   an object literal against an empty type;
+ * - a field or portal named like a member of `Object` (`toString`, `constructor`) is checked by TypeScript against
+ *   the member an object literal inherits when it leaves that name out; admitting that member's type keeps such
+ *   layouts usable.
  */
-type Admit<T> = [keyof T & keyof Object] extends [never] ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
+type Admit<T> = [keyof T] extends [never] ? Record<string, never> : [keyof T & keyof Object] extends [never] ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
 
 /** `FindOptions` of a layout, its requests typed by `QueryOf` (the type generated modules export as `<Name>Query`). */
 interface FindOptionsOf<D extends AnyDefinition> extends ListOptions<NameOf<D>> {

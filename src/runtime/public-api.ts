@@ -25,7 +25,6 @@ export type {
   LayoutSpec,
   LayoutTypes,
   LayoutTypesKey,
-  NothingToWrite,
   PortalFieldsOf,
   PortalInputOf,
   PortalRow,
@@ -35,6 +34,7 @@ export type {
   ReadValue,
   RowIds,
   SpecKinds,
+  SpecKindsOf,
   SpecTypes,
 } from "./definition.js";
 export { DecodeError } from "./codecs.js";

@@ -46,8 +46,11 @@ describe("generate()", () => {
 
   it("keeps fields and portals in description order", async () => {
     const names = ["zeta", "alpha", "Mu", "beta"];
-    const [file] = await generate([layout({ name: "Order", fields: names.map((name) => ({ name, type: "text" as const })) })]);
-    const fieldsType = file!.contents.slice(file!.contents.indexOf("export type OrderFields"));
+    const files = await generate([layout({ name: "Order", fields: names.map((name) => ({ name, type: "text" as const })) })]);
+    const file = files.find((f) => f.path === "order.ts");
+    const at = file!.contents.indexOf("export interface OrderFields {");
+    expect(at).toBeGreaterThan(0);
+    const fieldsType = file!.contents.slice(at);
     const positions = names.map((n) => fieldsType.indexOf(`  ${n}: string;`));
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });

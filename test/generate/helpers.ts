@@ -1,8 +1,5 @@
-import { StructureKind, type StatementStructures } from "ts-morph";
 import { parseLayoutDescription, type LayoutDescription, type LayoutDescriptionInput } from "../../src/layout/index.js";
-import type { FillContext, Filled } from "../../src/generate/emit/context.js";
-import { declarationName, planIdentifiers, printSourceFile, layoutModuleTemplate, type LayoutPlan } from "../../src/generate/index.js";
-import type { FillRole } from "../../src/generate/template.js";
+import { layoutModuleTemplate, planIdentifiers, type LayoutPlan } from "../../src/generate/index.js";
 
 type Partial = Omit<LayoutDescriptionInput, "database" | "layout" | "table"> & { database?: string; layout?: string; table?: string };
 
@@ -11,24 +8,7 @@ export function layout(json: Partial, source = "test.layout.json"): LayoutDescri
   return parseLayoutDescription({ database: "DB", layout: "Things", table: "Things", ...json }, source);
 }
 
-/** The context an emitter gets for a layout (and, for per-portal roles, its portal at `portalIndex`). */
-export function fillContext(description: LayoutDescription, role: FillRole, portalIndex?: number): FillContext {
-  const template = layoutModuleTemplate();
-  const [plan] = planIdentifiers([description], template) as [LayoutPlan];
-  const portal = portalIndex === undefined ? undefined : plan.portals[portalIndex];
-  const suffixOf = (r: FillRole) => template.declarations.find((d) => d.fill === r)!.suffix;
-  return {
-    plan,
-    portal,
-    name: declarationName(plan, suffixOf(role), portal),
-    nameOf: (r, p) => declarationName(plan, suffixOf(r), p),
-    definitionCall: { callee: "defineLayout", typeArguments: [`${plan.typeName}Types`] },
-    validateRecords: true,
-  };
-}
-
-/** One statement as printed in a file (without the file's trailing newline). */
-export function printStatement(statement: StatementStructures | Filled): string {
-  const structure = "statement" in statement ? statement.statement : statement;
-  return printSourceFile({ kind: StructureKind.SourceFile, statements: [structure] }).replace(/\n$/, "");
+/** The plan of one layout, as generate makes it with the shipped template. */
+export function planOf(description: LayoutDescription): LayoutPlan {
+  return planIdentifiers([description], layoutModuleTemplate())[0]!;
 }

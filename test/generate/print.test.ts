@@ -1,22 +1,21 @@
 import fc from "fast-check";
-import { StructureKind, type SourceFileStructure } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { emitFiles, needsPrettier, prettierFormat, printSourceFile } from "../../src/generate/index.js";
+import { docComment, emitFiles, importStatement, joinPrinted, needsPrettier, objectLiteral, objectType, prettierFormat, type PrintedFile } from "../../src/generate/index.js";
 import { loadLayouts, type FieldDescription, type LayoutDescription } from "../../src/layout/index.js";
 import { GOLDEN_SETS, goldenPath } from "../golden/golden-sets.js";
 import { layout } from "./helpers.js";
 
-async function goldenStructures(): Promise<{ path: string; structure: SourceFileStructure }[]> {
+async function goldenFiles(): Promise<{ path: string; printed: PrintedFile }[]> {
   const out = [];
   for (const set of Object.values(GOLDEN_SETS)) out.push(...emitFiles(await loadLayouts(set.layouts.map(goldenPath))));
   return out;
 }
 
-describe("printSourceFile", () => {
+describe("printing in prettier's layout (print.ts)", () => {
   it("prints exactly what prettier would for every file without an over-long line", async () => {
     let checked = 0;
-    for (const { path, structure } of await goldenStructures()) {
-      const printed = printSourceFile(structure);
+    for (const { path, printed: file } of await goldenFiles()) {
+      const printed = joinPrinted(file);
       if (needsPrettier(printed)) continue;
       checked++;
       expect(await prettierFormat(printed), path).toBe(printed);
@@ -62,8 +61,8 @@ describe("printSourceFile", () => {
           } catch {
             return; // not a valid description
           }
-          for (const { path, structure } of emitFiles([description_])) {
-            const printed = printSourceFile(structure);
+          for (const { path, printed: file } of emitFiles([description_])) {
+            const printed = joinPrinted(file);
             if (needsPrettier(printed)) continue;
             expect(await prettierFormat(printed), path).toBe(printed);
           }
@@ -73,8 +72,15 @@ describe("printSourceFile", () => {
     );
   }, 60_000);
 
-  it("refuses structures outside the subset it prints", () => {
-    expect(() => printSourceFile({ kind: StructureKind.SourceFile, statements: [{ kind: StructureKind.Class, name: "C" }] })).toThrow(/cannot print a Class/);
-    expect(() => printSourceFile({ kind: StructureKind.SourceFile, statements: ["raw text"] })).toThrow(/statement structures only/);
+  it.each([
+    ["an empty object", `const e = ${objectLiteral([], "")};`, "const e = {};"],
+    ["an object one entry a line, trailing commas", `const x = ${objectLiteral([["a", "1"], ['"b c"', objectLiteral([["d", "2"]], "  ")]], "")};`, 'const x = {\n  a: 1,\n  "b c": {\n    d: 2,\n  },\n};'],
+    ["an interface with JSDoc", `interface X ${objectType([{ key: "a", type: "string", docs: "One.\n\nTwo." }, { key: "b", type: "number" }], "")}`, "interface X {\n  /**\n   * One.\n   *\n   * Two.\n   */\n  a: string;\n  b: number;\n}"],
+    ["a one-line JSDoc with its end broken", `${docComment("a */ b", "")}\nconst y = 1;`, "/** a *\\/ b */\nconst y = 1;"],
+    ["a short import", importStatement(["a", "type B"], "x"), 'import { a, type B } from "x";'],
+    ["a long import, one name a line", importStatement(Array.from({ length: 12 }, (_, i) => `name${i}Long`), "@fmgen/runtime"), undefined],
+  ])("prints %s as prettier does", async (_what, text, expected) => {
+    if (expected !== undefined) expect(text).toBe(expected);
+    expect(await prettierFormat(`${text}\n`)).toBe(`${text}\n`);
   });
 });

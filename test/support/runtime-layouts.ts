@@ -1,6 +1,19 @@
 import { fileURLToPath } from "node:url";
-import { defineLayout } from "../../src/runtime/index.js";
-import { Contact, Invoice, type ContactFields, type ContactInput, type ContactPortalInput, type ContactPortals, type ContactTypes, type InvoiceFields, type InvoiceInput } from "../../examples/contacts/generated/index.js";
+import { defineLayout, type KindsOf } from "../../src/runtime/index.js";
+import {
+  Contact,
+  Invoice,
+  type ContactContainer,
+  type ContactFields,
+  type ContactInput,
+  type ContactPortalInput,
+  type ContactPortals,
+  type InvoiceContainer,
+  type InvoiceFields,
+  type InvoiceInput,
+  type InvoicePortalInput,
+  type InvoicePortals,
+} from "../../examples/contacts/generated/index.js";
 import type { LayoutDescriptionInput } from "../../src/layout/schema.js";
 
 /**
@@ -29,7 +42,18 @@ export type RepsInput3<T> = readonly [(T | undefined)?, (T | undefined)?, (T | u
 
 // The example's own generated modules: the runtime tests use what the generator writes.
 export { Contact, Invoice } from "../../examples/contacts/generated/index.js";
-export type { ContactFields, ContactInput, ContactPortalInput, ContactPortals, ContactTypes, InvoiceFields, InvoiceInput, InvoiceTypes } from "../../examples/contacts/generated/index.js";
+export type { ContactFields, ContactInput, ContactPortalInput, ContactPortals, InvoiceFields, InvoiceInput } from "../../examples/contacts/generated/index.js";
+
+/** The example's shapes as a hand-written definition gives them (its generated module derives them from its spec). */
+export type ContactTypes = {
+  fields: ContactFields;
+  input: ContactInput;
+  portals: ContactPortals;
+  portalInput: ContactPortalInput;
+  containers: ContactContainer;
+  kinds: KindsOf<typeof Contact>;
+};
+export type InvoiceTypes = { fields: InvoiceFields; input: InvoiceInput; portals: InvoicePortals; portalInput: InvoicePortalInput; containers: InvoiceContainer };
 
 /** `Contact` as a hand-written definition would type it: without the generated kinds map. */
 export const ContactWithoutKinds = defineLayout<Omit<ContactTypes, "kinds">>(Contact);

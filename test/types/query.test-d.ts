@@ -1,11 +1,11 @@
 /**
  * Compile-time guarantees of finds and the query builder, checked by `npm run typecheck`: every `@ts-expect-error`
  * below must be an error, everything else must compile. Written against the committed golden modules of
- * examples/contacts, whose `<Name>Kinds` map says what each field is. Never run.
+ * examples/contacts, whose definitions say what each field is (the spec's `type`). Never run.
  */
 import { expectTypeOf } from "vitest";
 import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "@fmgen/runtime";
-import { Contact, Invoice, type ContactKinds, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
+import { Contact, Invoice, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
 import { TortureLayout } from "../golden/generated/torture/index.js";
 import { ContactWithoutKinds } from "../support/runtime-layouts.js";
 
@@ -14,9 +14,12 @@ const contacts = fm.layout(Contact);
 const invoices = fm.layout(Invoice);
 
 export function theKindsMap(): void {
-  expectTypeOf<KindsOf<typeof Contact>>().toEqualTypeOf<ContactKinds>();
-  expectTypeOf<ContactKinds["Birthday"]>().toEqualTypeOf<"date">();
-  expectTypeOf<ContactKinds["Invoices::Amount"]>().toEqualTypeOf<"number">();
+  // A generated definition's kinds are its spec: each field's type, the containers' group, each portal's fields.
+  type Kinds = KindsOf<typeof Contact>;
+  expectTypeOf<Kinds["fields"]["Birthday"]["type"]>().toEqualTypeOf<"date">();
+  expectTypeOf<Kinds["readOnly"]["Created"]["type"]>().toEqualTypeOf<"timestamp">();
+  expectTypeOf<keyof Kinds["containers"]>().toEqualTypeOf<"Photo">();
+  expectTypeOf<Kinds["portals"]["Invoices"]["fields"]["Invoices::Amount"]["type"]>().toEqualTypeOf<"number">();
   expectTypeOf<HelpersOf<"text">>().toEqualTypeOf<"eq" | "empty" | "notEmpty" | "raw" | "words" | "beginsWith" | "endsWith" | "contains">();
   expectTypeOf<HelpersOf<"date">>().toEqualTypeOf<"eq" | "empty" | "notEmpty" | "raw" | "lt" | "lte" | "gt" | "gte" | "between">();
   expectTypeOf<HelpersOf<"container">>().toEqualTypeOf<"eq" | "empty" | "notEmpty" | "raw">();

@@ -1,30 +1,13 @@
-import { StructureKind, VariableDeclarationKind, type TypeAliasDeclarationStructure, type VariableStatementStructure } from "ts-morph";
-import { objectType, type Value } from "../print.js";
+import { withDocs } from "../print.js";
 import { fillTemplateText, type TemplateDeclaration } from "../template.js";
 
 /**
- * A declaration of the template that no emitter fills (`<Name>Record`, `<Name>Sort`, ...), copied with its
- * JSDoc and with the template's names replaced through `rename`.
+ * A declaration of the template that no emitter fills (`<Name>Input`, `<Name>Record`, a portal's row type, ...),
+ * copied with its JSDoc: the template's names replaced through `rename`, and for a per-portal declaration the
+ * portal's name, as a string literal, where the template says "Lines".
  */
-export function emitCopy(
-  declaration: TemplateDeclaration,
-  name: string,
-  rename: (templateName: string) => string,
-): TypeAliasDeclarationStructure | VariableStatementStructure {
-  const body = declaration.body;
-  if (!body) throw new Error(`template declaration ${declaration.templateName} has nothing to copy`);
-  const value: Value =
-    body.kind === "text"
-      ? fillTemplateText(body.text, rename)
-      : objectType(
-          body.members.map((m) => ({
-            key: m.key,
-            type: fillTemplateText(m.type, rename),
-            ...(m.optional ? { optional: true } : {}),
-            ...(m.docs !== undefined ? { docs: m.docs } : {}),
-          })),
-        );
-  const docs = declaration.docs !== undefined ? [declaration.docs] : [];
-  if (declaration.kind === "type") return { kind: StructureKind.TypeAlias, isExported: true, name, docs, type: value };
-  return { kind: StructureKind.VariableStatement, isExported: true, declarationKind: VariableDeclarationKind.Const, docs, declarations: [{ name, initializer: value }] };
+export function emitCopy(declaration: TemplateDeclaration, rename: (templateName: string) => string, portalName?: string): string {
+  const text = fillTemplateText(declaration.text, rename, portalName);
+  const docs = declaration.docs === undefined ? undefined : fillTemplateText(declaration.docs, rename, portalName);
+  return withDocs(docs, text);
 }

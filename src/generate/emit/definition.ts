@@ -1,71 +1,57 @@
-import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import { repetitionsOf, type FieldDescription } from "../../layout/index.js";
-import { call, objectLiteral, satisfies, type ObjectLiteralEntry } from "../print.js";
+import type { LayoutPlan } from "../plan.js";
+import { objectLiteral, withDocs } from "../print.js";
 import { docText, literalKey, stringLiteral } from "../text.js";
-import type { Filled, FillContext } from "./context.js";
-import { OBJECT_MEMBERS } from "./field-types.js";
 
-/** A field's runtime spec (`FieldSpec`): what the codecs need, on one line. */
-export function fieldSpecText(field: FieldDescription): string {
+/**
+ * `export const <Name> = defineLayout<<Name>Fields>()({ ... });`: the layout's spec, each fact about a field stated
+ * once. The fields create and edit may write are under `fields`, the read-only ones under `readOnly`, the
+ * containers under `containers` (so the runtime's types need not filter fields one by one; the runtime joins them
+ * again), each group in description order; portal fields say `readOnly` and `type: "container"` themselves.
+ */
+export function emitDefinition(plan: LayoutPlan, name: string, call: string, validateRecords: boolean): string {
+  const { layout, portals } = plan;
+  const group = (fields: readonly FieldDescription[], spec: (f: FieldDescription) => string) => fields.map((f) => [literalKey(f.name), spec(f)] as const);
+  const containers = layout.fields.filter((f) => f.type === "container");
+  const readOnly = layout.fields.filter((f) => f.type !== "container" && f.readOnly);
+  const writable = layout.fields.filter((f) => f.type !== "container" && !f.readOnly);
+  const entries: (readonly [string, string])[] = [
+    ["database", stringLiteral(layout.database)],
+    ["layout", stringLiteral(layout.layout)],
+    ["fields", objectLiteral(group(writable, (f) => fieldSpecText(f, false)), "  ")],
+  ];
+  if (readOnly.length) entries.push(["readOnly", objectLiteral(group(readOnly, (f) => fieldSpecText(f, false)), "  ")]);
+  if (containers.length) entries.push(["containers", objectLiteral(group(containers, containerSpecText), "  ")]);
+  if (portals.length) {
+    const portalEntries = portals.map(({ portal }) => [literalKey(portal.name), objectLiteral([["fields", objectLiteral(group(portal.fields, (f) => fieldSpecText(f, true)), "      ")]], "    ")] as const);
+    entries.push(["portals", objectLiteral(portalEntries, "  ")]);
+  }
+  if (!validateRecords) entries.push(["validate", "false"]);
+  return withDocs(layoutDocs(plan), `export const ${name} = ${call}${objectLiteral(entries, "")});`);
+}
+
+/**
+ * A field's runtime spec (`FieldSpec`), on one line: its type, repetitions and value list, and where no group
+ * says so (portal fields), `readOnly`.
+ */
+export function fieldSpecText(field: FieldDescription, withReadOnly: boolean): string {
   const parts = [`type: ${stringLiteral(field.type)}`];
   const n = repetitionsOf(field);
   if (n !== 1) parts.push(`repetitions: ${n}`);
-  if (field.readOnly) parts.push("readOnly: true");
-  if (field.valueList) parts.push(`valueList: [${field.valueList.map(stringLiteral).join(", ")}]`);
+  if (withReadOnly && field.readOnly) parts.push("readOnly: true");
+  if (field.valueList && field.type !== "container") parts.push(`valueList: [${field.valueList.map(stringLiteral).join(", ")}]`);
   return `{ ${parts.join(", ")} }`;
 }
 
-/*
- * Keys named like the members of TypeScript's `Object` interface (OBJECT_MEMBERS): in an object literal typed as
- * `Record<string, FieldSpec>`, TypeScript takes such a property's contextual type from `Object` instead of the
- * index signature, so `{ type: "text" }` widens to `{ type: string }` and fails; `satisfies` restores it.
- */
-const FIELD_SPEC = "FieldSpec";
-const PORTAL_SPEC = "PortalSpec";
-
-function fieldEntries(fields: readonly FieldDescription[], uses: Set<string>): ObjectLiteralEntry[] {
-  return fields.map((field) => {
-    const spec = fieldSpecText(field);
-    if (!OBJECT_MEMBERS.has(field.name)) return { key: literalKey(field.name), value: spec };
-    uses.add(FIELD_SPEC);
-    return { key: literalKey(field.name), value: satisfies(spec, FIELD_SPEC) };
-  });
+/** A container's spec in `containers`: `{}`, or its repetitions. */
+export function containerSpecText(field: FieldDescription): string {
+  const n = repetitionsOf(field);
+  return n === 1 ? "{}" : `{ repetitions: ${n} }`;
 }
 
 /** JSDoc of the definition: the layout's description, then where the layout lives. */
-export function layoutDocs(context: FillContext): string {
-  const { layout } = context.plan;
+export function layoutDocs(plan: LayoutPlan): string {
+  const { layout } = plan;
   const where = docText(`Layout ${stringLiteral(layout.layout)} of database ${stringLiteral(layout.database)} (table ${stringLiteral(layout.table)}).`);
   return layout.description && docText(layout.description) ? `${docText(layout.description)}\n\n${where}` : where;
-}
-
-/** `export const <Name> = defineLayout<<Name>Types>({ database, layout, fields, portals })`. */
-export function emitDefinition(context: FillContext): Filled {
-  const { layout, portals } = context.plan;
-  const uses = new Set<string>();
-  const entries: ObjectLiteralEntry[] = [
-    { key: "database", value: stringLiteral(layout.database) },
-    { key: "layout", value: stringLiteral(layout.layout) },
-    { key: "fields", value: objectLiteral(fieldEntries(layout.fields, uses)) },
-  ];
-  if (portals.length) {
-    const portalEntries = portals.map(({ portal }) => {
-      const spec = objectLiteral([{ key: "fields", value: objectLiteral(fieldEntries(portal.fields, uses)) }]);
-      if (OBJECT_MEMBERS.has(portal.name)) uses.add(PORTAL_SPEC);
-      return { key: literalKey(portal.name), value: OBJECT_MEMBERS.has(portal.name) ? satisfies(spec, PORTAL_SPEC) : spec };
-    });
-    entries.push({ key: "portals", value: objectLiteral(portalEntries) });
-  }
-  if (!context.validateRecords) entries.push({ key: "validate", value: "false" });
-  const { callee, typeArguments } = context.definitionCall;
-  return {
-    statement: {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: [layoutDocs(context)],
-      declarations: [{ name: context.name, initializer: call(callee, typeArguments, [objectLiteral(entries)]) }],
-    },
-    runtimeNames: [...uses].sort(),
-  };
 }

@@ -3,26 +3,21 @@ import type { ObjectTypeMember } from "../print.js";
 import { docText, propertyKey, stringLiteral } from "../text.js";
 
 /**
- * The TypeScript type of a field, DESIGN.md's table: what every emitter of a field shape uses.
+ * The TypeScript type of a field as read, DESIGN.md's table: what `<Name>Fields` says of each field. (The runtime
+ * derives the other shapes, such as what create and edit take, from the definition: `ReadValue` and `InputValue`
+ * in src/runtime/definition.ts, which must agree with `readType`.)
  *
- * | type | read | write (Input) |
- * |---|---|---|
- * | text | `string`; with a value list the union of its values and `""` | the same, or `null` |
- * | number | `number \| null` | `number \| null` |
- * | date, time, timestamp | `string \| null` (ISO date, `HH:MM:SS`, ISO timestamp) | `string \| null` |
- * | container | `string \| null` (its URL) | not writable: upload() |
+ * | type | read |
+ * |---|---|
+ * | text | `string`; with a value list the union of its values and `""` |
+ * | number | `number \| null` |
+ * | date, time, timestamp | `string \| null` (ISO date, `HH:MM:SS`, ISO timestamp) |
+ * | container | `string \| null` (its URL) |
  *
- * `null` in an input clears the field. A field with n > 1 repetitions reads as a tuple of n values and is
- * written as a readonly tuple of up to n optional values (a missing or `undefined` one is not sent); above
- * `MAX_TUPLE` repetitions, as arrays.
+ * A field with n > 1 repetitions reads as a tuple of n values; above `MAX_TUPLE` repetitions, as an array.
  */
 
 export const MAX_TUPLE = 100;
-
-/** Read-only and container fields are never written by create or edit. */
-export function isWritable(field: FieldDescription): boolean {
-  return !field.readOnly && field.type !== "container";
-}
 
 function valueListUnion(values: readonly string[]): string {
   const unique = [...new Set([...values, ""])];
@@ -40,26 +35,13 @@ function readScalar(field: FieldDescription): string {
   }
 }
 
-function inputScalar(field: FieldDescription): string {
-  return field.type === "text" ? `${readScalar(field)} | null` : readScalar(field);
-}
-
-/** The type of a field in a read shape (`Fields`, portal rows). */
+/** The type of a field in a read shape. */
 export function readType(field: FieldDescription): string {
   const scalar = readScalar(field);
   const n = repetitionsOf(field);
   if (n === 1) return scalar;
   if (n <= MAX_TUPLE) return `[${Array.from({ length: n }, () => scalar).join(", ")}]`;
   return `(${scalar})[]`;
-}
-
-/** The type of a writable field in an input shape (the member itself is optional). */
-export function inputType(field: FieldDescription): string {
-  const scalar = inputScalar(field);
-  const n = repetitionsOf(field);
-  if (n === 1) return scalar;
-  if (n <= MAX_TUPLE) return `readonly [${Array.from({ length: n }, () => `(${scalar} | undefined)?`).join(", ")}]`;
-  return `readonly (${scalar} | undefined)[]`;
 }
 
 const FORMAT_HINTS: Partial<Record<FieldDescription["type"], string>> = {
@@ -75,27 +57,7 @@ export function fieldDocs(field: FieldDescription): string | undefined {
   return parts.length ? parts.join("\n\n") : undefined;
 }
 
-function member(field: FieldDescription, type: string, optional: boolean): ObjectTypeMember {
-  const docs = fieldDocs(field);
-  return { key: propertyKey(field.name), type, ...(optional ? { optional } : {}), ...(docs !== undefined ? { docs } : {}) };
-}
-
 /** Members of a read shape: every field, in description order. */
 export function readMembers(fields: readonly FieldDescription[]): ObjectTypeMember[] {
-  return fields.map((field) => member(field, readType(field), false));
-}
-
-/**
- * The members TypeScript's `Object` interface declares. An object literal that leaves out an optional member of
- * that name is checked with the member it inherits (`toString: () => string`), so an input type must admit it
- * for such a field to be optional at all. Shared with the definition emitter, which has its own trouble with them.
- */
-export const OBJECT_MEMBERS: ReadonlySet<string> = new Set(["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"]);
-
-/** Members of an input shape: the writable fields, optional, in description order. */
-export function inputMembers(fields: readonly FieldDescription[]): ObjectTypeMember[] {
-  return fields.filter(isWritable).map((field) => {
-    const type = inputType(field);
-    return member(field, OBJECT_MEMBERS.has(field.name) ? `${type} | Object[${stringLiteral(field.name)}]` : type, true);
-  });
+  return fields.map((field) => ({ key: propertyKey(field.name), type: readType(field), docs: fieldDocs(field) }));
 }

@@ -1,19 +1,10 @@
-import { StructureKind } from "ts-morph";
-import { objectType } from "../print.js";
+import { objectType, withDocs } from "../print.js";
 import { docText, stringLiteral } from "../text.js";
-import type { Filled, FillContext } from "./context.js";
+import type { LayoutPlan } from "../plan.js";
 import { readMembers } from "./field-types.js";
 
-/** `export type <Name>Fields = { ... }`: the read shape of fieldData, every field in description order. */
-export function emitFields(context: FillContext): Filled {
-  const { layout } = context.plan;
-  return {
-    statement: {
-      kind: StructureKind.TypeAlias,
-      isExported: true,
-      name: context.name,
-      docs: [docText(`fieldData of a record of layout ${stringLiteral(layout.layout)}, decoded.`)],
-      type: layout.fields.length ? objectType(readMembers(layout.fields)) : "Record<never, never>",
-    },
-  };
+/** `export interface <Name>Fields { ... }`: the read shape of fieldData, every field in description order. */
+export function emitFields(plan: LayoutPlan, name: string): string {
+  const docs = docText(`fieldData of a record of layout ${stringLiteral(plan.layout.layout)}, decoded.`);
+  return withDocs(docs, `export interface ${name} ${objectType(readMembers(plan.layout.fields), "")}`);
 }

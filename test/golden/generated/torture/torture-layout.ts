@@ -2,10 +2,12 @@
 
 import {
   defineLayout,
-  type FieldSpec,
+  type ContainersOf,
   type FmRecord,
-  type PortalRow,
-  type PortalSpec,
+  type InputOf,
+  type PortalInputOf,
+  type PortalRowOf,
+  type PortalsOf,
   type QueryOf,
   type SortSpec,
 } from "@fmgen/runtime";
@@ -16,70 +18,53 @@ import { recordSchema } from "@fmgen/runtime/schema";
  *
  * Layout "Torture / Layout ?#" of database "Tortüre DB" (table "Torture").
  */
-export const TortureLayout = defineLayout<TortureLayoutTypes>({
+export const TortureLayout = defineLayout<TortureLayoutFields>()({
   database: "Tortüre DB",
   layout: "Torture / Layout ?#",
   fields: {
     "First Name": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     " leading space": { type: "number" },
     "trailing space ": { type: "date" },
-    "  ": { type: "time", readOnly: true },
     "a  b": { type: "timestamp" },
-    "Company::Name": { type: "container", repetitions: 4 },
     "::": { type: "text" },
     "A::B::C": { type: "number" },
     "Invoices::Amount": { type: "date" },
     "a.b": { type: "time" },
-    ".": { type: "timestamp", readOnly: true },
-    "..": { type: "container" },
     "...": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     "1...3": { type: "number" },
     'q"uote': { type: "date" },
     "it's": { type: "time" },
     '"': { type: "timestamp", repetitions: 3 },
-    "'": { type: "container" },
     '"\'"': { type: "text" },
     "''\"\"": { type: "number" },
     "`backtick`": { type: "date" },
     "${template}": { type: "time" },
     "\\": { type: "timestamp" },
-    "\\\\": { type: "container" },
-    "a\\nb": { type: "text", readOnly: true, valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     "C:\\path\\to": { type: "number" },
     "line\nbreak": { type: "date" },
     "tab\there": { type: "time", repetitions: 2 },
     "cr\rlf": { type: "timestamp" },
-    "\u0000nul": { type: "container" },
     "\u2028ls": { type: "text" },
-    "\u2029ps": { type: "number", readOnly: true },
     "\ufeffbom": { type: "date" },
     "bidi\u202eevil": { type: "time" },
     "lone \ud800 surrogate": { type: "timestamp" },
-    "émoji 🎉": { type: "container" },
     "👨‍👩‍👧": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     "日本語": { type: "number" },
-    "Ünïcode": { type: "date", repetitions: 4, readOnly: true },
     "é": { type: "time" },
     "Ω≈ç√": { type: "timestamp" },
-    "1st": { type: "container" },
     "123": { type: "text" },
     "0": { type: "number" },
     "1e3": { type: "date" },
-    "0x10": { type: "time", readOnly: true },
     "-1": { type: "timestamp" },
-    "+1": { type: "container" },
     "1.5": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     NaN: { type: "number", repetitions: 3 },
     Infinity: { type: "date" },
     "007": { type: "time" },
-    class: { type: "timestamp", readOnly: true },
-    function: { type: "container" },
     default: { type: "text" },
     new: { type: "number" },
     delete: { type: "date" },
     typeof: { type: "time" },
     void: { type: "timestamp" },
-    null: { type: "container" },
     undefined: {
       type: "text",
       repetitions: 2,
@@ -89,139 +74,98 @@ export const TortureLayout = defineLayout<TortureLayoutTypes>({
     false: { type: "date" },
     this: { type: "time" },
     super: { type: "timestamp" },
-    import: { type: "container" },
-    export: { type: "text", readOnly: true },
     enum: { type: "number" },
     await: { type: "date" },
     yield: { type: "time" },
     let: { type: "timestamp" },
-    static: { type: "container", repetitions: 4 },
     async: { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
-    get: { type: "number", readOnly: true },
     set: { type: "date" },
     readonly: { type: "time" },
     declare: { type: "timestamp" },
-    type: { type: "container" },
     interface: { type: "text" },
     keyof: { type: "number" },
-    infer: { type: "date", readOnly: true },
     never: { type: "time" },
     unknown: { type: "timestamp", repetitions: 3 },
-    any: { type: "container" },
     abstract: { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
-    constructor: { type: "number" } satisfies FieldSpec,
+    constructor: { type: "number" },
     prototype: { type: "date" },
-    ["__proto__"]: { type: "time", readOnly: true },
-    toString: { type: "timestamp" } satisfies FieldSpec,
-    valueOf: { type: "container" } satisfies FieldSpec,
-    hasOwnProperty: { type: "text" } satisfies FieldSpec,
+    toString: { type: "timestamp" },
+    hasOwnProperty: { type: "text" },
     __defineGetter__: { type: "number" },
     then: { type: "date" },
     omit: { type: "time", repetitions: 2 },
-    recordId: { type: "timestamp", readOnly: true },
-    modId: { type: "container" },
     fieldName: { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     sortOrder: { type: "number" },
     "/*": { type: "date" },
     "*/": { type: "time" },
     "//": { type: "timestamp" },
-    "/** @fill definition */": { type: "container" },
     "<!--": { type: "text" },
     "-->": { type: "number" },
     "#private": { type: "date", repetitions: 4 },
     "@decorator": { type: "time" },
     "a/*b*/c": { type: "timestamp" },
-    "a+b": { type: "container" },
-    "a-b": { type: "text", readOnly: true, valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     "a|b": { type: "number" },
     "a&b": { type: "date" },
     "a?b": { type: "time" },
     "a!": { type: "timestamp" },
-    "=": { type: "container" },
     "==": { type: "text" },
-    "=>": { type: "number", repetitions: 3, readOnly: true },
     "<>": { type: "date" },
     "[0]": { type: "time" },
     "{}": { type: "timestamp" },
-    "()": { type: "container" },
     ";": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     ",": { type: "number" },
-    ":": { type: "date", readOnly: true },
     "?": { type: "time" },
     "!": { type: "timestamp" },
-    $: { type: "container" },
     _: { type: "text", repetitions: 2 },
     $$: { type: "number" },
     __: { type: "date" },
-    xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx:
-      { type: "time", readOnly: true },
     Name: { type: "timestamp" },
-    name: { type: "container" },
     NAME: { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     "na me": { type: "number" },
     "na-me": { type: "date" },
     na_me: { type: "time" },
-    "na.me": { type: "timestamp", readOnly: true },
-    "na::me": { type: "container", repetitions: 4 },
     "Tag(2)": { type: "text" },
     "Phone(1)": { type: "number" },
     Layout: { type: "date" },
     LayoutFields: { type: "time" },
     defineLayout: { type: "timestamp" },
-    PortalRow: { type: "container" },
     Record: { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     Array: { type: "number" },
     Object: { type: "date" },
     Date: { type: "time" },
     String: { type: "timestamp", repetitions: 3 },
-    "Extra 0 / text ✓": { type: "text", readOnly: true },
     "Extra 1 / number ✓": { type: "number" },
     "Extra 2 / date ✓": { type: "date" },
     "Extra 3 / time ✓": { type: "time" },
     "Extra 4 / timestamp ✓": { type: "timestamp" },
-    "Extra 5 / container ✓": { type: "container", readOnly: true },
     "Extra 6 / text ✓": { type: "text" },
     "Extra 7 / number ✓": { type: "number" },
     "Extra 8 / date ✓": { type: "date" },
     "Extra 9 / time ✓": { type: "time" },
-    "Extra 10 / timestamp ✓": { type: "timestamp", readOnly: true },
-    "Extra 11 / container ✓": { type: "container" },
     "Extra 12 / text ✓": { type: "text" },
     "Extra 13 / number ✓": { type: "number" },
     "Extra 14 / date ✓": { type: "date" },
-    "Extra 15 / time ✓": { type: "time", readOnly: true },
     "Extra 16 / timestamp ✓": { type: "timestamp" },
-    "Extra 17 / container ✓": { type: "container" },
     "Extra 18 / text ✓": { type: "text" },
     "Extra 19 / number ✓": { type: "number" },
-    "Extra 20 / date ✓": { type: "date", readOnly: true },
     "Extra 21 / time ✓": { type: "time" },
     "Extra 22 / timestamp ✓": { type: "timestamp" },
-    "Extra 23 / container ✓": { type: "container" },
     "Extra 24 / text ✓": { type: "text" },
-    "Extra 25 / number ✓": { type: "number", readOnly: true },
     "Extra 26 / date ✓": { type: "date" },
     "Extra 27 / time ✓": { type: "time" },
     "Extra 28 / timestamp ✓": { type: "timestamp" },
-    "Extra 29 / container ✓": { type: "container" },
-    "Extra 30 / text ✓": { type: "text", readOnly: true },
     "Extra 31 / number ✓": { type: "number" },
     "Extra 32 / date ✓": { type: "date" },
     "Extra 33 / time ✓": { type: "time" },
     "Extra 34 / timestamp ✓": { type: "timestamp" },
-    "Extra 35 / container ✓": { type: "container", readOnly: true },
     "Extra 36 / text ✓": { type: "text" },
     "Extra 37 / number ✓": { type: "number" },
     "Extra 38 / date ✓": { type: "date" },
     "Extra 39 / time ✓": { type: "time" },
-    "Extra 40 / timestamp ✓": { type: "timestamp", readOnly: true },
-    "Extra 41 / container ✓": { type: "container" },
     "Extra 42 / text ✓": { type: "text" },
     "Extra 43 / number ✓": { type: "number" },
     "Extra 44 / date ✓": { type: "date" },
-    "Extra 45 / time ✓": { type: "time", readOnly: true },
     "Extra 46 / timestamp ✓": { type: "timestamp" },
-    "Extra 47 / container ✓": { type: "container" },
     "Huge Repetitions": { type: "number", repetitions: 101 },
     "Long Value List": {
       type: "text",
@@ -268,7 +212,69 @@ export const TortureLayout = defineLayout<TortureLayoutTypes>({
         "Option number 40",
       ],
     },
-    "Container Reps": { type: "container", repetitions: 2 },
+  },
+  readOnly: {
+    "  ": { type: "time" },
+    ".": { type: "timestamp" },
+    "a\\nb": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
+    "\u2029ps": { type: "number" },
+    "Ünïcode": { type: "date", repetitions: 4 },
+    "0x10": { type: "time" },
+    class: { type: "timestamp" },
+    export: { type: "text" },
+    get: { type: "number" },
+    infer: { type: "date" },
+    ["__proto__"]: { type: "time" },
+    recordId: { type: "timestamp" },
+    "a-b": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
+    "=>": { type: "number", repetitions: 3 },
+    ":": { type: "date" },
+    xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx:
+      { type: "time" },
+    "na.me": { type: "timestamp" },
+    "Extra 0 / text ✓": { type: "text" },
+    "Extra 10 / timestamp ✓": { type: "timestamp" },
+    "Extra 15 / time ✓": { type: "time" },
+    "Extra 20 / date ✓": { type: "date" },
+    "Extra 25 / number ✓": { type: "number" },
+    "Extra 30 / text ✓": { type: "text" },
+    "Extra 40 / timestamp ✓": { type: "timestamp" },
+    "Extra 45 / time ✓": { type: "time" },
+  },
+  containers: {
+    "Company::Name": { repetitions: 4 },
+    "..": {},
+    "'": {},
+    "\\\\": {},
+    "\u0000nul": {},
+    "émoji 🎉": {},
+    "1st": {},
+    "+1": {},
+    function: {},
+    null: {},
+    import: {},
+    static: { repetitions: 4 },
+    type: {},
+    any: {},
+    valueOf: {},
+    modId: {},
+    "/** @fill definition */": {},
+    "a+b": {},
+    "=": {},
+    "()": {},
+    $: {},
+    name: {},
+    "na::me": { repetitions: 4 },
+    PortalRow: {},
+    "Extra 5 / container ✓": {},
+    "Extra 11 / container ✓": {},
+    "Extra 17 / container ✓": {},
+    "Extra 23 / container ✓": {},
+    "Extra 29 / container ✓": {},
+    "Extra 35 / container ✓": {},
+    "Extra 41 / container ✓": {},
+    "Extra 47 / container ✓": {},
+    "Container Reps": { repetitions: 2 },
   },
   portals: {
     "Line Items": {
@@ -300,7 +306,7 @@ export const TortureLayout = defineLayout<TortureLayoutTypes>({
       fields: {
         "Ctors::x": { type: "timestamp" },
       },
-    } satisfies PortalSpec,
+    },
     "日本語": {
       fields: {
         "Japanese::名前": { type: "text" },
@@ -317,18 +323,8 @@ export const TortureLayout = defineLayout<TortureLayoutTypes>({
   },
 });
 
-/** The TypeScript shapes behind the layout, carried in the definition's type. */
-export type TortureLayoutTypes = {
-  fields: TortureLayoutFields;
-  input: TortureLayoutInput;
-  portals: TortureLayoutPortals;
-  portalInput: TortureLayoutPortalInput;
-  containers: TortureLayoutContainer;
-  kinds: TortureLayoutKinds;
-};
-
 /** fieldData of a record of layout "Torture / Layout ?#", decoded. */
-export type TortureLayoutFields = {
+export interface TortureLayoutFields {
   "First Name": "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\";
   " leading space": number | null;
   /**
@@ -798,715 +794,43 @@ export type TortureLayoutFields = {
     | "";
   /** Container: the URL of its file; write it with upload(). */
   "Container Reps": [string | null, string | null];
-};
+}
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
-export type TortureLayoutInput = {
-  "First Name"?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  " leading space"?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  "trailing space "?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "a  b"?: string | null;
-  "::"?: string | null;
-  "A::B::C"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Invoices::Amount"?: string | null;
-  /** Time "HH:MM:SS". */
-  "a.b"?: string | null;
-  "..."?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  "1...3"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  'q"uote'?: string | null;
-  /** Time "HH:MM:SS". */
-  "it's"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  '"'?: readonly [(string | null | undefined)?, (string | null | undefined)?, (string | null | undefined)?];
-  '"\'"'?: string | null;
-  "''\"\""?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  "`backtick`"?: string | null;
-  /** Time "HH:MM:SS". */
-  "${template}"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "\\"?: string | null;
-  "C:\\path\\to"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "line\nbreak"?: string | null;
-  /** Time "HH:MM:SS". */
-  "tab\there"?: readonly [(string | null | undefined)?, (string | null | undefined)?];
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "cr\rlf"?: string | null;
-  "\u2028ls"?: string | null;
-  /** ISO date "YYYY-MM-DD". */
-  "\ufeffbom"?: string | null;
-  /** Time "HH:MM:SS". */
-  "bidi\u202eevil"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "lone \ud800 surrogate"?: string | null;
-  "👨‍👩‍👧"?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  "日本語"?: number | null;
-  /** Time "HH:MM:SS". */
-  "é"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Ω≈ç√"?: string | null;
-  "123"?: string | null;
-  "0"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "1e3"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "-1"?: string | null;
-  "1.5"?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  NaN?: readonly [(number | null | undefined)?, (number | null | undefined)?, (number | null | undefined)?];
-  /** ISO date "YYYY-MM-DD". */
-  Infinity?: string | null;
-  /** Time "HH:MM:SS". */
-  "007"?: string | null;
-  default?: string | null;
-  new?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  delete?: string | null;
-  /** Time "HH:MM:SS". */
-  typeof?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  void?: string | null;
-  undefined?: readonly [
-    ("Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null | undefined)?,
-    ("Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null | undefined)?,
-  ];
-  true?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  false?: string | null;
-  /** Time "HH:MM:SS". */
-  this?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  super?: string | null;
-  enum?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  await?: string | null;
-  /** Time "HH:MM:SS". */
-  yield?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  let?: string | null;
-  async?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  set?: string | null;
-  /** Time "HH:MM:SS". */
-  readonly?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  declare?: string | null;
-  interface?: string | null;
-  keyof?: number | null;
-  /** Time "HH:MM:SS". */
-  never?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  unknown?: readonly [(string | null | undefined)?, (string | null | undefined)?, (string | null | undefined)?];
-  abstract?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  constructor?: number | null | Object["constructor"];
-  /** ISO date "YYYY-MM-DD". */
-  prototype?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  toString?: string | null | Object["toString"];
-  hasOwnProperty?: string | null | Object["hasOwnProperty"];
-  __defineGetter__?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  then?: string | null;
-  /** Time "HH:MM:SS". */
-  omit?: readonly [(string | null | undefined)?, (string | null | undefined)?];
-  fieldName?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  sortOrder?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "/*"?: string | null;
-  /** Time "HH:MM:SS". */
-  "*/"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "//"?: string | null;
-  "<!--"?: string | null;
-  "-->"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "#private"?: readonly [
-    (string | null | undefined)?,
-    (string | null | undefined)?,
-    (string | null | undefined)?,
-    (string | null | undefined)?,
-  ];
-  /** Time "HH:MM:SS". */
-  "@decorator"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "a/*b*/c"?: string | null;
-  "a|b"?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  "a&b"?: string | null;
-  /** Time "HH:MM:SS". */
-  "a?b"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "a!"?: string | null;
-  "=="?: string | null;
-  /** ISO date "YYYY-MM-DD". */
-  "<>"?: string | null;
-  /** Time "HH:MM:SS". */
-  "[0]"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "{}"?: string | null;
-  ";"?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  ","?: number | null;
-  /** Time "HH:MM:SS". */
-  "?"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "!"?: string | null;
-  _?: readonly [(string | null | undefined)?, (string | null | undefined)?];
-  $$?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  __?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  Name?: string | null;
-  NAME?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  "na me"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "na-me"?: string | null;
-  /** Time "HH:MM:SS". */
-  na_me?: string | null;
-  "Tag(2)"?: string | null;
-  "Phone(1)"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  Layout?: string | null;
-  /** Time "HH:MM:SS". */
-  LayoutFields?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  defineLayout?: string | null;
-  Record?: "Active" | "" | 'say "hi"' | "it's" | "a\nb" | "🎉" | "*/" | "\\" | null;
-  Array?: number | null;
-  /**
-   * One line description.
-   *
-   * ISO date "YYYY-MM-DD".
-   */
-  Object?: string | null;
-  /** Time "HH:MM:SS". */
-  Date?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  String?: readonly [(string | null | undefined)?, (string | null | undefined)?, (string | null | undefined)?];
-  "Extra 1 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 2 / date ✓"?: string | null;
-  /** Time "HH:MM:SS". */
-  "Extra 3 / time ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 4 / timestamp ✓"?: string | null;
-  "Extra 6 / text ✓"?: string | null;
-  "Extra 7 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 8 / date ✓"?: string | null;
-  /** Time "HH:MM:SS". */
-  "Extra 9 / time ✓"?: string | null;
-  "Extra 12 / text ✓"?: string | null;
-  "Extra 13 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 14 / date ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 16 / timestamp ✓"?: string | null;
-  "Extra 18 / text ✓"?: string | null;
-  "Extra 19 / number ✓"?: number | null;
-  /** Time "HH:MM:SS". */
-  "Extra 21 / time ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 22 / timestamp ✓"?: string | null;
-  "Extra 24 / text ✓"?: string | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 26 / date ✓"?: string | null;
-  /** Time "HH:MM:SS". */
-  "Extra 27 / time ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 28 / timestamp ✓"?: string | null;
-  "Extra 31 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 32 / date ✓"?: string | null;
-  /** Time "HH:MM:SS". */
-  "Extra 33 / time ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 34 / timestamp ✓"?: string | null;
-  "Extra 36 / text ✓"?: string | null;
-  "Extra 37 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 38 / date ✓"?: string | null;
-  /** Time "HH:MM:SS". */
-  "Extra 39 / time ✓"?: string | null;
-  "Extra 42 / text ✓"?: string | null;
-  "Extra 43 / number ✓"?: number | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Extra 44 / date ✓"?: string | null;
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Extra 46 / timestamp ✓"?: string | null;
-  "Huge Repetitions"?: readonly (number | null | undefined)[];
-  "Long Value List"?:
-    | "Option number 1"
-    | "Option number 2"
-    | "Option number 3"
-    | "Option number 4"
-    | "Option number 5"
-    | "Option number 6"
-    | "Option number 7"
-    | "Option number 8"
-    | "Option number 9"
-    | "Option number 10"
-    | "Option number 11"
-    | "Option number 12"
-    | "Option number 13"
-    | "Option number 14"
-    | "Option number 15"
-    | "Option number 16"
-    | "Option number 17"
-    | "Option number 18"
-    | "Option number 19"
-    | "Option number 20"
-    | "Option number 21"
-    | "Option number 22"
-    | "Option number 23"
-    | "Option number 24"
-    | "Option number 25"
-    | "Option number 26"
-    | "Option number 27"
-    | "Option number 28"
-    | "Option number 29"
-    | "Option number 30"
-    | "Option number 31"
-    | "Option number 32"
-    | "Option number 33"
-    | "Option number 34"
-    | "Option number 35"
-    | "Option number 36"
-    | "Option number 37"
-    | "Option number 38"
-    | "Option number 39"
-    | "Option number 40"
-    | ""
-    | null;
-};
+export type TortureLayoutInput = InputOf<typeof TortureLayout>;
 
-/** A row of portal "Line Items" (table "Lines"), decoded. */
-export type TortureLayoutLineItems_c4c000Row = {
-  "Lines::Amount": number | null;
-  'Lines::Note "quoted"': "x" | "y" | "";
-  /** ISO date "YYYY-MM-DD". */
-  "Lines::__proto__": string | null;
-  "Lines::Calc": number | null;
-  /** Container: the URL of its file; write it with upload(). */
-  "Lines::Photo": string | null;
-  "Lines::Reps": [string, string];
-};
+/** A row of portal "Line Items", decoded. */
+export type TortureLayoutLineItems_c4c000Row = PortalRowOf<typeof TortureLayout, "Line Items">;
 
-/** A row of portal "Line-Items" (table "Lines"), decoded. */
-export type TortureLayoutLineItems_dc61b7Row = {
-  "Lines::Amount": number | null;
-};
+/** A row of portal "Line-Items", decoded. */
+export type TortureLayoutLineItems_dc61b7Row = PortalRowOf<typeof TortureLayout, "Line-Items">;
 
-/** A row of portal "line items" (table "Lines"), decoded. */
-export type TortureLayoutLineItems_5d8095Row = {
-  /** Lowercase portal. */
-  "Lines::Amount": number | null;
-};
+/** A row of portal "line items", decoded. */
+export type TortureLayoutLineItems_5d8095Row = PortalRowOf<typeof TortureLayout, "line items">;
 
-/** A row of portal "__proto__" (table "Protos"), decoded. */
-export type TortureLayoutProto__Row = {
-  "Protos::constructor": string;
-};
+/** A row of portal "__proto__", decoded. */
+export type TortureLayoutProto__Row = PortalRowOf<typeof TortureLayout, "__proto__">;
 
-/** A row of portal "constructor" (table "Ctors"), decoded. */
-export type TortureLayoutConstructorRow = {
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Ctors::x": string | null;
-};
+/** A row of portal "constructor", decoded. */
+export type TortureLayoutConstructorRow = PortalRowOf<typeof TortureLayout, "constructor">;
 
-/** A row of portal "日本語" (table "Japanese"), decoded. */
-export type TortureLayoutPortalRow = {
-  "Japanese::名前": string;
-};
+/** A row of portal "日本語", decoded. */
+export type TortureLayoutPortalRow = PortalRowOf<typeof TortureLayout, "日本語">;
 
-/** A row of portal "Read Only" (table "Calcs"), decoded. */
-export type TortureLayoutReadOnlyRow = {
-  "Calcs::Total": number | null;
-};
+/** A row of portal "Read Only", decoded. */
+export type TortureLayoutReadOnlyRow = PortalRowOf<typeof TortureLayout, "Read Only">;
 
-/** A row of portal "Empty" (table "Nothing"), decoded. */
-export type TortureLayoutEmptyRow = Record<never, never>;
-
-/** A row of portal "Line Items" to create or edit. */
-export type TortureLayoutLineItems_c4c000RowInput = {
-  "Lines::Amount"?: number | null;
-  'Lines::Note "quoted"'?: "x" | "y" | "" | null;
-  /** ISO date "YYYY-MM-DD". */
-  "Lines::__proto__"?: string | null;
-  "Lines::Reps"?: readonly [(string | null | undefined)?, (string | null | undefined)?];
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "Line-Items" to create or edit. */
-export type TortureLayoutLineItems_dc61b7RowInput = {
-  "Lines::Amount"?: number | null;
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "line items" to create or edit. */
-export type TortureLayoutLineItems_5d8095RowInput = {
-  /** Lowercase portal. */
-  "Lines::Amount"?: number | null;
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "__proto__" to create or edit. */
-export type TortureLayoutProto__RowInput = {
-  "Protos::constructor"?: string | null;
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "constructor" to create or edit. */
-export type TortureLayoutConstructorRowInput = {
-  /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
-  "Ctors::x"?: string | null;
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "日本語" to create or edit. */
-export type TortureLayoutPortalRowInput = {
-  "Japanese::名前"?: string | null;
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "Read Only" to create or edit. */
-export type TortureLayoutReadOnlyRowInput = {
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
-
-/** A row of portal "Empty" to create or edit. */
-export type TortureLayoutEmptyRowInput = {
-  /** The row to edit; without it, create and edit add a new row. */
-  recordId?: string;
-  /** The row's modId when read: the edit fails if the row changed since. */
-  modId?: string;
-};
+/** A row of portal "Empty", decoded. */
+export type TortureLayoutEmptyRow = PortalRowOf<typeof TortureLayout, "Empty">;
 
 /** portalData of a record: each portal's rows. */
-export type TortureLayoutPortals = {
-  "Line Items": PortalRow<TortureLayoutLineItems_c4c000Row>[];
-  "Line-Items": PortalRow<TortureLayoutLineItems_dc61b7Row>[];
-  "line items": PortalRow<TortureLayoutLineItems_5d8095Row>[];
-  __proto__: PortalRow<TortureLayoutProto__Row>[];
-  constructor: PortalRow<TortureLayoutConstructorRow>[];
-  "日本語": PortalRow<TortureLayoutPortalRow>[];
-  "Read Only": PortalRow<TortureLayoutReadOnlyRow>[];
-  Empty: PortalRow<TortureLayoutEmptyRow>[];
-};
+export type TortureLayoutPortals = PortalsOf<typeof TortureLayout>;
 
 /** portalData for create and edit: rows to add or change, per portal. */
-export type TortureLayoutPortalInput = {
-  "Line Items"?: TortureLayoutLineItems_c4c000RowInput[];
-  "Line-Items"?: TortureLayoutLineItems_dc61b7RowInput[];
-  "line items"?: TortureLayoutLineItems_5d8095RowInput[];
-  __proto__?: TortureLayoutProto__RowInput[];
-  constructor?: TortureLayoutConstructorRowInput[] | Object["constructor"];
-  "日本語"?: TortureLayoutPortalRowInput[];
-  "Read Only"?: TortureLayoutReadOnlyRowInput[];
-  Empty?: TortureLayoutEmptyRowInput[];
-};
+export type TortureLayoutPortalInput = PortalInputOf<typeof TortureLayout>;
 
 /** The container fields: the only ones upload() takes. */
-export type TortureLayoutContainer =
-  | "Company::Name"
-  | ".."
-  | "'"
-  | "\\\\"
-  | "\u0000nul"
-  | "émoji 🎉"
-  | "1st"
-  | "+1"
-  | "function"
-  | "null"
-  | "import"
-  | "static"
-  | "type"
-  | "any"
-  | "valueOf"
-  | "modId"
-  | "/** @fill definition */"
-  | "a+b"
-  | "="
-  | "()"
-  | "$"
-  | "name"
-  | "na::me"
-  | "PortalRow"
-  | "Extra 5 / container ✓"
-  | "Extra 11 / container ✓"
-  | "Extra 17 / container ✓"
-  | "Extra 23 / container ✓"
-  | "Extra 29 / container ✓"
-  | "Extra 35 / container ✓"
-  | "Extra 41 / container ✓"
-  | "Extra 47 / container ✓"
-  | "Container Reps";
-
-/** Each field's kind, portal fields included: which `q` helpers a find may use on it. */
-export type TortureLayoutKinds = {
-  "First Name": "text";
-  " leading space": "number";
-  "trailing space ": "date";
-  "  ": "time";
-  "a  b": "timestamp";
-  "Company::Name": "container";
-  "::": "text";
-  "A::B::C": "number";
-  "Invoices::Amount": "date";
-  "a.b": "time";
-  ".": "timestamp";
-  "..": "container";
-  "...": "text";
-  "1...3": "number";
-  'q"uote': "date";
-  "it's": "time";
-  '"': "timestamp";
-  "'": "container";
-  '"\'"': "text";
-  "''\"\"": "number";
-  "`backtick`": "date";
-  "${template}": "time";
-  "\\": "timestamp";
-  "\\\\": "container";
-  "a\\nb": "text";
-  "C:\\path\\to": "number";
-  "line\nbreak": "date";
-  "tab\there": "time";
-  "cr\rlf": "timestamp";
-  "\u0000nul": "container";
-  "\u2028ls": "text";
-  "\u2029ps": "number";
-  "\ufeffbom": "date";
-  "bidi\u202eevil": "time";
-  "lone \ud800 surrogate": "timestamp";
-  "émoji 🎉": "container";
-  "👨‍👩‍👧": "text";
-  "日本語": "number";
-  "Ünïcode": "date";
-  "é": "time";
-  "Ω≈ç√": "timestamp";
-  "1st": "container";
-  "123": "text";
-  "0": "number";
-  "1e3": "date";
-  "0x10": "time";
-  "-1": "timestamp";
-  "+1": "container";
-  "1.5": "text";
-  NaN: "number";
-  Infinity: "date";
-  "007": "time";
-  class: "timestamp";
-  function: "container";
-  default: "text";
-  new: "number";
-  delete: "date";
-  typeof: "time";
-  void: "timestamp";
-  null: "container";
-  undefined: "text";
-  true: "number";
-  false: "date";
-  this: "time";
-  super: "timestamp";
-  import: "container";
-  export: "text";
-  enum: "number";
-  await: "date";
-  yield: "time";
-  let: "timestamp";
-  static: "container";
-  async: "text";
-  get: "number";
-  set: "date";
-  readonly: "time";
-  declare: "timestamp";
-  type: "container";
-  interface: "text";
-  keyof: "number";
-  infer: "date";
-  never: "time";
-  unknown: "timestamp";
-  any: "container";
-  abstract: "text";
-  constructor: "number";
-  prototype: "date";
-  __proto__: "time";
-  toString: "timestamp";
-  valueOf: "container";
-  hasOwnProperty: "text";
-  __defineGetter__: "number";
-  then: "date";
-  omit: "time";
-  recordId: "timestamp";
-  modId: "container";
-  fieldName: "text";
-  sortOrder: "number";
-  "/*": "date";
-  "*/": "time";
-  "//": "timestamp";
-  "/** @fill definition */": "container";
-  "<!--": "text";
-  "-->": "number";
-  "#private": "date";
-  "@decorator": "time";
-  "a/*b*/c": "timestamp";
-  "a+b": "container";
-  "a-b": "text";
-  "a|b": "number";
-  "a&b": "date";
-  "a?b": "time";
-  "a!": "timestamp";
-  "=": "container";
-  "==": "text";
-  "=>": "number";
-  "<>": "date";
-  "[0]": "time";
-  "{}": "timestamp";
-  "()": "container";
-  ";": "text";
-  ",": "number";
-  ":": "date";
-  "?": "time";
-  "!": "timestamp";
-  $: "container";
-  _: "text";
-  $$: "number";
-  __: "date";
-  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: "time";
-  Name: "timestamp";
-  name: "container";
-  NAME: "text";
-  "na me": "number";
-  "na-me": "date";
-  na_me: "time";
-  "na.me": "timestamp";
-  "na::me": "container";
-  "Tag(2)": "text";
-  "Phone(1)": "number";
-  Layout: "date";
-  LayoutFields: "time";
-  defineLayout: "timestamp";
-  PortalRow: "container";
-  Record: "text";
-  Array: "number";
-  Object: "date";
-  Date: "time";
-  String: "timestamp";
-  "Extra 0 / text ✓": "text";
-  "Extra 1 / number ✓": "number";
-  "Extra 2 / date ✓": "date";
-  "Extra 3 / time ✓": "time";
-  "Extra 4 / timestamp ✓": "timestamp";
-  "Extra 5 / container ✓": "container";
-  "Extra 6 / text ✓": "text";
-  "Extra 7 / number ✓": "number";
-  "Extra 8 / date ✓": "date";
-  "Extra 9 / time ✓": "time";
-  "Extra 10 / timestamp ✓": "timestamp";
-  "Extra 11 / container ✓": "container";
-  "Extra 12 / text ✓": "text";
-  "Extra 13 / number ✓": "number";
-  "Extra 14 / date ✓": "date";
-  "Extra 15 / time ✓": "time";
-  "Extra 16 / timestamp ✓": "timestamp";
-  "Extra 17 / container ✓": "container";
-  "Extra 18 / text ✓": "text";
-  "Extra 19 / number ✓": "number";
-  "Extra 20 / date ✓": "date";
-  "Extra 21 / time ✓": "time";
-  "Extra 22 / timestamp ✓": "timestamp";
-  "Extra 23 / container ✓": "container";
-  "Extra 24 / text ✓": "text";
-  "Extra 25 / number ✓": "number";
-  "Extra 26 / date ✓": "date";
-  "Extra 27 / time ✓": "time";
-  "Extra 28 / timestamp ✓": "timestamp";
-  "Extra 29 / container ✓": "container";
-  "Extra 30 / text ✓": "text";
-  "Extra 31 / number ✓": "number";
-  "Extra 32 / date ✓": "date";
-  "Extra 33 / time ✓": "time";
-  "Extra 34 / timestamp ✓": "timestamp";
-  "Extra 35 / container ✓": "container";
-  "Extra 36 / text ✓": "text";
-  "Extra 37 / number ✓": "number";
-  "Extra 38 / date ✓": "date";
-  "Extra 39 / time ✓": "time";
-  "Extra 40 / timestamp ✓": "timestamp";
-  "Extra 41 / container ✓": "container";
-  "Extra 42 / text ✓": "text";
-  "Extra 43 / number ✓": "number";
-  "Extra 44 / date ✓": "date";
-  "Extra 45 / time ✓": "time";
-  "Extra 46 / timestamp ✓": "timestamp";
-  "Extra 47 / container ✓": "container";
-  "Huge Repetitions": "number";
-  "Long Value List": "text";
-  "Container Reps": "container";
-  "Lines::Amount": "number";
-  'Lines::Note "quoted"': "text";
-  "Lines::__proto__": "date";
-  "Lines::Calc": "number";
-  "Lines::Photo": "container";
-  "Lines::Reps": "text";
-  "Protos::constructor": "text";
-  "Ctors::x": "timestamp";
-  "Japanese::名前": "text";
-  "Calcs::Total": "number";
-};
+export type TortureLayoutContainer = ContainersOf<typeof TortureLayout>;
 
 /** A field name of the layout: what sort specs and find requests accept. */
 export type TortureLayoutFieldName = keyof TortureLayoutFields;
@@ -1521,4 +845,4 @@ export type TortureLayoutSort = SortSpec<TortureLayoutFieldName>;
 export type TortureLayoutQuery = QueryOf<typeof TortureLayout>;
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
-export const TortureLayoutSchema = recordSchema(TortureLayout);
+export const TortureLayoutSchema = /* @__PURE__ */ recordSchema(TortureLayout);
