@@ -59,3 +59,5 @@ export {
 export type { Auth, ExternalDataSource } from "./session.js";
 export type { RetryPolicy } from "./retry.js";
 export type { UploadSource } from "./multipart.js";
+export { defineDatabase, databaseName } from "./database.js";
+export type { AnyDatabase, DatabaseDefinition, DatabaseSpec, GlobalsOf, GlobalValue, ScriptNameOf } from "./database.js";

@@ -1,0 +1,49 @@
+/**
+ * The database definition: what a generated database module exports (`export const Contacts = defineDatabase(...)`)
+ * and an app passes to `createClient({ database: Contacts })`. It names the hosted file and, as types, the scripts
+ * the file has and its global fields, so that a script name or a global the file lacks fails to compile. A plain
+ * string (`database: "Contacts"`) is a database with every script name and global allowed.
+ */
+import type { FieldSpec } from "./definition.js";
+
+export interface DatabaseSpec {
+  /** The hosted file's name, without `.fmp12`. */
+  database: string;
+  /** The file's script names, as `GET /scripts` lists them (folders flattened). */
+  scripts: readonly string[];
+  /** The global fields of the file's layouts (`TO::Field`), with their kinds, for `setGlobals`. */
+  globals: Readonly<Record<string, FieldSpec>>;
+}
+
+declare const databaseTypes: unique symbol;
+
+/** A database definition: its spec, and its script names and globals as types (phantom, never present at run time). */
+export interface DatabaseDefinition<Scripts extends string = string, Globals extends object = Record<string, GlobalValue>> extends DatabaseSpec {
+  readonly [databaseTypes]: { scripts: Scripts; globals: Globals };
+}
+
+/** What `setGlobals` takes for a global field: FileMaker sets globals from text; numbers are sent as text. */
+export type GlobalValue = string | number;
+
+/** Any database, as a constraint; a plain name counts as an untyped database. */
+export type AnyDatabase = DatabaseDefinition<any, any> | string;
+
+/** The script names a database allows: its scripts, or any name for a plain database name. */
+export type ScriptNameOf<Db extends AnyDatabase> = Db extends DatabaseDefinition<infer S, any> ? S : string;
+
+/** What `setGlobals` takes: the database's global fields, each optional; any field name for a plain database name. */
+export type GlobalsOf<Db extends AnyDatabase> = Db extends DatabaseDefinition<any, infer G> ? { [K in keyof G]?: G[K] } : Record<string, GlobalValue>;
+
+/** The file name of a database, from its definition or as given. */
+export function databaseName(database: AnyDatabase): string {
+  return typeof database === "string" ? database : database.database;
+}
+
+/**
+ * A database definition. Generated database modules write
+ * `defineDatabase({ database: "Contacts", scripts: ["Send Invoice"], globals: { "Globals::gUserId": { type: "text" } } })`;
+ * the script names and global names are kept as literal types.
+ */
+export function defineDatabase<const S extends DatabaseSpec>(spec: S): DatabaseDefinition<S["scripts"][number], { [K in keyof S["globals"]]: GlobalValue }> {
+  return spec as unknown as DatabaseDefinition<S["scripts"][number], { [K in keyof S["globals"]]: GlobalValue }>;
+}
