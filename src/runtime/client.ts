@@ -1,3 +1,4 @@
+import { databaseName, type AnyDatabase } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
@@ -7,14 +8,18 @@ import { Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { Transport, TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
-export interface CommonClientOptions {
+export interface CommonClientOptions<Db extends AnyDatabase = string> {
   /**
    * `https://fms.example.com`; the client appends `/fmi/data/{version}`. A URL that already ends in the Data API's
    * path (`https://fms.example.com/fmi/data/vLatest`, as the server's admin console shows it) is taken as well: its
    * version is used unless `version` says otherwise, which is an error.
    */
   server: string;
-  database: string;
+  /**
+   * The hosted file: its generated definition (`database: Contacts`, which types script names and globals), or its
+   * name (`database: "Contacts"`, untyped).
+   */
+  database: Db;
   /** Account credentials, or an existing session token (then no re-login is possible). */
   auth: Auth;
   version?: "v1" | "v2" | "vLatest";
@@ -49,9 +54,9 @@ export interface CommonClientOptions {
  * Also lists the file's layouts (`layouts()`) through the same session. A layout's metadata and undecoded records,
  * which only tools need, are read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.
  */
-export interface FileMakerClient extends LayoutListing {
+export interface FileMakerClient<Db extends AnyDatabase = string> extends LayoutListing {
   /** The typed client of one layout; all layouts share this client's session. */
-  layout<D extends AnyDefinition>(definition: D): LayoutClient<D>;
+  layout<D extends AnyDefinition>(definition: D): LayoutClient<D, Db>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
   /** Logs out and closes the client's own connection pool (on Node). */
@@ -59,7 +64,8 @@ export interface FileMakerClient extends LayoutListing {
 }
 
 /** A client whose requests go through the transport `connect` makes; what each entry's `createClient` calls. */
-export function clientOver(options: CommonClientOptions, connect: (settings: TransportSettings) => Transport): FileMakerClient {
+export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<Db>, connect: (settings: TransportSettings) => Transport): FileMakerClient<Db> {
+  const database = databaseOption(options.database);
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
@@ -71,16 +77,16 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
   });
   const session = new Session({
     transport,
-    database: options.database,
+    database,
     auth: options.auth,
     ...(options.fmDataSource ? { fmDataSource: options.fmDataSource } : {}),
     retry: { ...DEFAULT_RETRY, ...options.retry },
     idleRefreshMs: options.idleRefreshMs ?? 14 * 60_000,
     now: options.now ?? Date.now,
   });
-  const settings = { database: options.database, validate: options.validate ?? true };
-  const client: FileMakerClient = {
-    ...layoutListing(session, options.database),
+  const settings = { database, validate: options.validate ?? true };
+  const client: FileMakerClient<Db> = {
+    ...layoutListing(session, database),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
@@ -91,8 +97,17 @@ export function clientOver(options: CommonClientOptions, connect: (settings: Tra
       }
     },
   };
-  registerSession(client, session, options.database);
+  registerSession(client, session, database);
   return client;
+}
+
+/** The file name `database` gives, checked: a name, or a definition with one. */
+function databaseOption(database: unknown): string {
+  const name = typeof database === "object" && database !== null ? databaseName(database as AnyDatabase) : database;
+  if (typeof name !== "string" || name.trim() === "") {
+    throw new TypeError(`createClient: database must be a database name or a generated database definition, got ${typeof name === "string" ? '""' : typeof database}`);
+  }
+  return name;
 }
 
 /**

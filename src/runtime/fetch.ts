@@ -1,17 +1,18 @@
 // @fmgen/runtime where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
 // conditions, and the "./fetch" subpath): requests go to global `fetch`. Nothing here, or in anything it
 // imports, imports a `node:` module or undici (test/runtime/fetch-entry.test.ts bundles it to check).
+import type { AnyDatabase } from "./database.js";
 import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
 import { fetchTransport } from "./fetch-transport.js";
 
 export * from "./public-api.js";
 
-export interface ClientOptions extends CommonClientOptions {
+export interface ClientOptions<Db extends AnyDatabase = string> extends CommonClientOptions<Db> {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up at each request). */
   fetch?: typeof fetch;
 }
 
 /** A client of one database of a FileMaker Server's Data API; its layouts share one session. */
-export function createClient(options: ClientOptions): FileMakerClient {
+export function createClient<Db extends AnyDatabase>(options: ClientOptions<Db>): FileMakerClient<Db> {
   return clientOver(options, (settings) => fetchTransport(settings, options.fetch));
 }

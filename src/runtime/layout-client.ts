@@ -1,5 +1,6 @@
 import { broken, idIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
+import type { AnyDatabase } from "./database.js";
 import type { AnyDefinition, ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
@@ -43,6 +44,8 @@ export interface UploadOptions extends CallOptions {
   contentType?: string;
 }
 
+declare const databaseOf: unique symbol;
+
 export interface ClientSettings {
   database: string;
   validate: boolean;
@@ -78,7 +81,9 @@ interface FindOptionsOf<D extends AnyDefinition> extends ListOptions<NameOf<D>> 
 }
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
-export class LayoutClient<D extends AnyDefinition> {
+export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = string> {
+  /** Phantom: the client's database, whose script names the calls' script options take. */
+  declare readonly [databaseOf]?: Db;
   private readonly base: string;
   private readonly decodeRecord: (raw: unknown) => RecordOf<D>;
 

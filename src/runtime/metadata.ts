@@ -1,5 +1,6 @@
 import { broken, pageIn } from "./answer-shape.js";
 import type { FileMakerClient } from "./client.js";
+import type { AnyDatabase } from "./database.js";
 import { sessionOf } from "./client-sessions.js";
 import { FileMakerError } from "./errors.js";
 import { setOwn } from "./own.js";
@@ -129,7 +130,7 @@ function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
 }
 
 /** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists, checked. */
-export async function layoutMetadata(fm: FileMakerClient, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
+export async function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
   const { session, database } = sessionOf(fm);
   const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}` } as const;
   const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
@@ -144,7 +145,7 @@ export async function layoutMetadata(fm: FileMakerClient, layout: string, option
 
 /** The list call, undecoded; no record (code 101) is an empty page, as for `list`. */
 export async function wireRecords(
-  fm: FileMakerClient,
+  fm: FileMakerClient<AnyDatabase>,
   layout: string,
   options: { offset?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }> {
