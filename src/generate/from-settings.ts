@@ -1,13 +1,14 @@
-import { loadLayouts } from "../layout/index.js";
+import { loadDatabaseDescriptionsBeside, loadLayouts } from "../layout/index.js";
 import { checkGeneratedFiles, type FileDrift } from "./check.js";
 import { generate, type GeneratedFile } from "./generate.js";
 import type { GenerateSettings } from "./settings.js";
 import { writeGeneratedFiles, type WriteReport } from "./write.js";
 
-/** Loads every description the settings name and generates from them; touches no output. */
+/** Loads every description the settings name (layouts, and the databases' beside them) and generates from them; touches no output. */
 export async function generateFromSettings(settings: GenerateSettings): Promise<GeneratedFile[]> {
   const validateRecords = settings.config?.options?.validateRecords;
-  return generate(await loadLayouts(settings.layouts), validateRecords === false ? { validateRecords } : {});
+  const [layouts, databases] = await Promise.all([loadLayouts(settings.layouts), loadDatabaseDescriptionsBeside(settings.layouts)]);
+  return generate(layouts, { databases, ...(validateRecords === false ? { validateRecords } : {}) });
 }
 
 /** `fmgen generate`: generate and write. */

@@ -1,9 +1,10 @@
-import type { LayoutDescription } from "../layout/index.js";
+import type { DatabaseDescription, LayoutDescription } from "../layout/index.js";
 import { compareCodeUnits } from "../project/index.js";
+import { emitDatabaseModule } from "./emit/database-module.js";
 import { emitIndexFile } from "./emit/index-file.js";
 import { emitLayoutModule } from "./emit/layout-module.js";
 import { formatPrinted } from "./format.js";
-import { planIdentifiers } from "./plan.js";
+import { planDatabases, planIdentifiers } from "./plan.js";
 import type { PrintedFile } from "./print.js";
 import { layoutModuleTemplate, type LayoutModuleTemplate } from "./template.js";
 
@@ -18,6 +19,11 @@ export interface GenerateOptions {
   template?: LayoutModuleTemplate;
   /** `false` emits `validate: false` in every definition, so clients skip record validation for them. */
   validateRecords?: boolean;
+  /**
+   * Database descriptions (`<Database>.database.json`): their scripts go into the database modules. Every
+   * database with layouts gets a module, described or not (then with no scripts).
+   */
+  databases?: readonly DatabaseDescription[];
 }
 
 /**
@@ -28,13 +34,16 @@ export interface GenerateOptions {
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; printed: PrintedFile }[] {
   const template = options.template ?? layoutModuleTemplate();
   const plans = planIdentifiers(layouts, template);
+  const databases = planDatabases(layouts, options.databases ?? [], plans, template);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
-  files.push({ path: "index.ts", printed: emitIndexFile(plans, template) });
+  for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template.header) });
+  files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template) });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /**
- * The generator without the disk: validated descriptions in, files out (one module per layout, `index.ts`).
+ * The generator without the disk: validated descriptions in, files out (one module per layout, one per database,
+ * `index.ts`).
  * Plan -> emit (printed statements) -> format (prettier, only on statements with an over-long line); the same
  * descriptions, in any order, give the same bytes.
  */

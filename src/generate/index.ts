@@ -1,11 +1,24 @@
 /**
  * The generator: `fmgen generate` and its stages.
- * load (src/layout) -> plan (`planIdentifiers`) -> emit (`emitFiles`: each module's statements, printed in
+ * load (src/layout) -> plan (`planIdentifiers`, then `planDatabases`) -> emit (`emitFiles`: each module's statements, printed in
  * prettier's layout from templates/layout-module.ts) -> format (`formatPrinted`: prettier on over-long statements)
  * -> write (`writeGeneratedFiles`) | check (`checkGeneratedFiles`). Only the writer touches the disk.
  */
 export { generate, emitFiles, type GeneratedFile, type GenerateOptions } from "./generate.js";
-export { planIdentifiers, kebabCase, hashSuffix, moduleFileBase, declarationName, IdentifierClashError, type LayoutPlan, type PortalPlan } from "./plan.js";
+export {
+  planIdentifiers,
+  planDatabases,
+  kebabCase,
+  hashSuffix,
+  moduleFileBase,
+  declarationName,
+  IdentifierClashError,
+  DatabasePlanError,
+  type LayoutPlan,
+  type PortalPlan,
+  type DatabasePlan,
+  type GlobalPlan,
+} from "./plan.js";
 export { joinPrinted, docComment, objectLiteral, objectType, importStatement, type PrintedFile, type PrintedStatement, type ObjectTypeMember } from "./print.js";
 export { formatPrinted, prettierFormat, needsPrettier, PRETTIER_OPTIONS } from "./format.js";
 export { writeGeneratedFiles, type WriteReport } from "./write.js";

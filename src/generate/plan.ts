@@ -1,4 +1,4 @@
-import { boundName, defaultTypeName, shortHash, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { boundName, defaultTypeName, repetitionsOf, shortHash, type DatabaseDescription, type FieldDescription, type LayoutDescription, type PortalDescription } from "../layout/index.js";
 import { compareCodeUnits } from "../project/index.js";
 import type { LayoutModuleTemplate } from "./template.js";
 import { RESERVED_WORDS } from "./text.js";
@@ -163,4 +163,111 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
 function describe(layout: LayoutDescription, portal?: number): string {
   const where = `${layout.source ?? "<layout>"} (layout "${layout.layout}"${layout.name !== defaultTypeName(layout.layout) ? `, name "${layout.name}"` : ""})`;
   return portal === undefined ? where : `${where} portal "${layout.portals[portal]!.name}"`;
+}
+
+/**
+ * Planning database modules: one per database that has layout descriptions or a database description, after the
+ * layouts are planned, so that a database never renames a layout's exports.
+ *
+ * - Its export name is the PascalCase of the database name (`defaultTypeName`: "Contacts" -> `Contacts`), or, when
+ *   that name or its file is taken (by a layout's exports or module, a runtime import, the barrel, or a database
+ *   planned before it), `<Name>Database`, else `<Name>Database_<hash of the database name>`: the first of these
+ *   whose name and file (`moduleFileBase`: `contacts.ts`, `contacts-database.ts`) are both free. Databases are
+ *   planned in order of their names, so the result depends only on the set of inputs.
+ * - Its scripts are its database description's script names, in order, each once (none without a description).
+ * - Its globals are the fields with `global: true` on its layouts, portals included, but for read-only ones
+ *   (calculations, which setGlobals cannot set), each once, by their fully qualified name (`TO::Field`, as setGlobals takes it; a field of the layout's own table is qualified with the
+ *   layout's `table`), sorted by name. Two layouts that disagree on a global's type or repetitions are an error
+ *   naming both files.
+ */
+
+export interface GlobalPlan {
+  /** `TO::Field`. */
+  name: string;
+  field: FieldDescription;
+}
+
+export interface DatabasePlan {
+  database: string;
+  /** The export name (`Contacts`). */
+  typeName: string;
+  /** The module's file name, relative to the output folder (`contacts.ts`). */
+  fileName: string;
+  scripts: readonly string[];
+  globals: readonly GlobalPlan[];
+}
+
+/** The runtime name a database module imports. */
+export const DATABASE_IMPORT = "defineDatabase";
+
+/** The database descriptions and layouts cannot make database modules: a database described twice, globals that disagree. */
+export class DatabasePlanError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`cannot generate the database modules:\n  ${problems.join("\n  ")}`);
+    this.name = "DatabasePlanError";
+  }
+}
+
+export function planDatabases(
+  layouts: readonly LayoutDescription[],
+  databases: readonly DatabaseDescription[],
+  layoutPlans: readonly LayoutPlan[],
+  template: LayoutModuleTemplate,
+): DatabasePlan[] {
+  const problems: string[] = [];
+  const described = new Map<string, DatabaseDescription>();
+  for (const description of databases) {
+    const other = described.get(description.database);
+    if (other) problems.push(`database "${description.database}" is described twice: in ${other.source ?? "<database>"} and in ${description.source ?? "<database>"}`);
+    else described.set(description.database, description);
+  }
+
+  const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS]);
+  const files = new Set<string>(["index"]);
+  for (const plan of layoutPlans) {
+    files.add(plan.fileName.replace(/\.ts$/, "").toLowerCase());
+    for (const d of template.declarations) {
+      for (const portal of d.perPortal ? plan.portals : [undefined]) names.add(declarationName(plan, d.suffix, portal));
+    }
+  }
+
+  const plans: DatabasePlan[] = [];
+  for (const database of [...new Set([...layouts.map((l) => l.database), ...described.keys()])].sort(compareCodeUnits)) {
+    const base = defaultTypeName(database);
+    const choices = [base, `${base}Database`, `${base}Database${hashSuffix(database)}`].map((name) => boundName(name, `${database}\u0000${name}`, "_"));
+    const typeName = choices.find((name) => !names.has(name) && !files.has(moduleFileBase(name).toLowerCase()));
+    if (typeName === undefined) {
+      problems.push(`database "${database}": the names ${choices.join(", ")} (or their files) are all taken by layouts; rename a layout ("name")`);
+      continue;
+    }
+    names.add(typeName);
+    files.add(moduleFileBase(typeName).toLowerCase());
+    plans.push({
+      database,
+      typeName,
+      fileName: `${moduleFileBase(typeName)}.ts`,
+      scripts: [...new Set(described.get(database)?.scripts.map((s) => s.name))],
+      globals: planGlobals(layouts.filter((l) => l.database === database), problems),
+    });
+  }
+  if (problems.length) throw new DatabasePlanError(problems.sort(compareCodeUnits));
+  return plans;
+}
+
+function planGlobals(layouts: readonly LayoutDescription[], problems: string[]): GlobalPlan[] {
+  const found = new Map<string, { field: FieldDescription; layout: LayoutDescription }>();
+  const add = (name: string, field: FieldDescription, layout: LayoutDescription) => {
+    const seen = found.get(name);
+    if (!seen) found.set(name, { field, layout });
+    else if (seen.field.type !== field.type || repetitionsOf(seen.field) !== repetitionsOf(field)) {
+      const what = (f: FieldDescription, l: LayoutDescription) => `${f.type}${repetitionsOf(f) > 1 ? ` with ${repetitionsOf(f)} repetitions` : ""} in ${describe(l)}`;
+      problems.push(`global field "${name}" is ${what(seen.field, seen.layout)} but ${what(field, layout)}; make the descriptions agree`);
+    }
+  };
+  for (const layout of layouts) {
+    // A read-only global is a calculation: setGlobals cannot set it.
+    for (const field of layout.fields) if (field.global && !field.readOnly) add(field.name.includes("::") ? field.name : `${layout.table}::${field.name}`, field, layout);
+    for (const portal of layout.portals) for (const field of portal.fields) if (field.global && !field.readOnly) add(field.name, field, layout);
+  }
+  return [...found].map(([name, { field }]) => ({ name, field })).sort((a, b) => compareCodeUnits(a.name, b.name));
 }

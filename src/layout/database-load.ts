@@ -26,11 +26,16 @@ export async function loadDatabaseFile(file: string): Promise<DatabaseDescriptio
 }
 
 /**
- * The database descriptions beside layout descriptions: every `*.database.json` inside the folders among
- * `paths` (sorted by name; files among `paths` are layout descriptions and are skipped). A folder holding none
- * is fine: a database needs no description.
+ * The database description files that `layouts` entries give (the one rule of generate, pull and the emulator):
+ * every `*.database.json` inside the folders among the entries (sorted by name), and every entry or glob match
+ * that ends in `.database.json`. Layout description files among the entries are skipped, and so is an entry that
+ * does not exist: a database needs no description.
  */
+export async function databaseDescriptionFiles(entries: readonly string[]): Promise<string[]> {
+  return (await descriptionFiles(entries, { suffix: DATABASE_FILE_SUFFIX, missing: "skip" })).filter((file) => file.endsWith(DATABASE_FILE_SUFFIX));
+}
+
+/** Loads the database descriptions `layouts` entries give (see `databaseDescriptionFiles`). */
 export async function loadDatabaseDescriptionsBeside(paths: readonly string[]): Promise<DatabaseDescription[]> {
-  const files = await descriptionFiles(paths, { suffix: DATABASE_FILE_SUFFIX, missing: "skip", namedFiles: "skip" });
-  return Promise.all(files.map(loadDatabaseFile));
+  return Promise.all((await databaseDescriptionFiles(paths)).map(loadDatabaseFile));
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import { descriptionFiles, formatJsonPath, JsonFileError, readJsonFile } from "../project/index.js";
+import { descriptionFiles, formatJsonPath, JsonFileError, readJsonFile, type DiscoveryOptions } from "../project/index.js";
+import { DATABASE_FILE_SUFFIX } from "./database-load.js";
 import { defaultTypeName, type LayoutDescription } from "./description.js";
 import { layoutDescriptionSchema } from "./schema.js";
 
@@ -27,7 +28,15 @@ export async function loadLayoutFile(file: string): Promise<LayoutDescription> {
  * order given, each file once (see `descriptionFiles`).
  */
 export async function loadLayouts(entries: readonly string[]): Promise<LayoutDescription[]> {
-  return Promise.all((await descriptionFiles(entries)).map(loadLayoutFile));
+  return Promise.all((await layoutDescriptionFiles(entries)).map(loadLayoutFile));
+}
+
+/**
+ * The layout description files entries name (see `descriptionFiles`), without the database descriptions
+ * (`*.database.json`) that an entry names or a glob matches (`layouts/*.json`): those are read as databases.
+ */
+export async function layoutDescriptionFiles(entries: readonly string[], options: DiscoveryOptions = {}): Promise<string[]> {
+  return (await descriptionFiles(entries, options)).filter((file) => !file.endsWith(DATABASE_FILE_SUFFIX));
 }
 
 export function describeIssue(issue: z.core.$ZodIssue): { path: string; message: string } {

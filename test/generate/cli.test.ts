@@ -33,7 +33,7 @@ describe("fmgen generate", () => {
     const { layouts, out } = await project();
     const io = memoryIo();
     expect(await run(["generate", "--layouts", layouts, "--out", out], io)).toBe(0);
-    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote index\.ts, wrote invoice\.ts \(3 files\)/);
+    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote contacts\.ts, wrote index\.ts, wrote invoice\.ts \(4 files\)/);
     for (const file of await generate(await loadLayouts([layouts]))) expect(await readFile(join(out, file.path), "utf8")).toBe(file.contents);
 
     const check = memoryIo();
@@ -60,10 +60,11 @@ describe("fmgen generate", () => {
     const config = join(root, "fmgen.config.json");
     await writeFile(config, JSON.stringify({ layouts: ["layouts/*.layout.json"], outDir: "generated" }));
     expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "index.ts", "invoice.ts"]);
+    // contacts.ts: the database's module.
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
     const other = join(root, "other");
     expect(await run(["generate", "--config", config, "--out", other, "--layouts", join(root, "layouts/Contact.layout.json")], memoryIo())).toBe(0);
-    expect((await readdir(other)).sort()).toEqual(["contact.ts", "index.ts"]);
+    expect((await readdir(other)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts"]);
   });
 
   it("deletes the module of a removed layout", async () => {
@@ -73,7 +74,7 @@ describe("fmgen generate", () => {
     const io = memoryIo();
     expect(await run(["generate", "--layouts", layouts, "--out", out], io)).toBe(0);
     expect(io.out.join("\n")).toMatch(/wrote index\.ts, deleted invoice\.ts/);
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "index.ts"]);
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts"]);
   });
 
   it("is a usage error (exit 2) without layouts and an output folder, or with --check and --watch", async () => {
@@ -103,7 +104,7 @@ describe("fmgen generate", () => {
     const json = JSON.parse(await readFile(invoice, "utf8")) as { fields: unknown[] };
     json.fields.push({ name: "Due", type: "date" });
     await writeFile(invoice, JSON.stringify(json));
-    await expect.poll(() => io.out.join("\n"), { timeout: 5000 }).toMatch(/: wrote invoice\.ts \(3 files\)/);
+    await expect.poll(() => io.out.join("\n"), { timeout: 5000 }).toMatch(/: wrote invoice\.ts \(4 files\)/);
     expect(await readFile(join(out, "invoice.ts"), "utf8")).toContain('Due: { type: "date" }');
 
     await writeFile(invoice, "{ broken");

@@ -152,10 +152,10 @@ describe("emitters, one per concept", () => {
     expect(emitFields(planOf(layout({ fields: [] })), "ThingsFields")).toBe('/** fieldData of a record of layout "Things", decoded. */\nexport interface ThingsFields {}');
   });
 
-  it("index file: one re-export per module, in file order; `export {}` with no layout", () => {
+  it("index file: one re-export per module (layouts and databases), in file order; `export {}` with none", () => {
     const template = layoutModuleTemplate();
     const plans = planIdentifiers([layout({ layout: "B", fields: [] }), layout({ layout: "A", fields: [] })], template);
-    expect(joinPrinted(emitIndexFile(plans, template))).toBe(`${template.header}\n\nexport * from "./a.js";\nexport * from "./b.js";\n`);
+    expect(joinPrinted(emitIndexFile([...plans.map((p) => p.fileName), "db.ts"], template))).toBe(`${template.header}\n\nexport * from "./a.js";\nexport * from "./b.js";\nexport * from "./db.js";\n`);
     expect(joinPrinted(emitIndexFile([], template))).toBe(`${template.header}\n\nexport {};\n`);
   });
 

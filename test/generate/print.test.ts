@@ -1,13 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { docComment, emitFiles, importStatement, joinPrinted, needsPrettier, objectLiteral, objectType, prettierFormat, type PrintedFile } from "../../src/generate/index.js";
-import { loadLayouts, type FieldDescription, type LayoutDescription } from "../../src/layout/index.js";
-import { GOLDEN_SETS, goldenPath } from "../golden/golden-sets.js";
+import { parseDatabaseDescription, type FieldDescription, type LayoutDescription } from "../../src/layout/index.js";
+import { GOLDEN_SETS, loadSet } from "../golden/golden-sets.js";
 import { layout } from "./helpers.js";
 
 async function goldenFiles(): Promise<{ path: string; printed: PrintedFile }[]> {
   const out = [];
-  for (const set of Object.values(GOLDEN_SETS)) out.push(...emitFiles(await loadLayouts(set.layouts.map(goldenPath))));
+  for (const set of Object.values(GOLDEN_SETS)) {
+    const { layouts, databases } = await loadSet(set);
+    out.push(...emitFiles(layouts, { databases }));
+  }
   return out;
 }
 
@@ -30,6 +33,7 @@ describe("printing in prettier's layout (print.ts)", () => {
       name,
       type: fc.constantFrom(...FIELD_TYPES),
       readOnly: fc.boolean(),
+      global: fc.boolean(),
       repetitions: fc.integer({ min: 1, max: 4 }),
       valueList: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
       description: fc.string({ maxLength: 30 }),
@@ -47,7 +51,8 @@ describe("printing in prettier's layout (print.ts)", () => {
         fc.array(fieldArb, { maxLength: 8 }),
         fc.array(fc.record({ name, fields: fc.array(fieldArb, { maxLength: 3 }) }), { maxLength: 3 }),
         fc.string({ maxLength: 40 }),
-        async (fields, portals, description) => {
+        fc.array(name, { maxLength: 12 }),
+        async (fields, portals, description, scripts) => {
           let description_: LayoutDescription;
           try {
             description_ = layout({
@@ -61,7 +66,9 @@ describe("printing in prettier's layout (print.ts)", () => {
           } catch {
             return; // not a valid description
           }
-          for (const { path, printed: file } of emitFiles([description_])) {
+          // The database module too: its globals are the generated fields that are global, its scripts any names.
+          const databases = [parseDatabaseDescription({ database: description_.database, scripts: scripts.map((s) => ({ name: s })) })];
+          for (const { path, printed: file } of emitFiles([description_], { databases })) {
             const printed = joinPrinted(file);
             if (needsPrettier(printed)) continue;
             expect(await prettierFormat(printed), path).toBe(printed);

@@ -94,7 +94,7 @@ describe("Trojan Source: no description string reaches a generated comment raw",
       }
     }
     // The hostile descriptions are in the JSDoc, escaped.
-    const module = files.find((f) => f.path !== "index.ts")!.contents;
+    const module = files.find((f) => f.path !== "index.ts" && !f.contents.includes("defineDatabase("))!.contents;
     expect(module).toContain(" * About the field \\u202ax\\u202bx\\u202cx\\u202dx\\u202ex\\u2066x\\u2067x\\u2068x\\u2069x\\u200ex\\u200fx\\u061c\n");
     expect(module).toContain("*\\/ PWNED(); /* end");
     // Names in JSDoc are quoted as their string literals are, so each stays on its line.

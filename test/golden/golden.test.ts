@@ -1,12 +1,12 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadLayouts } from "../../src/layout/index.js";
 import { generate, prettierFormat, type GeneratedFile } from "../../src/generate/index.js";
-import { GOLDEN_SETS, goldenPath } from "./golden-sets.js";
+import { GOLDEN_SETS, goldenPath, loadSet } from "./golden-sets.js";
 
 async function generateSet(name: keyof typeof GOLDEN_SETS): Promise<GeneratedFile[]> {
-  return generate(await loadLayouts(GOLDEN_SETS[name].layouts.map(goldenPath)));
+  const { layouts, databases } = await loadSet(GOLDEN_SETS[name]);
+  return generate(layouts, { databases });
 }
 
 async function listFiles(dir: string): Promise<string[]> {

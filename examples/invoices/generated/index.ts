@@ -2,3 +2,4 @@
 
 export * from "./customer.js";
 export * from "./invoice.js";
+export * from "./invoicing.js";

@@ -2,4 +2,6 @@
 
 export * from "./contacts-web-26a729.js";
 export * from "./contacts-web-828fd5.js";
+export * from "./contacts.js";
+export * from "./torture-db.js";
 export * from "./torture-layout.js";

@@ -1,0 +1,36 @@
+import { repetitionsOf } from "../../layout/index.js";
+import { DATABASE_IMPORT, type DatabasePlan } from "../plan.js";
+import { importStatement, objectLiteral, withDocs, type PrintedFile } from "../print.js";
+import { docText, literalKey, stringLiteral } from "../text.js";
+
+/**
+ * A database's module: `export const <Database> = defineDatabase({ database, scripts, globals });`, what an app
+ * passes to `createClient({ database: <Database> })` so that script names and globals are checked by the compiler.
+ * The scripts are the database description's, in its order; the globals `{ type }` (and `repetitions`) per fully
+ * qualified name.
+ */
+export function emitDatabaseModule(plan: DatabasePlan, header: string): PrintedFile {
+  const globals = plan.globals.map(({ name, field }) => {
+    const n = repetitionsOf(field);
+    return [literalKey(name), `{ type: ${stringLiteral(field.type)}${n !== 1 ? `, repetitions: ${n}` : ""} }`] as const;
+  });
+  const spec = objectLiteral(
+    [
+      ["database", stringLiteral(plan.database)],
+      ["scripts", `[${plan.scripts.map(stringLiteral).join(", ")}]`],
+      ["globals", objectLiteral(globals, "  ")],
+    ],
+    "",
+  );
+  const docs = docText(
+    `Database ${stringLiteral(plan.database)}: its scripts and the global fields of its layouts.\n` +
+      `Pass it to createClient({ database: ${plan.typeName} }): a script name or global it lacks then fails to compile.`,
+  );
+  return {
+    header: `${header}\n\n`,
+    statements: [
+      { text: importStatement([DATABASE_IMPORT], "@fmgen/runtime"), blankLineBefore: false },
+      { text: withDocs(docs, `export const ${plan.typeName} = ${DATABASE_IMPORT}(${spec});`), blankLineBefore: true },
+    ],
+  };
+}
