@@ -4,7 +4,8 @@ import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
 import { layoutListing, type LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
-import { Session, type Auth, type ExternalDataSource } from "./session.js";
+import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
+import type { TokenStore } from "./token-store.js";
 import type { Transport, TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
@@ -20,8 +21,18 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
    * name (`database: "Contacts"`, untyped).
    */
   database: Db;
-  /** Account credentials, or an existing session token (then no re-login is possible). */
+  /**
+   * How to sign in: `{ username, password }`, `{ token }` (an existing session token: no re-login is possible),
+   * `{ oauth: { requestId, identifier } }`, `{ claris: () => Promise<idToken> }` (FileMaker Cloud) or
+   * `{ apiKey, pathPrefix? }` (a proxy's static key: no login).
+   */
   auth: Auth;
+  /**
+   * Where the session token is kept, so that clients in other processes (or machines) signing in as the same account
+   * reuse it: `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, or any `TokenStore`. Default: a memory store
+   * of the client's own. With a store given, `close()` leaves the session open for them; `logout()` ends it.
+   */
+  tokenStore?: TokenStore;
   version?: "v1" | "v2" | "vLatest";
   /** Credentials for external data sources, sent with the login. */
   fmDataSource?: readonly ExternalDataSource[];
@@ -69,9 +80,10 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
+  const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
   const transport = connect({
     origin: url.origin,
-    basePath: dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version),
+    basePath,
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes: options.maxResponseBytes ?? 256 * 1024 * 1024,
   });
@@ -83,6 +95,8 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     retry: { ...DEFAULT_RETRY, ...options.retry },
     idleRefreshMs: options.idleRefreshMs ?? 14 * 60_000,
     now: options.now ?? Date.now,
+    server: url.origin + basePath,
+    tokenStore: options.tokenStore,
   });
   const settings = { database, validate: options.validate ?? true };
   const client: FileMakerClient<Db> = {
@@ -91,7 +105,8 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
       try {
-        await session.logout();
+        // A session in a store the app gave stays open for the store's other users.
+        if (!options.tokenStore) await session.logout();
       } finally {
         await transport.close();
       }

@@ -61,3 +61,4 @@ export type { RetryPolicy } from "./retry.js";
 export type { UploadSource } from "./multipart.js";
 export { defineDatabase, databaseName } from "./database.js";
 export type { AnyDatabase, DatabaseDefinition, DatabaseSpec, GlobalsOf, GlobalValue, ScriptNameOf } from "./database.js";
+export { memoryTokenStore, type TokenStore } from "./token-store.js";

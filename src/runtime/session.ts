@@ -2,13 +2,48 @@ import { broken } from "./answer-shape.js";
 import { fileMakerError, type FileMakerError } from "./errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
+import { memoryTokenStore, type TokenStore } from "./token-store.js";
 import { segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
 function withToken(req: WireRequest, token: string): WireRequest {
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
 }
 
-export type Auth = { username: string; password: string } | { token: string };
+/**
+ * How the client signs in: an account's name and password; an existing session token (no re-login); OAuth (the
+ * identity provider's request id and identifier); a FileMaker Cloud Claris ID (`claris` gives a fresh FMID id token
+ * at each login); or a proxy's static API key (no login at all; `pathPrefix` is where the proxy serves the Data API).
+ */
+export type Auth =
+  | { username: string; password: string }
+  | { token: string }
+  | { oauth: { requestId: string; identifier: string } }
+  | { claris: () => Promise<string> }
+  | { apiKey: string; pathPrefix?: string };
+
+const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
+
+/** Checks `auth` (a TypeError naming it and the shapes it may have, never a value); returns the API key's path prefix. */
+export function checkAuth(auth: Auth): string {
+  const a = Object(auth) as Record<string, unknown> & { oauth?: Record<string, unknown>; pathPrefix?: unknown };
+  const prefix = a.pathPrefix ?? "";
+  if (
+    !("username" in a
+      ? filled(a.username) && typeof a.password === "string"
+      : "token" in a
+        ? filled(a.token)
+        : "oauth" in a
+          ? filled(a.oauth?.requestId) && filled(a.oauth?.identifier)
+          : "claris" in a
+            ? typeof a.claris === "function"
+            : filled(a.apiKey) && (prefix === "" || /^(\/[^/?#\s]+)+$/.test(prefix as string)))
+  ) {
+    throw new TypeError(
+      `createClient: auth must be { username, password }, { token }, { oauth: { requestId, identifier } }, { claris } or { apiKey, pathPrefix? }, got keys: ${Object.keys(a).join(", ")}`,
+    );
+  }
+  return prefix as string;
+}
 
 export interface ExternalDataSource {
   database: string;
@@ -25,6 +60,10 @@ export interface SessionOptions {
   /** Log in again once the token has been idle this long (default 14 minutes: the server's limit is 15). */
   idleRefreshMs: number;
   now: () => number;
+  /** The Data API's URL (origin and path), the first part of the token store's key. */
+  server: string;
+  /** Where the token is kept (default: a memory store of this session's own). */
+  tokenStore?: TokenStore | undefined;
 }
 
 export interface CallOptions {
@@ -41,17 +80,29 @@ export class Session {
   private token: string | undefined;
   private lastUsed = 0;
   private pendingLogin: Promise<string> | undefined;
-  /** The latest tokens: an echo of a request made with one shortly replaced must not show it either. */
+  /**
+   * The latest tokens and id tokens (or the API key): an echo of a request made with one shortly replaced must not
+   * show it either.
+   */
   private tokens: string[] = [];
   /** How the transport quotes a body in an error: without this session's secrets. */
   private readonly scrub: Scrub;
+  private readonly store: TokenStore;
+  /** The token store's key of the session's account, once known. */
+  private key = "";
+  /** Whether the session signs in (false: a given token or API key). */
+  private readonly signsIn: boolean;
 
   constructor(private readonly options: SessionOptions) {
-    if ("token" in options.auth) {
-      this.token = options.auth.token;
-      this.tokens = [this.token];
+    const { token, apiKey } = options.auth as { token?: string; apiKey?: string };
+    const fixed = token ?? apiKey;
+    this.signsIn = !fixed;
+    if (fixed) {
+      this.token = fixed;
+      this.tokens = [fixed];
       this.lastUsed = options.now();
     }
+    this.store = options.tokenStore ?? memoryTokenStore();
     this.scrub = (text) => scrub(text, this.secrets());
   }
 
@@ -81,6 +132,7 @@ export class Session {
       const pair = `${auth.username}:${auth.password}`;
       secrets.push(pair, base64(pair), auth.password);
     }
+    if ("oauth" in auth) secrets.push(auth.oauth.identifier);
     return secretForms(secrets);
   }
 
@@ -91,32 +143,31 @@ export class Session {
     // 952: the server no longer knows the token (expired, revoked, restarted) and refused the call before doing
     // anything, so any call, a write too, may be sent again after a fresh login. Concurrent calls share that
     // login; a token revoked again right after its login gets another one, up to `retries` times.
-    for (let relogins = 0; answer.code === "952" && this.canLogIn() && relogins < Math.max(1, this.options.retry.retries); relogins++) {
-      this.forget(token);
-      token = await this.currentToken();
+    for (let relogins = 0; answer.code === "952" && this.signsIn && relogins < Math.max(1, this.options.retry.retries); relogins++) {
+      token = await this.currentToken(token);
       req = build();
       answer = await this.sendOnce(withToken(req, token), call);
     }
     return this.settle(answer, req);
   }
 
-  /** Logs out (token in the path) if logged in; an already expired token is not an error. */
+  /**
+   * Logs out (token in the path) if logged in, and takes the token out of the store; an already expired token is not
+   * an error. With an API key there is no session: nothing to do.
+   */
   async logout(signal?: AbortSignal): Promise<void> {
     const token = this.pendingLogin ? await this.pendingLogin.catch(() => undefined) : this.token;
-    if (!token) return;
+    if (!token || "apiKey" in this.options.auth) return;
     this.token = undefined;
     const sessions = `/databases/${segment(this.options.database)}/sessions`;
     const req: WireRequest = { method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}` };
     try {
+      if (this.key) await this.store.delete(this.key);
       const envelope = await this.options.transport.send(signal ? { ...req, signal } : req, this.scrub);
       if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
     } catch (error) {
       throw this.redact(error);
     }
-  }
-
-  private canLogIn(): boolean {
-    return "username" in this.options.auth;
   }
 
   private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
@@ -138,46 +189,72 @@ export class Session {
   }
 
   errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
-    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: req.method, path: req.shownPath ?? req.path });
+    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: req.method, path: req.shownPath ?? req.path }, envelope.response);
   }
 
-  private forget(token: string): void {
-    if (this.token === token) this.token = undefined;
-  }
-
-  private currentToken(): Promise<string> {
-    if (this.token && (this.options.now() - this.lastUsed < this.options.idleRefreshMs || !this.canLogIn())) return Promise.resolve(this.token);
+  /** The token to send: the one in hand unless it is `failed` (answered 952) or idle too long; else one login, shared. */
+  private currentToken(failed?: string): Promise<string> {
+    const token = this.token;
+    if (token && token !== failed && (this.options.now() - this.lastUsed < this.options.idleRefreshMs || !this.signsIn)) return Promise.resolve(token);
     // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
     this.token = undefined;
-    this.pendingLogin ??= this.login().finally(() => {
+    this.pendingLogin ??= this.acquire(token).finally(() => {
       this.pendingLogin = undefined;
     });
     return this.pendingLogin;
   }
 
-  private async login(): Promise<string> {
-    const auth = this.options.auth;
-    if (!("username" in auth)) throw new Error("the session's token is no longer valid and the client has no credentials to log in again");
-    const path = `/databases/${segment(this.options.database)}/sessions`;
-    const body = JSON.stringify(this.options.fmDataSource ? { fmDataSource: this.options.fmDataSource } : {});
-    const req: WireRequest = {
-      method: "POST",
-      path,
-      headers: {
-        authorization: `Basic ${base64(`${auth.username}:${auth.password}`)}`,
-        "content-type": "application/json",
-      },
-      body,
-    };
-    // A login is safe to repeat: it creates nothing the caller depends on.
-    const envelope = await this.transmit(req, { idempotent: true });
-    if (envelope.code !== "0") throw this.errorFor(envelope, req);
-    const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find((t): t is string => typeof t === "string" && t !== "");
-    if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
+  /** The store's token unless it is `stale` (then deleted); else one login, whose token is stored. */
+  private async acquire(stale: string | undefined): Promise<string> {
+    const { server, database } = this.options;
+    const [headers, account] = await this.signIn();
+    const key = (this.key = `${server} ${segment(database)} ${account}`);
+    let token = (await this.store.get(key)) as string;
+    if (!filled(token) || token === stale) {
+      if (token) await this.store.delete(key);
+      await this.store.set(key, (token = await this.login(headers)));
+    }
     this.token = token;
-    this.tokens = [token, ...this.tokens.slice(0, 3)];
+    this.tokens = [token, ...this.tokens.slice(0, 5)];
     this.lastUsed = this.options.now();
     return token;
+  }
+
+  /**
+   * The login's headers, and the account the store's key names (never a secret): the username, the OAuth request
+   * id, the Claris ID's subject. A Claris sign-in asks for an id token each time.
+   */
+  private async signIn(): Promise<[Record<string, string>, string]> {
+    const auth = this.options.auth;
+    if ("username" in auth) return [{ authorization: `Basic ${base64(`${auth.username}:${auth.password}`)}` }, segment(auth.username)];
+    if ("oauth" in auth) return [{ "x-fm-data-oauth-request-id": auth.oauth.requestId, "x-fm-data-oauth-identifier": auth.oauth.identifier }, `oauth:${segment(auth.oauth.requestId)}`];
+    const id: unknown = await (auth as { claris: () => Promise<string> }).claris();
+    if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
+    this.tokens.unshift(id as string);
+    return [{ authorization: `FMID ${id as string}` }, `claris:${subject(id as string)}`];
+  }
+
+  /** Logs in; a Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more. */
+  private async login(headers: Record<string, string>, again?: boolean): Promise<string> {
+    const path = `/databases/${segment(this.options.database)}/sessions`;
+    const body = JSON.stringify(this.options.fmDataSource ? { fmDataSource: this.options.fmDataSource } : {});
+    const req: WireRequest = { method: "POST", path, headers: { ...headers, "content-type": "application/json" }, body };
+    // A login is safe to repeat: it creates nothing the caller depends on.
+    const envelope = await this.transmit(req, { idempotent: true });
+    if (envelope.code === "212" && !again && "claris" in this.options.auth) return this.login((await this.signIn())[0], true);
+    if (envelope.code !== "0") throw this.errorFor(envelope, req);
+    const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
+    if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
+    return token;
+  }
+}
+
+/** The subject (`sub`) of a JWT such as a Claris ID id token: who it names, not a secret; "" when it cannot be read. */
+function subject(jwt: string): string {
+  try {
+    return segment(JSON.parse(atob(jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
+  } catch {
+    return "";
   }
 }
 

@@ -19,7 +19,21 @@ const PAIR = `${USER}:${PASSWORD}`;
 const BASIC = Buffer.from(PAIR).toString("base64");
 const TOKEN = "tok-SECRET-5e1f0c8a9b7d4e2f";
 const SOURCE_PASSWORD = "ds-pass-ALSO-SECRET";
-const SECRETS = { token: TOKEN, base64: BASIC, password: PASSWORD, pair: PAIR, sourcePassword: SOURCE_PASSWORD };
+// The other sign-ins' secrets (DESIGN.md, sign-ins): an OAuth identifier, Claris ID id tokens, a proxy's API key.
+const OAUTH_IDENTIFIER = "oauth-ident-SECRET-3b8e";
+const ID_TOKENS = ["eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1MSJ9.idtok-SECRET-1", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1MSJ9.idtok-SECRET-2"];
+const API_KEY = "api-key-SECRET-c41f";
+const SECRETS = {
+  token: TOKEN,
+  base64: BASIC,
+  password: PASSWORD,
+  pair: PAIR,
+  sourcePassword: SOURCE_PASSWORD,
+  oauthIdentifier: OAUTH_IDENTIFIER,
+  idToken1: ID_TOKENS[0]!,
+  idToken2: ID_TOKENS[1]!,
+  apiKey: API_KEY,
+};
 
 /** What the proxy answers: an HTML page, a JSON envelope with `code`, for logins or for data calls. */
 type Echo = { as: "html"; status: number; pad?: number } | { as: "envelope"; status: number; code: string } | { as: "metadata" };
@@ -27,7 +41,7 @@ let onLogin: Echo | undefined;
 let onData: Echo | undefined;
 let onLogout: Echo | undefined;
 
-/** The request as a proxy's debug page shows it: the credentials first, the request line, every header, the body. */
+/** The request as a proxy's debug page shows it (every header: an OAuth identifier too): the credentials first, the request line, every header, the body. */
 function echoOf(req: IncomingMessage, body: string): string {
   const credentials = /^Basic (.*)$/.exec(req.headers.authorization ?? "");
   return [
@@ -220,6 +234,65 @@ describe("a proxy echoing the request into its error page", () => {
     onData = { as: "envelope", status: 500, code: "101" };
     try {
       expectNoSecret(await failure(() => client({ auth: { token: TOKEN } }).layout(Contact).get(1)));
+    } finally {
+      onData = undefined;
+    }
+  });
+});
+
+describe("the other sign-ins' secrets, echoed", () => {
+  it("OAuth: a login answer echoing the request leaves the identifier out", async () => {
+    onLogin = { as: "envelope", status: 401, code: "212" };
+    try {
+      const error = await failure(() => client({ auth: { oauth: { requestId: "req-1", identifier: OAUTH_IDENTIFIER } } }).layout(Contact).get(1));
+      expect((error as FileMakerError).serverMessage).toContain("x-fm-data-oauth-identifier: [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onLogin = undefined;
+    }
+  });
+
+  it("Claris ID: logins refused with an echo (the first id token, then the one asked for again) show neither", async () => {
+    onLogin = { as: "envelope", status: 401, code: "212" };
+    let asked = 0;
+    try {
+      const error = await failure(() => client({ auth: { claris: async () => ID_TOKENS[asked++]! } }).layout(Contact).get(1));
+      expect(asked).toBe(2);
+      expect((error as FileMakerError).serverMessage).toContain("authorization: FMID [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onLogin = undefined;
+    }
+  });
+
+  it("Claris ID: an HTML page echoing the login leaves the id token out", async () => {
+    onLogin = { as: "html", status: 502 };
+    try {
+      const error = await failure(() => client({ auth: { claris: async () => ID_TOKENS[0]! } }).layout(Contact).get(1));
+      expect(error).toBeInstanceOf(ProtocolError);
+      expectNoSecret(error);
+    } finally {
+      onLogin = undefined;
+    }
+  });
+
+  it("API key: a data call's echo leaves the key out", async () => {
+    onData = { as: "html", status: 502 };
+    try {
+      const error = await failure(() => client({ auth: { apiKey: API_KEY, pathPrefix: "/proxy" } }).layout(Contact).get(1));
+      expect(everythingIn(error)).toContain("Bearer [redacted]");
+      expectNoSecret(error);
+    } finally {
+      onData = undefined;
+    }
+  });
+
+  it("API key: a FileMaker error whose message echoes the key", async () => {
+    onData = { as: "envelope", status: 401, code: "952" };
+    try {
+      const error = await failure(() => client({ auth: { apiKey: API_KEY } }).layout(Contact).get(1));
+      expect((error as FileMakerError).code).toBe("952");
+      expectNoSecret(error);
     } finally {
       onData = undefined;
     }

@@ -1,0 +1,22 @@
+/**
+ * Where a client keeps its session token, so that other clients, processes or machines signing in to the same
+ * database with the same account reuse it instead of logging in again. The key names the server (origin and
+ * Data API path), the database and the account (a username, or a stable non-secret id for other sign-ins), never
+ * a password. A stored token is used until the server answers 952; then it is deleted and replaced by the token
+ * of one fresh login.
+ */
+export interface TokenStore {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, token: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** A store in this process's memory: what each client has by default; pass one to several clients to share it. */
+export function memoryTokenStore(): TokenStore {
+  const tokens = new Map<string, string>();
+  return {
+    get: async (key) => tokens.get(key),
+    set: async (key, token) => void tokens.set(key, token),
+    delete: async (key) => void tokens.delete(key),
+  };
+}

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient, memoryTokenStore, type Auth, type ClientOptions, type FileMakerClient, type TokenStore } from "../../src/runtime/index.js";
+import { counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
+
+// DESIGN.md, "Sessions beyond one process": createClient({ tokenStore }) keeps the session token where other clients
+// (other processes, other machines) signing in to the same server, database and account find it. A stored token is
+// used until the server answers 952; then it is deleted, one login made and its token stored.
+
+const MINUTE = 60_000;
+const OAUTH = { requestId: "req-store-1", identifier: "oauth-identifier-SECRET-store" };
+const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const ID_TOKEN = `${part({ alg: "RS256" })}.${part({ sub: "sub-4242" })}.sig`;
+
+type Op = [op: "get" | "set" | "delete", key: string, token?: string];
+
+/** A memory store that records every operation; `delay` ms before each (a store across the network). */
+function recordingStore(delay = 0): TokenStore & { ops: Op[]; inner: TokenStore } {
+  const inner = memoryTokenStore();
+  const ops: Op[] = [];
+  const wait = () => new Promise((resolve) => setTimeout(resolve, delay));
+  return {
+    ops,
+    inner,
+    get: async (key) => (ops.push(["get", key]), await wait(), inner.get(key)),
+    set: async (key, token) => (ops.push(["set", key, token]), await wait(), inner.set(key, token)),
+    delete: async (key) => (ops.push(["delete", key]), await wait(), inner.delete(key)),
+  };
+}
+
+let emu: Emulator;
+const clients: FileMakerClient[] = [];
+
+function client(overrides: Partial<ClientOptions> = {}): FileMakerClient {
+  const fm = createClient({ server: emu.url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD }, ...overrides });
+  clients.push(fm);
+  return fm;
+}
+
+beforeAll(async () => {
+  emu = await startRuntimeEmulator({ accounts: [{ oauth: OAUTH }, { fmid: ID_TOKEN }], apiKeys: [{ key: "store-api-key" }] });
+});
+
+afterAll(async () => {
+  for (const fm of clients) await fm.close().catch(() => undefined);
+  await emu.close();
+});
+
+describe("the store's key", () => {
+  it("names the Data API's URL, the database and the account: never a password, identifier or id token", async () => {
+    const cases: [Auth, string][] = [
+      [{ username: USERNAME, password: PASSWORD }, USERNAME],
+      [{ oauth: OAUTH }, `oauth:${OAUTH.requestId}`],
+      [{ claris: async () => ID_TOKEN }, "claris:sub-4242"],
+    ];
+    for (const [auth, account] of cases) {
+      const store = recordingStore();
+      await client({ auth, tokenStore: store }).layout(Contact).get(1);
+      const keys = new Set(store.ops.map(([, key]) => key));
+      expect([...keys]).toEqual([`${emu.url}/fmi/data/vLatest ${DATABASE} ${account}`]);
+      for (const secret of [PASSWORD, OAUTH.identifier, ID_TOKEN, ID_TOKEN.split(".")[1]!]) expect([...keys][0]).not.toContain(secret);
+    }
+  });
+
+  it("percent-encodes the database and the username, so that no two accounts share a key", async () => {
+    const store = recordingStore();
+    const fm = createClient({ server: "http://127.0.0.1:1", database: "My File", auth: { username: "a b", password: "x" }, tokenStore: store, retry: { retries: 0 } });
+    await fm.layouts().catch(() => undefined);
+    expect(store.ops[0]).toEqual(["get", "http://127.0.0.1:1/fmi/data/vLatest My%20File a%20b"]);
+  });
+
+  it("a token or an API key needs no login: the store is never asked", async () => {
+    const store = recordingStore();
+    await client({ auth: { apiKey: "store-api-key" }, tokenStore: store }).layout(Contact).get(1);
+    const token = await rawToken();
+    await client({ auth: { token }, tokenStore: store }).layout(Contact).get(1);
+    expect(store.ops).toEqual([]);
+  });
+});
+
+/** A session token from the emulator, logged in without the runtime. */
+async function rawToken(): Promise<string> {
+  const res = await fetch(`${emu.url}/fmi/data/vLatest/databases/${DATABASE}/sessions`, {
+    method: "POST",
+    headers: { authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString("base64")}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  return ((await res.json()) as { response: { token: string } }).response.token;
+}
+
+describe("sharing a token", () => {
+  it("the first client logs in and stores its token; a second client with the store reuses it: no login", async () => {
+    const store = recordingStore();
+    const first = await counting(emu, () => client({ tokenStore: store }).layout(Contact).get(1));
+    expect(first.logins).toBe(1);
+    const key = store.ops[0]![1];
+    expect(store.ops).toEqual([["get", key], ["set", key, expect.any(String)]]);
+    const second = await counting(emu, () => client({ tokenStore: store }).layout(Contact).get(2));
+    expect(second.logins).toBe(0);
+    expect(second.requests).toBe(1);
+  });
+
+  it("100 concurrent first calls with a slow store: one get, one login, one set", async () => {
+    const store = recordingStore(20);
+    const contacts = client({ tokenStore: store }).layout(Contact);
+    const { logins, requests } = await counting(emu, () => Promise.all(Array.from({ length: 100 }, () => contacts.get(1))));
+    expect(logins).toBe(1);
+    expect(requests).toBe(101);
+    expect(store.ops.map(([op]) => op)).toEqual(["get", "set"]);
+  });
+
+  it("a stored token that has died (952) is deleted, one login made and its token stored", async () => {
+    const store = recordingStore();
+    const seed = client({ tokenStore: store });
+    await seed.layout(Contact).get(1);
+    const [, key, dead] = store.ops[1]!;
+    emu.advanceTime(16 * MINUTE);
+    store.ops.length = 0;
+    const { logins, requests } = await counting(emu, () => client({ tokenStore: store }).layout(Contact).get(1));
+    expect(logins).toBe(1);
+    // The call with the stored token (952), the login, the call again.
+    expect(requests).toBe(3);
+    expect(store.ops.slice(0, 3)).toEqual([["get", key], ["get", key], ["delete", key]]);
+    expect(store.ops[3]).toEqual(["set", key, expect.any(String)]);
+    expect(store.ops[3]![2]).not.toBe(dead);
+    expect(await store.inner.get(key!)).toBe(store.ops[3]![2]);
+  });
+
+  it("after a 952, a token another client already stored is taken: no second login", async () => {
+    const store = memoryTokenStore();
+    const a = client({ tokenStore: store }).layout(Contact);
+    const b = client({ tokenStore: store }).layout(Contact);
+    await a.get(1);
+    await b.get(1);
+    emu.advanceTime(16 * MINUTE);
+    const first = await counting(emu, () => b.get(1));
+    expect(first.logins).toBe(1);
+    const second = await counting(emu, () => a.get(1));
+    expect(second.logins).toBe(0);
+    // Its dead token (952), the call again with the stored one.
+    expect(second.requests).toBe(2);
+  });
+
+  it("past the idle limit the token in hand is not taken again from the store: a fresh login replaces it", async () => {
+    const store = recordingStore();
+    let now = 0;
+    const contacts = client({ tokenStore: store, now: () => now, idleRefreshMs: MINUTE }).layout(Contact);
+    await contacts.get(1);
+    const old = store.ops[1]![2];
+    now += MINUTE + 1;
+    const { logins, requests } = await counting(emu, () => contacts.get(1));
+    expect(logins).toBe(1);
+    expect(requests).toBe(2);
+    expect(store.ops.at(-1)).toEqual(["set", store.ops[0]![1], expect.not.stringMatching(old!)]);
+  });
+
+  it("close() leaves a stored session open for the store's other users; logout() ends it and deletes it", async () => {
+    const store = recordingStore();
+    const fm = createClient({ server: emu.url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD }, tokenStore: store });
+    await fm.layout(Contact).get(1);
+    const active = emu.stats().activeSessions;
+    await fm.close();
+    expect(emu.stats().activeSessions).toBe(active);
+    const next = client({ tokenStore: store });
+    expect((await counting(emu, () => next.layout(Contact).get(1))).logins).toBe(0);
+    await next.logout();
+    expect(emu.stats().activeSessions).toBe(active - 1);
+    expect(store.ops.at(-1)?.[0]).toBe("delete");
+    expect(await store.inner.get(store.ops[0]![1])).toBeUndefined();
+    // And without a store of the app's, close() logs out as before.
+    const own = createClient({ server: emu.url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD } });
+    await own.layout(Contact).get(1);
+    await own.close();
+    expect(emu.stats().activeSessions).toBe(active - 1);
+  });
+
+  it("a store that fails fails the call with its own error", async () => {
+    const broken: TokenStore = { get: () => Promise.reject(new Error("redis is down")), set: async () => {}, delete: async () => {} };
+    await expect(client({ tokenStore: broken }).layout(Contact).get(1)).rejects.toThrow("redis is down");
+  });
+});
