@@ -1,3 +1,5 @@
+import { scriptsIn, type ScriptResults } from "./script-options.js";
+
 /** The call that failed: method and path only, never credentials or tokens. */
 export interface FailedCall {
   method: string;
@@ -11,6 +13,8 @@ export class FileMakerError extends Error {
   readonly call: FailedCall;
   /** The server's own message text. */
   readonly serverMessage: string;
+  /** The results of the scripts that ran before the call failed, when its answer has them. */
+  declare scripts?: ScriptResults;
 
   constructor(code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
     super(`${call.method} ${call.path}: FileMaker error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
@@ -28,6 +32,8 @@ export class DatabaseMissingError extends FileMakerError {}
 export class RecordMissingError extends FileMakerError {}
 /** 102: a field is not on the layout. */
 export class FieldMissingError extends FileMakerError {}
+/** 104: the file has no script of that name (nothing of the call was done). */
+export class ScriptMissingError extends FileMakerError {}
 /** 105: no layout with that name. */
 export class LayoutMissingError extends FileMakerError {}
 /** 212: wrong account name or password. */
@@ -51,6 +57,7 @@ const BY_CODE: Record<string, typeof FileMakerError> = {
   "100": DatabaseMissingError,
   "101": RecordMissingError,
   "102": FieldMissingError,
+  "104": ScriptMissingError,
   "105": LayoutMissingError,
   "212": InvalidCredentialsError,
   "306": ModIdMismatchError,
@@ -60,11 +67,16 @@ const BY_CODE: Record<string, typeof FileMakerError> = {
   "956": CapacityError,
 };
 
-/** The typed error for a code: a subclass for each well-known code, FileMakerError otherwise. */
-export function fileMakerError(code: string, message: string, httpStatus: number, call: FailedCall): FileMakerError {
+/**
+ * The typed error for a code: a subclass for each well-known code, FileMakerError otherwise; with the results of
+ * the scripts that ran, when the answer's `response` has them.
+ */
+export function fileMakerError(code: string, message: string, httpStatus: number, call: FailedCall, response: Record<string, unknown> = {}): FileMakerError {
   const n = Number(code);
   const ErrorClass = (Object.hasOwn(BY_CODE, code) ? BY_CODE[code] : undefined) ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
-  return new ErrorClass(code, message, httpStatus, call);
+  const error = new ErrorClass(code, message, httpStatus, call);
+  const scripts = scriptsIn(response);
+  return Object.keys(scripts).length ? Object.assign(error, { scripts }) : error;
 }
 
 /** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */

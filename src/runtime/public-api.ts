@@ -53,6 +53,7 @@ export {
   ProtocolError,
   RecordMissingError,
   ResponseTooLargeError,
+  ScriptMissingError,
   ValidationError,
   type FailedCall,
 } from "./errors.js";
@@ -62,3 +63,4 @@ export type { UploadSource } from "./multipart.js";
 export { defineDatabase, databaseName } from "./database.js";
 export type { AnyDatabase, DatabaseDefinition, DatabaseSpec, GlobalsOf, GlobalValue, ScriptNameOf } from "./database.js";
 export { memoryTokenStore, type TokenStore } from "./token-store.js";
+export { assertScripts, ScriptError, type EntryMode, type EntryOptions, type ScriptCall, type ScriptOptions, type ScriptResult, type ScriptResults, type ScriptsOf } from "./script-options.js";
