@@ -23,8 +23,30 @@ export function idIn(envelope: Envelope, call: FailedCall, key: "recordId" | "mo
 
 const DATA_INFO = { database: "string", layout: "string", table: "string", totalRecordCount: "number", foundCount: "number", returnedCount: "number" };
 
-/** The response of a page (list, find, get): `data` an array of records, `dataInfo` with its names and counts. */
-export function pageIn(envelope: Envelope, call: FailedCall): Record<string, unknown> {
+const PORTAL_INFO = { database: "string", table: "string", foundCount: "number", returnedCount: "number" };
+
+/** Each of `items` an object with `shape`'s members of their types, else a ProtocolError naming `at[i].member`. */
+function each(envelope: Envelope, call: FailedCall, items: unknown, at: string, shape: Record<string, string>): void {
+  if (!Array.isArray(items)) throw broken(envelope, call, `${at} is not an array`);
+  items.forEach((item: unknown, i) => {
+    for (const [key, type] of Object.entries(shape)) {
+      if (!isObject(item) || typeof item[key] !== type) throw broken(envelope, call, `${at}[${i}].${key} is not a ${type}`);
+    }
+  });
+}
+
+/** An edit's `newPortalRecordInfo` (the portal rows it created), when the answer has it. */
+export function newRowsIn<Row>(envelope: Envelope, call: FailedCall): Row[] | undefined {
+  const rows = envelope.response.newPortalRecordInfo;
+  if (rows !== undefined) each(envelope, call, rows, "response.newPortalRecordInfo", { tableName: "string", recordId: "string", modId: "string" });
+  return rows as Row[] | undefined;
+}
+
+/**
+ * The response of a page (list, find, get): `data` an array of records, `dataInfo` with its names and counts; with
+ * `portals` (a read that chose portals), each record's `portalDataInfo` too, when it has one.
+ */
+export function pageIn(envelope: Envelope, call: FailedCall, portals?: boolean): Record<string, unknown> {
   const { data, dataInfo } = envelope.response;
   if (!Array.isArray(data)) throw broken(envelope, call, "response.data is not an array");
   if (!isObject(dataInfo)) throw broken(envelope, call, "response.dataInfo is not an object");
@@ -35,6 +57,7 @@ export function pageIn(envelope: Envelope, call: FailedCall): Record<string, unk
     if (!isObject(record) || typeof record.recordId !== "string" || typeof record.modId !== "string" || !isObject(record.fieldData) || !(record.portalData === undefined || isObject(record.portalData))) {
       throw broken(envelope, call, `response.data[${i}] is not a record (string recordId and modId, object fieldData and portalData)`);
     }
+    if (portals && record.portalDataInfo !== undefined) each(envelope, call, record.portalDataInfo, `response.data[${i}].portalDataInfo`, PORTAL_INFO);
   });
   return envelope.response;
 }

@@ -1,4 +1,4 @@
-import { broken, idIn, pageIn } from "./answer-shape.js";
+import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
 import type { AnyDatabase } from "./database.js";
 import type { AnyDefinition, ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, PortalInputOf, PortalsOf } from "./definition.js";
@@ -6,7 +6,8 @@ import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
-import { FindQuery } from "./query-builder.js";
+import { deleteRelatedKeys, portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
+import { FindQuery, type QueryTarget } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
@@ -14,7 +15,7 @@ import { listQuery, positive, type CallOptions, type DataInfo, type Page, type S
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 
-export interface ListOptions<Name extends string> extends CallOptions {
+export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
   offset?: number;
   /** Records per page (default 100). */
@@ -27,7 +28,7 @@ export interface FindOptions<Fields, Name extends string, Kinds = Record<never, 
   query: readonly FindRequest<Fields, Kinds>[];
 }
 
-export interface StreamOptions<Name extends string> extends CallOptions {
+export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   sort?: readonly SortSpec<Name>[];
   /** Records fetched per request (default 500); memory stays bounded by three pages (one consumed, two read ahead). */
   pageSize?: number;
@@ -76,9 +77,11 @@ type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
 type Admit<T> = [keyof T] extends [never] ? Record<string, never> : [keyof T & keyof Object] extends [never] ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
 
 /** `FindOptions` of a layout, its requests typed by `QueryOf` (the type generated modules export as `<Name>Query`). */
-interface FindOptionsOf<D extends AnyDefinition> extends ListOptions<NameOf<D>> {
+interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<NameOf<D>, R, P> {
   query: readonly QueryOf<D>[];
 }
+type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & ViewCheck<D, R, P>;
+type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
 export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = string> {
@@ -99,15 +102,16 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }
 
-  async list(options: ListOptions<NameOf<D>> = {}): Promise<Page<RecordOf<D>>> {
-    return this.page(await this.listResponse(options));
+  async list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> = {} as never): Promise<Page<ViewRecord<R, P>>> {
+    const view = this.view("list", options);
+    return this.page(await this.listResponse(options, view), view);
   }
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
-  private async listResponse(options: ListOptions<NameOf<D>>): Promise<Record<string, unknown> | undefined> {
-    const req = { method: "GET", path: `${this.base}/records${listQuery(options)}` } as const;
+  private async listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined): Promise<Record<string, unknown> | undefined> {
+    const req = { method: "GET", path: `${this.base}/records${listQuery(options, view?.keys)}` } as const;
     try {
-      return pageIn(await this.session.call(() => req, this.read(options)), req);
+      return pageIn(await this.session.call(() => req, this.read(options)), req, view?.portals);
     } catch (error) {
       // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
       if (error instanceof FileMakerError && error.code === "101") return undefined;
@@ -115,12 +119,13 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
-  async get(recordId: string | number, options: CallOptions = {}): Promise<RecordOf<D>> {
-    const req = { method: "GET", path: this.recordPath(recordId) } as const;
+  async get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(recordId: string | number, options: Read<D, R, P, CallOptions> = {} as never): Promise<ViewRecord<R, P>> {
+    const view = this.view("get", options);
+    const req = { method: "GET", path: this.recordPath(recordId) + (view ? listQuery({}, view.keys) : "") } as const;
     const envelope = await this.session.call(() => req, this.read(options));
-    const page = this.page(pageIn(envelope, req));
+    const page = this.page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
-    return page.data[0]!;
+    return page.data[0] as never;
   }
 
   async create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
@@ -130,14 +135,19 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return { recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") };
   }
 
-  async edit(recordId: string | number, change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string }, options: CallOptions = {}): Promise<{ modId: string }> {
+  async edit(recordId: string | number, change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>, options: CallOptions = {}): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] }> {
+    const fieldData: Record<string, unknown> = this.encode(change.fieldData ?? {});
+    if (change.deleteRelated) fieldData.deleteRelated = deleteRelatedKeys(this.definition, change.deleteRelated);
     const body = JSON.stringify({
-      fieldData: this.encode(change.fieldData ?? {}),
+      fieldData,
       ...this.portalBody(change.portalData),
       ...(change.modId !== undefined ? { modId: change.modId } : {}),
     });
     const req = { method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body } as const;
-    return { modId: idIn(await this.session.call(() => req, this.write(options)), req, "modId") };
+    const envelope = await this.session.call(() => req, this.write(options));
+    const modId = idIn(envelope, req, "modId");
+    const created = newRowsIn<NewPortalRow>(envelope, req);
+    return created ? { modId, newPortalRecordInfo: created } : { modId };
   }
 
   async delete(recordId: string | number, options: CallOptions = {}): Promise<void> {
@@ -145,13 +155,15 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
-  async find(options: FindOptionsOf<D>): Promise<Page<RecordOf<D>>> {
-    return this.page(await this.findResponse(options));
+  async find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, FindOptionsOf<D, R, P>>): Promise<Page<ViewRecord<R, P>>> {
+    const view = this.view("find", options, true);
+    return this.page(await this.findResponse(options, view), view);
   }
 
   /** A find's response, not yet decoded; undefined when nothing matches. */
-  private async findResponse(options: FindOptionsOf<D>): Promise<Record<string, unknown> | undefined> {
+  private async findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined): Promise<Record<string, unknown> | undefined> {
     const body = JSON.stringify({
+      ...view?.keys,
       query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>)),
       ...(options.sort?.length ? { sort: options.sort } : {}),
       ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
@@ -160,7 +172,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     try {
       // A find changes nothing, so it may be sent again after a network fault.
       const req = { method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body } as const;
-      return pageIn(await this.session.call(() => req, this.read(options)), req);
+      return pageIn(await this.session.call(() => req, this.read(options)), req, view?.portals);
     } catch (error) {
       if (error instanceof FileMakerError && error.code === "401") return undefined;
       throw error;
@@ -172,29 +184,42 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * .sort("Birthday", "descend").limit(10).run()`, or `for await (const r of query)` over every page.
    */
   query(): FindQuery<D> {
-    return new FindQuery(this);
+    return new FindQuery(this as QueryTarget<D>);
   }
 
   /** The single record a find matches; NotExactlyOneError when it matches none or several. */
-  async findOne(options: Omit<FindOptionsOf<D>, "limit" | "offset">): Promise<RecordOf<D>> {
-    const page = await this.find({ ...options, limit: 2 });
+  async findOne<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit" | "offset">>): Promise<ViewRecord<R, P>> {
+    const page = await this.find<P, R>({ ...options, limit: 2 } as never);
     if (page.data.length !== 1) throw new NotExactlyOneError(this.definition.layout, page.dataInfo.foundCount);
     return page.data[0]!;
   }
 
   /** The first record a find matches, or undefined. */
-  async findFirst(options: Omit<FindOptionsOf<D>, "limit">): Promise<RecordOf<D> | undefined> {
-    return (await this.find({ ...options, limit: 1 })).data[0];
+  async findFirst<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit">>): Promise<ViewRecord<R, P> | undefined> {
+    return (await this.find<P, R>({ ...options, limit: 1 } as never)).data[0];
   }
 
   /** Every record (from `offset`, up to `limit`), page by page; at most three pages in memory. */
-  listAll(options: StreamOptions<NameOf<D>> = {}): AsyncIterable<RecordOf<D>> {
-    return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }), options);
+  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<NameOf<D>, R, P>> = {} as never): AsyncIterable<ViewRecord<R, P>> {
+    const view = this.view("listAll", options);
+    return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
-  findAll(options: Omit<FindOptionsOf<D>, "offset" | "limit"> & StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>> {
-    return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }), options);
+  findAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<NameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>> {
+    const view = this.view("findAll", options, true);
+    return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }, view), options, view?.decode);
+  }
+
+  async *portalRows<P extends keyof PortalsOf<D> & string>(recordId: string | number, portal: P, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RowOf<PortalsOf<D>[P]>> {
+    const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
+    this.view("portalRows", { portals: { [portal]: true } });
+    for (let offset = 1; ; offset += limit) {
+      const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
+      const rows = record.portalData[portal]!;
+      yield* rows;
+      if (rows.length < limit || offset + limit > record.portalInfo[portal]!?.foundCount) return;
+    }
   }
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
@@ -225,7 +250,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * the found count the server reported), so the server is never idle while this side parses, decodes and
    * consumes: at most three pages are held at once, whatever the number of records.
    */
-  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>, options: StreamOptions<NameOf<D>>): AsyncGenerator<RecordOf<D>> {
+  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>, options: StreamOptions<string, AnyDefinition, unknown>, decode: (raw: unknown) => unknown = this.decodeRecord): AsyncGenerator<never> {
     const pageSize = positive(options.pageSize ?? 500, "pageSize");
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
     let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
@@ -254,7 +279,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
       while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
       // Decoding record by record lets the requests above go out first (they leave after a microtask), and a
       // record that does not decode stops the stream where it is.
-      for (const record of records) yield this.decodeRecord(record);
+      for (const record of records) yield decode(record) as never;
       if (last) break;
     }
   }
@@ -283,9 +308,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     if (portalData === undefined) return {};
     const out: Record<string, unknown[]> = Object.create(null);
     for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
-      const portals = this.definition.portals ?? {};
-      const portal = Object.hasOwn(portals, name) ? portals[name] : undefined;
-      if (!portal) throw new TypeError(`layout "${this.definition.layout}" has no portal "${name}"`);
+      const portal = portalOf("portalData", this.definition, name);
       out[name] = rows.map(({ recordId, modId, ...fields }) => ({
         ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`),
         ...(recordId !== undefined ? { recordId: String(recordId) } : {}),
@@ -296,13 +319,17 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
-  private page(response: Record<string, unknown> | undefined): Page<RecordOf<D>> {
-    if (!response) return this.emptyPage();
-    const data = Array.isArray(response.data) ? response.data : [];
-    return { data: data.map(this.decodeRecord), dataInfo: response.dataInfo as DataInfo };
+  private view(call: string, options: ViewOptions<AnyDefinition, unknown>, find?: boolean): View | undefined {
+    return options.portals === undefined && options.response === undefined ? undefined : readView(call, this.definition, this.settings, options, find);
   }
 
-  private emptyPage(): Page<RecordOf<D>> {
+  private page(response: Record<string, unknown> | undefined, view?: View): Page<never> {
+    if (!response) return this.emptyPage();
+    const data = Array.isArray(response.data) ? response.data : [];
+    return { data: data.map(view?.decode ?? this.decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo };
+  }
+
+  private emptyPage(): Page<never> {
     return {
       data: [],
       dataInfo: { database: this.settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },

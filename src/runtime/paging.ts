@@ -28,9 +28,9 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** The query string of a list call: `?_offset=..&_limit=..&_sort=..`, or "" with none. */
-export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }): string {
-  const params = new URLSearchParams();
+/** The query string of a list call: `?_offset=..&_limit=..&_sort=..` and `keys` (string values), or "" with none. */
+export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }, keys?: Record<string, unknown>): string {
+  const params = new URLSearchParams(keys as Record<string, string> | undefined);
   if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
   if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
   if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));

@@ -7,6 +7,7 @@ export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, 
 export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
 export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
 export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
+export type { ChosenPortals, NewPortalRow, OnlyPortals, PortalChoice, PortalEdits, PortalInfo, PortalRange, RelatedRow, ViewCheck, ViewOptions, ViewRecord } from "./portal-selection.js";
 export { defineLayout } from "./definition.js";
 export type {
   AnyDefinition,

@@ -1,10 +1,10 @@
-import type { AnyDefinition, FmRecord, FieldsOf, PortalsOf } from "./definition.js";
+import type { AnyDefinition, FieldsOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
 import { setOwn } from "./own.js";
 import { positive, type CallOptions, type Page, type SortOrder, type SortSpec } from "./paging.js";
+import { portalKeys, type OnlyPortals, type PortalChoice, type ViewRecord } from "./portal-selection.js";
 
-type RecordOf<D extends AnyDefinition> = FmRecord<FieldsOf<D>, PortalsOf<D>>;
 type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
 type Request = Readonly<Record<string, unknown>>;
 
@@ -13,14 +13,16 @@ interface QueryState {
   readonly sort: readonly SortSpec[];
   readonly offset?: number;
   readonly limit?: number;
+  readonly portals?: object;
 }
 
 /** What `run()` sends: the find's options, or a list's when the query has no request. */
-export interface QueryOptions<D extends AnyDefinition> {
+export interface QueryOptions<D extends AnyDefinition, P = undefined> {
   readonly query: readonly QueryOf<D>[];
   readonly sort: readonly SortSpec<NameOf<D>>[];
   readonly offset?: number;
   readonly limit?: number;
+  readonly portals?: P;
 }
 
 /**
@@ -29,10 +31,10 @@ export interface QueryOptions<D extends AnyDefinition> {
  */
 export interface QueryTarget<D extends AnyDefinition> {
   readonly definition: D;
-  find(options: QueryOptions<D> & CallOptions): Promise<Page<RecordOf<D>>>;
-  list(options: Omit<QueryOptions<D>, "query"> & CallOptions): Promise<Page<RecordOf<D>>>;
-  findAll(options: Omit<QueryOptions<D>, "offset" | "limit"> & StreamQueryOptions & { offset?: number; limit?: number }): AsyncIterable<RecordOf<D>>;
-  listAll(options: Omit<QueryOptions<D>, "query"> & StreamQueryOptions): AsyncIterable<RecordOf<D>>;
+  find(options: QueryOptions<D, object> & CallOptions): Promise<Page<unknown>>;
+  list(options: Omit<QueryOptions<D, object>, "query"> & CallOptions): Promise<Page<unknown>>;
+  findAll(options: Omit<QueryOptions<D, object>, "offset" | "limit"> & StreamQueryOptions & { offset?: number; limit?: number }): AsyncIterable<unknown>;
+  listAll(options: Omit<QueryOptions<D, object>, "query"> & StreamQueryOptions): AsyncIterable<unknown>;
 }
 
 export interface StreamQueryOptions extends CallOptions {
@@ -51,7 +53,7 @@ export interface StreamQueryOptions extends CallOptions {
  * apply, values that are not of the field's type throw a TypeError there, before any request). A query with
  * no request lists every record.
  */
-export class FindQuery<D extends AnyDefinition> implements AsyncIterable<RecordOf<D>> {
+export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncIterable<ViewRecord<D, P>> {
   readonly #client: QueryTarget<D>;
   readonly #state: QueryState;
 
@@ -62,7 +64,7 @@ export class FindQuery<D extends AnyDefinition> implements AsyncIterable<RecordO
   }
 
   /** ANDs criteria into the current find request. After `omit()`, start a find request with `or()` instead. */
-  where(criteria: CriteriaOf<D>): FindQuery<D> {
+  where(criteria: CriteriaOf<D>): FindQuery<D, P> {
     const requests = this.#state.requests;
     const current = requests[requests.length - 1];
     if (current === undefined) return this.#add(criteria, false);
@@ -79,60 +81,70 @@ export class FindQuery<D extends AnyDefinition> implements AsyncIterable<RecordO
   }
 
   /** Starts another find request: records matching it are found too. */
-  or(criteria: CriteriaOf<D>): FindQuery<D> {
+  or(criteria: CriteriaOf<D>): FindQuery<D, P> {
     return this.#add(criteria, false);
   }
 
   /** Adds an omit request: records matching it are removed from those found so far. */
-  omit(criteria: CriteriaOf<D>): FindQuery<D> {
+  omit(criteria: CriteriaOf<D>): FindQuery<D, P> {
     return this.#add(criteria, true);
   }
 
   /** Sorts by a field of the layout (after any sort given before). */
-  sort(field: NameOf<D>, order: SortOrder = "ascend"): FindQuery<D> {
+  sort(field: NameOf<D>, order: SortOrder = "ascend"): FindQuery<D, P> {
     if (order !== "ascend" && order !== "descend") throw new TypeError(`sort order must be "ascend" or "descend", got ${JSON.stringify(order)}`);
     if (!Object.hasOwn(this.#client.definition.fields, field)) throw new TypeError(`sort on layout "${this.#client.definition.layout}": no field "${field}"`);
     return this.#with({ sort: [...this.#state.sort, Object.freeze({ fieldName: field, sortOrder: order })] });
   }
 
   /** One-based index of the first record. */
-  offset(offset: number): FindQuery<D> {
+  offset(offset: number): FindQuery<D, P> {
     return this.#with({ offset: positive(offset, "offset") });
   }
 
   /** At most this many records (a page: `run()`; the whole iteration: `all()`). */
-  limit(limit: number): FindQuery<D> {
+  limit(limit: number): FindQuery<D, P> {
     return this.#with({ limit: positive(limit, "limit") });
   }
 
+  /**
+   * The portals to return and their rows, as `find()`'s `portals` takes them (checked at once): the records then
+   * carry only those portals, with `portalInfo`.
+   */
+  portals<const Q extends PortalChoice<D>>(portals: Q & OnlyPortals<D, Q>): FindQuery<D, Q> {
+    portalKeys("portals()", this.#client.definition, portals);
+    return this.#with({ portals }) as FindQuery<D, never>;
+  }
+
   /** One page: the query's offset (default 1) and limit (default 100). No match is an empty page. */
-  run(options: CallOptions = {}): Promise<Page<RecordOf<D>>> {
-    const call = { ...this.toFindOptions(), ...options };
-    return call.query.length ? this.#client.find(call) : this.#client.list(call);
+  run(options: CallOptions = {}): Promise<Page<ViewRecord<D, P>>> {
+    const call = { ...this.toFindOptions(), ...options } as QueryOptions<D, object>;
+    return (call.query.length ? this.#client.find(call) : this.#client.list(call)) as Promise<Page<ViewRecord<D, P>>>;
   }
 
   /** Every matching record from the offset on (up to the limit), page by page; at most three pages in memory. */
-  all(options: StreamQueryOptions = {}): AsyncIterable<RecordOf<D>> {
-    const stream = { ...this.toFindOptions(), ...options };
-    return stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream);
+  all(options: StreamQueryOptions = {}): AsyncIterable<ViewRecord<D, P>> {
+    const stream = { ...this.toFindOptions(), ...options } as QueryOptions<D, object>;
+    return (stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream)) as AsyncIterable<ViewRecord<D, P>>;
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<RecordOf<D>> {
+  [Symbol.asyncIterator](): AsyncIterator<ViewRecord<D, P>> {
     return this.all()[Symbol.asyncIterator]();
   }
 
-  /** The requests, sort, offset and limit this query sends, as `find()` takes them. */
-  toFindOptions(): QueryOptions<D> {
-    const { requests, sort, offset, limit } = this.#state;
+  /** The requests, sort, offset, limit and portals this query sends, as `find()` takes them. */
+  toFindOptions(): QueryOptions<D, P> {
+    const { requests, sort, offset, limit, portals } = this.#state;
     return Object.freeze({
       query: requests as readonly QueryOf<D>[],
       sort: sort as readonly SortSpec<NameOf<D>>[],
       ...(offset !== undefined ? { offset } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(portals !== undefined ? { portals: portals as P } : {}),
     });
   }
 
-  #add(criteria: CriteriaOf<D>, omit: boolean): FindQuery<D> {
+  #add(criteria: CriteriaOf<D>, omit: boolean): FindQuery<D, P> {
     const fields = this.#check(criteria);
     // A request without criteria would match nothing in particular: it is no request at all.
     if (Object.keys(fields).length === 0) return this;
@@ -152,7 +164,7 @@ export class FindQuery<D extends AnyDefinition> implements AsyncIterable<RecordO
     return fields;
   }
 
-  #with(change: Partial<QueryState>): FindQuery<D> {
+  #with(change: Partial<QueryState>): FindQuery<D, P> {
     return new FindQuery(this.#client, { ...this.#state, ...change });
   }
 }

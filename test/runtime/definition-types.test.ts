@@ -38,11 +38,12 @@ void typeChecksOnly;
 describe("definition types", () => {
   it("records, pages and portal rows carry the definition's interfaces", () => {
     const contacts = fm.layout(Contact);
-    expectTypeOf(contacts.get).returns.resolves.toEqualTypeOf<FmRecord<ContactFields, ContactPortals>>();
-    expectTypeOf(contacts.list).returns.resolves.toEqualTypeOf<Page<FmRecord<ContactFields, ContactPortals>>>();
-    expectTypeOf(contacts.findFirst).returns.resolves.toEqualTypeOf<FmRecord<ContactFields, ContactPortals> | undefined>();
+    // The reads are generic in the portals and response layout they are given (`<undefined>`: neither).
+    expectTypeOf(contacts.get<undefined>).returns.resolves.toEqualTypeOf<FmRecord<ContactFields, ContactPortals>>();
+    expectTypeOf(contacts.list<undefined>).returns.resolves.toEqualTypeOf<Page<FmRecord<ContactFields, ContactPortals>>>();
+    expectTypeOf(contacts.findFirst<undefined>).returns.resolves.toEqualTypeOf<FmRecord<ContactFields, ContactPortals> | undefined>();
     expectTypeOf<ContactPortals["Invoices"][number]["recordId"]>().toEqualTypeOf<string>();
-    expectTypeOf(fm.layout(Types).get).returns.resolves.toHaveProperty("fieldData").toEqualTypeOf<TypesFields>();
+    expectTypeOf(fm.layout(Types).get<undefined>).returns.resolves.toHaveProperty("fieldData").toEqualTypeOf<TypesFields>();
     expectTypeOf<TypesFields["File"]>().toEqualTypeOf<[string | null, string | null]>();
     expect(contacts.definition.layout).toBe("Contacts Web");
   });
@@ -77,7 +78,7 @@ describe("definition types", () => {
     // Type error today: LayoutDefinition<NoteTypes> is not assignable to LayoutDefinition<AnyLayoutTypes>,
     // because an interface has no implicit index signature (see the lead's report).
     const notes = fm.layout(Note);
-    expectTypeOf(notes.get).returns.resolves.toHaveProperty("fieldData").toEqualTypeOf<NoteFields>();
+    expectTypeOf(notes.get<undefined>).returns.resolves.toHaveProperty("fieldData").toEqualTypeOf<NoteFields>();
     expect(notes.definition.layout).toBe("Notes");
   });
 

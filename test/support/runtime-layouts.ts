@@ -223,3 +223,64 @@ export const MisdescribedInvoice = defineLayout<MisdescribedInvoiceTypes>({
 
 /** A layout the server does not have (105). */
 export const MissingLayout = defineLayout<ContactTypes>({ ...Contact, layout: "No Such Layout" });
+
+// ---------------------------------------------------------------- Contact Portals, Contact Summary (portals, layout.response)
+
+export const PORTALS_LAYOUT = "Contact Portals";
+export const SUMMARY_LAYOUT = "Contact Summary";
+/** A portal whose object name is not its table occurrence's ("Notes"). */
+export const NOTES_PORTAL = "Recent Notes";
+
+/** Contacts with two portals: "Invoices" (table Invoices) and "Recent Notes" (table Notes, joined on ContactID). */
+export const contactPortalsDescription: LayoutDescriptionInput = {
+  database: DATABASE,
+  layout: PORTALS_LAYOUT,
+  table: "Contacts",
+  fields: [
+    { name: "First Name", type: "text" },
+    { name: "Last Name", type: "text" },
+  ],
+  portals: [
+    {
+      name: "Invoices",
+      table: "Invoices",
+      relation: { parentField: "id", childField: "ContactID", cascadeDelete: true },
+      fields: [
+        { name: "Invoices::Amount", type: "number" },
+        { name: "Invoices::Issued", type: "date" },
+      ],
+    },
+    { name: NOTES_PORTAL, table: "Notes", relation: { parentField: "id", childField: "ContactID" }, fields: [{ name: "Notes::Title", type: "text" }] },
+  ],
+};
+
+/** Contacts with fewer fields and one portal of fewer fields: a response layout for Contacts Web and Contact Portals. */
+export const contactSummaryDescription: LayoutDescriptionInput = {
+  database: DATABASE,
+  layout: SUMMARY_LAYOUT,
+  table: "Contacts",
+  fields: [
+    { name: "First Name", type: "text" },
+    { name: "Email", type: "text" },
+  ],
+  portals: [{ name: "Invoices", table: "Invoices", relation: { parentField: "id", childField: "ContactID" }, fields: [{ name: "Invoices::Amount", type: "number" }] }],
+};
+
+/** "Contact Portals" as a generated module defines it (its shapes derived from the spec). */
+export const ContactWithNotes = defineLayout<{ "First Name": string; "Last Name": string }>()({
+  database: "Contacts",
+  layout: "Contact Portals",
+  fields: { "First Name": { type: "text" }, "Last Name": { type: "text" } },
+  portals: {
+    Invoices: { fields: { "Invoices::Amount": { type: "number" }, "Invoices::Issued": { type: "date" } } },
+    "Recent Notes": { fields: { "Notes::Title": { type: "text" } } },
+  },
+});
+
+/** "Contact Summary" as a generated module defines it. */
+export const ContactSummary = defineLayout<{ "First Name": string; Email: string }>()({
+  database: "Contacts",
+  layout: "Contact Summary",
+  fields: { "First Name": { type: "text" }, Email: { type: "text" } },
+  portals: { Invoices: { fields: { "Invoices::Amount": { type: "number" } } } },
+});
