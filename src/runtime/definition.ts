@@ -188,8 +188,12 @@ export type InputOf<D extends AnyDefinition> = D[LayoutTypesKey]["input"];
 export type PortalsOf<D extends AnyDefinition> = D[LayoutTypesKey]["portals"];
 export type PortalInputOf<D extends AnyDefinition> = D[LayoutTypesKey]["portalInput"];
 export type ContainersOf<D extends AnyDefinition> = D[LayoutTypesKey]["containers"];
-/** One portal's row as read, its fields only (`PortalRow` adds the ids); for generated definitions. */
-export type PortalRowOf<D extends { readonly [layoutTypes]: { rows: object } }, P extends keyof D[LayoutTypesKey]["rows"]> = D[LayoutTypesKey]["rows"][P];
+/**
+ * One portal's row as read, its fields only (`PortalRow` adds the ids); for generated definitions, which name only
+ * their own portals. `P` is not checked against the definition's portals: that check cost the compiler about fifty
+ * instantiations per generated row type.
+ */
+export type PortalRowOf<D extends AnyDefinition, P extends string> = D[LayoutTypesKey]["rows"][P];
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 type RowFields<Rows> = Rows extends readonly (infer Row)[] ? Omit<Row, "recordId" | "modId"> : never;
 /** Every portal field of a layout (`TO::F`) with its row type: finds may name them. */
