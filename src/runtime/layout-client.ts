@@ -1,16 +1,17 @@
 import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
-import type { AnyDatabase } from "./database.js";
+import type { AnyDatabase, ScriptNameOf } from "./database.js";
 import type { AnyDefinition, ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
 import { deleteRelatedKeys, portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
+import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
-import { segment, type WireRequest } from "./transport.js";
+import { segment, type Envelope, type WireRequest } from "./transport.js";
 import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
@@ -81,6 +82,10 @@ interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P 
   query: readonly QueryOf<D>[];
 }
 type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & ViewCheck<D, R, P>;
+/** The script options of a call, the names the client's database has. */
+type Scripts<Db extends AnyDatabase> = ScriptOptions<ScriptNameOf<Db>>;
+/** A call's script options as wire keys. */
+type Keys = Record<string, string>;
 type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
@@ -102,68 +107,106 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }
 
-  async list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> = {} as never): Promise<Page<ViewRecord<R, P>>> {
+  async list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+    options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> & S = {} as never,
+  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>> {
     const view = this.view("list", options);
-    return this.page(await this.listResponse(options, view), view);
+    const keys = scriptKeys("list", options);
+    return this.page(await this.listResponse(options, view, keys), view, keys) as never;
   }
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
-  private async listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined): Promise<Record<string, unknown> | undefined> {
-    const req = { method: "GET", path: `${this.base}/records${listQuery(options, view?.keys)}` } as const;
+  private async listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+    const req = { method: "GET", path: `${this.base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}` } as const;
     try {
-      return pageIn(await this.session.call(() => req, this.read(options)), req, view?.portals);
+      const envelope = await this.session.call(() => req, this.read(options));
+      return this.scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
     } catch (error) {
       // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
-      if (error instanceof FileMakerError && error.code === "101") return undefined;
+      if (error instanceof FileMakerError && error.code === "101") return keys && { scripts: error.scripts ?? {} };
       throw error;
     }
   }
 
-  async get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(recordId: string | number, options: Read<D, R, P, CallOptions> = {} as never): Promise<ViewRecord<R, P>> {
+  async get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+    recordId: string | number,
+    options: Read<D, R, P, CallOptions> & S = {} as never,
+  ): Promise<ViewRecord<R, P> & ScriptsOf<S>> {
     const view = this.view("get", options);
-    const req = { method: "GET", path: this.recordPath(recordId) + (view ? listQuery({}, view.keys) : "") } as const;
+    const keys = scriptKeys("get", options);
+    const req = { method: "GET", path: this.recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "") } as const;
     const envelope = await this.session.call(() => req, this.read(options));
     const page = this.page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
-    return page.data[0] as never;
+    return this.scripted(page.data[0]!, envelope, req, keys);
   }
 
-  async create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options: CallOptions = {}): Promise<{ recordId: string; modId: string }> {
-    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData) });
+  async create<const S extends Scripts<Db> = {}>(
+    record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> },
+    options: CallOptions & EntryOptions & S = {} as never,
+  ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>> {
+    const keys = scriptKeys("create", options);
+    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData), ...keys, ...entryKeys("create", options) });
     const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
-    const envelope = await this.session.call(() => req, this.write(options));
-    return { recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") };
+    return this.created(req, options, keys);
   }
 
-  async edit(recordId: string | number, change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>, options: CallOptions = {}): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] }> {
+  /** A copy of a record (new recordId, serials and creation stamps; the other fields as the original's). */
+  async duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S = {} as never): Promise<{ recordId: string; modId: string } & ScriptsOf<S>> {
+    const keys = scriptKeys("duplicate", options);
+    return this.created({ method: "POST", path: this.recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
+  }
+
+  /** Sends a create or duplicate: its `{ recordId, modId }`, with the scripts' results when it ran any. */
+  private async created(req: WireRequest, options: CallOptions, keys: Keys | undefined): Promise<never> {
+    const envelope = await this.session.call(() => req, this.write(options));
+    return this.scripted({ recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") }, envelope, req, keys);
+  }
+
+  async edit<const S extends Scripts<Db> = {}>(
+    recordId: string | number,
+    change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>,
+    options: CallOptions & EntryOptions & S = {} as never,
+  ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] } & ScriptsOf<S>> {
+    const keys = scriptKeys("edit", options);
     const fieldData: Record<string, unknown> = this.encode(change.fieldData ?? {});
     if (change.deleteRelated) fieldData.deleteRelated = deleteRelatedKeys(this.definition, change.deleteRelated);
     const body = JSON.stringify({
       fieldData,
       ...this.portalBody(change.portalData),
       ...(change.modId !== undefined ? { modId: change.modId } : {}),
+      ...keys,
+      ...entryKeys("edit", options),
     });
     const req = { method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body } as const;
     const envelope = await this.session.call(() => req, this.write(options));
     const modId = idIn(envelope, req, "modId");
     const created = newRowsIn<NewPortalRow>(envelope, req);
-    return created ? { modId, newPortalRecordInfo: created } : { modId };
+    return this.scripted(created ? { modId, newPortalRecordInfo: created } : { modId }, envelope, req, keys);
   }
 
-  async delete(recordId: string | number, options: CallOptions = {}): Promise<void> {
-    await this.session.call(() => ({ method: "DELETE", path: this.recordPath(recordId) }), this.write(options));
+  /** Deletes a record; with script options, resolves to their `{ scripts }`. */
+  async delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S = {} as never): Promise<ScriptsOf<S, void>> {
+    const keys = scriptKeys("delete", options);
+    const req = { method: "DELETE", path: this.recordPath(recordId) + (keys ? listQuery({}, keys) : "") } as const;
+    const envelope = await this.session.call(() => req, this.write(options));
+    return (keys && this.scripted({}, envelope, req, keys)) as never;
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
-  async find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, FindOptionsOf<D, R, P>>): Promise<Page<ViewRecord<R, P>>> {
+  async find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+    options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,
+  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>> {
     const view = this.view("find", options, true);
-    return this.page(await this.findResponse(options, view), view);
+    const keys = scriptKeys("find", options);
+    return this.page(await this.findResponse(options, view, keys), view, keys) as never;
   }
 
   /** A find's response, not yet decoded; undefined when nothing matches. */
-  private async findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined): Promise<Record<string, unknown> | undefined> {
+  private async findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     const body = JSON.stringify({
       ...view?.keys,
+      ...keys,
       query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>)),
       ...(options.sort?.length ? { sort: options.sort } : {}),
       ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
@@ -172,9 +215,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     try {
       // A find changes nothing, so it may be sent again after a network fault.
       const req = { method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body } as const;
-      return pageIn(await this.session.call(() => req, this.read(options)), req, view?.portals);
+      const envelope = await this.session.call(() => req, this.read(options));
+      return this.scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
     } catch (error) {
-      if (error instanceof FileMakerError && error.code === "401") return undefined;
+      if (error instanceof FileMakerError && error.code === "401") return keys && { scripts: error.scripts ?? {} };
       throw error;
     }
   }
@@ -323,10 +367,15 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return options.portals === undefined && options.response === undefined ? undefined : readView(call, this.definition, this.settings, options, find);
   }
 
-  private page(response: Record<string, unknown> | undefined, view?: View): Page<never> {
-    if (!response) return this.emptyPage();
-    const data = Array.isArray(response.data) ? response.data : [];
-    return { data: data.map(view?.decode ?? this.decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo };
+  private page(response: Record<string, unknown> | undefined, view?: View, keys?: Keys): Page<never> {
+    // With script options, the response is there (101 and 401 too: then it carries only the scripts).
+    const page = response?.dataInfo ? { data: (response.data as unknown[]).map(view?.decode ?? this.decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo } : this.emptyPage();
+    return keys ? ({ ...page, scripts: response!.scripts } as Page<never>) : page;
+  }
+
+  /** `out` with the answer's script results, checked, when the call sent script keys; `out` itself otherwise. */
+  private scripted(out: object, envelope: Envelope, req: { method: string; path: string }, keys: Keys | undefined): never {
+    return (keys ? { ...out, scripts: scriptsIn(envelope.response, keys, (what) => { throw broken(envelope, req, what); }) } : out) as never;
   }
 
   private emptyPage(): Page<never> {
