@@ -2,9 +2,11 @@
  * `fmgen pull`: layout descriptions from live layouts.
  * read (metadata: `liveFromMetadata`; sampling: `sampleLayout` + `inferFieldType`) -> merge with the file on disk
  * (`mergeLayout`, three-way with `PullState`) -> diff (`diffDescriptions`) -> report -> write | check.
+ * The database description: `GET /scripts` (`readScripts`) -> merge (`mergeDatabase`) -> diff (`diffDatabase`).
  */
 export { PullError } from "./errors.js";
-export { pull, listServerLayouts, DEFAULT_SAMPLE, type PullOptions, type PullResult, type LayoutPullResult, type LayoutStatus, type SourceChoice } from "./pull.js";
+export { pull, listServerLayouts, DEFAULT_SAMPLE, type PullOptions, type PullResult, type LayoutPullResult, type DatabasePullResult, type LayoutStatus, type SourceChoice } from "./pull.js";
+export { readScripts, mergeDatabase, diffDatabase, scriptChangeLine, databaseFileName, type LiveScript, type ScriptChange, type ScriptChangeKind } from "./database-file.js";
 export { liveFromMetadata } from "./from-metadata.js";
 export { sampleLayout, inferLayout, EmptyLayoutError } from "./sample.js";
 export { inferFieldType, classifyWireValue, decodesAs, groupRepetitions, CONFIDENT_AFTER, type InferredType, type WireClass } from "./infer.js";

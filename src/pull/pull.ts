@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
-import { boundName, defaultTypeName, describeIssue, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
-import { descriptionFiles, formatJson, parseJsonText, readIfExists, schemaReference, writeFilesAtomically } from "../project/index.js";
+import { boundName, defaultTypeName, describeIssue, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { formatJson, parseJsonText, readIfExists, schemaReference, writeFilesAtomically } from "../project/index.js";
+import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
 import { liveFromMetadata } from "./from-metadata.js";
@@ -60,6 +61,23 @@ export interface LayoutPullResult {
   error?: string;
 }
 
+/**
+ * The database description (`<Database>.database.json`): its scripts, from the server's script list. `unread`: the
+ * server refused the list (or has none); the file is left as it is, and that is neither a failure nor drift. `none`:
+ * the server lists no script and there is no file; none is needed (the database's module needs no description).
+ */
+export interface DatabasePullResult {
+  database: string;
+  /** The database description file, absolute. */
+  file: string;
+  status: Exclude<LayoutStatus, "failed"> | "unread" | "none";
+  /** Scripts the server lists. */
+  scripts?: number;
+  changes: ScriptChange[];
+  /** Why the script list could not be read (status `unread`). */
+  error?: string;
+}
+
 export interface PullResult {
   server: string;
   database: string;
@@ -67,9 +85,11 @@ export interface PullResult {
   root: string;
   check: boolean;
   layouts: LayoutPullResult[];
+  /** The database description of `database`. */
+  databaseFile: DatabasePullResult;
   /** Files written, absolute (none for `--check`). */
   written: string[];
-  /** A description is missing or differs from the server, or a layout could not be read. */
+  /** A description (of a layout or of the database) is missing or differs from the server, or a layout could not be read. */
   drift: boolean;
   failed: boolean;
   /** Descriptions that name another database and were left alone. */
@@ -97,6 +117,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     if (names.length !== 1 || !options.layouts?.length) throw new PullSettingsError(`--name names one layout: pull it alone (fmgen pull "Layout Name" --name ${options.name})`);
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(options.name)) throw new PullSettingsError(`--name must be a TypeScript identifier (letters, digits, _ and $, not starting with a digit), got "${options.name}"`);
   }
+  const existingDatabase = await readExistingDatabase(settings.layoutEntries, settings.database);
   const state = await PullState.read(settings.stateFile);
   const credentials = await readCredentials(settings, options.env ?? process.env);
   const targets = planFiles(names, ours, settings, options.name);
@@ -104,6 +125,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
   const results: LayoutPullResult[] = [];
   const pending: { file: string; contents: string }[] = [];
+  let scripts: LiveScript[] | string;
   try {
     const catalog = options.source === "sample" ? undefined : await readCatalog(fm, settings, options.source === "metadata");
     for (const [index, target] of targets.entries()) {
@@ -112,12 +134,18 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       results.push(result);
       if (write) pending.push(write);
     }
+    // When every layout failed (a wrong database or wrong names, most likely), nothing is written, this file neither.
+    scripts = results.every((r) => r.status === "failed")
+      ? "every layout failed"
+      : await readScripts(fm).catch((error: unknown) => scriptListRefusal(error) ?? Promise.reject(error));
   } catch (error) {
     throw explainFatal(error, settings);
   } finally {
     await fm.close().catch(() => undefined);
   }
 
+  const databaseFile = pullDatabase(settings, existingDatabase, scripts);
+  if (databaseFile.write) pending.push(databaseFile.write);
   const stateText = state.format();
   const oldState = await readIfExists(settings.stateFile);
   if (stateText !== oldState && results.some((r) => r.source !== undefined)) pending.push({ file: settings.stateFile, contents: stateText });
@@ -131,14 +159,33 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     root: settings.root,
     check,
     layouts: results,
+    databaseFile: databaseFile.result,
     written,
-    drift: failed || results.some((r) => r.status === "created" || r.status === "updated"),
+    drift: failed || [...results, databaseFile.result].some((r) => r.status === "created" || r.status === "updated"),
     failed,
     skipped,
   };
 }
 
 type Target = ReturnType<typeof planFiles>[number];
+
+/** The database description: the server's scripts merged into its file (`<dir>/<Database>.database.json` when new). */
+function pullDatabase(
+  settings: PullSettings,
+  existing: DatabaseExisting | undefined,
+  scripts: LiveScript[] | string,
+): { result: DatabasePullResult; write?: { file: string; contents: string } } {
+  const file = existing?.file ?? join(settings.dir, databaseFileName(settings.database));
+  if (typeof scripts === "string") return { result: { database: settings.database, file, status: "unread", changes: [], error: scripts } };
+  if (!existing && scripts.length === 0) return { result: { database: settings.database, file, status: "none", scripts: 0, changes: [] } };
+  const schemaRef = schemaReference("database.schema.json", dirname(file), settings.root);
+  const merged = mergeDatabase(settings.database, scripts, existing?.description, schemaRef);
+  const text = formatJson(merged);
+  const changes = existing ? diffDatabase(existing.description, merged) : [];
+  const status = !existing ? "created" : changes.length > 0 ? "updated" : text !== existing.text ? "reformatted" : "unchanged";
+  const result: DatabasePullResult = { database: settings.database, file, status, scripts: scripts.length, changes };
+  return status === "unchanged" ? { result } : { result, write: { file, contents: text } };
+}
 
 /** One layout: read it live, merge it into its file, and say what changed (the file to write, if any). */
 async function pullLayout(
@@ -262,7 +309,7 @@ function nothingToPull(settings: PullSettings, existing: readonly Existing[]): s
 
 async function readExisting(settings: PullSettings): Promise<Existing[]> {
   const out: Existing[] = [];
-  for (const file of await descriptionFiles(settings.layoutEntries, { missing: "skip" })) {
+  for (const file of await layoutDescriptionFiles(settings.layoutEntries, { missing: "skip" })) {
     const text = await readFile(file, "utf8");
     const parsed = layoutDescriptionSchema.safeParse(parseJsonText(text, file, LayoutFileError));
     if (!parsed.success) throw new LayoutFileError(file, parsed.error.issues.map(describeIssue));

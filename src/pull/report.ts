@@ -1,12 +1,14 @@
 import { relative, sep } from "node:path";
 import type { Change } from "./diff.js";
-import type { LayoutPullResult, PullResult } from "./pull.js";
+import { scriptChangeLine } from "./database-file.js";
+import type { DatabasePullResult, LayoutPullResult, PullResult } from "./pull.js";
 
 /** The change report of a pull, as plain text lines (what `fmgen pull` prints without `--json`). */
 export function reportLines(result: PullResult): string[] {
   const show = relativeToProject(result);
   const lines = [`fmgen pull${result.check ? " --check" : ""}: database "${result.database}" on ${result.server}`];
   for (const layout of result.layouts) lines.push(...layoutLines(layout, show));
+  lines.push(...databaseLines(result.databaseFile, show));
   for (const file of result.skipped) lines.push(`skipped ${show(file)}: it describes another database`);
   return lines;
 }
@@ -26,7 +28,16 @@ function layoutLines(layout: LayoutPullResult, show: (file: string) => string): 
   return lines;
 }
 
-function summary(layout: LayoutPullResult): string {
+/** `scripts of "Invoicing" -> layouts/Invoicing.database.json: up to date`, its changes, or why the list could not be read. */
+function databaseLines(database: DatabasePullResult, show: (file: string) => string): string[] {
+  const head = `scripts of "${database.database}" -> ${show(database.file)}`;
+  if (database.status === "unread") return [`${head}: not read, so left as it is: ${database.error}`];
+  if (database.status === "none") return [`scripts of "${database.database}": none on the server, so no ${show(database.file)}`];
+  const what = database.status === "created" ? `new file, ${count(database.scripts ?? 0, "script")}` : summary({ status: database.status, changes: database.changes });
+  return [`${head}: ${what}`, ...database.changes.map((change) => `  ${scriptChangeLine(change)}`)];
+}
+
+function summary(layout: { status: LayoutPullResult["status"]; changes: readonly { breaking: boolean }[]; fields?: number | undefined; portals?: number | undefined }): string {
   switch (layout.status) {
     case "created":
       return `new file, ${layout.fields} field${layout.fields === 1 ? "" : "s"}, ${layout.portals} portal${layout.portals === 1 ? "" : "s"}`;
@@ -61,27 +72,34 @@ export function changeLine(change: Change): string {
 export function closingLine(result: PullResult): { line: string; toStderr: boolean } {
   const show = relativeToProject(result);
   const drifting = result.layouts.filter((l) => l.status === "created" || l.status === "updated" || l.status === "failed");
+  const database = result.databaseFile;
+  const databaseDrifts = database.status === "created" || database.status === "updated";
   if (result.check) {
-    if (drifting.length === 0) return { line: `fmgen pull --check: ${count(result.layouts.length, "layout")} match${result.layouts.length === 1 ? "es" : ""} the server`, toStderr: false };
-    const what = drifting
-      .map((l) => {
-        if (l.status === "failed") return `${l.layout} (failed)`;
-        if (l.status === "created") return `${l.layout} (no description file)`;
-        const breaking = l.changes.filter((c) => c.breaking).length;
-        return `${l.layout} (${count(l.changes.length, "change")}${breaking ? `, ${breaking} breaking` : ""})`;
-      })
-      .join(", ");
+    if (drifting.length === 0 && !databaseDrifts) {
+      const scripts =
+        database.status === "unread" ? `; the scripts were not read (see ${show(database.file)} above)` : database.status === "none" ? "" : ` and so does ${show(database.file)}`;
+      return { line: `fmgen pull --check: ${count(result.layouts.length, "layout")} match${result.layouts.length === 1 ? "es" : ""} the server${scripts}`, toStderr: false };
+    }
+    const what = [
+      ...drifting.map((l) => (l.status === "failed" ? `${l.layout} (failed)` : l.status === "created" ? `${l.layout} (no description file)` : `${l.layout} (${changeCount(l.changes)})`)),
+      ...(databaseDrifts ? [`${show(database.file)} (${database.status === "created" ? "no such file" : changeCount(database.changes)})`] : []),
+    ].join(", ");
     return { line: `fmgen pull --check: the descriptions differ from the server: ${what}. Run "fmgen pull" and commit the result.`, toStderr: true };
   }
   const failed = result.layouts.filter((l) => l.status === "failed").map((l) => l.layout);
   const wrote = result.written.length ? `wrote ${result.written.map(show).join(", ")}` : undefined;
   if (failed.length === 0) return { line: `fmgen pull: ${wrote ?? "nothing to write: the descriptions match the server"}`, toStderr: false };
   const which = `${failed.join(", ")}, see above`;
-  if (failed.length === result.layouts.length) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
+  if (failed.length === result.layouts.length && !wrote) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
   return {
-    line: wrote ? `fmgen pull: ${wrote}; failed: ${which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
+    line: wrote ? `fmgen pull: ${wrote}; failed: ${failed.length === result.layouts.length ? `every layout (${which})` : which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
     toStderr: true,
   };
+}
+
+function changeCount(changes: readonly { breaking: boolean }[]): string {
+  const breaking = changes.filter((c) => c.breaking).length;
+  return `${count(changes.length, "change")}${breaking ? `, ${breaking} breaking` : ""}`;
 }
 
 function count(n: number, noun: string): string {
@@ -100,6 +118,7 @@ export function reportJson(result: PullResult): string {
     {
       ...result,
       layouts: result.layouts.map((l) => ({ ...l, file: show(l.file) })),
+      databaseFile: { ...result.databaseFile, file: show(result.databaseFile.file) },
       written: result.written.map(show),
       skipped: result.skipped.map(show),
     },

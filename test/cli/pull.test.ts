@@ -26,6 +26,7 @@ describe("fmgen pull: output", () => {
       `fmgen pull: database "Contacts" on ${emu.url}`,
       "Contacts Web -> layouts/Contact.layout.json (metadata): up to date",
       "Invoices Web -> layouts/Invoice.layout.json (metadata): up to date",
+      'scripts of "Contacts": none on the server, so no layouts/Contacts.database.json',
       "fmgen pull: nothing to write: the descriptions match the server",
     ]);
     expect(plain.err).toBe("");
@@ -195,6 +196,7 @@ describe("fmgen pull: what a new user met", () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^Nope -> layouts\/Nope\.layout\.json: FAILED: no layout named "Nope"/m);
     expect(err).toBe("fmgen pull: every layout failed (Nope, Neither, see above); nothing written");
+    expect(out).toMatch(/^scripts of "Contacts" -> layouts\/Contacts\.database\.json: not read, so left as it is: every layout failed$/m);
     expect(err).not.toMatch(/match the server/);
     const some = await runPull(await copyExample("contacts"), emu.url, ["Contacts Web", "Nope"]);
     expect(some.code).toBe(1);

@@ -1,0 +1,163 @@
+import { readFile } from "node:fs/promises";
+import { FileMakerError, ProtocolError, type FileMakerClient } from "@fmgen/runtime";
+import { databaseGet, ShapeError } from "@fmgen/runtime/metadata";
+import {
+  DATABASE_FILE_SUFFIX,
+  databaseDescriptionFiles,
+  databaseDescriptionSchema,
+  DatabaseFileError,
+  defaultTypeName,
+  describeIssue,
+  type DatabaseDescriptionInput,
+  type DatabaseScriptInput,
+} from "../layout/index.js";
+import { parseJsonText } from "../project/index.js";
+import { isFatal, isMissingEndpoint } from "./errors.js";
+
+/**
+ * The database description (`<Database>.database.json`) in a pull: the file's script list, read from
+ * `GET /databases/{database}/scripts` and merged into the file beside the layout descriptions.
+ *
+ * The server owns the list: which scripts there are, their order and their folders. The file keeps its `$schema`
+ * (or lack of one), the spelling of a folder that did not change (`"Billing"` or `["Billing"]`), and whatever else
+ * an entry of the same name holds beyond `name` and `folder` (the format has nothing else today; an entry that
+ * gains more keeps it).
+ */
+
+/** A script as the server lists it: its name and the path of folders it is in, outermost first. */
+export interface LiveScript {
+  name: string;
+  folder: string[];
+}
+
+export type ScriptChangeKind = "added" | "removed" | "moved" | "reordered";
+
+export interface ScriptChange {
+  kind: ScriptChangeKind;
+  /** The script; absent for `reordered` (the list's order changed). */
+  name?: string;
+  /** For `moved`: the folders, as `Billing/Print` ("" at the top). */
+  from?: string;
+  to?: string;
+  /** A script removed: code that names it stops compiling. */
+  breaking: boolean;
+}
+
+export interface DatabaseExisting {
+  file: string;
+  text: string;
+  description: DatabaseDescriptionInput;
+}
+
+/** `GET /scripts`: the file's scripts, folders flattened in list order; a shape it does not expect is a ProtocolError naming the path. */
+export function readScripts(fm: FileMakerClient<string>): Promise<LiveScript[]> {
+  return databaseGet(fm, "scripts", "script list", (response) => {
+    const out: LiveScript[] = [];
+    const walk = (list: unknown, folder: string[], path: (string | number)[]) => {
+      if (!Array.isArray(list)) throw new ShapeError(path, `expected an array, got ${kindOf(list)}`);
+      list.forEach((value: unknown, i) => {
+        const at = [...path, i];
+        if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ShapeError(at, `expected an object, got ${kindOf(value)}`);
+        const entry = value as { name?: unknown; isFolder?: unknown; folderScriptNames?: unknown };
+        if (typeof entry.name !== "string") throw new ShapeError([...at, "name"], `expected a string, got ${kindOf(entry.name)}`);
+        // An empty folder may come without its folderScriptNames.
+        if (entry.isFolder === true) walk(entry.folderScriptNames ?? [], [...folder, entry.name], [...at, "folderScriptNames"]);
+        else out.push({ name: entry.name, folder });
+      });
+    };
+    walk(response.scripts, [], ["scripts"]);
+    return out;
+  });
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/**
+ * Why the script list could not be read, when that should not end the pull (the layouts are still written): the
+ * account may not see scripts (FileMaker error 9, insufficient privileges), or the server has no such endpoint.
+ * Undefined for an error that ends the whole pull (the login, the network).
+ */
+export function scriptListRefusal(error: unknown): string | undefined {
+  if (error instanceof FileMakerError && error.code === "9") {
+    return `the server refuses the script list to this account (FileMaker error 9, insufficient privileges: ${error.serverMessage}); give its privilege set access to the scripts, or keep the file by hand`;
+  }
+  if (isFatal(error)) return undefined;
+  if (isMissingEndpoint(error)) return `the server has no script list endpoint (${error instanceof FileMakerError ? `FileMaker error ${error.code}` : `HTTP ${(error as ProtocolError).httpStatus}`}; FileMaker Server 19 and later have it)`;
+  if (error instanceof FileMakerError) return `the script list failed: FileMaker error ${error.code}: ${error.serverMessage} (${error.call.method} ${error.call.path})`;
+  if (error instanceof ProtocolError) return `the script list failed: ${error.message}`;
+  return undefined;
+}
+
+/**
+ * The database description files of `database` among the `layouts` entries (see `databaseDescriptionFiles`),
+ * validated: a malformed file is an error naming it and the path inside it. Files of other databases are left
+ * alone; two of the same database are an error naming both.
+ */
+export async function readExistingDatabase(entries: readonly string[], database: string): Promise<DatabaseExisting | undefined> {
+  let found: DatabaseExisting | undefined;
+  for (const file of await databaseDescriptionFiles(entries)) {
+    const text = await readFile(file, "utf8");
+    const parsed = databaseDescriptionSchema.safeParse(parseJsonText(text, file, DatabaseFileError));
+    if (!parsed.success) throw new DatabaseFileError(file, parsed.error.issues.map(describeIssue));
+    if (parsed.data.database !== database) continue;
+    if (found) throw new DatabaseFileError(file, [{ path: "database", message: `database "${database}" is described twice: also in ${found.file}` }]);
+    found = { file, text, description: parsed.data };
+  }
+  return found;
+}
+
+/** The file name of a new database description: `<Database>.database.json`, the PascalCase of its name, bounded. */
+export function databaseFileName(database: string): string {
+  return `${defaultTypeName(database)}${DATABASE_FILE_SUFFIX}`;
+}
+
+const folderPath = (folder: DatabaseScriptInput["folder"]): string[] => (folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder]);
+const sameFolder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const showFolder = (folder: readonly string[]) => folder.join("/");
+
+/** The description to write: the server's scripts in its order, with what the file adds to each kept. */
+export function mergeDatabase(database: string, live: readonly LiveScript[], file: DatabaseDescriptionInput | undefined, schemaRef: string | undefined): DatabaseDescriptionInput {
+  const entries = new Map<string, DatabaseScriptInput>();
+  for (const entry of file?.scripts ?? []) if (!entries.has(entry.name)) entries.set(entry.name, entry);
+  const scripts = live.map(({ name, folder }): DatabaseScriptInput => {
+    const { name: _name, folder: fileFolder, ...extra } = entries.get(name) ?? { name };
+    const kept = fileFolder !== undefined && sameFolder(folderPath(fileFolder), folder) ? fileFolder : folder.length === 1 ? folder[0] : folder;
+    return { name, ...(folder.length ? { folder: kept } : {}), ...extra };
+  });
+  const $schema = file ? file.$schema : schemaRef;
+  return { ...($schema !== undefined ? { $schema } : {}), database, scripts };
+}
+
+/** What the merge changed, for the report and `--check`: scripts added, removed, moved between folders, or the order. */
+export function diffDatabase(before: DatabaseDescriptionInput, after: DatabaseDescriptionInput): ScriptChange[] {
+  const changes: ScriptChange[] = [];
+  const old = new Map((before.scripts ?? []).map((s) => [s.name, folderPath(s.folder)]));
+  const now = new Map((after.scripts ?? []).map((s) => [s.name, folderPath(s.folder)]));
+  for (const [name, folder] of now) {
+    const was = old.get(name);
+    if (!was) changes.push({ kind: "added", name, to: showFolder(folder), breaking: false });
+    else if (!sameFolder(was, folder)) changes.push({ kind: "moved", name, from: showFolder(was), to: showFolder(folder), breaking: false });
+  }
+  for (const [name, folder] of old) if (!now.has(name)) changes.push({ kind: "removed", name, from: showFolder(folder), breaking: true });
+  const order = (d: DatabaseDescriptionInput, keep: Map<string, unknown>) => (d.scripts ?? []).map((s) => s.name).filter((n) => keep.has(n));
+  if (order(before, now).join("\u0000") !== order(after, old).join("\u0000")) changes.push({ kind: "reordered", breaking: false });
+  return changes;
+}
+
+/** `+ script "Send Invoice" (in Billing)`, `- script "Old"  [breaking]`, `~ script "X": moved Billing -> Billing/Print`, `~ script order`. */
+export function scriptChangeLine(change: ScriptChange): string {
+  const where = (folder: string | undefined) => (folder ? `in ${folder}` : "at the top");
+  const mark = change.breaking ? "  [breaking]" : "";
+  switch (change.kind) {
+    case "added":
+      return `+ script ${JSON.stringify(change.name)} (${where(change.to)})${mark}`;
+    case "removed":
+      return `- script ${JSON.stringify(change.name)} (${where(change.from)})${mark}`;
+    case "moved":
+      return `~ script ${JSON.stringify(change.name)}: moved from ${change.from || "the top"} to ${change.to || "the top"}${mark}`;
+    case "reordered":
+      return `~ the order of the scripts${mark}`;
+  }
+}
