@@ -25,14 +25,17 @@ const DATA_INFO = { database: "string", layout: "string", table: "string", total
 
 const PORTAL_INFO = { database: "string", table: "string", foundCount: "number", returnedCount: "number" };
 
-/** Each of `items` an object with `shape`'s members of their types, else a ProtocolError naming `at[i].member`. */
+/** `item` an object with `shape`'s members of their types, else a ProtocolError naming `at.member`. */
+function shaped(envelope: Envelope, call: FailedCall, item: unknown, at: string, shape: Record<string, string>): void {
+  for (const [key, type] of Object.entries(shape)) {
+    if (!isObject(item) || typeof item[key] !== type) throw broken(envelope, call, `${at}.${key} is not a ${type}`);
+  }
+}
+
+/** Each of `items` shaped (above), else a ProtocolError naming `at[i].member`. */
 function each(envelope: Envelope, call: FailedCall, items: unknown, at: string, shape: Record<string, string>): void {
   if (!Array.isArray(items)) throw broken(envelope, call, `${at} is not an array`);
-  items.forEach((item: unknown, i) => {
-    for (const [key, type] of Object.entries(shape)) {
-      if (!isObject(item) || typeof item[key] !== type) throw broken(envelope, call, `${at}[${i}].${key} is not a ${type}`);
-    }
-  });
+  items.forEach((item: unknown, i) => shaped(envelope, call, item, `${at}[${i}]`, shape));
 }
 
 /** An edit's `newPortalRecordInfo` (the portal rows it created), when the answer has it. */
@@ -50,9 +53,7 @@ export function pageIn(envelope: Envelope, call: FailedCall, portals?: boolean):
   const { data, dataInfo } = envelope.response;
   if (!Array.isArray(data)) throw broken(envelope, call, "response.data is not an array");
   if (!isObject(dataInfo)) throw broken(envelope, call, "response.dataInfo is not an object");
-  for (const [key, type] of Object.entries(DATA_INFO)) {
-    if (typeof dataInfo[key] !== type) throw broken(envelope, call, `response.dataInfo.${key} is not a ${type}`);
-  }
+  shaped(envelope, call, dataInfo, "response.dataInfo", DATA_INFO);
   data.forEach((record: unknown, i) => {
     if (!isObject(record) || typeof record.recordId !== "string" || typeof record.modId !== "string" || !isObject(record.fieldData) || !(record.portalData === undefined || isObject(record.portalData))) {
       throw broken(envelope, call, `response.data[${i}] is not a record (string recordId and modId, object fieldData and portalData)`);
