@@ -48,6 +48,11 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
   retry?: Partial<RetryPolicy>;
   /** Check every record against the layout's schema before decoding (default true). */
   validate?: boolean;
+  /**
+   * How dates and timestamps travel (the app always reads and writes ISO values): "us" (default, `MM/DD/YYYY`, every
+   * server) or "iso" (`dateformats=2` on get, list, find, create and edit: `YYYY-MM-DD`, find criteria too).
+   */
+  dateFormat?: "us" | "iso";
   /** Log in again once the token has been idle this long (default 14 minutes; servers expire it at 15). */
   idleRefreshMs?: number;
   /** The clock the idle refresh reads (tests). */
@@ -98,7 +103,9 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     server: url.origin + basePath,
     tokenStore: options.tokenStore,
   });
-  const settings = { database, validate: options.validate ?? true };
+  const { dateFormat = "us" } = options;
+  if (dateFormat !== "us" && dateFormat !== "iso") throw new TypeError(`createClient: dateFormat must be "us" or "iso", got ${JSON.stringify(dateFormat)}`);
+  const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
   const client: FileMakerClient<Db> = {
     ...layoutListing(session, database),
     layout: (definition) => new LayoutClient(definition, session, settings),

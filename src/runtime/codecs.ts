@@ -141,7 +141,7 @@ export function repetitionKey(name: string, index: number): string {
 }
 
 /** Encodes a partial input object to wire fieldData; unknown, read-only and container fields are refused. */
-export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: Record<string, unknown>, layout: string): Record<string, string | number> {
+export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: Record<string, unknown>, layout: string, encoders = ENCODERS): Record<string, string | number> {
   const out: Record<string, string | number> = Object.create(null);
   for (const name of Object.keys(input)) {
     const value = input[name];
@@ -152,7 +152,7 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
       throw new TypeError(`layout "${layout}", field "${name}" is ${spec.type === "container" ? "a container (use upload)" : "read-only"}`);
     }
     const encodeAt = (v: unknown, key: string) => {
-      const wire = v === null ? "" : ENCODERS[spec.type](v);
+      const wire = v === null ? "" : encoders[spec.type](v);
       if (wire === INVALID) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${ISO_FORM[spec.type] ? ` (expected "${ISO_FORM[spec.type]}")` : ""}`);
       out[key] = wire;
     };

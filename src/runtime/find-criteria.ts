@@ -39,22 +39,23 @@ export function decimal(n: number): string {
 
 /**
  * A value of a number, date, time or timestamp field as a criterion operand: validated, then written as the
- * server reads it (`MM/DD/YYYY`, `HH:MM:SS`, `MM/DD/YYYY HH:MM:SS`). It is never text, so it needs no escape.
+ * server reads it (`MM/DD/YYYY`, `HH:MM:SS`, `MM/DD/YYYY HH:MM:SS`; ISO forms with `ISO_ENCODERS`, for a call sent
+ * with `dateformats` 2). It is never text, so it needs no escape.
  */
-function operand(spec: FieldSpec, value: unknown): string {
+function operand(spec: FieldSpec, value: unknown, encoders: Encoders): string {
   // Text is never an operand: it is escaped by exact() or a string helper.
-  const wire = spec.type === "text" ? INVALID : ENCODERS[spec.type](value);
+  const wire = spec.type === "text" ? INVALID : encoders[spec.type](value);
   if (wire === INVALID) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);
   return typeof wire === "number" ? decimal(wire) : wire;
 }
 
 /** A plain value, or `q.eq`: "equals exactly"; `null` and `""` find empty fields. */
-function exact(spec: FieldSpec, value: unknown): string {
+function exact(spec: FieldSpec, value: unknown, encoders: Encoders): string {
   if (value === null || value === "") return "=";
   if ((spec.type === "text" || spec.type === "container") && typeof value === "string") return `==${escapeFindValue(value)}`;
   // A number is matched whole (`==`), not as a word of its digits; a date, time or timestamp is one value. Anything
   // else (a number for a text field, say) is refused by operand().
-  return spec.type === "number" ? `==${operand(spec, value)}` : operand(spec, value);
+  return spec.type === "number" ? `==${operand(spec, value, encoders)}` : operand(spec, value, encoders);
 }
 
 /** The text a text helper takes: a string with at least one character (one that is not whitespace for words). */
@@ -64,20 +65,21 @@ function text(helper: HelperName, value: unknown): string {
   return value;
 }
 
-type Render = (args: readonly unknown[], spec: FieldSpec) => string;
+type Encoders = typeof ENCODERS;
+type Render = (args: readonly unknown[], spec: FieldSpec, encoders: Encoders) => string;
 const compare =
   (operator: string): Render =>
-  ([value], spec) =>
-    operator + operand(spec, value);
+  ([value], spec, encoders) =>
+    operator + operand(spec, value, encoders);
 
 /** What each helper sends, given its arguments and the field's spec. */
 const RENDER: { readonly [H in HelperName]: Render } = Object.freeze({
-  eq: ([value], spec) => exact(spec, value),
+  eq: ([value], spec, encoders) => exact(spec, value, encoders),
   lt: compare("<"),
   lte: compare("<="),
   gt: compare(">"),
   gte: compare(">="),
-  between: ([from, to], spec) => `${operand(spec, from)}...${operand(spec, to)}`,
+  between: ([from, to], spec, encoders) => `${operand(spec, from, encoders)}...${operand(spec, to, encoders)}`,
   // Inner whitespace separates the words; the ends would only be escaped into the first and last word.
   words: ([value]) => escapeFindValue(text("words", value).trim()),
   beginsWith: ([value]) => `==${escapeFindValue(text("beginsWith", value))}*`,
@@ -92,24 +94,27 @@ const RENDER: { readonly [H in HelperName]: Render } = Object.freeze({
 });
 
 /** One field's criterion as sent: a plain value ("equals exactly") or a `q` criterion the field's kind allows. */
-export function fieldCriterion(spec: FieldSpec, field: string, value: unknown, layout: string): string {
+export function fieldCriterion(spec: FieldSpec, field: string, value: unknown, layout: string, encoders = ENCODERS): string {
   try {
     if (!isCriterion(value)) {
       // Only strings, numbers and null are values; any other object (a look-alike of a criterion) is refused.
       if (typeof value === "object" && value !== null) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value (find syntax comes only from the q helpers)`);
-      return exact(spec, value);
+      return exact(spec, value, encoders);
     }
     const allowed: Readonly<Partial<Record<HelperName, true>>> = HELPERS_BY_KIND[spec.type];
     if (!allowed[value.helper]) throw new BadCriterion(`q.${value.helper}() does not apply to a ${spec.type} field`);
-    return RENDER[value.helper](value.args, spec);
+    return RENDER[value.helper](value.args, spec, encoders);
   } catch (error) {
     if (error instanceof BadCriterion) throw new TypeError(`find on layout "${layout}", field "${field}": ${error.message}`);
     throw error;
   }
 }
 
-/** A request as sent: each field's criterion, `omit` as "true"; fields the layout lacks are refused. */
-export function encodeFindRequest(definition: LayoutSpec, request: Record<string, unknown>): Record<string, string> {
+/**
+ * A request as sent: each field's criterion, `omit` as "true"; fields the layout lacks are refused. Dates and
+ * timestamps in the form `encoders` write (`ISO_ENCODERS` for a find sent with `dateformats` 2).
+ */
+export function encodeFindRequest(definition: LayoutSpec, request: Record<string, unknown>, encoders = ENCODERS): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(request)) {
     if (value === undefined) continue;
@@ -119,7 +124,7 @@ export function encodeFindRequest(definition: LayoutSpec, request: Record<string
     }
     const spec = findableSpec(definition, name);
     if (!spec) throw new TypeError(`find on layout "${definition.layout}": no field "${name}"`);
-    setOwn(out, name, fieldCriterion(spec, name, value, definition.layout));
+    setOwn(out, name, fieldCriterion(spec, name, value, definition.layout, encoders));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
+import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
 import type { AnyDefinition, ContainersOf, FieldSpec, FieldsOf, FmRecord, InputOf, PortalInputOf, PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
@@ -51,6 +52,8 @@ declare const databaseOf: unique symbol;
 export interface ClientSettings {
   database: string;
   validate: boolean;
+  /** 2 when dates and timestamps travel in ISO form (`dateFormat: "iso"`): sent on get, list, find, create and edit. */
+  dateformats?: 2 | undefined;
 }
 
 /** Thrown by findOne when a find does not match exactly one record. */
@@ -117,7 +120,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
   private async listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
-    const req = { method: "GET", path: `${this.base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}` } as const;
+    const req = { method: "GET", path: this.dated(`${this.base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}`) } as const;
     try {
       const envelope = await this.session.call(() => req, this.read(options));
       return this.scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
@@ -134,7 +137,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): Promise<ViewRecord<R, P> & ScriptsOf<S>> {
     const view = this.view("get", options);
     const keys = scriptKeys("get", options);
-    const req = { method: "GET", path: this.recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "") } as const;
+    const req = { method: "GET", path: this.dated(this.recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "")) } as const;
     const envelope = await this.session.call(() => req, this.read(options));
     const page = this.page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
@@ -146,7 +149,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: CallOptions & EntryOptions & S = {} as never,
   ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>> {
     const keys = scriptKeys("create", options);
-    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData), ...keys, ...entryKeys("create", options) });
+    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData), ...keys, ...entryKeys("create", options), dateformats: this.settings.dateformats });
     const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
     return this.created(req, options, keys);
   }
@@ -175,6 +178,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
       fieldData,
       ...this.portalBody(change.portalData),
       ...(change.modId !== undefined ? { modId: change.modId } : {}),
+      dateformats: this.settings.dateformats,
       ...keys,
       ...entryKeys("edit", options),
     });
@@ -207,10 +211,11 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const body = JSON.stringify({
       ...view?.keys,
       ...keys,
-      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>)),
+      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.encoders())),
       ...(options.sort?.length ? { sort: options.sort } : {}),
       ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
       ...(options.limit !== undefined ? { limit: String(positive(options.limit, "limit")) } : {}),
+      dateformats: this.settings.dateformats,
     });
     try {
       // A find changes nothing, so it may be sent again after a network fault.
@@ -345,7 +350,17 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   private encode(input: object): Record<string, string | number> {
-    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout);
+    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.encoders());
+  }
+
+  /** How dates and timestamps are written: in ISO form for `dateformats` 2, else (undefined) the US default. */
+  private encoders() {
+    return this.settings.dateformats && ISO_ENCODERS;
+  }
+
+  /** `path` with `dateformats=2` when dates travel in ISO form (the query of get and list). */
+  private dated(path: string): string {
+    return this.settings.dateformats ? `${path}${path.includes("?") ? "&" : "?"}dateformats=2` : path;
   }
 
   private portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
@@ -354,7 +369,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
       const portal = portalOf("portalData", this.definition, name);
       out[name] = rows.map(({ recordId, modId, ...fields }) => ({
-        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`),
+        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.encoders()),
         ...(recordId !== undefined ? { recordId: String(recordId) } : {}),
         ...(modId !== undefined ? { modId: String(modId) } : {}),
       }));

@@ -1,4 +1,5 @@
 import { DECODERS, DecodeError, INVALID, repetitionKey } from "./codecs.js";
+import { ISO_DECODERS } from "./iso-dates.js";
 import type { FieldKind, FieldSpec, FmRecord, LayoutSpec } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 
@@ -26,6 +27,8 @@ export interface DecoderOptions {
   validate: boolean;
   /** Loop over the fields instead of compiling a function: the fallback, forced in tests. */
   interpret?: boolean;
+  /** 2: dates and timestamps come in ISO form (the client's `dateFormat: "iso"`). */
+  dateformats?: 2 | undefined;
 }
 
 type RecordDecoder = (raw: unknown) => DecodedRecord;
@@ -41,13 +44,13 @@ export function recordDecoder(spec: LayoutSpec, options: DecoderOptions): Record
   const validate = spec.validate ?? options.validate;
   const modes = built.get(spec) ?? {};
   built.set(spec, modes);
-  return (modes[`${validate} ${options.interpret}`] ??= build(spec, validate, options.interpret));
+  return (modes[`${validate} ${options.interpret} ${options.dateformats}`] ??= build(spec, validate, options.interpret, options.dateformats ? ISO_DECODERS : DECODERS));
 }
 
-function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefined): RecordDecoder {
+function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefined, decoders: typeof DECODERS): RecordDecoder {
   const { layout } = spec;
-  const fieldData = fieldsDecoder(spec.fields, layout, undefined, validate, interpret);
-  const portals = Object.entries(spec.portals ?? {}).map(([name, portal]) => ({ name, decode: fieldsDecoder(portal.fields, layout, name, validate, interpret) }));
+  const fieldData = fieldsDecoder(spec.fields, layout, undefined, validate, interpret, decoders);
+  const portals = Object.entries(spec.portals ?? {}).map(([name, portal]) => ({ name, decode: fieldsDecoder(portal.fields, layout, name, validate, interpret, decoders) }));
   return (raw) => {
     const record = (typeof raw === "object" && raw !== null ? raw : {}) as { recordId?: unknown; modId?: unknown; fieldData?: unknown; portalData?: Record<string, unknown> };
     const recordId = String(record.recordId ?? "?");
@@ -80,12 +83,12 @@ function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefin
  * The decoder of one field list: of fieldData when `portal` is undefined, else of that portal's rows (which carry
  * their own recordId and modId beside the fields).
  */
-function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret = false): FieldsDecoder {
+function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret = false, decoders = DECODERS): FieldsDecoder {
   const slots: Slot[] = Object.keys(specs).map((name) => {
     const spec = specs[name]!;
     return {
       name,
-      decode: DECODERS[spec.type],
+      decode: decoders[spec.type],
       type: spec.type,
       keys: Array.from({ length: spec.repetitions ?? 1 }, (_, i) => repetitionKey(name, i)),
       values: validate && spec.valueList ? new Set(["", ...spec.valueList]) : undefined,
