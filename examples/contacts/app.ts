@@ -1,11 +1,11 @@
 // The contacts example app: typed reads and writes through the generated `Contact` client.
 // Run it with `npm run example` (it starts the emulator and sets FM_SERVER for you).
 import { createClient, FileMakerError } from "@fmgen/runtime";
-import { Contact, type ContactRecord } from "./generated/index.js";
+import { Contact, Contacts, Invoice, type ContactRecord } from "./generated/index.js";
 
 const fm = createClient({
   server: requireEnv("FM_SERVER"),
-  database: "Contacts",
+  database: Contacts, // the generated database module (or its name, "Contacts")
   auth: { username: requireEnv("FM_USERNAME"), password: requireEnv("FM_PASSWORD") },
 });
 const contacts = fm.layout(Contact);
@@ -43,6 +43,16 @@ try {
 
   const active = await contacts.find({ query: [{ Status: "Active" }], sort: [{ fieldName: "Birthday", sortOrder: "descend" }] });
   console.log(`active, youngest first: ${active.data.map(fullName).join(", ")}`);
+
+  // Only the portals asked for, with a range of rows each and their counts; duplicate copies a record.
+  const ada = await contacts.findOne({ query: [{ Email: "ada@example.com" }], portals: { Invoices: { limit: 1 } } });
+  const [firstInvoice] = ada.portalData.Invoices;
+  console.log(`${fullName(ada)}: ${ada.portalInfo.Invoices.foundCount} invoices, the first for ${firstInvoice?.["Invoices::Amount"]}`);
+  const invoices = fm.layout(Invoice);
+  const copy = await invoices.duplicate(firstInvoice!.recordId);
+  const again = await contacts.get(ada.recordId, { portals: { Invoices: { offset: 3, limit: 1 } } });
+  console.log(`duplicated it as record ${copy.recordId}: now ${again.portalInfo.Invoices.foundCount} invoices, the third for ${again.portalData.Invoices[0]?.["Invoices::Amount"]}`);
+  await invoices.delete(copy.recordId);
 
   let count = 0;
   for await (const record of contacts.listAll({ pageSize: 2 })) if (record.fieldData.Status === "Inactive") count++;
