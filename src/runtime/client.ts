@@ -2,6 +2,7 @@ import { databaseName, type AnyDatabase } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
+import { databaseCalls, type DatabaseCalls } from "./database-calls.js";
 import { layoutListing, type LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
@@ -67,10 +68,11 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
 }
 
 /**
- * Also lists the file's layouts (`layouts()`) through the same session. A layout's metadata and undecoded records,
- * which only tools need, are read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.
+ * Also lists the file's layouts and scripts, runs scripts and sets globals through the same session, and reads the
+ * server's product info and hosted files. A layout's metadata and undecoded records, which only tools need, are
+ * read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.
  */
-export interface FileMakerClient<Db extends AnyDatabase = string> extends LayoutListing {
+export interface FileMakerClient<Db extends AnyDatabase = string> extends LayoutListing, DatabaseCalls<Db> {
   /** The typed client of one layout; all layouts share this client's session. */
   layout<D extends AnyDefinition>(definition: D): LayoutClient<D, Db>;
   /** Ends the session (token in the path); the next call logs in again. */
@@ -108,6 +110,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
   const client: FileMakerClient<Db> = {
     ...layoutListing(session, database),
+    ...databaseCalls<Db>(session, transport, database, options.auth),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {

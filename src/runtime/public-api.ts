@@ -1,7 +1,8 @@
 // What every entry of the runtime exports, whatever carries its requests. The entries add `createClient`:
 // index.ts (Node: undici's dispatcher) and fetch.ts (everywhere else: global fetch).
 export type { CommonClientOptions, FileMakerClient } from "./client.js";
-export type { LayoutEntry, LayoutListing } from "./layout-list.js";
+export type { LayoutEntry, LayoutListing, ListingOptions, ScriptEntry } from "./layout-list.js";
+export type { DatabaseCalls, DatabaseEntry, ProductInfo } from "./database-calls.js";
 export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
 export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
 export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
