@@ -9,13 +9,24 @@ const examples = readdirSync("examples", { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
   .map((entry) => entry.name);
 
-/** Lines an example's app prints when it works (the invoices app's scripts run by the emulator: scripts.mjs). */
+/**
+ * Lines an example's app prints when it works: the runtime's scripts (run by the emulator from the invoices
+ * example's scripts.mjs), global field, portal ranges, portalRows, response layout and duplicate.
+ */
 const APP_OUTPUT: Record<string, string[]> = {
+  contacts: [
+    "Ada Lovelace: 2 invoices, the first for 120.5",
+    "duplicated it as record 4: now 3 invoices, the third for 120.5",
+  ],
   invoices: [
-    'create with a script: record 4, scriptResult "sent INV-2024-004 (modId 1)", scriptError 0',
-    "the script's edit is in the record: Sent, due 05/02/2024, modId 1",
-    'standalone "Invoice Total": 240.50 (scriptError 0)',
-    "a script that fails still answers code 0: scriptError 3",
+    'created record 3; "Send Invoice" answered "sent INV-2024-003 (modId 1)" (error 0)',
+    "INV-2024-003 is Sent, due 2024-04-30, with 2 lines",
+    "  line 4: 1 x Giant magnet at 999.99\n  line 5: 12 x Bird seed at 4.5",
+    "Acme Corporation's first invoice of 2: INV-2024-001",
+    'standalone "Invoice Total": 1053.99 EUR (error 0)',
+    '"Export PDF" failed, as data: error 3',
+    "assertScripts threw: after script failed: error 3",
+    "sent or paid, not for Globex, newest first: INV-2024-003 (Sent); INV-2024-001 (Paid, 1250.00)",
   ],
 };
 

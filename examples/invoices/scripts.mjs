@@ -13,11 +13,12 @@ export default {
     return `sent ${invoice.fieldData.Number} (modId ${modId})`;
   },
 
-  // Standalone (GET .../layouts/Invoice Detail/script/Invoice Total?script.param=<recordId>): the sum of the lines.
-  "Invoice Total": ({ param, records }) => {
+  // Standalone (GET .../layouts/Invoice Detail/script/Invoice Total?script.param=<recordId>): the sum of the lines,
+  // in the currency the session set in the global field Invoices::gCurrency (PATCH .../globals), USD when unset.
+  "Invoice Total": ({ param, records, globals }) => {
     const invoice = records.get("Invoice Detail", param);
     const total = invoice.portalData.Lines.reduce((sum, line) => sum + Number(line["InvoiceLines::Quantity"]) * Number(line["InvoiceLines::Unit Price"]), 0);
-    return total.toFixed(2);
+    return `${total.toFixed(2)} ${globals["Invoices::gCurrency"] || "USD"}`;
   },
 
   // Fails as a FileMaker script does when a step is unavailable: the call still succeeds, scriptError is "3".

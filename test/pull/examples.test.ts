@@ -62,7 +62,7 @@ describe.each(EXAMPLE_NAMES)("examples/%s: fmgen pull from the layout metadata",
     expect(io.err).toEqual([]);
     expect(code).toBe(0);
     // The invoices example describes its scripts; the contacts example has none, and needs no database description.
-    expect(io.out.at(-1)).toMatch(name === "invoices" ? /^fmgen pull --check: 2 layouts match the server and so does layouts\/Invoicing\.database\.json$/ : /^fmgen pull --check: 2 layouts match the server$/);
+    expect(io.out.at(-1)).toMatch(name === "invoices" ? /^fmgen pull --check: 3 layouts match the server and so does layouts\/Invoicing\.database\.json$/ : /^fmgen pull --check: 2 layouts match the server$/);
     expect(await readTree(join(EXAMPLES, name, "layouts"))).toEqual(before);
   });
 

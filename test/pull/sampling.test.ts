@@ -43,6 +43,8 @@ const UNCERTAIN: Record<ExampleName, string[]> = {
     "Invoice Detail / Issued: date (medium)",
     "Invoice Detail / Modified: timestamp (medium)",
     "Invoice Detail / Notes: text (low)",
+    // A global field no session has set: seen only empty.
+    "Invoice Detail / gCurrency: text (low)",
   ],
 };
 

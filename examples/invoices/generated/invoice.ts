@@ -30,6 +30,7 @@ export const Invoice = defineLayout<InvoiceFields>()({
     Due: { type: "date" },
     Status: { type: "text", valueList: ["Draft", "Sent", "Paid", "Void"] },
     Notes: { type: "text" },
+    gCurrency: { type: "text" },
   },
   readOnly: {
     id: { type: "number" },
@@ -64,6 +65,8 @@ export interface InvoiceFields {
   /** Sum of the lines (a calculation). */
   Total: number | null;
   Notes: string;
+  /** The currency totals are shown in: one value per session (setGlobals). */
+  gCurrency: string;
   /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
   Modified: string | null;
 }

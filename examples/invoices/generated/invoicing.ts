@@ -9,5 +9,7 @@ import { defineDatabase } from "@fmgen/runtime";
 export const Invoicing = defineDatabase({
   database: "Invoicing",
   scripts: ["Send Invoice", "Invoice Total", "Export PDF"],
-  globals: {},
+  globals: {
+    "Invoices::gCurrency": { type: "text" },
+  },
 });
