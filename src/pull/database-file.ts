@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { FileMakerError, ProtocolError, type FileMakerClient } from "@fmgen/runtime";
-import { databaseGet, ShapeError } from "@fmgen/runtime/metadata";
 import {
   DATABASE_FILE_SUFFIX,
   databaseDescriptionFiles,
@@ -16,7 +15,8 @@ import { isFatal, isMissingEndpoint } from "./errors.js";
 
 /**
  * The database description (`<Database>.database.json`) in a pull: the file's script list, read from
- * `GET /databases/{database}/scripts` and merged into the file beside the layout descriptions.
+ * `GET /databases/{database}/scripts` (the runtime's `fm.scripts({ folders: true })`, which checks the answer's
+ * shape) and merged into the file beside the layout descriptions.
  *
  * The server owns the list: which scripts there are, their order and their folders. The file keeps its `$schema`
  * (or lack of one), the spelling of a folder that did not change (`"Billing"` or `["Billing"]`), and whatever else
@@ -49,29 +49,9 @@ export interface DatabaseExisting {
   description: DatabaseDescriptionInput;
 }
 
-/** `GET /scripts`: the file's scripts, folders flattened in list order; a shape it does not expect is a ProtocolError naming the path. */
-export function readScripts(fm: FileMakerClient<string>): Promise<LiveScript[]> {
-  return databaseGet(fm, "scripts", "script list", (response) => {
-    const out: LiveScript[] = [];
-    const walk = (list: unknown, folder: string[], path: (string | number)[]) => {
-      if (!Array.isArray(list)) throw new ShapeError(path, `expected an array, got ${kindOf(list)}`);
-      list.forEach((value: unknown, i) => {
-        const at = [...path, i];
-        if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ShapeError(at, `expected an object, got ${kindOf(value)}`);
-        const entry = value as { name?: unknown; isFolder?: unknown; folderScriptNames?: unknown };
-        if (typeof entry.name !== "string") throw new ShapeError([...at, "name"], `expected a string, got ${kindOf(entry.name)}`);
-        // An empty folder may come without its folderScriptNames.
-        if (entry.isFolder === true) walk(entry.folderScriptNames ?? [], [...folder, entry.name], [...at, "folderScriptNames"]);
-        else out.push({ name: entry.name, folder });
-      });
-    };
-    walk(response.scripts, [], ["scripts"]);
-    return out;
-  });
-}
-
-function kindOf(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+/** `GET /scripts` through the runtime (`fm.scripts({ folders: true })`): the file's scripts in list order, each with its folder path. */
+export async function readScripts(fm: FileMakerClient): Promise<LiveScript[]> {
+  return (await fm.scripts({ folders: true })).map(({ name, folder }) => ({ name, folder }));
 }
 
 /**

@@ -55,7 +55,7 @@ export interface WireRecord {
 }
 
 /** Where and how an answer's shape is wrong, as "fieldMetaData.0.name: expected a string, got number". */
-export class ShapeError extends Error {
+class ShapeError extends Error {
   constructor(
     readonly path: readonly (string | number)[],
     what: string,
@@ -130,32 +130,16 @@ function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
 }
 
 /** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists, checked. */
-export function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
-  return databaseGet(fm, `layouts/${segment(layout)}`, "layout metadata", layoutMetadataOf, options);
-}
-
-/**
- * For tools: `GET /databases/{database}/{path}` through the client's session (logins, the 952 re-login and typed
- * errors as for record calls), the answer's `response` read by `read`. A `ShapeError` that `read` throws (an answer
- * of a shape it does not expect) becomes a ProtocolError naming `what` and the path in the answer. fmgen pull reads
- * the script list (`scripts`) through it.
- */
-export async function databaseGet<T>(
-  fm: FileMakerClient<AnyDatabase>,
-  path: string,
-  what: string,
-  read: (response: Record<string, unknown>) => T,
-  options: { signal?: AbortSignal } = {},
-): Promise<T> {
+export async function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
   const { session, database } = sessionOf(fm);
-  const req = { method: "GET", path: `/databases/${segment(database)}/${path}` } as const;
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}` } as const;
   const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
   try {
-    return read(envelope.response);
+    return layoutMetadataOf(envelope.response);
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
-    // The path holds the server's names (of portals, of folders): redacted like every error the session makes.
-    throw session.redact(broken(envelope, req, `the ${what} has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
+    // The path holds the server's names (of portals): redacted like every error the session makes.
+    throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
   }
 }
 
@@ -166,7 +150,7 @@ export async function wireRecords(
   options: { offset?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }> {
   const { session, database } = sessionOf(fm);
-  const req = { method: "GET", path: `/databases/${segment(database)}/layouts/${segment(layout)}/records${listQuery(options)}` } as const;
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}/records${listQuery(options)}` } as const;
   try {
     const response = pageIn(await session.call(() => req, { idempotent: true, signal: options.signal }), req);
     return {
@@ -177,4 +161,8 @@ export async function wireRecords(
     if (error instanceof FileMakerError && error.code === "101") return { data: [] };
     throw error;
   }
+}
+
+function layoutsPath(database: string): string {
+  return `/databases/${segment(database)}/layouts`;
 }
