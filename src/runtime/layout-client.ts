@@ -84,11 +84,19 @@ type Admit<T> = [keyof T] extends [never] ? Record<string, never> : [keyof T & k
 interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<NameOf<D>, R, P> {
   query: readonly QueryOf<D>[];
 }
+
+/** The options of a read of `D` shaped by `R` with portals `P`: the call's, `portals` and `response`, checked. */
 type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & ViewCheck<D, R, P>;
 /** The script options of a call, the names the client's database has. */
 type Scripts<Db extends AnyDatabase> = ScriptOptions<ScriptNameOf<Db>>;
 /** A call's script options as wire keys. */
 type Keys = Record<string, string>;
+/** What the plain signatures take in place of script options: none (so options spread from elsewhere pick the generic one). */
+type NoView = { portals?: never; response?: never };
+type NoScripts = { script?: never; prerequest?: never; presort?: never };
+/** What the implementations of the overloaded calls take: every option, loosely typed (the overloads type them). */
+type Loose = ListOptions<string, AnyDefinition, unknown> & ScriptOptions<string> & EntryOptions;
+/** A portal's row type, from its rows. */
 type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 
 /** The typed client of one layout; every call goes through the client's single shared session. */
@@ -110,9 +118,13 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }
 
-  async list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
-    options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> & S = {} as never,
-  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>> {
+  // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
+  // and costs the compiler what it did before those options existed (the generic one costs ~5x per call).
+  list(options?: ListOptions<NameOf<D>> & NoScripts): Promise<Page<RecordOf<D>>>;
+  list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+    options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> & S,
+  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
+  async list(options: Loose = {}): Promise<unknown> {
     const view = this.view("list", options);
     const keys = scriptKeys("list", options);
     return this.page(await this.listResponse(options, view, keys), view, keys) as never;
@@ -131,10 +143,12 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
-  async get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+  get(recordId: string | number, options?: CallOptions & NoView & NoScripts): Promise<RecordOf<D>>;
+  get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     recordId: string | number,
-    options: Read<D, R, P, CallOptions> & S = {} as never,
-  ): Promise<ViewRecord<R, P> & ScriptsOf<S>> {
+    options: Read<D, R, P, CallOptions> & S,
+  ): Promise<ViewRecord<R, P> & ScriptsOf<S>>;
+  async get(recordId: string | number, options: Loose = {}): Promise<never> {
     const view = this.view("get", options);
     const keys = scriptKeys("get", options);
     const req = { method: "GET", path: this.dated(this.recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "")) } as const;
@@ -144,10 +158,12 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.scripted(page.data[0]!, envelope, req, keys);
   }
 
-  async create<const S extends Scripts<Db> = {}>(
+  create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options?: CallOptions & EntryOptions & NoScripts): Promise<{ recordId: string; modId: string }>;
+  create<const S extends Scripts<Db> = {}>(
     record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> },
-    options: CallOptions & EntryOptions & S = {} as never,
-  ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>> {
+    options: CallOptions & EntryOptions & S,
+  ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
+  async create(record: { fieldData: object; portalData?: object }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("create", options);
     const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData), ...keys, ...entryKeys("create", options), dateformats: this.settings.dateformats });
     const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
@@ -155,7 +171,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A copy of a record (new recordId, serials and creation stamps; the other fields as the original's). */
-  async duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S = {} as never): Promise<{ recordId: string; modId: string } & ScriptsOf<S>> {
+  duplicate(recordId: string | number, options?: CallOptions & NoScripts): Promise<{ recordId: string; modId: string }>;
+  duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
+  async duplicate(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("duplicate", options);
     return this.created({ method: "POST", path: this.recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
   }
@@ -166,11 +184,21 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.scripted({ recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") }, envelope, req, keys);
   }
 
-  async edit<const S extends Scripts<Db> = {}>(
+  /**
+   * Changes fields and portal rows (a row with `recordId` edits that row, one without adds a row) and deletes related
+   * rows (`deleteRelated`). The answer lists the portal rows the edit created, when the server reports them.
+   */
+  edit(
     recordId: string | number,
     change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>,
-    options: CallOptions & EntryOptions & S = {} as never,
-  ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] } & ScriptsOf<S>> {
+    options?: CallOptions & EntryOptions & NoScripts,
+  ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] }>;
+  edit<const S extends Scripts<Db> = {}>(
+    recordId: string | number,
+    change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>,
+    options: CallOptions & EntryOptions & S,
+  ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] } & ScriptsOf<S>>;
+  async edit(recordId: string | number, change: { fieldData?: object; portalData?: object; modId?: string; deleteRelated?: readonly { portal: string; recordId: string | number }[] }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("edit", options);
     const fieldData: Record<string, unknown> = this.encode(change.fieldData ?? {});
     if (change.deleteRelated) fieldData.deleteRelated = deleteRelatedKeys(this.definition, change.deleteRelated);
@@ -178,9 +206,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
       fieldData,
       ...this.portalBody(change.portalData),
       ...(change.modId !== undefined ? { modId: change.modId } : {}),
-      dateformats: this.settings.dateformats,
       ...keys,
       ...entryKeys("edit", options),
+      dateformats: this.settings.dateformats,
     });
     const req = { method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body } as const;
     const envelope = await this.session.call(() => req, this.write(options));
@@ -190,7 +218,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** Deletes a record; with script options, resolves to their `{ scripts }`. */
-  async delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S = {} as never): Promise<ScriptsOf<S, void>> {
+  delete(recordId: string | number, options?: CallOptions & NoScripts): Promise<void>;
+  delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<ScriptsOf<S, void>>;
+  async delete(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("delete", options);
     const req = { method: "DELETE", path: this.recordPath(recordId) + (keys ? listQuery({}, keys) : "") } as const;
     const envelope = await this.session.call(() => req, this.write(options));
@@ -198,9 +228,11 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
-  async find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
+  find(options: FindOptionsOf<D> & NoScripts): Promise<Page<RecordOf<D>>>;
+  find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,
-  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>> {
+  ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
+  async find(options: Loose & { query: readonly object[] }): Promise<never> {
     const view = this.view("find", options, true);
     const keys = scriptKeys("find", options);
     return this.page(await this.findResponse(options, view, keys), view, keys) as never;
@@ -237,31 +269,46 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** The single record a find matches; NotExactlyOneError when it matches none or several. */
-  async findOne<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit" | "offset">>): Promise<ViewRecord<R, P>> {
-    const page = await this.find<P, R>({ ...options, limit: 2 } as never);
+  findOne(options: Omit<FindOptionsOf<D>, "limit" | "offset">): Promise<RecordOf<D>>;
+  findOne<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit" | "offset">>): Promise<ViewRecord<R, P>>;
+  async findOne(options: Loose & { query: readonly object[] }): Promise<never> {
+    const page = await this.find({ ...options, limit: 2 } as never);
     if (page.data.length !== 1) throw new NotExactlyOneError(this.definition.layout, page.dataInfo.foundCount);
-    return page.data[0]!;
+    return page.data[0]! as never;
   }
 
   /** The first record a find matches, or undefined. */
-  async findFirst<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit">>): Promise<ViewRecord<R, P> | undefined> {
-    return (await this.find<P, R>({ ...options, limit: 1 } as never)).data[0];
+  findFirst(options: Omit<FindOptionsOf<D>, "limit">): Promise<RecordOf<D> | undefined>;
+  findFirst<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "limit">>): Promise<ViewRecord<R, P> | undefined>;
+  async findFirst(options: Loose & { query: readonly object[] }): Promise<never> {
+    return (await this.find({ ...options, limit: 1 } as never)).data[0] as never;
   }
 
   /** Every record (from `offset`, up to `limit`), page by page; at most three pages in memory. */
-  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<NameOf<D>, R, P>> = {} as never): AsyncIterable<ViewRecord<R, P>> {
+  listAll(options?: StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>>;
+  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<NameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
+  listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
     const view = this.view("listAll", options);
     return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
-  findAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<NameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>> {
+  findAll(options: Omit<FindOptionsOf<D>, "offset" | "limit"> & StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>>;
+  findAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(
+    options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<NameOf<D>, R, P>>,
+  ): AsyncIterable<ViewRecord<R, P>>;
+  findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
     const view = this.view("findAll", options, true);
     return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
+  /**
+   * Every row of one record's portal, page by page (`pageSize` rows a request, default 500): the record is read with
+   * that portal only, one page of rows in memory at a time, up to the portal's found count.
+   */
   async *portalRows<P extends keyof PortalsOf<D> & string>(recordId: string | number, portal: P, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RowOf<PortalsOf<D>[P]>> {
     const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
+    // Checks the portal's name here, so that the error names this call.
     this.view("portalRows", { portals: { [portal]: true } });
     for (let offset = 1; ; offset += limit) {
       const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
@@ -299,7 +346,11 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * the found count the server reported), so the server is never idle while this side parses, decodes and
    * consumes: at most three pages are held at once, whatever the number of records.
    */
-  private async *stream(fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>, options: StreamOptions<string, AnyDefinition, unknown>, decode: (raw: unknown) => unknown = this.decodeRecord): AsyncGenerator<never> {
+  private async *stream(
+    fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>,
+    options: StreamOptions<string, AnyDefinition, unknown>,
+    decode: (raw: unknown) => unknown = this.decodeRecord,
+  ): AsyncGenerator<never> {
     const pageSize = positive(options.pageSize ?? 500, "pageSize");
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
     let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
@@ -377,11 +428,12 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return { portalData: out };
   }
 
-  /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
+  /** How a read with `portals` or `response` asks and decodes; undefined (the plain read) without them. */
   private view(call: string, options: ViewOptions<AnyDefinition, unknown>, find?: boolean): View | undefined {
     return options.portals === undefined && options.response === undefined ? undefined : readView(call, this.definition, this.settings, options, find);
   }
 
+  /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
   private page(response: Record<string, unknown> | undefined, view?: View, keys?: Keys): Page<never> {
     // With script options, the response is there (101 and 401 too: then it carries only the scripts).
     const page = response?.dataInfo ? { data: (response.data as unknown[]).map(view?.decode ?? this.decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo } : this.emptyPage();
