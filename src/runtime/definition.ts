@@ -129,6 +129,8 @@ type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNulla
  * are written out here, not through type aliases, so that an editor shows the shapes themselves.
  */
 export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends DefinitionTypes {
+  /** The spec's database, as its literal type: a response layout of another database fails to compile. */
+  database: S["database"];
   fields: Fields;
   /** The spec's `fields` are the writable ones. */
   input: { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };

@@ -5,7 +5,7 @@
  * the functions turn the options into wire keys and records, and run only when a call uses them.
  */
 import { describe } from "./codecs.js";
-import type { AnyDefinition, FieldsOf, FmRecord, LayoutSpec, PortalSpec, PortalsOf } from "./definition.js";
+import type { AnyDefinition, FieldsOf, FmRecord, LayoutSpec, LayoutTypesKey, PortalSpec, PortalsOf } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 import { positive } from "./paging.js";
 import { recordDecoder, type DecoderOptions } from "./record-decoder.js";
@@ -52,7 +52,9 @@ export interface ViewOptions<R extends AnyDefinition = AnyDefinition, P = undefi
 export type OnlyPortals<R extends AnyDefinition, P> = { [K in Exclude<keyof P, keyof PortalsOf<R>>]: never };
 
 /** A layout's database as a literal type, or never when its type does not say (a plain `string`). */
-type DatabaseOf<L extends AnyDefinition> = string extends NonNullable<L["database"]> ? never : NonNullable<L["database"]>;
+type DatabaseOf<L extends AnyDefinition> = string extends NonNullable<L["database"]> ? SpecDatabase<L[LayoutTypesKey]> : NonNullable<L["database"]>;
+/** The database a generated definition's types keep (its spec's, as a literal), or never. */
+type SpecDatabase<T> = T extends { database: infer B extends string } ? (string extends B ? never : B) : never;
 
 /**
  * What a read's options must also satisfy, beyond `ViewOptions`: no portal the layout lacks (a chosen name

@@ -6,6 +6,7 @@
 import { expectTypeOf } from "vitest";
 import { createClient, type FmRecord, type NewPortalRow, type Page, type PortalInfo, type PortalRow } from "@fmgen/runtime";
 import { Contact, type ContactFields, type ContactInvoicesRow, type ContactPortals, type ContactRecord } from "../../examples/contacts/generated/index.js";
+import { InvoiceSummary } from "../../examples/invoices/generated/index.js";
 import { ContactSummary, ContactWithNotes } from "../support/runtime-layouts.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
@@ -144,6 +145,13 @@ export async function responseLayouts(): Promise<void> {
   // @ts-expect-error: and a find
   await mine.find({ query: [{ "First Name": "Ada" }], response: Elsewhere });
   await mine.get(1, { response: { ...ContactSummary, database: "Contacts" as const } });
-  // Where a type does not say (a plain string), the runtime checks (a TypeError).
+  // A generated definition keeps its spec's database as a literal type: the check applies to it too.
+  // @ts-expect-error: contacts is of database "Contacts"
   await contacts.get(1, { response: Elsewhere });
+  // Two generated definitions of different databases (Contacts, Invoicing).
+  // @ts-expect-error: InvoiceSummary is a layout of "Invoicing"
+  await contacts.find({ query: [{ "First Name": "Ada" }], response: InvoiceSummary });
+  // Where a type does not say (a plain string), the runtime checks (a TypeError).
+  const Unsaid = { ...ContactSummary, database: "Elsewhere" as string };
+  await contacts.get(1, { response: Unsaid });
 }
