@@ -98,7 +98,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     transport,
     database,
     auth: options.auth,
-    ...(options.fmDataSource ? { fmDataSource: options.fmDataSource } : {}),
+    fmDataSource: options.fmDataSource,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     idleRefreshMs: options.idleRefreshMs ?? 14 * 60_000,
     now: options.now ?? Date.now,
@@ -110,7 +110,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
   const client: FileMakerClient<Db> = {
     ...layoutListing(session, database),
-    ...databaseCalls<Db>(session, transport, database, options.auth),
+    ...databaseCalls<Db>(session, database, options.auth),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
@@ -145,8 +145,8 @@ function dataApiPath(server: string, path: string, version: CommonClientOptions[
   if (!dataApi && /\/fmi\/data(?:\/|$)/i.test(path)) {
     throw new TypeError(`server must be the server's URL (such as https://fms.example.com), not the URL of a Data API call: got "${server}"`);
   }
-  const given = dataApi?.[1];
-  const inUrl = given === undefined ? undefined : (["v1", "v2", "vLatest"].find((v) => v.toLowerCase() === given.toLowerCase()) as CommonClientOptions["version"]);
+  // The version as the option spells it: v1, v2 or vLatest, however the URL writes it.
+  const inUrl = dataApi?.[1]?.toLowerCase().replace("l", "L") as CommonClientOptions["version"];
   if (inUrl !== undefined && version !== undefined && inUrl !== version) {
     throw new TypeError(`server "${server}" names Data API version ${inUrl}, but version is "${version}": pass the server without /fmi/data/${inUrl}, or the same version`);
   }

@@ -1,16 +1,23 @@
 import type { FieldKind, FieldSpec } from "./definition.js";
 import { isNumericText } from "./numeric-text.js";
+import { getOwn } from "./own.js";
 
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {
-  constructor(
-    readonly layout: string,
-    readonly field: string,
-    readonly recordId: string,
-    readonly raw: unknown,
-    readonly expected: FieldKind,
-  ) {
+  // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
+  declare readonly layout: string;
+  declare readonly field: string;
+  declare readonly recordId: string;
+  declare readonly raw: unknown;
+  declare readonly expected: FieldKind;
+
+  constructor(layout: string, field: string, recordId: string, raw: unknown, expected: FieldKind) {
     super(`layout "${layout}", field "${field}", record ${recordId}: ${quoteRaw(raw)} is not a valid ${expected} value`);
+    this.layout = layout;
+    this.field = field;
+    this.recordId = recordId;
+    this.raw = raw;
+    this.expected = expected;
     this.name = "DecodeError";
   }
 }
@@ -146,7 +153,7 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
   for (const name of Object.keys(input)) {
     const value = input[name];
     if (value === undefined) continue;
-    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
+    const spec = getOwn(specs, name) as FieldSpec | undefined;
     if (!spec) throw new TypeError(`layout "${layout}" has no field "${name}"`);
     if (spec.readOnly || spec.type === "container") {
       throw new TypeError(`layout "${layout}", field "${name}" is ${spec.type === "container" ? "a container (use upload)" : "read-only"}`);

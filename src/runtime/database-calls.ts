@@ -5,8 +5,8 @@ import type { AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
 import { setOwn } from "./own.js";
 import { scriptsIn, type ScriptResult } from "./script-options.js";
-import type { Auth, Session } from "./session.js";
-import { segment, type Envelope, type Transport, type WireRequest } from "./transport.js";
+import { base64, type Auth, type Session } from "./session.js";
+import { segment, type Envelope, type WireRequest } from "./transport.js";
 
 /** `GET /productInfo`: the server's product, version and the date formats of `dateFormat: "us"`. */
 export interface ProductInfo {
@@ -46,18 +46,12 @@ export interface DatabaseCalls<Db extends AnyDatabase> {
 const PRODUCT_INFO = ["name", "buildDate", "version", "dateFormat", "timeFormat", "timeStampFormat"] as const;
 
 /** `runScript`, `setGlobals`, `productInfo` and `databases` of a client. */
-export function databaseCalls<Db extends AnyDatabase>(session: Session, transport: Transport, database: string, auth: Auth): DatabaseCalls<Db> {
+export function databaseCalls<Db extends AnyDatabase>(session: Session, database: string, auth: Auth): DatabaseCalls<Db> {
   const base = `/databases/${segment(database)}`;
   /** A GET outside the session (no token), its errors typed and redacted as the session's are. */
   const unsigned = async (path: string, signal: AbortSignal | undefined, headers?: Record<string, string>): Promise<[Envelope, WireRequest]> => {
-    const req: WireRequest = { method: "GET", path, ...(headers && { headers }), ...(signal && { signal }) };
-    try {
-      const envelope = await transport.send(req);
-      if (envelope.code !== "0") throw session.errorFor(envelope, req);
-      return [envelope, req];
-    } catch (error) {
-      throw session.redact(error);
-    }
+    const req: WireRequest = { method: "GET", path, headers, signal };
+    return [await session.send(req), req];
   };
   const { username, password, apiKey } = auth as { username?: string; password?: string; apiKey?: string };
   const key = apiKey ? { authorization: `Bearer ${apiKey}` } : undefined;
@@ -103,8 +97,8 @@ export function databaseCalls<Db extends AnyDatabase>(session: Session, transpor
     },
 
     async databases(options = {}) {
-      // Basic of the client's account, as FileMaker Server asks (base64 of the UTF-8 bytes: btoa takes one byte a character).
-      const basic = username === undefined ? key : { authorization: `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${username}:${password}`)))}` };
+      // Basic of the client's account, as FileMaker Server asks (base64 of the UTF-8 bytes, as the session's login).
+      const basic = username === undefined ? key : { authorization: `Basic ${base64(`${username}:${password}`)}` };
       const [envelope, req] = await unsigned("/databases", options.signal, basic);
       const list = envelope.response.databases;
       if (!Array.isArray(list)) throw broken(envelope, req, "response.databases is not an array");

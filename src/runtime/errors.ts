@@ -1,3 +1,4 @@
+import { getOwn } from "./own.js";
 import { scriptsIn, type ScriptResults } from "./script-options.js";
 
 /** The call that failed: method and path only, never credentials or tokens. */
@@ -8,21 +9,22 @@ export interface FailedCall {
 
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
 export class FileMakerError extends Error {
-  readonly code: string;
-  readonly httpStatus: number;
-  readonly call: FailedCall;
+  // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
+  declare readonly code: string;
+  declare readonly httpStatus: number;
+  declare readonly call: FailedCall;
   /** The server's own message text. */
-  readonly serverMessage: string;
+  declare readonly serverMessage: string;
   /** The results of the scripts that ran before the call failed, when its answer has them. */
   declare scripts?: ScriptResults;
 
   constructor(code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
     super(`${call.method} ${call.path}: FileMaker error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
-    this.name = new.target.name;
     this.code = code;
     this.httpStatus = httpStatus;
     this.call = call;
     this.serverMessage = serverMessage;
+    this.name = new.target.name;
   }
 }
 
@@ -73,7 +75,7 @@ const BY_CODE: Record<string, typeof FileMakerError> = {
  */
 export function fileMakerError(code: string, message: string, httpStatus: number, call: FailedCall, response: Record<string, unknown> = {}): FileMakerError {
   const n = Number(code);
-  const ErrorClass = (Object.hasOwn(BY_CODE, code) ? BY_CODE[code] : undefined) ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
+  const ErrorClass = (getOwn(BY_CODE, code) as typeof FileMakerError | undefined) ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
   const error = new ErrorClass(code, message, httpStatus, call);
   const scripts = scriptsIn(response);
   return Object.keys(scripts).length ? Object.assign(error, { scripts }) : error;
@@ -81,14 +83,21 @@ export function fileMakerError(code: string, message: string, httpStatus: number
 
 /** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */
 export class ProtocolError extends Error {
+  declare readonly httpStatus: number;
+  declare readonly bodyStart: string;
+  declare readonly call: FailedCall;
+
   constructor(
-    readonly httpStatus: number,
-    readonly bodyStart: string,
-    readonly call: FailedCall,
+    httpStatus: number,
+    bodyStart: string,
+    call: FailedCall,
     /** What is wrong with an answer that is an envelope but breaks the protocol (a get without one record). */
     detail?: string,
   ) {
     super(`${call.method} ${call.path}: HTTP ${httpStatus} answer ${detail ?? `is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`}`);
+    this.httpStatus = httpStatus;
+    this.bodyStart = bodyStart;
+    this.call = call;
     this.name = "ProtocolError";
   }
 }
@@ -98,25 +107,24 @@ export class ProtocolError extends Error {
  * (or keeping) the rest. Never retried: the same call would get the same answer.
  */
 export class ResponseTooLargeError extends ProtocolError {
-  constructor(
-    httpStatus: number,
-    call: FailedCall,
-    readonly maxResponseBytes: number,
-  ) {
+  declare readonly maxResponseBytes: number;
+
+  constructor(httpStatus: number, call: FailedCall, maxResponseBytes: number) {
     super(httpStatus, "", call, `is larger than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read`);
+    this.maxResponseBytes = maxResponseBytes;
     this.name = "ResponseTooLargeError";
   }
 }
 
 /** The request did not complete: the caller aborted it, it timed out, or the connection failed. */
 export class NetworkError extends Error {
-  constructor(
-    message: string,
-    readonly reason: "aborted" | "timeout" | "connection",
-    readonly call: FailedCall,
-    options?: { cause?: unknown },
-  ) {
+  declare readonly reason: "aborted" | "timeout" | "connection";
+  declare readonly call: FailedCall;
+
+  constructor(message: string, reason: "aborted" | "timeout" | "connection", call: FailedCall, options?: { cause?: unknown }) {
     super(`${call.method} ${call.path}: ${message}`, options);
+    this.reason = reason;
+    this.call = call;
     this.name = "NetworkError";
   }
 }

@@ -1,6 +1,6 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 import { describe, ENCODERS, INVALID } from "./codecs.js";
-import { setOwn } from "./own.js";
+import { getOwn, setOwn } from "./own.js";
 import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
 /**
@@ -131,7 +131,7 @@ export function encodeFindRequest(definition: LayoutSpec, request: Record<string
 
 /** A field of the layout, or else of one of its portals. */
 function findableSpec(definition: LayoutSpec, name: string): FieldSpec | undefined {
-  if (Object.hasOwn(definition.fields, name)) return definition.fields[name];
-  for (const portal of Object.values(definition.portals ?? {})) if (Object.hasOwn(portal.fields, name)) return portal.fields[name];
-  return undefined;
+  let spec = getOwn(definition.fields, name);
+  for (const portal of Object.values(definition.portals ?? {})) spec ??= getOwn(portal.fields, name);
+  return spec as FieldSpec | undefined;
 }

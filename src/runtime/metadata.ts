@@ -56,11 +56,11 @@ export interface WireRecord {
 
 /** Where and how an answer's shape is wrong, as "fieldMetaData.0.name: expected a string, got number". */
 class ShapeError extends Error {
-  constructor(
-    readonly path: readonly (string | number)[],
-    what: string,
-  ) {
+  declare readonly path: readonly (string | number)[];
+
+  constructor(path: readonly (string | number)[], what: string) {
     super(what);
+    this.path = path;
   }
 }
 

@@ -118,12 +118,15 @@ export function assertScripts<T extends { readonly scripts?: ScriptResults }>(re
 
 /** A script a call ran ended with an error (`assertScripts`): its phase, FileMaker's error code and its result. */
 export class ScriptError extends Error {
-  constructor(
-    readonly phase: keyof ScriptResults,
-    readonly code: string,
-    readonly result?: string,
-  ) {
+  declare readonly phase: keyof ScriptResults;
+  declare readonly code: string;
+  declare readonly result?: string | undefined;
+
+  constructor(phase: keyof ScriptResults, code: string, result?: string) {
     super(`${phase} script failed: error ${code}`);
+    this.phase = phase;
+    this.code = code;
+    this.result = result;
     this.name = "ScriptError";
   }
 }

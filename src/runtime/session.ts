@@ -3,7 +3,7 @@ import { fileMakerError, type FileMakerError } from "./errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { memoryTokenStore, type TokenStore } from "./token-store.js";
-import { segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
+import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
 function withToken(req: WireRequest, token: string): WireRequest {
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
@@ -55,7 +55,7 @@ export interface SessionOptions {
   transport: Transport;
   database: string;
   auth: Auth;
-  fmDataSource?: readonly ExternalDataSource[];
+  fmDataSource?: readonly ExternalDataSource[] | undefined;
   retry: RetryPolicy;
   /** Log in again once the token has been idle this long (default 14 minutes: the server's limit is 15). */
   idleRefreshMs: number;
@@ -77,23 +77,26 @@ export interface CallOptions {
  * a fresh login before the idle limit, and one re-login and retry when the server answers 952.
  */
 export class Session {
-  private token: string | undefined;
+  // Fields set in the constructor or later are declared, not defined: a defined field costs its bytes twice.
+  declare private token: string | undefined;
   private lastUsed = 0;
-  private pendingLogin: Promise<string> | undefined;
+  declare private pendingLogin: Promise<string> | undefined;
   /**
    * The latest tokens and id tokens (or the API key): an echo of a request made with one shortly replaced must not
    * show it either.
    */
   private tokens: string[] = [];
   /** How the transport quotes a body in an error: without this session's secrets. */
-  private readonly scrub: Scrub;
-  private readonly store: TokenStore;
+  declare private readonly scrub: Scrub;
+  declare private readonly store: TokenStore;
   /** The token store's key of the session's account, once known. */
   private key = "";
   /** Whether the session signs in (false: a given token or API key). */
-  private readonly signsIn: boolean;
+  declare private readonly signsIn: boolean;
+  declare private readonly options: SessionOptions;
 
-  constructor(private readonly options: SessionOptions) {
+  constructor(options: SessionOptions) {
+    this.options = options;
     const { token, apiKey } = options.auth as { token?: string; apiKey?: string };
     const fixed = token ?? apiKey;
     this.signsIn = !fixed;
@@ -148,7 +151,8 @@ export class Session {
       req = build();
       answer = await this.sendOnce(withToken(req, token), call);
     }
-    return this.settle(answer, req);
+    if (answer.code !== "0") throw this.errorFor(answer, req);
+    return answer;
   }
 
   /**
@@ -160,11 +164,19 @@ export class Session {
     if (!token || "apiKey" in this.options.auth) return;
     this.token = undefined;
     const sessions = `/databases/${segment(this.options.database)}/sessions`;
-    const req: WireRequest = { method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}` };
+    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952", this.key ? () => this.store.delete(this.key) : undefined);
+  }
+
+  /**
+   * Sends one request without the session's token (a logout, or a call that needs none), after `first` when given:
+   * the envelope of code 0 (or `also`), else its typed error; every error redacted.
+   */
+  async send(req: WireRequest, also?: string, first?: () => Promise<void>): Promise<Envelope> {
     try {
-      if (this.key) await this.store.delete(this.key);
-      const envelope = await this.options.transport.send(signal ? { ...req, signal } : req, this.scrub);
-      if (envelope.code !== "0" && envelope.code !== "952") throw this.errorFor(envelope, req);
+      await first?.();
+      const envelope = await this.options.transport.send(req, this.scrub);
+      if (envelope.code !== "0" && envelope.code !== also) throw this.errorFor(envelope, req);
+      return envelope;
     } catch (error) {
       throw this.redact(error);
     }
@@ -183,13 +195,8 @@ export class Session {
     return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.options.transport.send(signalled, this.scrub)));
   }
 
-  private settle(envelope: Envelope, req: WireRequest): Envelope {
-    if (envelope.code === "0") return envelope;
-    throw this.errorFor(envelope, req);
-  }
-
   errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
-    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, { method: req.method, path: req.shownPath ?? req.path }, envelope.response);
+    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, callOf(req), envelope.response);
   }
 
   /** The token to send: the one in hand unless it is `failed` (answered 952) or idle too long; else one login, shared. */
@@ -237,7 +244,8 @@ export class Session {
   /** Logs in; a Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more. */
   private async login(headers: Record<string, string>, again?: boolean): Promise<string> {
     const path = `/databases/${segment(this.options.database)}/sessions`;
-    const body = JSON.stringify(this.options.fmDataSource ? { fmDataSource: this.options.fmDataSource } : {});
+    // Without data sources, "{}" (JSON leaves an undefined member out).
+    const body = JSON.stringify({ fmDataSource: this.options.fmDataSource });
     const req: WireRequest = { method: "POST", path, headers: { ...headers, "content-type": "application/json" }, body };
     // A login is safe to repeat: it creates nothing the caller depends on.
     const envelope = await this.transmit(req, { idempotent: true });
@@ -259,7 +267,7 @@ function subject(jwt: string): string {
 }
 
 /** Base64 of a text's UTF-8 bytes (Basic credentials), with web APIs only: `btoa` takes one byte per character. */
-function base64(text: string): string {
+export function base64(text: string): string {
   let bytes = "";
   for (const byte of new TextEncoder().encode(text)) bytes += String.fromCharCode(byte);
   return btoa(bytes);

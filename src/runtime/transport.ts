@@ -21,10 +21,10 @@ export interface WireRequest {
   path: string;
   /** What errors show instead of `path` when the path holds a secret (the logout token). */
   shownPath?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** A JSON text, or an upload (its bytes streamed as they come). */
   body?: string | MultipartBody;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface TransportSettings {
@@ -97,9 +97,9 @@ export function connectionError(error: unknown, call: FailedCall): NetworkError 
  * The error that says what went wrong: `fetch` wraps the connection's own error (with its code) in a TypeError
  * "fetch failed", so the first error of the cause chain that has a code, or the error itself.
  */
-function faultOf(error: unknown): { code?: string; message?: string } {
+function faultOf(error: unknown): { code?: string; message?: string | undefined } {
   for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string") return { code: e.code, ...(e.message !== undefined ? { message: e.message } : {}) };
+    if (typeof e.code === "string") return { code: e.code, message: e.message };
   }
   const message = (error as { message?: unknown })?.message;
   return typeof message === "string" ? { message } : {};
