@@ -58,11 +58,13 @@ export interface ClientSettings {
 
 /** Thrown by findOne when a find does not match exactly one record. */
 export class NotExactlyOneError extends Error {
-  constructor(
-    readonly layout: string,
-    readonly foundCount: number,
-  ) {
+  declare readonly layout: string;
+  declare readonly foundCount: number;
+
+  constructor(layout: string, foundCount: number) {
     super(`findOne on layout "${layout}" expected exactly one record, found ${foundCount}`);
+    this.layout = layout;
+    this.foundCount = foundCount;
     this.name = "NotExactlyOneError";
   }
 }
@@ -117,19 +119,22 @@ type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = string> {
   /** Phantom: the client's database, whose script names the calls' script options take. */
   declare readonly [databaseOf]?: Db;
-  private readonly base: string;
-  private readonly decodeRecord: (raw: unknown) => RecordOf<D>;
+  declare readonly definition: D;
+  // Private names (#): a bundler's minifier shortens them, as it cannot a TypeScript `private` member's name.
+  readonly #session: Session;
+  readonly #settings: ClientSettings;
+  readonly #base: string;
+  readonly #decodeRecord: (raw: unknown) => RecordOf<D>;
 
-  constructor(
-    readonly definition: D,
-    private readonly session: Session,
-    private readonly settings: ClientSettings,
-  ) {
+  constructor(definition: D, session: Session, settings: ClientSettings) {
+    this.definition = definition;
+    this.#session = session;
+    this.#settings = settings;
     if (definition.database !== undefined && definition.database !== settings.database) {
       throw new Error(`layout "${definition.layout}" belongs to database "${definition.database}", but this client is for "${settings.database}"`);
     }
-    this.base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
-    this.decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
+    this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
+    this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }
 
   // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
@@ -139,20 +144,24 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> & S,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async list(options: Loose = {}): Promise<unknown> {
-    const view = this.view("list", options);
+    const view = this.#view("list", options);
     const keys = scriptKeys("list", options);
-    return this.page(await this.listResponse(options, view, keys), view, keys) as never;
+    return this.#page(await this.#listResponse(options, view, keys), view, keys) as never;
   }
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
-  private async listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
-    const req = { method: "GET", path: this.dated(`${this.base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}`) } as const;
+  #listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+    // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
+    return this.#pageResponse({ method: "GET", path: this.#dated(`${this.#base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}`) }, options, view, keys, "101");
+  }
+
+  /** The response of a list or find (a read: sent again after a network fault); undefined when the answer is code `none`. */
+  async #pageResponse(req: WireRequest, options: CallOptions, view: View | undefined, keys: Keys | undefined, none: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const envelope = await this.session.call(() => req, this.read(options));
-      return this.scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
+      const envelope = await this.#send(req, options, true);
+      return this.#scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
     } catch (error) {
-      // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
-      if (error instanceof FileMakerError && error.code === "101") return keys && { scripts: error.scripts ?? {} };
+      if (error instanceof FileMakerError && error.code === none) return keys && { scripts: error.scripts ?? {} };
       throw error;
     }
   }
@@ -163,13 +172,13 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: Read<D, R, P, CallOptions> & S,
   ): Promise<ViewRecord<R, P> & ScriptsOf<S>>;
   async get(recordId: string | number, options: Loose = {}): Promise<never> {
-    const view = this.view("get", options);
+    const view = this.#view("get", options);
     const keys = scriptKeys("get", options);
-    const req = { method: "GET", path: this.dated(this.recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "")) } as const;
-    const envelope = await this.session.call(() => req, this.read(options));
-    const page = this.page(pageIn(envelope, req, view?.portals), view);
+    const req = { method: "GET", path: this.#dated(this.#recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "")) } as const;
+    const envelope = await this.#send(req, options, true);
+    const page = this.#page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
-    return this.scripted(page.data[0]!, envelope, req, keys);
+    return this.#scripted(page.data[0]!, envelope, req, keys);
   }
 
   create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options?: PlainWrite): Promise<{ recordId: string; modId: string }>;
@@ -179,9 +188,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
   async create(record: { fieldData: object; portalData?: object }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("create", options);
-    const body = JSON.stringify({ fieldData: this.encode(record.fieldData), ...this.portalBody(record.portalData), ...keys, ...entryKeys("create", options), dateformats: this.settings.dateformats });
-    const req = { method: "POST", path: `${this.base}/records`, headers: JSON_HEADERS, body } as const;
-    return this.created(req, options, keys);
+    const body = JSON.stringify({ fieldData: this.#encode(record.fieldData), ...this.#portalBody(record.portalData), ...keys, ...entryKeys("create", options), dateformats: this.#settings.dateformats });
+    const req = { method: "POST", path: `${this.#base}/records`, headers: JSON_HEADERS, body } as const;
+    return this.#created(req, options, keys);
   }
 
   /** A copy of a record (new recordId, serials and creation stamps; the other fields as the original's). */
@@ -189,13 +198,13 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
   async duplicate(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("duplicate", options);
-    return this.created({ method: "POST", path: this.recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
+    return this.#created({ method: "POST", path: this.#recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
   }
 
   /** Sends a create or duplicate: its `{ recordId, modId }`, with the scripts' results when it ran any. */
-  private async created(req: WireRequest, options: CallOptions, keys: Keys | undefined): Promise<never> {
-    const envelope = await this.session.call(() => req, this.write(options));
-    return this.scripted({ recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") }, envelope, req, keys);
+  async #created(req: WireRequest, options: CallOptions, keys: Keys | undefined): Promise<never> {
+    const envelope = await this.#send(req, options);
+    return this.#scripted({ recordId: idIn(envelope, req, "recordId"), modId: idIn(envelope, req, "modId") }, envelope, req, keys);
   }
 
   /**
@@ -214,21 +223,22 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] } & ScriptsOf<S>>;
   async edit(recordId: string | number, change: { fieldData?: object; portalData?: object; modId?: string; deleteRelated?: readonly { portal: string; recordId: string | number }[] }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("edit", options);
-    const fieldData: Record<string, unknown> = this.encode(change.fieldData ?? {});
+    const fieldData: Record<string, unknown> = this.#encode(change.fieldData ?? {});
     if (change.deleteRelated) fieldData.deleteRelated = deleteRelatedKeys(this.definition, change.deleteRelated);
     const body = JSON.stringify({
       fieldData,
-      ...this.portalBody(change.portalData),
-      ...(change.modId !== undefined ? { modId: change.modId } : {}),
+      ...this.#portalBody(change.portalData),
+      // An undefined member is left out of the JSON.
+      modId: change.modId,
       ...keys,
       ...entryKeys("edit", options),
-      dateformats: this.settings.dateformats,
+      dateformats: this.#settings.dateformats,
     });
-    const req = { method: "PATCH", path: this.recordPath(recordId), headers: JSON_HEADERS, body } as const;
-    const envelope = await this.session.call(() => req, this.write(options));
+    const req = { method: "PATCH", path: this.#recordPath(recordId), headers: JSON_HEADERS, body } as const;
+    const envelope = await this.#send(req, options);
     const modId = idIn(envelope, req, "modId");
     const created = newRowsIn<NewPortalRow>(envelope, req);
-    return this.scripted(created ? { modId, newPortalRecordInfo: created } : { modId }, envelope, req, keys);
+    return this.#scripted(created ? { modId, newPortalRecordInfo: created } : { modId }, envelope, req, keys);
   }
 
   /** Deletes a record; with script options, resolves to their `{ scripts }`. */
@@ -236,9 +246,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<ScriptsOf<S, void>>;
   async delete(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("delete", options);
-    const req = { method: "DELETE", path: this.recordPath(recordId) + (keys ? listQuery({}, keys) : "") } as const;
-    const envelope = await this.session.call(() => req, this.write(options));
-    return (keys && this.scripted({}, envelope, req, keys)) as never;
+    const req = { method: "DELETE", path: this.#recordPath(recordId) + (keys ? listQuery({}, keys) : "") } as const;
+    const envelope = await this.#send(req, options);
+    return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
 
   /** A find; no match (code 401) is an empty page, never an error. */
@@ -247,31 +257,25 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async find(options: Loose & { query: readonly object[] }): Promise<never> {
-    const view = this.view("find", options, true);
+    const view = this.#view("find", options, true);
     const keys = scriptKeys("find", options);
-    return this.page(await this.findResponse(options, view, keys), view, keys) as never;
+    return this.#page(await this.#findResponse(options, view, keys), view, keys) as never;
   }
 
   /** A find's response, not yet decoded; undefined when nothing matches. */
-  private async findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+  #findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+    // Undefined members are left out of the JSON.
     const body = JSON.stringify({
       ...view?.keys,
       ...keys,
-      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.encoders())),
-      ...(options.sort?.length ? { sort: options.sort } : {}),
-      ...(options.offset !== undefined ? { offset: String(positive(options.offset, "offset")) } : {}),
-      ...(options.limit !== undefined ? { limit: String(positive(options.limit, "limit")) } : {}),
-      dateformats: this.settings.dateformats,
+      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.#encoders())),
+      sort: options.sort?.length ? options.sort : undefined,
+      offset: options.offset === undefined ? undefined : String(positive(options.offset, "offset")),
+      limit: options.limit === undefined ? undefined : String(positive(options.limit, "limit")),
+      dateformats: this.#settings.dateformats,
     });
-    try {
-      // A find changes nothing, so it may be sent again after a network fault.
-      const req = { method: "POST", path: `${this.base}/_find`, headers: JSON_HEADERS, body } as const;
-      const envelope = await this.session.call(() => req, this.read(options));
-      return this.scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
-    } catch (error) {
-      if (error instanceof FileMakerError && error.code === "401") return keys && { scripts: error.scripts ?? {} };
-      throw error;
-    }
+    // A find changes nothing, so it may be sent again after a network fault; 401 is no match.
+    return this.#pageResponse({ method: "POST", path: `${this.#base}/_find`, headers: JSON_HEADERS, body }, options, view, keys, "401");
   }
 
   /**
@@ -302,8 +306,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   listAll(options?: StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>>;
   listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<NameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
   listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
-    const view = this.view("listAll", options);
-    return this.stream((offset, limit) => this.listResponse({ ...options, offset, limit }, view), options, view?.decode);
+    const view = this.#view("listAll", options);
+    return this.#stream((offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
@@ -312,8 +316,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<NameOf<D>, R, P>>,
   ): AsyncIterable<ViewRecord<R, P>>;
   findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
-    const view = this.view("findAll", options, true);
-    return this.stream((offset, limit) => this.findResponse({ ...options, offset, limit }, view), options, view?.decode);
+    const view = this.#view("findAll", options, true);
+    return this.#stream((offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /**
@@ -323,7 +327,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async *portalRows<P extends keyof PortalsOf<D> & string>(recordId: string | number, portal: P, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RowOf<PortalsOf<D>[P]>> {
     const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
     // Checks the portal's name here, so that the error names this call.
-    this.view("portalRows", { portals: { [portal]: true } });
+    this.#view("portalRows", { portals: { [portal]: true } });
     for (let offset = 1; ; offset += limit) {
       const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
       const rows = record.portalData[portal]!;
@@ -334,24 +338,24 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
-    const spec = this.fieldSpec(field);
+    const spec = this.#fieldSpec(field);
     if (spec?.type !== "container") throw new TypeError(`layout "${this.definition.layout}": "${field}" is not a container field`);
     const repetition = options.repetition ?? 1;
     if (!Number.isInteger(repetition) || repetition < 1 || repetition > (spec.repetitions ?? 1)) {
       throw new RangeError(`layout "${this.definition.layout}", field "${field}": repetition ${repetition} is not between 1 and ${spec.repetitions ?? 1}`);
     }
-    if (typeof data === "string" && !this.session.filePaths) {
+    if (typeof data === "string" && !this.#session.filePaths) {
       throw new TypeError(`layout "${this.definition.layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
     }
-    const path = `${this.recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
+    const path = `${this.#recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
     // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
     let used = false;
-    const envelope = await this.session.call(() => {
+    const envelope = await this.#session.call(() => {
       if (used) throw new Error(`POST ${path}: the upload stream was already sent and cannot be sent again`);
       const body = multipartBody(data, options);
       if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
       return { method: "POST", path, headers: { "content-type": body.contentType }, body } satisfies WireRequest;
-    }, this.write(options));
+    }, { idempotent: false, signal: options.signal });
     return { modId: idIn(envelope, { method: "POST", path }, "modId") };
   }
 
@@ -360,10 +364,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * the found count the server reported), so the server is never idle while this side parses, decodes and
    * consumes: at most three pages are held at once, whatever the number of records.
    */
-  private async *stream(
+  async *#stream(
     fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>,
     options: StreamOptions<string, AnyDefinition, unknown>,
-    decode: (raw: unknown) => unknown = this.decodeRecord,
+    decode: (raw: unknown) => unknown = this.#decodeRecord,
   ): AsyncGenerator<never> {
     const pageSize = positive(options.pageSize ?? 500, "pageSize");
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
@@ -398,71 +402,69 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
-  private read(options: CallOptions) {
-    return { idempotent: true, signal: options.signal };
+  /** Sends `req` through the session; a read (`idempotent`) may be sent again after a network fault. */
+  #send(req: WireRequest, options: CallOptions, idempotent = false): Promise<Envelope> {
+    return this.#session.call(() => req, { idempotent, signal: options.signal });
   }
 
-  private write(options: CallOptions) {
-    return { idempotent: false, signal: options.signal };
+  #recordPath(recordId: string | number): string {
+    return `${this.#base}/records/${segment(String(recordId))}`;
   }
 
-  private recordPath(recordId: string | number): string {
-    return `${this.base}/records/${segment(String(recordId))}`;
-  }
-
-  private fieldSpec(name: string): FieldSpec | undefined {
+  #fieldSpec(name: string): FieldSpec | undefined {
     return Object.hasOwn(this.definition.fields, name) ? this.definition.fields[name] : undefined;
   }
 
-  private encode(input: object): Record<string, string | number> {
-    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.encoders());
+  #encode(input: object): Record<string, string | number> {
+    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders());
   }
 
   /** How dates and timestamps are written: in ISO form for `dateformats` 2, else (undefined) the US default. */
-  private encoders() {
-    return this.settings.dateformats && ISO_ENCODERS;
+  #encoders() {
+    return this.#settings.dateformats && ISO_ENCODERS;
   }
 
   /** `path` with `dateformats=2` when dates travel in ISO form (the query of get and list). */
-  private dated(path: string): string {
-    return this.settings.dateformats ? `${path}${path.includes("?") ? "&" : "?"}dateformats=2` : path;
+  #dated(path: string): string {
+    return this.#settings.dateformats ? `${path}${path.includes("?") ? "&" : "?"}dateformats=2` : path;
   }
 
-  private portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
+  #portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
     if (portalData === undefined) return {};
     const out: Record<string, unknown[]> = Object.create(null);
     for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
       const portal = portalOf("portalData", this.definition, name);
       out[name] = rows.map(({ recordId, modId, ...fields }) => ({
-        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.encoders()),
-        ...(recordId !== undefined ? { recordId: String(recordId) } : {}),
-        ...(modId !== undefined ? { modId: String(modId) } : {}),
+        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.#encoders()),
+        // An undefined member is left out of the JSON.
+        recordId: recordId === undefined ? undefined : String(recordId),
+        modId: modId === undefined ? undefined : String(modId),
       }));
     }
     return { portalData: out };
   }
 
   /** How a read with `portals` or `response` asks and decodes; undefined (the plain read) without them. */
-  private view(call: string, options: ViewOptions<AnyDefinition, unknown>, find?: boolean): View | undefined {
-    return options.portals === undefined && options.response === undefined ? undefined : readView(call, this.definition, this.settings, options, find);
+  #view(call: string, options: ViewOptions<AnyDefinition, unknown>, find?: boolean): View | undefined {
+    return options.portals === undefined && options.response === undefined ? undefined : readView(call, this.definition, this.#settings, options, find);
   }
 
   /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
-  private page(response: Record<string, unknown> | undefined, view?: View, keys?: Keys): Page<never> {
+  #page(response: Record<string, unknown> | undefined, view?: View, keys?: Keys): Page<never> {
     // With script options, the response is there (101 and 401 too: then it carries only the scripts).
-    const page = response?.dataInfo ? { data: (response.data as unknown[]).map(view?.decode ?? this.decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo } : this.emptyPage();
+    const page = response?.dataInfo ? { data: (response.data as unknown[]).map(view?.decode ?? this.#decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo } : this.#emptyPage();
     return keys ? ({ ...page, scripts: response!.scripts } as Page<never>) : page;
   }
 
   /** `out` with the answer's script results, checked, when the call sent script keys; `out` itself otherwise. */
-  private scripted(out: object, envelope: Envelope, req: { method: string; path: string }, keys: Keys | undefined): never {
+  #scripted(out: object, envelope: Envelope, req: { method: string; path: string }, keys: Keys | undefined): never {
     return (keys ? { ...out, scripts: scriptsIn(envelope.response, keys, (what) => { throw broken(envelope, req, what); }) } : out) as never;
   }
 
-  private emptyPage(): Page<never> {
+  #emptyPage(): Page<never> {
     return {
       data: [],
-      dataInfo: { database: this.settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },
+      dataInfo: { database: this.#settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },
     };
   }
 }

@@ -77,47 +77,47 @@ export interface CallOptions {
  * a fresh login before the idle limit, and one re-login and retry when the server answers 952.
  */
 export class Session {
-  // Fields set in the constructor or later are declared, not defined: a defined field costs its bytes twice.
-  declare private token: string | undefined;
-  private lastUsed = 0;
-  declare private pendingLogin: Promise<string> | undefined;
+  // Private names (#): a bundler's minifier shortens them, as it cannot a TypeScript `private` member's name.
+  #token: string | undefined;
+  #lastUsed = 0;
+  #pendingLogin: Promise<string> | undefined;
   /**
    * The latest tokens and id tokens (or the API key): an echo of a request made with one shortly replaced must not
    * show it either.
    */
-  private tokens: string[] = [];
+  #tokens: string[] = [];
   /** How the transport quotes a body in an error: without this session's secrets. */
-  declare private readonly scrub: Scrub;
-  declare private readonly store: TokenStore;
+  readonly #scrub: Scrub;
+  readonly #store: TokenStore;
   /** The token store's key of the session's account, once known. */
-  private key = "";
+  #key = "";
   /** Whether the session signs in (false: a given token or API key). */
-  declare private readonly signsIn: boolean;
-  declare private readonly options: SessionOptions;
+  readonly #signsIn: boolean;
+  readonly #options: SessionOptions;
 
   constructor(options: SessionOptions) {
-    this.options = options;
+    this.#options = options;
     const { token, apiKey } = options.auth as { token?: string; apiKey?: string };
     const fixed = token ?? apiKey;
-    this.signsIn = !fixed;
+    this.#signsIn = !fixed;
     if (fixed) {
-      this.token = fixed;
-      this.tokens = [fixed];
-      this.lastUsed = options.now();
+      this.#token = fixed;
+      this.#tokens = [fixed];
+      this.#lastUsed = options.now();
     }
-    this.store = options.tokenStore ?? memoryTokenStore();
-    this.scrub = (text) => scrub(text, this.secrets());
+    this.#store = options.tokenStore ?? memoryTokenStore();
+    this.#scrub = (text) => scrub(text, this.#secrets());
   }
 
   /** Whether uploads may name a file path (the transport reads files: Node only). */
   get filePaths(): boolean {
-    return this.options.transport.filePaths;
+    return this.#options.transport.filePaths;
   }
 
   /** Sends an authenticated request; resolves to the envelope of code 0, rejects with a typed error (never a secret in it). */
   async call(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
     try {
-      return await this.authenticated(build, call);
+      return await this.#authenticated(build, call);
     } catch (error) {
       throw this.redact(error);
     }
@@ -125,12 +125,12 @@ export class Session {
 
   /** `error` without the session's token, credentials or data source passwords in anything it carries. */
   redact<E>(error: E): E {
-    return redact(error, this.secrets());
+    return redact(error, this.#secrets());
   }
 
-  private secrets(): string[] {
-    const { auth, fmDataSource = [] } = this.options;
-    const secrets = [...this.tokens, ...fmDataSource.map((source) => source.password)];
+  #secrets(): string[] {
+    const { auth, fmDataSource = [] } = this.#options;
+    const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
       const pair = `${auth.username}:${auth.password}`;
       secrets.push(pair, base64(pair), auth.password);
@@ -139,17 +139,17 @@ export class Session {
     return secretForms(secrets);
   }
 
-  private async authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
-    let token = await this.currentToken();
+  async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
+    let token = await this.#currentToken();
     let req = build();
-    let answer = await this.sendOnce(withToken(req, token), call);
+    let answer = await this.#sendOnce(withToken(req, token), call);
     // 952: the server no longer knows the token (expired, revoked, restarted) and refused the call before doing
     // anything, so any call, a write too, may be sent again after a fresh login. Concurrent calls share that
     // login; a token revoked again right after its login gets another one, up to `retries` times.
-    for (let relogins = 0; answer.code === "952" && this.signsIn && relogins < Math.max(1, this.options.retry.retries); relogins++) {
-      token = await this.currentToken(token);
+    for (let relogins = 0; answer.code === "952" && this.#signsIn && relogins < Math.max(1, this.#options.retry.retries); relogins++) {
+      token = await this.#currentToken(token);
       req = build();
-      answer = await this.sendOnce(withToken(req, token), call);
+      answer = await this.#sendOnce(withToken(req, token), call);
     }
     if (answer.code !== "0") throw this.errorFor(answer, req);
     return answer;
@@ -160,11 +160,11 @@ export class Session {
    * an error. With an API key there is no session: nothing to do.
    */
   async logout(signal?: AbortSignal): Promise<void> {
-    const token = this.pendingLogin ? await this.pendingLogin.catch(() => undefined) : this.token;
-    if (!token || "apiKey" in this.options.auth) return;
-    this.token = undefined;
-    const sessions = `/databases/${segment(this.options.database)}/sessions`;
-    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952", this.key ? () => this.store.delete(this.key) : undefined);
+    const token = this.#pendingLogin ? await this.#pendingLogin.catch(() => undefined) : this.#token;
+    if (!token || "apiKey" in this.#options.auth) return;
+    this.#token = undefined;
+    const sessions = `/databases/${segment(this.#options.database)}/sessions`;
+    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952", this.#key ? () => this.#store.delete(this.#key) : undefined);
   }
 
   /**
@@ -174,7 +174,7 @@ export class Session {
   async send(req: WireRequest, also?: string, first?: () => Promise<void>): Promise<Envelope> {
     try {
       await first?.();
-      const envelope = await this.options.transport.send(req, this.scrub);
+      const envelope = await this.#options.transport.send(req, this.#scrub);
       if (envelope.code !== "0" && envelope.code !== also) throw this.errorFor(envelope, req);
       return envelope;
     } catch (error) {
@@ -182,17 +182,17 @@ export class Session {
     }
   }
 
-  private async sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
-    const envelope = await this.transmit(req, call);
-    if (envelope.code !== "952") this.lastUsed = this.options.now();
+  async #sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
+    const envelope = await this.#transmit(req, call);
+    if (envelope.code !== "952") this.#lastUsed = this.#options.now();
     return envelope;
   }
 
   /** Sends with the retry policy: network faults (reads only, unless never sent) and capacity codes. */
-  private transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
+  #transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
     const signalled = call.signal ? { ...req, signal: call.signal } : req;
-    const policy = this.options.retry;
-    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.options.transport.send(signalled, this.scrub)));
+    const policy = this.#options.retry;
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(signalled, this.#scrub)));
   }
 
   errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
@@ -200,30 +200,30 @@ export class Session {
   }
 
   /** The token to send: the one in hand unless it is `failed` (answered 952) or idle too long; else one login, shared. */
-  private currentToken(failed?: string): Promise<string> {
-    const token = this.token;
-    if (token && token !== failed && (this.options.now() - this.lastUsed < this.options.idleRefreshMs || !this.signsIn)) return Promise.resolve(token);
+  #currentToken(failed?: string): Promise<string> {
+    const token = this.#token;
+    if (token && token !== failed && (this.#options.now() - this.#lastUsed < this.#options.idleRefreshMs || !this.#signsIn)) return Promise.resolve(token);
     // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
-    this.token = undefined;
-    this.pendingLogin ??= this.acquire(token).finally(() => {
-      this.pendingLogin = undefined;
+    this.#token = undefined;
+    this.#pendingLogin ??= this.#acquire(token).finally(() => {
+      this.#pendingLogin = undefined;
     });
-    return this.pendingLogin;
+    return this.#pendingLogin;
   }
 
   /** The store's token unless it is `stale` (then deleted); else one login, whose token is stored. */
-  private async acquire(stale: string | undefined): Promise<string> {
-    const { server, database } = this.options;
-    const [headers, account] = await this.signIn();
-    const key = (this.key = `${server} ${segment(database)} ${account}`);
-    let token = (await this.store.get(key)) as string;
+  async #acquire(stale: string | undefined): Promise<string> {
+    const { server, database } = this.#options;
+    const [headers, account] = await this.#signIn();
+    const key = (this.#key = `${server} ${segment(database)} ${account}`);
+    let token = (await this.#store.get(key)) as string;
     if (!filled(token) || token === stale) {
-      if (token) await this.store.delete(key);
-      await this.store.set(key, (token = await this.login(headers)));
+      if (token) await this.#store.delete(key);
+      await this.#store.set(key, (token = await this.#login(headers)));
     }
-    this.token = token;
-    this.tokens = [token, ...this.tokens.slice(0, 5)];
-    this.lastUsed = this.options.now();
+    this.#token = token;
+    this.#tokens = [token, ...this.#tokens.slice(0, 5)];
+    this.#lastUsed = this.#options.now();
     return token;
   }
 
@@ -231,25 +231,25 @@ export class Session {
    * The login's headers, and the account the store's key names (never a secret): the username, the OAuth request
    * id, the Claris ID's subject. A Claris sign-in asks for an id token each time.
    */
-  private async signIn(): Promise<[Record<string, string>, string]> {
-    const auth = this.options.auth;
+  async #signIn(): Promise<[Record<string, string>, string]> {
+    const auth = this.#options.auth;
     if ("username" in auth) return [{ authorization: `Basic ${base64(`${auth.username}:${auth.password}`)}` }, segment(auth.username)];
     if ("oauth" in auth) return [{ "x-fm-data-oauth-request-id": auth.oauth.requestId, "x-fm-data-oauth-identifier": auth.oauth.identifier }, `oauth:${segment(auth.oauth.requestId)}`];
     const id: unknown = await (auth as { claris: () => Promise<string> }).claris();
     if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
-    this.tokens.unshift(id as string);
+    this.#tokens.unshift(id as string);
     return [{ authorization: `FMID ${id as string}` }, `claris:${subject(id as string)}`];
   }
 
   /** Logs in; a Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more. */
-  private async login(headers: Record<string, string>, again?: boolean): Promise<string> {
-    const path = `/databases/${segment(this.options.database)}/sessions`;
+  async #login(headers: Record<string, string>, again?: boolean): Promise<string> {
+    const path = `/databases/${segment(this.#options.database)}/sessions`;
     // Without data sources, "{}" (JSON leaves an undefined member out).
-    const body = JSON.stringify({ fmDataSource: this.options.fmDataSource });
+    const body = JSON.stringify({ fmDataSource: this.#options.fmDataSource });
     const req: WireRequest = { method: "POST", path, headers: { ...headers, "content-type": "application/json" }, body };
     // A login is safe to repeat: it creates nothing the caller depends on.
-    const envelope = await this.transmit(req, { idempotent: true });
-    if (envelope.code === "212" && !again && "claris" in this.options.auth) return this.login((await this.signIn())[0], true);
+    const envelope = await this.#transmit(req, { idempotent: true });
+    if (envelope.code === "212" && !again && "claris" in this.#options.auth) return this.#login((await this.#signIn())[0], true);
     if (envelope.code !== "0") throw this.errorFor(envelope, req);
     const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
     if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
