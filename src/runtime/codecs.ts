@@ -33,7 +33,7 @@ function quoteRaw(raw: unknown): string {
   try {
     text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : String(JSON.stringify(raw));
   } catch {
-    return Array.isArray(raw) ? "an array nested too deep to quote" : "an object nested too deep to quote";
+    return `${Array.isArray(raw) ? "an array" : "an object"} nested too deep to quote`;
   }
   const length = typeof raw === "string" ? raw.length : text.length;
   return length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}… (${length} characters)` : text;

@@ -5,6 +5,8 @@
  * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
+import { setOwn } from "./own.js";
+
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
 
 export interface FieldSpec {
@@ -101,8 +103,8 @@ export function defineLayout(spec?: LayoutSpec): unknown {
 function withAllFields(spec: LayoutSpec): LayoutSpec {
   if (!spec.readOnly && !spec.containers) return spec;
   const fields: Record<string, FieldSpec> = {};
-  // Defined, not assigned: a field named "__proto__" stays a field.
-  const add = (name: string, field: FieldSpec) => Object.defineProperty(fields, name, { value: field, enumerable: true, writable: true, configurable: true });
+  // Through setOwn: a field named "__proto__" stays a field.
+  const add = (name: string, field: FieldSpec) => setOwn(fields, name, field);
   for (const [name, field] of Object.entries(spec.fields)) add(name, field);
   for (const [name, field] of Object.entries(spec.readOnly ?? {})) add(name, { ...field, readOnly: true });
   for (const [name, container] of Object.entries(spec.containers ?? {})) add(name, { ...container, type: "container" });

@@ -71,10 +71,8 @@ async function exchange(options: TransportSettings, fetchFunction: typeof fetch,
   } catch (error) {
     throw connectionError(error, call);
   }
-  const headers: Envelope["headers"] = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
+  // Names lower-cased, as the Headers object keeps them.
+  const headers: Envelope["headers"] = Object.fromEntries(response.headers);
   const tooLarge = () => new ResponseTooLargeError(response.status, call, options.maxResponseBytes);
   // A declared length over the bound fails at once.
   if (Number(response.headers.get("content-length")) > options.maxResponseBytes) {

@@ -7,6 +7,7 @@ import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import { multipartBody, type UploadSource } from "./multipart.js";
+import { getOwn } from "./own.js";
 import { deleteRelatedKeys, portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
@@ -338,14 +339,16 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
-    const spec = this.#fieldSpec(field);
-    if (spec?.type !== "container") throw new TypeError(`layout "${this.definition.layout}": "${field}" is not a container field`);
+    const { layout, fields } = this.definition;
+    const spec = getOwn(fields, field) as FieldSpec | undefined;
+    if (spec?.type !== "container") throw new TypeError(`layout "${layout}": "${field}" is not a container field`);
     const repetition = options.repetition ?? 1;
-    if (!Number.isInteger(repetition) || repetition < 1 || repetition > (spec.repetitions ?? 1)) {
-      throw new RangeError(`layout "${this.definition.layout}", field "${field}": repetition ${repetition} is not between 1 and ${spec.repetitions ?? 1}`);
+    const repetitions = spec.repetitions ?? 1;
+    if (!Number.isInteger(repetition) || repetition < 1 || repetition > repetitions) {
+      throw new RangeError(`layout "${layout}", field "${field}": repetition ${repetition} is not between 1 and ${repetitions}`);
     }
     if (typeof data === "string" && !this.#session.filePaths) {
-      throw new TypeError(`layout "${this.definition.layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
+      throw new TypeError(`layout "${layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
     }
     const path = `${this.#recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
     // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
@@ -411,10 +414,6 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return `${this.#base}/records/${segment(String(recordId))}`;
   }
 
-  #fieldSpec(name: string): FieldSpec | undefined {
-    return Object.hasOwn(this.definition.fields, name) ? this.definition.fields[name] : undefined;
-  }
-
   #encode(input: object): Record<string, string | number> {
     return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders());
   }
@@ -452,20 +451,15 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   /** Decodes a response's records; undefined (nothing returned or matched) is an empty page. */
   #page(response: Record<string, unknown> | undefined, view?: View, keys?: Keys): Page<never> {
     // With script options, the response is there (101 and 401 too: then it carries only the scripts).
-    const page = response?.dataInfo ? { data: (response.data as unknown[]).map(view?.decode ?? this.#decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo } : this.#emptyPage();
+    const page: Page<never> = response?.dataInfo
+      ? { data: (response.data as unknown[]).map(view?.decode ?? this.#decodeRecord) as never[], dataInfo: response.dataInfo as DataInfo }
+      : { data: [], dataInfo: { database: this.#settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 } };
     return keys ? ({ ...page, scripts: response!.scripts } as Page<never>) : page;
   }
 
   /** `out` with the answer's script results, checked, when the call sent script keys; `out` itself otherwise. */
   #scripted(out: object, envelope: Envelope, req: { method: string; path: string }, keys: Keys | undefined): never {
     return (keys ? { ...out, scripts: scriptsIn(envelope.response, keys, (what) => { throw broken(envelope, req, what); }) } : out) as never;
-  }
-
-  #emptyPage(): Page<never> {
-    return {
-      data: [],
-      dataInfo: { database: this.#settings.database, layout: this.definition.layout, table: "", totalRecordCount: 0, foundCount: 0, returnedCount: 0 },
-    };
   }
 }
 
