@@ -12,7 +12,8 @@ export function broken(envelope: Envelope, { method, path }: FailedCall, what: s
   return new ProtocolError(envelope.httpStatus, "", { method, path }, `breaks the protocol: ${what}`);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+/** An object that is not an array (nor null). */
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** `response[key]`: a record's id or modification id, a non-empty string. */
 export function idIn(envelope: Envelope, call: FailedCall, key: "recordId" | "modId"): string {

@@ -1,4 +1,4 @@
-import { broken, pageIn } from "./answer-shape.js";
+import { broken, isObject, pageIn } from "./answer-shape.js";
 import type { FileMakerClient } from "./client.js";
 import type { AnyDatabase } from "./database.js";
 import { sessionOf } from "./client-sessions.js";
@@ -71,7 +71,7 @@ const expected = (what: string, value: unknown, path: Path): never => {
 };
 
 function objectAt(value: unknown, path: Path): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : expected("an object", value, path);
+  return isObject(value) ? value : expected("an object", value, path);
 }
 
 function arrayAt<T>(value: unknown, path: Path, item: (value: unknown, path: Path) => T): T[] {

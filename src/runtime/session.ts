@@ -5,10 +5,6 @@ import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { memoryTokenStore, type TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
-function withToken(req: WireRequest, token: string): WireRequest {
-  return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
-}
-
 /**
  * How the client signs in: an account's name and password; an existing session token (no re-login); OAuth (the
  * identity provider's request id and identifier); a FileMaker Cloud Claris ID (`claris` gives a fresh FMID id token
@@ -140,19 +136,19 @@ export class Session {
   }
 
   async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
-    let token = await this.#currentToken();
-    let req = build();
-    let answer = await this.#sendOnce(withToken(req, token), call);
     // 952: the server no longer knows the token (expired, revoked, restarted) and refused the call before doing
     // anything, so any call, a write too, may be sent again after a fresh login. Concurrent calls share that
     // login; a token revoked again right after its login gets another one, up to `retries` times.
-    for (let relogins = 0; answer.code === "952" && this.#signsIn && relogins < Math.max(1, this.#options.retry.retries); relogins++) {
+    for (let relogins = 0, token: string | undefined; ; relogins++) {
       token = await this.#currentToken(token);
-      req = build();
-      answer = await this.#sendOnce(withToken(req, token), call);
+      const req = build();
+      const answer = await this.#transmit({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` }, signal: call.signal }, call);
+      // A token is idle from its last use the server accepted.
+      if (answer.code !== "952") this.#lastUsed = this.#options.now();
+      else if (this.#signsIn && relogins < Math.max(1, this.#options.retry.retries)) continue;
+      if (answer.code !== "0") throw this.errorFor(answer, req);
+      return answer;
     }
-    if (answer.code !== "0") throw this.errorFor(answer, req);
-    return answer;
   }
 
   /**
@@ -182,17 +178,10 @@ export class Session {
     }
   }
 
-  async #sendOnce(req: WireRequest, call: CallOptions): Promise<Envelope> {
-    const envelope = await this.#transmit(req, call);
-    if (envelope.code !== "952") this.#lastUsed = this.#options.now();
-    return envelope;
-  }
-
-  /** Sends with the retry policy: network faults (reads only, unless never sent) and capacity codes. */
+  /** Sends `req` (which carries `call`'s signal) with the retry policy: network faults (reads only, unless never sent) and capacity codes. */
   #transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
-    const signalled = call.signal ? { ...req, signal: call.signal } : req;
     const policy = this.#options.retry;
-    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(signalled, this.#scrub)));
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(req, this.#scrub)));
   }
 
   errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
