@@ -1,11 +1,7 @@
 import { getOwn } from "./own.js";
+import type { FailedCall } from "./protocol-errors.js";
 import { scriptsIn, type ScriptResults } from "./script-options.js";
 
-/** The call that failed: method and path only, never credentials or tokens. */
-export interface FailedCall {
-  method: string;
-  path: string;
-}
 
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
 export class FileMakerError extends Error {
@@ -24,7 +20,6 @@ export class FileMakerError extends Error {
     this.httpStatus = httpStatus;
     this.call = call;
     this.serverMessage = serverMessage;
-    this.name = new.target.name;
   }
 }
 
@@ -55,6 +50,25 @@ export class InvalidTokenError extends FileMakerError {}
  */
 export class CapacityError extends FileMakerError {}
 
+// Each class's name as a string, on its prototype: an app's bundler renames classes, so `new.target.name` would make
+// an InvalidTokenError say "D" in a minified bundle.
+for (const [name, ErrorClass] of Object.entries({
+  FileMakerError,
+  DatabaseMissingError,
+  RecordMissingError,
+  FieldMissingError,
+  ScriptMissingError,
+  LayoutMissingError,
+  InvalidCredentialsError,
+  ModIdMismatchError,
+  NoRecordsMatchError,
+  ValidationError,
+  InvalidTokenError,
+  CapacityError,
+})) {
+  ErrorClass.prototype.name = name;
+}
+
 const BY_CODE: Record<string, typeof FileMakerError> = {
   "100": DatabaseMissingError,
   "101": RecordMissingError,
@@ -79,52 +93,4 @@ export function fileMakerError(code: string, message: string, httpStatus: number
   const error = new ErrorClass(code, message, httpStatus, call);
   const scripts = scriptsIn(response);
   return Object.keys(scripts).length ? Object.assign(error, { scripts }) : error;
-}
-
-/** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */
-export class ProtocolError extends Error {
-  declare readonly httpStatus: number;
-  declare readonly bodyStart: string;
-  declare readonly call: FailedCall;
-
-  constructor(
-    httpStatus: number,
-    bodyStart: string,
-    call: FailedCall,
-    /** What is wrong with an answer that is an envelope but breaks the protocol (a get without one record). */
-    detail?: string,
-  ) {
-    super(`${call.method} ${call.path}: HTTP ${httpStatus} answer ${detail ?? `is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`}`);
-    this.httpStatus = httpStatus;
-    this.bodyStart = bodyStart;
-    this.call = call;
-    this.name = "ProtocolError";
-  }
-}
-
-/**
- * The answer is longer than the client's `maxResponseBytes`: the request was aborted at the bound, without reading
- * (or keeping) the rest. Never retried: the same call would get the same answer.
- */
-export class ResponseTooLargeError extends ProtocolError {
-  declare readonly maxResponseBytes: number;
-
-  constructor(httpStatus: number, call: FailedCall, maxResponseBytes: number) {
-    super(httpStatus, "", call, `is larger than maxResponseBytes (${maxResponseBytes} bytes); the rest was not read`);
-    this.maxResponseBytes = maxResponseBytes;
-    this.name = "ResponseTooLargeError";
-  }
-}
-
-/** The request did not complete: the caller aborted it, it timed out, or the connection failed. */
-export class NetworkError extends Error {
-  declare readonly reason: "aborted" | "timeout" | "connection";
-  declare readonly call: FailedCall;
-
-  constructor(message: string, reason: "aborted" | "timeout" | "connection", call: FailedCall, options?: { cause?: unknown }) {
-    super(`${call.method} ${call.path}: ${message}`, options);
-    this.reason = reason;
-    this.call = call;
-    this.name = "NetworkError";
-  }
 }

@@ -1,4 +1,4 @@
-import { ResponseTooLargeError, type FailedCall } from "./errors.js";
+import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
 import { chunksOf, type MultipartBody } from "./multipart.js";
 import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 

@@ -50,15 +50,12 @@ export {
   InvalidTokenError,
   LayoutMissingError,
   ModIdMismatchError,
-  NetworkError,
   NoRecordsMatchError,
-  ProtocolError,
   RecordMissingError,
-  ResponseTooLargeError,
   ScriptMissingError,
   ValidationError,
-  type FailedCall,
 } from "./errors.js";
+export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
 export type { Auth, ExternalDataSource } from "./session.js";
 export type { RetryPolicy } from "./retry.js";
 export type { UploadSource } from "./multipart.js";

@@ -1,4 +1,4 @@
-import { NetworkError, ProtocolError, ResponseTooLargeError } from "./errors.js";
+import { NetworkError, ProtocolError, ResponseTooLargeError } from "./protocol-errors.js";
 import { neverReachedServer } from "./transport.js";
 
 export interface RetryPolicy {

@@ -1,4 +1,4 @@
-import { NetworkError, ProtocolError, type FailedCall } from "./errors.js";
+import { NetworkError, ProtocolError, type FailedCall } from "./protocol-errors.js";
 import type { MultipartBody } from "./multipart.js";
 
 /**

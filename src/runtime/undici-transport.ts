@@ -1,6 +1,6 @@
 import { openAsBlob } from "node:fs";
 import type { Agent, Dispatcher } from "undici";
-import { ResponseTooLargeError } from "./errors.js";
+import { ResponseTooLargeError } from "./protocol-errors.js";
 import { chunksOf, type MultipartBody } from "./multipart.js";
 import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 
