@@ -9,12 +9,17 @@ import { gzipSync } from "node:zlib";
 // History: one entry, 10,240 B until the runtime hardening took it to 11,442 B (budget 11,740 B). Split per entry
 // with the fetch transport (issue 14), and re-set once the metadata reader left the app's entries for its own:
 // node 11,322 B, fetch 11,364 B, schema 1,379 B (the schema builder and the codecs its ISO checks use), metadata
-// 1,886 B.
+// 1,886 B. Issue 15 (the whole Data API) raised node and fetch, each feature measured alone on the node entry: sign-ins
+// and token stores +564 B, scripts on calls, duplicate and entry modes +681 B, portals and response layouts +933 B,
+// dateFormat +255 B, client-level calls (runScript, setGlobals, productInfo, databases, scripts and folders) +752 B;
+// a size pass then took 422 B back and error names that survive minification cost 101 B: node 14,400 B, fetch
+// 14,425 B, budgets re-set to 14,800 B (headroom about 2.7 %). Metadata no longer carries FileMaker's error classes
+// (protocol-errors.ts): 1,873 B.
 const ENTRIES = [
   // What `import "@fmgen/runtime"` loads on Node: the undici transport.
-  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 11_700 },
+  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 14_800 },
   // What Workers, Deno, Bun and browsers load: the fetch transport, no node: module.
-  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 11_700 },
+  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_800 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
   { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 1_450 },
   // What fmgen pull loads for layout metadata and undecoded records.
