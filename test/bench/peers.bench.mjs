@@ -31,7 +31,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { benchDescription, seededRandom, spawnEmulator } from "./support.mjs";
+import { benchDescription, generatedLayouts, seededRandom, spawnEmulator, typecheckUsage } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -682,30 +682,9 @@ async function benchTsc() {
   await timed(process.execPath, [BIN, "generate", "--layouts", layouts, "--out", join(fmApp, "generated")]);
   await symlink(join(ROOT, "node_modules"), join(fmApp, "node_modules"), "dir");
   await writeFile(join(fmApp, "package.json"), JSON.stringify({ type: "module" }));
-  const fmIndex = await readFile(join(fmApp, "generated/index.ts"), "utf8");
-  const fmExports = [...fmIndex.matchAll(/from "\.\/(.+)\.js"/g)].map((m) => m[1]);
-  const fmNames = [];
-  for (const file of fmExports) {
-    const text = await readFile(join(fmApp, "generated", `${file}.ts`), "utf8");
-    const m = /export const (\w+) = defineLayout/.exec(text);
-    if (m) fmNames.push(m[1]);
-  }
+  const { names: fmNames } = await generatedLayouts(join(fmApp, "generated"));
   check(fmNames.length === TSC_LAYOUTS, `found ${fmNames.length} fmgen layout definitions`);
-  const fmUsage = [
-    `import { createClient } from "@fmgen/runtime";`,
-    `import { ${fmNames.join(", ")} } from "./generated/index.js";`,
-    `const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });`,
-    ...fmNames.map(
-      (n, i) => `export async function use${i}() {
-  const c = fm.layout(${n});
-  const r = await c.get(1);
-  const v: string = r.fieldData["Field 6"];
-  const { recordId } = await c.create({ fieldData: { field_1: 2, "Field 6": "x" } });
-  const found = await c.find({ query: [{ "Field 6": "x" }], sort: [{ fieldName: "field_2", sortOrder: "descend" }], limit: 10 });
-  return [v, recordId, found.data[0]?.fieldData.field_1] as const;
-}`,
-    ),
-  ].join("\n");
+  const fmUsage = typecheckUsage("@fmgen/runtime", fmNames);
   await writeFile(join(fmApp, "usage.ts"), fmUsage);
   await writeFile(join(fmApp, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, paths: { "@fmgen/runtime": [join(ROOT, "packages/runtime/dist/index.d.ts")], "@fmgen/runtime/schema": [join(ROOT, "packages/runtime/dist/schema.d.ts")] } }, files: ["usage.ts"] }));
 

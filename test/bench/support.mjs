@@ -1,6 +1,8 @@
 // What the benchmark scripts share: a seeded PRNG, the generation benchmarks' layouts and the emulator started as
 // its own process.
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -75,4 +77,40 @@ export async function spawnEmulator({ layouts, data, execArgv = [], timeoutMs })
     return exited;
   };
   return { child, pid: child.pid, url, startupMs, stop, stderr: () => stderr };
+}
+
+/**
+ * The layout definitions a generated folder exports (read from its index and modules; a database module has none)
+ * and the runtime module they import (`fmgen/runtime` in code generated before the packages split).
+ */
+export async function generatedLayouts(generatedDir) {
+  const index = await readFile(join(generatedDir, "index.ts"), "utf8");
+  const names = [];
+  let specifier = "@fmgen/runtime";
+  for (const [, file] of index.matchAll(/from "\.\/(.+)\.js"/g)) {
+    const text = await readFile(join(generatedDir, `${file}.ts`), "utf8");
+    const m = /export const (\w+) = defineLayout/.exec(text);
+    if (m) names.push(m[1]);
+    specifier = /from "((?:@fmgen|fmgen)\/runtime)"/.exec(text)?.[1] ?? specifier;
+  }
+  return { names, specifier };
+}
+
+/** The type-checking benchmarks' usage file: get, create and find with a sort on every layout. */
+export function typecheckUsage(specifier, names) {
+  return [
+    `import { createClient } from "${specifier}";`,
+    `import { ${names.join(", ")} } from "./generated/index.js";`,
+    `const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });`,
+    ...names.map(
+      (n, i) => `export async function use${i}() {
+  const c = fm.layout(${n});
+  const r = await c.get(1);
+  const v: string = r.fieldData["Field 6"];
+  const { recordId } = await c.create({ fieldData: { field_1: 2, "Field 6": "x" } });
+  const found = await c.find({ query: [{ "Field 6": "x" }], sort: [{ fieldName: "field_2", sortOrder: "descend" }], limit: 10 });
+  return [v, recordId, found.data[0]?.fieldData.field_1] as const;
+}`,
+    ),
+  ].join("\n");
 }

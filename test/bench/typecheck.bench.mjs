@@ -15,13 +15,13 @@
 
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { benchDescription } from "./support.mjs";
+import { benchDescription, generatedLayouts, typecheckUsage } from "./support.mjs";
 
 const HERE = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
@@ -53,31 +53,9 @@ async function prepare(ROOT, dir) {
   await symlink(join(ROOT, "node_modules"), join(app, "node_modules"), "dir");
   await writeFile(join(app, "package.json"), JSON.stringify({ type: "module" }));
 
-  const index = await readFile(join(app, "generated/index.ts"), "utf8");
-  const names = [];
-  let specifier = "@fmgen/runtime";
-  for (const [, file] of index.matchAll(/from "\.\/(.+)\.js"/g)) {
-    const text = await readFile(join(app, "generated", `${file}.ts`), "utf8");
-    const m = /export const (\w+) = defineLayout/.exec(text);
-    if (m) names.push(m[1]);
-    specifier = /from "((?:@fmgen|fmgen)\/runtime)"/.exec(text)?.[1] ?? specifier;
-  }
+  const { names, specifier } = await generatedLayouts(join(app, "generated"));
   if (names.length !== LAYOUTS) throw new Error(`found ${names.length} layout definitions, expected ${LAYOUTS}`);
-  const usage = [
-    `import { createClient } from "${specifier}";`,
-    `import { ${names.join(", ")} } from "./generated/index.js";`,
-    `const fm = createClient({ server: "https://fms.example.com", database: "Bench", auth: { username: "u", password: "p" } });`,
-    ...names.map(
-      (n, i) => `export async function use${i}() {
-  const c = fm.layout(${n});
-  const r = await c.get(1);
-  const v: string = r.fieldData["Field 6"];
-  const { recordId } = await c.create({ fieldData: { field_1: 2, "Field 6": "x" } });
-  const found = await c.find({ query: [{ "Field 6": "x" }], sort: [{ fieldName: "field_2", sortOrder: "descend" }], limit: 10 });
-  return [v, recordId, found.data[0]?.fieldData.field_1] as const;
-}`,
-    ),
-  ].join("\n");
+  const usage = typecheckUsage(specifier, names);
   await writeFile(join(app, "usage.ts"), usage);
   const paths = {};
   for (const [name, entry] of [
