@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatJsonPath } from "../layout/load.js";
+import { formatJsonPath } from "../project/index.js";
 import type { EmulatorClock } from "./clock.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
 import type { Account } from "./sessions.js";

@@ -34,7 +34,7 @@ export interface GenerateOptions {
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; printed: PrintedFile }[] {
   const template = options.template ?? layoutModuleTemplate();
   const plans = planIdentifiers(layouts, template);
-  const databases = planDatabases(layouts, options.databases ?? [], plans, template);
+  const databases = planDatabases(options.databases ?? [], plans, template);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
   for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template.header) });
   files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template) });

@@ -208,12 +208,8 @@ export class DatabasePlanError extends Error {
   }
 }
 
-export function planDatabases(
-  layouts: readonly LayoutDescription[],
-  databases: readonly DatabaseDescription[],
-  layoutPlans: readonly LayoutPlan[],
-  template: LayoutModuleTemplate,
-): DatabasePlan[] {
+export function planDatabases(databases: readonly DatabaseDescription[], layoutPlans: readonly LayoutPlan[], template: LayoutModuleTemplate): DatabasePlan[] {
+  const layouts = layoutPlans.map((p) => p.layout);
   const problems: string[] = [];
   const described = new Map<string, DatabaseDescription>();
   for (const description of databases) {

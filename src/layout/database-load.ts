@@ -1,21 +1,26 @@
-import { descriptionFiles, formatJsonPath, JsonFileError, readJsonFile } from "../project/index.js";
-import { type DatabaseDescription, databaseDescriptionSchema } from "./database-schema.js";
+import { describeIssue, descriptionFiles, JsonFileError, readJsonFile } from "../project/index.js";
+import { type DatabaseDescription, databaseDescriptionSchema, type DatabaseScriptInput } from "./database-schema.js";
 
 /** A database description file that cannot be used; the message names the file and the JSON path of each problem. */
 export class DatabaseFileError extends JsonFileError {}
 
 export const DATABASE_FILE_SUFFIX = ".database.json";
 
+/** A script's folder as a path, outermost first: `[]` at the top of the script list, a single name as one folder. */
+export function scriptFolderPath(folder: DatabaseScriptInput["folder"]): string[] {
+  return folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder];
+}
+
 /** Validates an already-parsed database description; `source` names it in errors. */
 export function parseDatabaseDescription(json: unknown, source = "<database>"): DatabaseDescription {
   const result = databaseDescriptionSchema.safeParse(json);
   if (!result.success) {
-    throw new DatabaseFileError(source, result.error.issues.map((issue) => ({ path: formatJsonPath(issue.path), message: issue.message })));
+    throw new DatabaseFileError(source, result.error.issues.map(describeIssue));
   }
   const { database, scripts = [] } = result.data;
   return {
     database,
-    scripts: scripts.map(({ name, folder }) => ({ name, folder: folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder] })),
+    scripts: scripts.map(({ name, folder }) => ({ name, folder: scriptFolderPath(folder) })),
     source,
   };
 }

@@ -1,11 +1,8 @@
 import type { z } from "zod";
-import { descriptionFiles, formatJsonPath, JsonFileError, readJsonFile, type DiscoveryOptions } from "../project/index.js";
+import { describeIssue, descriptionFiles, JsonFileError, readJsonFile, type DiscoveryOptions } from "../project/index.js";
 import { DATABASE_FILE_SUFFIX } from "./database-load.js";
 import { defaultTypeName, type LayoutDescription } from "./description.js";
 import { layoutDescriptionSchema } from "./schema.js";
-
-// The emulator reads JSON paths from here.
-export { formatJsonPath } from "../project/index.js";
 
 /** A description file that cannot be used; the message names the file and the JSON path of each problem. */
 export class LayoutFileError extends JsonFileError {}
@@ -37,8 +34,4 @@ export async function loadLayouts(entries: readonly string[]): Promise<LayoutDes
  */
 export async function layoutDescriptionFiles(entries: readonly string[], options: DiscoveryOptions = {}): Promise<string[]> {
   return (await descriptionFiles(entries, options)).filter((file) => !file.endsWith(DATABASE_FILE_SUFFIX));
-}
-
-export function describeIssue(issue: z.core.$ZodIssue): { path: string; message: string } {
-  return { path: formatJsonPath(issue.path), message: issue.message };
 }

@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { formatJsonPath, JsonFileError, readJsonFile } from "./json-file.js";
+import { describeIssue, JsonFileError, readJsonFile } from "./json-file.js";
 
 /**
  * `fmgen.config.json`: the single source of truth is this zod schema; `schema/config.schema.json` is generated
@@ -61,7 +61,7 @@ export class ConfigFileError extends JsonFileError {}
 
 export function parseConfig(json: unknown, source = "<config>"): FmgenConfig {
   const result = configSchema.safeParse(json);
-  if (!result.success) throw new ConfigFileError(source, result.error.issues.map((i) => ({ path: formatJsonPath(i.path), message: i.message })));
+  if (!result.success) throw new ConfigFileError(source, result.error.issues.map(describeIssue));
   return result.data;
 }
 

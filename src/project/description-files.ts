@@ -25,8 +25,6 @@ export interface DiscoveryOptions {
    * description): they name no file.
    */
   missing?: "error" | "skip";
-  /** `"skip"`: only the files found in folders count, not the files entries name themselves. */
-  namedFiles?: "keep" | "skip";
 }
 
 export async function descriptionFiles(entries: readonly string[], options: DiscoveryOptions = {}): Promise<string[]> {
@@ -40,7 +38,7 @@ export async function descriptionFiles(entries: readonly string[], options: Disc
     if (isGlob(entry)) {
       const matched = await expandGlob(entry);
       if (matched.length === 0) fail(entry, "the glob matches no file");
-      if (options.namedFiles !== "skip") files.push(...matched);
+      files.push(...matched);
       continue;
     }
     const info = await stat(entry).catch(() => undefined);
@@ -49,7 +47,7 @@ export async function descriptionFiles(entries: readonly string[], options: Disc
       continue;
     }
     if (!info.isDirectory()) {
-      if (options.namedFiles !== "skip") files.push(entry);
+      files.push(entry);
       continue;
     }
     const names = (await readdir(entry)).filter((name) => name.endsWith(suffix)).sort(compareCodeUnits);

@@ -50,3 +50,8 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
   }
   return out;
 }
+
+/** A schema's complaint as a description file's problem: the JSON path in the file's terms and the message. */
+export function describeIssue(issue: { path: readonly PropertyKey[]; message: string }): { path: string; message: string } {
+  return { path: formatJsonPath(issue.path), message: issue.message };
+}

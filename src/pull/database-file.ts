@@ -6,11 +6,11 @@ import {
   databaseDescriptionSchema,
   DatabaseFileError,
   defaultTypeName,
-  describeIssue,
+  scriptFolderPath,
   type DatabaseDescriptionInput,
   type DatabaseScriptInput,
 } from "../layout/index.js";
-import { parseJsonText } from "../project/index.js";
+import { describeIssue, parseJsonText } from "../project/index.js";
 import { isFatal, isMissingEndpoint } from "./errors.js";
 
 /**
@@ -93,7 +93,6 @@ export function databaseFileName(database: string): string {
   return `${defaultTypeName(database)}${DATABASE_FILE_SUFFIX}`;
 }
 
-const folderPath = (folder: DatabaseScriptInput["folder"]): string[] => (folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder]);
 const sameFolder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 const showFolder = (folder: readonly string[]) => folder.join("/");
 
@@ -103,7 +102,7 @@ export function mergeDatabase(database: string, live: readonly LiveScript[], fil
   for (const entry of file?.scripts ?? []) if (!entries.has(entry.name)) entries.set(entry.name, entry);
   const scripts = live.map(({ name, folder }): DatabaseScriptInput => {
     const { name: _name, folder: fileFolder, ...extra } = entries.get(name) ?? { name };
-    const kept = fileFolder !== undefined && sameFolder(folderPath(fileFolder), folder) ? fileFolder : folder.length === 1 ? folder[0] : folder;
+    const kept = fileFolder !== undefined && sameFolder(scriptFolderPath(fileFolder), folder) ? fileFolder : folder.length === 1 ? folder[0] : folder;
     return { name, ...(folder.length ? { folder: kept } : {}), ...extra };
   });
   const $schema = file ? file.$schema : schemaRef;
@@ -113,8 +112,8 @@ export function mergeDatabase(database: string, live: readonly LiveScript[], fil
 /** What the merge changed, for the report and `--check`: scripts added, removed, moved between folders, or the order. */
 export function diffDatabase(before: DatabaseDescriptionInput, after: DatabaseDescriptionInput): ScriptChange[] {
   const changes: ScriptChange[] = [];
-  const old = new Map((before.scripts ?? []).map((s) => [s.name, folderPath(s.folder)]));
-  const now = new Map((after.scripts ?? []).map((s) => [s.name, folderPath(s.folder)]));
+  const old = new Map((before.scripts ?? []).map((s) => [s.name, scriptFolderPath(s.folder)]));
+  const now = new Map((after.scripts ?? []).map((s) => [s.name, scriptFolderPath(s.folder)]));
   for (const [name, folder] of now) {
     const was = old.get(name);
     if (!was) changes.push({ kind: "added", name, to: showFolder(folder), breaking: false });

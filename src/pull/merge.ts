@@ -1,6 +1,5 @@
 import {
   AUTO_ENTER_TYPES,
-  formatJsonPath,
   layoutDescriptionSchema,
   LayoutFileError,
   placedFields,
@@ -10,6 +9,7 @@ import {
   type LayoutDescriptionInput,
   type PortalDescription,
 } from "../layout/index.js";
+import { formatJsonPath } from "../project/index.js";
 import { decodesAs } from "./infer.js";
 import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
 

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { FIELD_TYPES } from "../layout/index.js";
-import { compareCodeUnits, formatJson, formatJsonPath } from "../project/index.js";
+import { compareCodeUnits, formatJson, formatJsonPath, readIfExists } from "../project/index.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 
 /**
@@ -48,14 +47,12 @@ type SnapshotLayout = z.infer<typeof layoutSchema>;
 export class PullState {
   private readonly layouts = new Map<string, LiveLayout>();
 
+  /** `readText`: the file as read (undefined when there was none), so that a pull rewrites it only when it changed. */
+  private constructor(readonly readText?: string) {}
+
   static async read(file: string): Promise<PullState> {
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return new PullState();
-      throw error;
-    }
+    const text = await readIfExists(file);
+    if (text === undefined) return new PullState();
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -67,7 +64,7 @@ export class PullState {
       const issue = parsed.error.issues[0]!;
       throw new Error(`${file}: ${formatJsonPath(issue.path)}: ${issue.message}; delete it and pull again`);
     }
-    const state = new PullState();
+    const state = new PullState(text);
     for (const layout of parsed.data.layouts) state.set(fromSnapshot(layout));
     return state;
   }

@@ -22,7 +22,6 @@ const template = layoutModuleTemplate();
 function plan(layouts: LayoutDescription[], databases: DatabaseDescriptionInput[] = []) {
   const layoutPlans = planIdentifiers(layouts, template);
   return planDatabases(
-    layouts,
     databases.map((d, i) => parseDatabaseDescription(d, `d${i}.database.json`)),
     layoutPlans,
     template,

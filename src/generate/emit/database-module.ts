@@ -1,19 +1,16 @@
-import { repetitionsOf } from "../../layout/index.js";
 import { DATABASE_IMPORT, type DatabasePlan } from "../plan.js";
 import { importStatement, objectLiteral, withDocs, type PrintedFile } from "../print.js";
 import { docText, literalKey, stringLiteral } from "../text.js";
+import { fieldSpecText } from "./definition.js";
 
 /**
  * A database's module: `export const <Database> = defineDatabase({ database, scripts, globals });`, what an app
  * passes to `createClient({ database: <Database> })` so that script names and globals are checked by the compiler.
- * The scripts are the database description's, in its order; the globals `{ type }` (and `repetitions`) per fully
- * qualified name.
+ * The scripts are the database description's, in its order; the globals' specs (as a layout's definition writes
+ * them) per fully qualified name.
  */
 export function emitDatabaseModule(plan: DatabasePlan, header: string): PrintedFile {
-  const globals = plan.globals.map(({ name, field }) => {
-    const n = repetitionsOf(field);
-    return [literalKey(name), `{ type: ${stringLiteral(field.type)}${n !== 1 ? `, repetitions: ${n}` : ""} }`] as const;
-  });
+  const globals = plan.globals.map(({ name, field }) => [literalKey(name), fieldSpecText(field, false)] as const);
   const spec = objectLiteral(
     [
       ["database", stringLiteral(plan.database)],
