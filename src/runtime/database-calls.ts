@@ -1,4 +1,4 @@
-import { broken } from "./answer-shape.js";
+import { broken, isObject } from "./answer-shape.js";
 import { describe } from "./codecs.js";
 import type { AnyDatabase, GlobalsOf, ScriptNameOf } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
@@ -73,7 +73,7 @@ export function databaseCalls<Db extends AnyDatabase>(session: Session, database
     },
 
     async setGlobals(values, options = {}) {
-      if (typeof values !== "object" || values === null || Array.isArray(values)) throw new TypeError("setGlobals: values must be an object of TO::field names to values");
+      if (!isObject(values)) throw new TypeError("setGlobals: values must be an object of TO::field names to values");
       const globalFields: Record<string, string> = {};
       for (const [field, value] of Object.entries(values as Record<string, unknown>)) {
         if (value === undefined) continue;

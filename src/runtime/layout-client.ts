@@ -328,7 +328,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async *portalRows<P extends keyof PortalsOf<D> & string>(recordId: string | number, portal: P, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RowOf<PortalsOf<D>[P]>> {
     const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
     // Checks the portal's name here, so that the error names this call.
-    this.#view("portalRows", { portals: { [portal]: true } });
+    portalOf("portalRows", this.definition, portal);
     for (let offset = 1; ; offset += limit) {
       const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
       const rows = record.portalData[portal]!;

@@ -2,7 +2,7 @@ import { broken, isObject, pageIn } from "./answer-shape.js";
 import type { FileMakerClient } from "./client.js";
 import type { AnyDatabase } from "./database.js";
 import { sessionOf } from "./client-sessions.js";
-import { setOwn } from "./own.js";
+import { getOwn, setOwn } from "./own.js";
 import { listQuery, type DataInfo } from "./paging.js";
 import { segment } from "./transport.js";
 
@@ -79,7 +79,7 @@ function arrayAt<T>(value: unknown, path: Path, item: (value: unknown, path: Pat
 
 /** `object[key]` of the given type; missing (undefined), `fallback` when there is one. */
 function member<T extends string | boolean>(object: Record<string, unknown>, key: string, type: "string" | "boolean", path: Path, fallback?: T): T {
-  const value = Object.hasOwn(object, key) ? object[key] : undefined;
+  const value = getOwn(object, key);
   if (value === undefined && fallback !== undefined) return fallback;
   return typeof value === type ? (value as T) : expected(`a ${type}`, value, [...path, key]);
 }
@@ -87,7 +87,8 @@ function member<T extends string | boolean>(object: Record<string, unknown>, key
 /** One field's metadata, with the defaults of the fields a server leaves out; other members kept as they are. */
 function fieldMetadata(value: unknown, path: Path): FieldMetadata {
   const field = objectAt(value, path);
-  const maxRepeat = Object.hasOwn(field, "maxRepeat") && field.maxRepeat !== undefined ? field.maxRepeat : 1;
+  const given = getOwn(field, "maxRepeat");
+  const maxRepeat = given === undefined ? 1 : given;
   if (!Number.isInteger(maxRepeat) || (maxRepeat as number) < 1) expected("a whole number >= 1", maxRepeat, [...path, "maxRepeat"]);
   const out: FieldMetadata = {
     ...field,

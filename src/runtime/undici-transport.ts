@@ -18,8 +18,10 @@ let undici: Promise<typeof import("undici")> | undefined;
  */
 export function undiciTransport(settings: TransportSettings, dispatcher?: Dispatcher): Transport {
   let own: Promise<Agent> | undefined;
+  // The agent once made: requests after the first dispatch to it directly, not through the promise (a microtask each).
+  let agent: Agent | undefined;
   const target = (): Dispatcher | Promise<Dispatcher> =>
-    dispatcher ?? (own ??= (undici ??= import("undici")).then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 16 })));
+    dispatcher ?? agent ?? (own ??= (undici ??= import("undici")).then(({ Agent }) => (agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 }))));
   return {
     send: (req, scrub) => send(settings, target(), req, scrub),
     filePaths: true,
