@@ -122,6 +122,12 @@ describe("fmgen pull writes the database description from the script list", () =
     const check = await runPull(root, emu.url, ["--check"]);
     expect(check.code).toBe(0);
     expect(check.out).toMatch(/layouts\/Contacts\.database\.json: up to date \(the file is rewritten in fmgen's format\)/);
+    // --check wrote nothing; a pull rewrites it in fmgen's layout, the same scripts.
+    expect(await readFile(join(root, FILE), "utf8")).toBe(JSON.stringify({ database: "Contacts", scripts: SCRIPTS }));
+    expect((await runPull(root, emu.url)).code).toBe(0);
+    expect(await readFile(join(root, FILE), "utf8")).toBe(
+      '{\n  "database": "Contacts",\n  "scripts": [\n    { "name": "Send Invoice", "folder": "Billing" },\n    { "name": "Export PDF", "folder": ["Billing", "Print"] },\n    { "name": "Log Find" }\n  ]\n}\n',
+    );
   });
 
   it("refuses a malformed database description, naming the file and the path inside it, before any request", async () => {

@@ -70,6 +70,8 @@ describe("defineLayout<Fields>()(spec)", () => {
     const notes = fm.layout(Note);
     // @ts-expect-error: read-only
     await expect(notes.create({ fieldData: { id: 1 } })).rejects.toThrow(/"id"/);
+    // @ts-expect-error: a container is written only through upload()
+    await expect(notes.create({ fieldData: { Photo: "x" } })).rejects.toThrow(/"Photo"/);
     await fm.close();
   });
 });

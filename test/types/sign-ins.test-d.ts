@@ -31,8 +31,8 @@ export function variants(): void {
   // @ts-expect-error apiKey is a string
   createClient({ server, database, auth: { apiKey: 42 } });
 
-  const auth: Auth = { apiKey: "k" };
-  expectTypeOf(auth).toMatchTypeOf<Auth>();
+  expectTypeOf({ apiKey: "k", pathPrefix: "/otto" } as const).toExtend<Auth>();
+  expectTypeOf({ claris: async () => "id-token" }).toExtend<Auth>();
 }
 
 export function stores(): void {
