@@ -18,7 +18,7 @@
 // writable fields apart from the read-only ones and the containers), its TypeScript type and documentation in
 // `LayoutFields`. The runtime's types derive everything else from the definition.
 
-import { defineLayout, type ContainersOf, type FmRecord, type InputOf, type PortalInputOf, type PortalRowOf, type PortalsOf, type QueryOf, type SortSpec } from "@fmgen/runtime";
+import { defineLayout, type LayoutTypesKey, type QueryOf, type SortSpec } from "@fmgen/runtime";
 import { recordSchema } from "@fmgen/runtime/schema";
 
 /** @fill definition */
@@ -56,26 +56,29 @@ export interface LayoutFields {
   toString: string;
 }
 
+/** Every TypeScript shape of the layout, derived by the runtime from the definition; the types below name them. */
+export type LayoutTypes = (typeof Layout)[LayoutTypesKey];
+
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
-export type LayoutInput = InputOf<typeof Layout>;
+export type LayoutInput = LayoutTypes["input"];
 
 /** A row of portal "Lines", decoded. */
-export type LayoutLinesRow = PortalRowOf<typeof Layout, "Lines">;
+export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];
 
 /** portalData of a record: each portal's rows. */
-export type LayoutPortals = PortalsOf<typeof Layout>;
+export type LayoutPortals = LayoutTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
-export type LayoutPortalInput = PortalInputOf<typeof Layout>;
+export type LayoutPortalInput = LayoutTypes["portalInput"];
 
 /** The container fields: the only ones upload() takes. */
-export type LayoutContainer = ContainersOf<typeof Layout>;
+export type LayoutContainer = LayoutTypes["containers"];
 
 /** A field name of the layout: what sort specs and find requests accept. */
 export type LayoutFieldName = keyof LayoutFields;
 
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
-export type LayoutRecord = FmRecord<LayoutFields, LayoutPortals>;
+export type LayoutRecord = LayoutTypes["record"];
 
 /** One sort criterion: a field of the layout and an order. */
 export type LayoutSort = SortSpec<LayoutFieldName>;

@@ -55,18 +55,23 @@ export interface LayoutTypes {
   /** Names of the container fields (the only ones upload accepts). */
   containers: string;
   /**
-   * Each field's kind, layout and portal fields alike (`{ "First Name": "text"; "Invoices::Amount": "number" }`):
-   * which `q` helpers a find may use on it. Without it, a field whose value is a number counts as a number field
-   * and any other may take every helper (the runtime still checks).
+   * Each field's kind, layout and portal fields alike (`{ "First Name": "text"; "Invoices::Amount": "number" }`), or
+   * a spec's groups (`KindSource`, as `KindsOf` a generated definition gives them): which `q` helpers a find may use
+   * on it. Without it, a field whose value is a number counts as a number field and any other may take every helper
+   * (the runtime still checks).
    */
   kinds?: object;
 }
 
 /** What a definition carries: its shapes, and what finds key off, worked out once by `defineLayout`. */
 export interface DefinitionTypes extends LayoutTypes {
-  kinds: object;
+  kinds: KindSource;
   /** The fields a find may name: the layout's and its portals' (`TO::F`), each with its read type. */
   findable: object;
+  /** A record as the runtime returns it (`FmRecord` of the fields and portals). */
+  record: object;
+  /** The field names sort specs take. */
+  names: string;
 }
 
 /** The key of a definition's types: declared, never present at run time, and not exported as a value. */
@@ -128,7 +133,8 @@ type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNulla
 
 /**
  * Every shape of a layout, derived from the read shape of its fields and its spec's literal types. The mapped types
- * are written out here, not through type aliases, so that an editor shows the shapes themselves.
+ * are written out here, not through type aliases, so that an editor shows the shapes themselves. A shape built on
+ * another one reads it from this interface (`SpecTypes<Fields, S>["rows"]`), so the compiler works it out once.
  */
 export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends DefinitionTypes {
   /** The spec's database, as its literal type: a response layout of another database fails to compile. */
@@ -137,28 +143,32 @@ export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends 
   /** The spec's `fields` are the writable ones. */
   input: { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
   rows: { -readonly [N in keyof S["portals"]]: { -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> } };
-  portals: { -readonly [N in keyof S["portals"]]: PortalRow<{ -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> }>[] };
+  portals: { -readonly [N in keyof S["portals"]]: PortalRow<SpecTypes<Fields, S>["rows"][N]>[] };
   portalInput: {
     -readonly [N in keyof S["portals"]]?: ({
       -readonly [K in keyof PortalFields<S, N> as PortalFields<S, N>[K] extends { readonly type: "container" } | { readonly readOnly: true } ? never : K]?: InputValue<ReadValue<PortalFields<S, N>[K]>>;
     } & RowIds)[];
   };
   containers: keyof S["containers"] & string;
-  kinds: SpecKinds<S["fields"], S["readOnly"], S["containers"], S["portals"]>;
-  findable: [keyof S["portals"]] extends [never]
-    ? Fields
-    : Fields & UnionToIntersection<{ [N in keyof S["portals"]]: { -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> } }[keyof S["portals"]]>;
+  /** The spec itself: its groups say each field's kind. */
+  kinds: S;
+  findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<SpecTypes<Fields, S>["rows"][keyof S["portals"]]>;
+  record: FmRecord<Fields, SpecTypes<Fields, S>["portals"]>;
+  names: keyof Fields & string;
 }
 
 /** Field specs as kinds are read from them. */
 export type SpecKindsOf = { readonly [name: string]: { readonly type: FieldKind } };
 
-/** Where a find looks a field's kind up in a spec: its fields, read-only fields, containers and portals. */
-export interface SpecKinds<F extends SpecKindsOf, RO, C, P> {
-  fields: F;
-  readOnly: RO;
-  containers: C;
-  portals: P;
+/**
+ * Where a find looks a field's kind up: groups of field specs, as a spec has them (a generated definition's kinds are
+ * its spec). A field in none of them gets its kind guessed from its value type.
+ */
+export interface KindSource {
+  fields: SpecKindsOf;
+  readOnly?: SpecKindsOf;
+  containers?: object;
+  portals?: { readonly [name: string]: { readonly fields: SpecKindsOf } };
 }
 
 /** A hand-written definition's shapes, with what finds key off worked out from them. */
@@ -168,8 +178,11 @@ export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes
   portals: T["portals"];
   portalInput: T["portalInput"];
   containers: T["containers"];
-  kinds: T extends { kinds: infer K extends object } ? K : {};
+  /** The kinds as given when in a spec's form, else the kinds map as a group (portal fields among them: a lookup only needs a field's kind). */
+  kinds: T extends { kinds: infer K extends object } ? (K extends KindSource ? K : { fields: { [F in keyof K]: { readonly type: Extract<K[F], FieldKind> } } }) : { fields: {} };
   findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
+  record: FmRecord<T["fields"], T["portals"]>;
+  names: keyof T["fields"] & string;
 }
 
 /** The ids of an existing portal row in create and edit: without them, a row is added. */

@@ -1,10 +1,10 @@
-import type { AnyDefinition, FieldKind, LayoutTypesKey, SpecKinds, SpecKindsOf } from "./definition.js";
+import type { AnyDefinition, FieldKind, KindSource, LayoutTypesKey } from "./definition.js";
 import type { Criterion, HelperName, HelpersOf } from "./q.js";
 
 /**
  * The types of find requests. Everything keys off two things a definition carries: the fields a find may name
  * with their types (`findable`: the layout's fields and its portals'), and where their kinds are (`kinds`: the
- * spec of a generated definition, or a hand-written kinds map), so a field takes its own value type and the `q`
+ * spec of a generated definition, or a hand-written kinds map as a group of one), so a field takes its own value type and the `q`
  * helpers of its kind (`HELPERS_BY_KIND`). A definition without kinds (some hand-written ones) gets the kind of a
  * field guessed from its value type: number fields are numbers, any other field may take every helper, and the
  * runtime refuses what does not apply to the field's actual type.
@@ -29,9 +29,14 @@ export type NotApplicable<H extends HelperName, K extends FieldKind> = { readonl
 /** The criteria a field of kind `K` whose values are `V` takes: the helpers of its kind, with its value type. */
 export type CriterionFor<K, V> = K extends FieldKind ? { [H in HelperName]: H extends HelpersOf<K> ? Criterion<H, ArgOf<H, V>> : NotApplicable<H, K> }[HelperName] : never;
 
-/** The kind of field `K`: from a generated definition's spec, or a kinds map, or else guessed from its value type. */
-type KindOf<Kinds, K, V> = Kinds extends SpecKinds<SpecKindsOf, object, object, object> ? SpecKind<Kinds, K, V> : K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : Guess<V>;
-type SpecKind<S extends SpecKinds<SpecKindsOf, object, object, object>, K, V> = K extends keyof S["fields"]
+/** The kind of field `K` in a kinds map (`{ "First Name": "text" }`), or else guessed from its value type. */
+type MapKind<Kinds, K, V> = K extends keyof Kinds ? Extract<Kinds[K], FieldKind> : Guess<V>;
+/**
+ * The kind of field `K` of a definition: looked up in its kinds' groups (`KindSource`: a generated definition's
+ * spec), or else guessed from its value type. No test of which form the kinds have: that test would compare every
+ * spec with the form, field by field, on each find.
+ */
+type SourceKind<S extends KindSource, K, V> = K extends keyof S["fields"]
   ? S["fields"][K]["type"]
   : K extends keyof S["readOnly"]
     ? TypeIn<S["readOnly"][K], V>
@@ -50,15 +55,15 @@ type Guess<V> = [V] extends [number | null] ? "number" : FieldKind;
 /** What a find request may say about one field: a plain value ("equals exactly") or a `q` criterion. */
 export type FieldCriterion<K, V> = V | CriterionFor<K, V>;
 
-/** The field criteria of one find request, ANDed. */
+/** The field criteria of one find request, ANDed; `Kinds` maps field names to kinds (`{ "First Name": "text" }`). */
 export type FindFields<Fields, Kinds = Record<never, never>> = {
-  [K in keyof Fields]?: FieldCriterion<KindOf<Kinds, K, FindValue<Fields[K]>>, FindValue<Fields[K]>> | Inherited<K>;
+  [K in keyof Fields]?: FieldCriterion<MapKind<Kinds, K, FindValue<Fields[K]>>, FindValue<Fields[K]>> | Inherited<K>;
 };
 
 /** One find request; `omit: true` removes its matches from the records the requests before it found. */
 export type FindRequest<Fields, Kinds = Record<never, never>> = FindFields<Fields, Kinds> & { omit?: boolean };
 
-/** Where a layout definition's kinds are (`SpecKinds`, or a kinds map; empty when it has none). */
+/** Where a layout definition's kinds are: its spec's groups (`KindSource`). */
 export type KindsOf<D extends AnyDefinition> = D[LayoutTypesKey]["kinds"];
 
 /** What a find request may name: the layout's fields and its portals' fields. */
@@ -69,8 +74,10 @@ export type FindableOf<D extends AnyDefinition> = D[LayoutTypesKey]["findable"];
  * editor shows the fields rather than the alias).
  */
 export type QueryOf<D extends AnyDefinition> = {
-  [K in keyof FindableOf<D>]?: FieldCriterion<KindOf<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
+  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
 } & { omit?: boolean };
 
 /** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). */
-export type CriteriaOf<D extends AnyDefinition> = FindFields<FindableOf<D>, KindsOf<D>>;
+export type CriteriaOf<D extends AnyDefinition> = {
+  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
+};

@@ -23,6 +23,7 @@ export type {
   HandWrittenTypes,
   InputOf,
   InputValue,
+  KindSource,
   LayoutDefinition,
   LayoutSpec,
   LayoutTypes,
@@ -35,7 +36,6 @@ export type {
   PortalsOf,
   ReadValue,
   RowIds,
-  SpecKinds,
   SpecKindsOf,
   SpecTypes,
 } from "./definition.js";

@@ -127,7 +127,7 @@ const lines = [
   "",
   ...measured.map((m) => `Median, ${name(m)}: check ${median(m.rows, "check").toFixed(2)} s, total ${median(m.rows, "total").toFixed(2)} s, ${median(m.rows, "instantiations")} instantiations, ${median(m.rows, "types")} types.`),
   ...(BASELINE
-    ? ["", `This checkout against the baseline: check time x${(median(measured[0].rows, "check") / median(measured[1].rows, "check")).toFixed(2)}, instantiations x${(median(measured[0].rows, "instantiations") / median(measured[1].rows, "instantiations")).toFixed(2)}.`]
+    ? ["", `This checkout against the baseline: check time x${(median(measured[0].rows, "check") / median(measured[1].rows, "check")).toFixed(2)}, instantiations x${(median(measured[0].rows, "instantiations") / median(measured[1].rows, "instantiations")).toFixed(3)}.`]
     : []),
   "",
 ];

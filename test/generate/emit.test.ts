@@ -1,10 +1,11 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { containerSpecText, emitDefinition, fieldSpecText } from "../../src/generate/emit/definition.js";
 import { readType } from "../../src/generate/emit/field-types.js";
 import { emitFields } from "../../src/generate/emit/fields.js";
 import { emitIndexFile } from "../../src/generate/emit/index-file.js";
 import { emitLayoutModule } from "../../src/generate/emit/layout-module.js";
-import { joinPrinted, layoutModuleTemplate, planIdentifiers } from "../../src/generate/index.js";
+import { joinPrinted, LAYOUT_MODULE_TEMPLATE_FILE, layoutModuleTemplate, parseLayoutModuleTemplate, planIdentifiers } from "../../src/generate/index.js";
 import type { FieldDescription } from "../../src/layout/index.js";
 import { layout, planOf } from "./helpers.js";
 
@@ -174,6 +175,7 @@ describe("emitters, one per concept", () => {
     expect(declared).toEqual([
       "Thing",
       "ThingFields",
+      "ThingTypes",
       "ThingInput",
       "ThingP1Row",
       "ThingP2Row",
@@ -186,15 +188,21 @@ describe("emitters, one per concept", () => {
       "ThingQuery",
       "ThingSchema",
     ]);
-    expect(text).toContain('/** A row of portal "P1", decoded. */\nexport type ThingP1Row = PortalRowOf<typeof Thing, "P1">;');
-    expect(text).toContain(`/** A row of portal 'P"2', decoded. */\nexport type ThingP2Row = PortalRowOf<typeof Thing, 'P"2'>;`);
-    expect(text).toContain("export type ThingInput = InputOf<typeof Thing>;");
-    expect(text).toContain("export type ThingRecord = FmRecord<ThingFields, ThingPortals>;");
+    expect(text).toContain('/** A row of portal "P1", decoded. */\nexport type ThingP1Row = ThingTypes["rows"]["P1"];');
+    expect(text).toContain(`/** A row of portal 'P"2', decoded. */\nexport type ThingP2Row = ThingTypes["rows"]['P"2'];`);
+    expect(text).toContain("export type ThingTypes = (typeof Thing)[LayoutTypesKey];");
+    expect(text).toContain('export type ThingInput = ThingTypes["input"];');
+    expect(text).toContain('export type ThingRecord = ThingTypes["record"];');
     expect(text).toContain("/** A field name of the layout: what sort specs and find requests accept. */\nexport type ThingFieldName = keyof ThingFields;");
     expect(text).toContain("export const ThingSchema = /* @__PURE__ */ recordSchema(Thing);");
-    expect(text).toContain("type PortalRowOf,");
     const noPortals = joinPrinted(emitLayoutModule(planOf(layout({ name: "Plain", fields: [] })), template));
-    expect(noPortals).not.toContain("PortalRowOf");
     expect(noPortals).toContain('import { recordSchema } from "@fmgen/runtime/schema";\n\n/** Layout "Things"');
+    // An import only a per-portal declaration uses is left out of a module without portals.
+    const text2 = readFileSync(LAYOUT_MODULE_TEMPLATE_FILE, "utf8")
+      .replace("type QueryOf,", "type PortalRowOf, type QueryOf,")
+      .replace('export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];', 'export type LayoutLinesRow = PortalRowOf<typeof Layout, "Lines">;');
+    const portalImport = parseLayoutModuleTemplate(text2);
+    expect(joinPrinted(emitLayoutModule(planOf(twoPortals), portalImport))).toContain("type PortalRowOf,");
+    expect(joinPrinted(emitLayoutModule(planOf(layout({ name: "Plain", fields: [] })), portalImport))).not.toContain("PortalRowOf");
   });
 });

@@ -82,7 +82,7 @@ describe("planIdentifiers: the identifier rule", () => {
   });
 
   it("refuses explicit names that clash with a runtime import or are reserved words", () => {
-    expect(clash(() => plan({ layout: "X", name: "FmRecord", fields: [] }))).toContain('"FmRecord" is claimed by the runtime import "FmRecord" and l0.layout.json');
+    expect(clash(() => plan({ layout: "X", name: "QueryOf", fields: [] }))).toContain('"QueryOf" is claimed by the runtime import "QueryOf" and l0.layout.json');
     expect(clash(() => plan({ layout: "X", name: "class", fields: [] }))).toContain('"class" is a reserved word');
     expect(clash(() => plan({ layout: "X", name: "eval", fields: [] }))).toContain('"eval" is a reserved word');
   });

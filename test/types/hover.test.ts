@@ -50,14 +50,14 @@ describe("hovering a derived type of a generated module", () => {
   });
 
   it.each([
-    ["ContactInput", ['"First Name"?: string | null;', "Status?:", '"Inactive" | null;', "Phone?: readonly [(string | null | undefined)?, (string | null | undefined)?, (string | null | undefined)?];"], ["InputOf<", "id?", "Photo?"]],
-    ["ContactInvoicesRow", ['"Invoices::Amount": number | null;', '"Invoices::Issued": string | null;'], ["PortalRowOf<", "type:"]],
-    ["ContactPortals", ['Invoices: PortalRow<{\n        "Invoices::Amount": number | null;'], ["PortalsOf<", "type:"]],
-    ["ContactPortalInput", ['Invoices?: ({\n        "Invoices::Amount"?: number | null;'], ["PortalInputOf<", "type:"]],
-    ["ContactContainer", ['"Photo"'], ["ContainersOf<"]],
-    ["ContactQuery", ['"First Name"?: FieldCriterion<"text", string>;', 'Birthday?: FieldCriterion<"date", string | null>;'], ["QueryOf<", "SpecKinds", "type:"]],
-    ["ContactRecord", ['FmRecord<ContactFields, {\n    Invoices: PortalRow<{\n        "Invoices::Amount": number | null;'], ["PortalsOf<"]],
-    ["InvoicePortalInput", ["InvoicePortalInput = {}"], ["PortalInputOf<"]],
+    ["ContactInput", ['"First Name"?: string | null;', "Status?:", '"Inactive" | null;', "Phone?: readonly [(string | null | undefined)?, (string | null | undefined)?, (string | null | undefined)?];"], ["InputOf<", "id?", "Photo?", 'Types["']],
+    ["ContactInvoicesRow", ['"Invoices::Amount": number | null;', '"Invoices::Issued": string | null;'], ["PortalRowOf<", "type:", 'Types["']],
+    ["ContactPortals", ['Invoices: PortalRow<{\n        "Invoices::Amount": number | null;'], ["PortalsOf<", "type:", 'Types["']],
+    ["ContactPortalInput", ['Invoices?: ({\n        "Invoices::Amount"?: number | null;'], ["PortalInputOf<", "type:", 'Types["']],
+    ["ContactContainer", ['"Photo"'], ["ContainersOf<", 'Types["']],
+    ["ContactQuery", ['"First Name"?: FieldCriterion<"text", string>;', 'Birthday?: FieldCriterion<"date", string | null>;'], ["QueryOf<", "SourceKind<", "type:", 'Types["']],
+    ["ContactRecord", ['FmRecord<ContactFields, {\n    Invoices: PortalRow<{\n        "Invoices::Amount": number | null;'], ["PortalsOf<", 'Types["']],
+    ["InvoicePortalInput", ["InvoicePortalInput = {}"], ["PortalInputOf<", 'Types["']],
   ])("%s shows its shape, not the alias it is derived with", (name, shows, hides) => {
     const { type, value } = hover(name);
     for (const part of shows) expect(type, type).toContain(part);

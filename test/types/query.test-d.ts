@@ -7,7 +7,8 @@ import { expectTypeOf } from "vitest";
 import { createClient, q, type Criterion, type FindQuery, type HelpersOf, type KindsOf, type Page } from "@fmgen/runtime";
 import { Contact, Invoice, type ContactQuery, type ContactRecord } from "../../examples/contacts/generated/index.js";
 import { TortureLayout } from "../golden/generated/torture/index.js";
-import { ContactWithoutKinds } from "../support/runtime-layouts.js";
+import { Item } from "../query/items.js";
+import { ContactWithoutKinds, MissingLayout } from "../support/runtime-layouts.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
 const contacts = fm.layout(Contact);
@@ -70,6 +71,24 @@ export async function whatCompiles(): Promise<void> {
   await handWritten.query().where({ Birthday: q.gte("1990-01-01"), "First Name": q.beginsWith("A"), id: q.lt(5) }).run();
   // @ts-expect-error: a text helper on a number field, even without a kinds map
   await handWritten.find({ query: [{ id: q.beginsWith("1") }] });
+  // Hand-written definitions with kinds take the helpers of each field's kind: from a kinds map (`Item`), or from
+  // kinds in a spec's form (`MissingLayout`'s are `KindsOf<typeof Contact>`).
+  const items = fm.layout(Item);
+  await items.find({ query: [{ Day: q.gte("2024-01-01"), Name: q.beginsWith("A"), "Parts::Label": q.contains("x"), "Parts::Weight": q.gt(1) }] });
+  // @ts-expect-error: q.gt() on a text field of a kinds map
+  await items.find({ query: [{ Name: q.gt("a") }] });
+  // @ts-expect-error: q.lt() on a container of a kinds map
+  await items.find({ query: [{ File: q.lt("a") }] });
+  // @ts-expect-error: q.contains() on a portal number field of a kinds map
+  items.query().where({ "Parts::Weight": q.contains("5") });
+  const missing = fm.layout(MissingLayout);
+  await missing.find({ query: [{ Birthday: q.gte("1990-01-01"), "First Name": q.beginsWith("A"), "Invoices::Amount": q.gt(1) }] });
+  // @ts-expect-error: q.gte() on a text field of kinds in a spec's form
+  await missing.find({ query: [{ "First Name": q.gte("a") }] });
+  // @ts-expect-error: q.lt() on a container of kinds in a spec's form
+  missing.query().where({ Photo: q.lt("b") });
+  // @ts-expect-error: q.words() on a portal date field of kinds in a spec's form
+  await missing.find({ query: [{ "Invoices::Issued": q.words("2024") }] });
   // Hostile field names take helpers too.
   const torture = fm.layout(TortureLayout);
   await torture.query().where({ "1...3": q.gte(1), "...": q.contains("..."), ["__proto__"]: q.lt("12:00:00"), constructor: q.between(1, 2) }).run();
