@@ -1,6 +1,6 @@
-import { access } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { pathExists } from "./files.js";
 import { describeIssue, JsonFileError, readJsonFile } from "./json-file.js";
 
 /**
@@ -96,7 +96,7 @@ export async function findProjectConfig(request: { cwd: string; config?: string 
   let configFile = request.config !== undefined ? resolve(request.cwd, request.config) : undefined;
   if (configFile === undefined) {
     const candidate = join(request.cwd, CONFIG_FILE_NAME);
-    if (await access(candidate).then(() => true, () => false)) configFile = candidate;
+    if (await pathExists(candidate)) configFile = candidate;
   }
   if (configFile === undefined) return { root: request.cwd };
   return { configFile, config: await loadConfigFile(configFile), root: dirname(configFile) };

@@ -1,5 +1,10 @@
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+
+/** Whether there is a file or folder at `path` (one that cannot be reached counts as none). */
+export function pathExists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}
 
 /** The text of a file, or undefined when there is none. */
 export async function readIfExists(file: string): Promise<string | undefined> {

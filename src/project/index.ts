@@ -22,7 +22,7 @@ export {
   type ProjectConfig,
 } from "./config.js";
 export { descriptionFiles, DescriptionPathError, LAYOUT_FILE_SUFFIX, type DiscoveryOptions } from "./description-files.js";
-export { readIfExists, writeFilesAtomically, TEMP_FILE_SUFFIX } from "./files.js";
+export { pathExists, readIfExists, writeFilesAtomically, TEMP_FILE_SUFFIX } from "./files.js";
 export { expandGlob, globBase, globToRegExp, isGlob } from "./glob.js";
 export { JsonFileError, describeIssue, formatJsonPath, parseJsonText, readJsonFile, type JsonFileErrorClass } from "./json-file.js";
 export { formatJson } from "./json-format.js";

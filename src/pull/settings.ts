@@ -1,7 +1,7 @@
-import { access, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { CONFIG_FILE_NAME, DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, findProjectConfig, globBase, isGlob } from "../project/index.js";
+import { CONFIG_FILE_NAME, DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, findProjectConfig, globBase, isGlob, pathExists } from "../project/index.js";
 import { PULL_STATE_FILE_NAME } from "./state.js";
 
 /** Where a pull reads and writes, and whom it logs in as: fmgen.config.json merged with the command line. */
@@ -46,8 +46,6 @@ export class PullSettingsError extends Error {
   }
 }
 
-const exists = (path: string) => access(path).then(() => true, () => false);
-
 export async function resolvePullSettings(request: SettingsRequest): Promise<PullSettings> {
   const { cwd } = request;
   const { configFile, config, root } = await findProjectConfig(request);
@@ -61,10 +59,10 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
   const layoutEntries = (config?.layouts ?? ["layouts"]).map((entry) => resolve(root, entry));
   const dir = request.dir !== undefined ? resolve(cwd, request.dir) : await defaultDir(layoutEntries, root);
   let envFile = request.envFile !== undefined ? resolve(cwd, request.envFile) : undefined;
-  if (envFile !== undefined && !(await exists(envFile))) {
+  if (envFile !== undefined && !(await pathExists(envFile))) {
     throw new PullSettingsError(`the env file ${request.envFile} does not exist${envFile !== request.envFile ? ` (${envFile})` : ""}: pass --env with a file of NAME=value lines, or leave it out to read .env beside the config`);
   }
-  if (envFile === undefined && (await exists(join(root, ".env")))) envFile = join(root, ".env");
+  if (envFile === undefined && (await pathExists(join(root, ".env")))) envFile = join(root, ".env");
   return {
     server,
     database,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDatabaseDescriptionsBeside, loadLayouts } from "../../src/layout/index.js";
-import { DescriptionPathError, descriptionFiles, expandGlob, writeFilesAtomically } from "../../src/project/index.js";
+import { DescriptionPathError, descriptionFiles, expandGlob, pathExists, writeFilesAtomically } from "../../src/project/index.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -56,6 +56,17 @@ describe("descriptionFiles: the one place layouts entries become files", () => {
     // Database descriptions sit in the folders named; files named are layout descriptions.
     const databases = await loadDatabaseDescriptionsBeside([join(root, "a/one.layout.json"), join(root, "a"), join(root, "missing")]);
     expect(databases.map((d) => d.database)).toEqual(["Contacts"]);
+  });
+});
+
+describe("pathExists: the one existence check of the config lookup, pull's settings and init", () => {
+  it("is true for a file and for a folder, false for a missing path and for a path through a file", async () => {
+    const at = await mkdtemp(join(dir, "exists-"));
+    await writeFile(join(at, "file.txt"), "");
+    expect(await pathExists(join(at, "file.txt"))).toBe(true);
+    expect(await pathExists(at)).toBe(true);
+    expect(await pathExists(join(at, "missing.txt"))).toBe(false);
+    expect(await pathExists(join(at, "file.txt", "inside"))).toBe(false);
   });
 });
 

@@ -1,4 +1,3 @@
-import { access } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import {
@@ -7,6 +6,7 @@ import {
   DEFAULT_USERNAME_ENV,
   formatJson,
   parseConfig,
+  pathExists,
   schemaReference,
   serverBaseUrl,
   writeFilesAtomically,
@@ -62,7 +62,7 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       const envExample = join(dir, ".env.example");
       if (!args.force) {
         const present = [];
-        for (const file of [configFile, envExample]) if (await access(file).then(() => true, () => false)) present.push(file);
+        for (const file of [configFile, envExample]) if (await pathExists(file)) present.push(file);
         if (present.length) throw new Error(`${present.map((f) => relative(process.cwd(), f) || f).join(" and ")} already exist${present.length === 1 ? "s" : ""}; pass --force to overwrite`);
       }
       const values = await collectValues(args, io);
