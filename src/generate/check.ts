@@ -1,7 +1,7 @@
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { unifiedDiff } from "./diff.js";
 import type { GeneratedFile } from "./generate.js";
-import { readIfExists } from "../project/index.js";
+import { posixRelative, readIfExists } from "../project/index.js";
 import { staleGeneratedFiles } from "./output-dir.js";
 import { layoutModuleTemplate } from "./template.js";
 
@@ -24,7 +24,7 @@ export async function checkGeneratedFiles(
   options: { cwd?: string; header?: string } = {},
 ): Promise<FileDrift[]> {
   const header = options.header ?? layoutModuleTemplate().header;
-  const label = (path: string) => relative(options.cwd ?? process.cwd(), join(outDir, path)).split("\\").join("/");
+  const label = (path: string) => posixRelative(options.cwd ?? process.cwd(), join(outDir, path));
   const drift: FileDrift[] = [];
   for (const file of files) {
     const existing = await readIfExists(join(outDir, file.path));

@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
-import { join, posix, sep } from "node:path";
+import { join, posix } from "node:path";
 import { compareCodeUnits } from "./compare.js";
+import { toPosixPath } from "./paths.js";
 
 /**
  * A small glob matcher for layout paths (Node 20 has no `fs.promises.glob`): `*` matches within one path
@@ -14,7 +15,7 @@ export function isGlob(pattern: string): boolean {
 
 /** The pattern's leading segments that hold no wildcard: where the walk starts. */
 export function globBase(pattern: string): string {
-  const segments = toPosix(pattern).split("/");
+  const segments = toPosixPath(pattern).split("/");
   const firstWild = segments.findIndex(isGlob);
   const base = segments.slice(0, firstWild < 0 ? segments.length : firstWild).join("/");
   return base === "" ? (pattern.startsWith("/") ? "/" : ".") : base;
@@ -22,7 +23,7 @@ export function globBase(pattern: string): string {
 
 /** A RegExp for a whole `/`-separated path. */
 export function globToRegExp(pattern: string): RegExp {
-  const segments = toPosix(pattern).split("/");
+  const segments = toPosixPath(pattern).split("/");
   let source = "";
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
@@ -39,7 +40,7 @@ export function globToRegExp(pattern: string): RegExp {
 
 /** The files a glob matches, sorted by path. */
 export async function expandGlob(pattern: string): Promise<string[]> {
-  const posixPattern = posix.normalize(toPosix(pattern));
+  const posixPattern = posix.normalize(toPosixPath(pattern));
   const base = globBase(posixPattern);
   const matcher = globToRegExp(posixPattern);
   const deep = posixPattern.includes("**");
@@ -54,7 +55,7 @@ export async function expandGlob(pattern: string): Promise<string[]> {
     }
     for (const entry of entries) {
       const path = dir === "." ? entry.name : join(dir, entry.name);
-      const candidate = toPosix(path);
+      const candidate = toPosixPath(path);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith(".") && (deep || level + 1 < depth)) await walk(path, level + 1);
       } else if (matcher.test(candidate)) {
@@ -64,8 +65,4 @@ export async function expandGlob(pattern: string): Promise<string[]> {
   };
   await walk(base, 0);
   return found.sort(compareCodeUnits);
-}
-
-function toPosix(path: string): string {
-  return sep === "/" ? path : path.split(sep).join("/");
 }

@@ -1,7 +1,8 @@
 /**
  * The project on disk, shared by `fmgen generate`, `fmgen pull`, `fmgen init` and the description loader: the
  * config file and how it is found, which description files the `layouts` entries name, JSON files read with
- * errors that say where, the one JSON layout fmgen writes, and atomic writes. It imports no other folder of src/.
+ * errors that say where, the one JSON layout fmgen writes, atomic writes, and paths shown `/`-separated. It imports
+ * no other folder of src/.
  */
 export { compareCodeUnits } from "./compare.js";
 export {
@@ -26,4 +27,5 @@ export { pathExists, readIfExists, writeFilesAtomically, TEMP_FILE_SUFFIX } from
 export { expandGlob, globBase, globToRegExp, isGlob } from "./glob.js";
 export { JsonFileError, describeIssue, formatJsonPath, parseJsonText, readJsonFile, type JsonFileErrorClass } from "./json-file.js";
 export { formatJson } from "./json-format.js";
+export { posixRelative, toPosixPath } from "./paths.js";
 export { schemaReference } from "./schema-reference.js";

@@ -1,5 +1,6 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { posixRelative } from "./paths.js";
 
 /**
  * The `$schema` reference from a file in `fromDir` to fmgen's own copy of a JSON Schema (`schema/<name>`), when
@@ -10,5 +11,5 @@ export function schemaReference(name: "layout.schema.json" | "config.schema.json
   const schema = fileURLToPath(new URL(`../../schema/${name}`, import.meta.url));
   const inProject = relative(root, schema);
   if (inProject.startsWith("..") || isAbsolute(inProject)) return undefined;
-  return relative(fromDir, schema).split(sep).join("/");
+  return posixRelative(fromDir, schema);
 }

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
-import { describeIssue, formatJson, LAYOUT_FILE_SUFFIX, parseJsonText, schemaReference, writeFilesAtomically } from "../project/index.js";
+import { describeIssue, formatJson, LAYOUT_FILE_SUFFIX, parseJsonText, posixRelative, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
@@ -211,7 +211,7 @@ async function pullLayout(
       file: target.existing?.description,
       base,
       schemaRef,
-      path: relative(settings.root, target.file).split(sep).join("/") || target.file,
+      path: posixRelative(settings.root, target.file) || target.file,
       ...(target.name !== undefined ? { name: target.name } : {}),
     });
   } catch (error) {
@@ -296,10 +296,10 @@ function planFiles(
 
 /** Why no layout is to be pulled, and what to do: name layouts, or (a mistyped --database?) use those found. */
 function nothingToPull(settings: PullSettings, existing: readonly Existing[]): string {
-  const where = settings.layoutEntries.map((entry) => relative(settings.root, entry).split(sep).join("/") || ".").join(", ");
+  const where = settings.layoutEntries.map((entry) => posixRelative(settings.root, entry) || ".").join(", ");
   if (existing.length === 0) return `no layouts to pull: name them (fmgen pull "Layout Name" ...), or keep their description files in ${where}`;
   const databases = [...new Set(existing.map((e) => e.description.database))];
-  const found = existing.map((e) => `${relative(settings.root, e.file).split(sep).join("/")} (database "${e.description.database}")`).join(", ");
+  const found = existing.map((e) => `${posixRelative(settings.root, e.file)} (database "${e.description.database}")`).join(", ");
   return (
     `no description file is of database "${settings.database}", so there is no layout to pull: found ${found}. ` +
     `Check --database (or "database" in the config)${databases.length === 1 ? `: did you mean "${databases[0]}"?` : ","} or name the layouts to pull (fmgen pull "Layout Name" ...)`

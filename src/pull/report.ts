@@ -1,4 +1,4 @@
-import { relative, sep } from "node:path";
+import { posixRelative, toPosixPath } from "../project/index.js";
 import type { Change } from "./diff.js";
 import { scriptChangeLine } from "./database-file.js";
 import type { DatabasePullResult, LayoutPullResult, PullResult } from "./pull.js";
@@ -108,7 +108,7 @@ function count(n: number, noun: string): string {
 
 /** Paths relative to the project's folder (where fmgen.config.json is), `/`-separated. */
 function relativeToProject(result: PullResult): (file: string) => string {
-  return (file) => (relative(result.root, file) || file).split(sep).join("/");
+  return (file) => posixRelative(result.root, file) || toPosixPath(file);
 }
 
 /** The result as JSON for `--json`: paths relative to the project's folder. */

@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDatabaseDescriptionsBeside, loadLayouts } from "../../src/layout/index.js";
-import { DescriptionPathError, descriptionFiles, expandGlob, pathExists, writeFilesAtomically } from "../../src/project/index.js";
+import { DescriptionPathError, descriptionFiles, expandGlob, pathExists, posixRelative, toPosixPath, writeFilesAtomically } from "../../src/project/index.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -67,6 +67,23 @@ describe("pathExists: the one existence check of the config lookup, pull's setti
     expect(await pathExists(at)).toBe(true);
     expect(await pathExists(join(at, "missing.txt"))).toBe(false);
     expect(await pathExists(join(at, "file.txt", "inside"))).toBe(false);
+  });
+});
+
+describe("posixRelative and toPosixPath: the one way pull, generate --check and schema references show paths", () => {
+  it("gives the path from a root, /-separated, and \"\" for the root itself (the caller says what to show)", () => {
+    const root = join(sep, "project");
+    expect(posixRelative(root, join(root, "layouts", "deep", "A.layout.json"))).toBe("layouts/deep/A.layout.json");
+    expect(posixRelative(join(root, "layouts"), join(root, "node_modules", "fmgen", "schema", "layout.schema.json"))).toBe("../node_modules/fmgen/schema/layout.schema.json");
+    expect(posixRelative(root, root)).toBe("");
+  });
+
+  it("turns the platform's separator into /, and nothing else", () => {
+    expect(toPosixPath("layouts\\deep\\A.layout.json", "\\")).toBe("layouts/deep/A.layout.json");
+    expect(toPosixPath("C:\\project\\a", "\\")).toBe("C:/project/a");
+    // On POSIX a backslash is part of a name.
+    expect(toPosixPath("odd\\name/A.layout.json", "/")).toBe("odd\\name/A.layout.json");
+    expect(toPosixPath(join("a", "b"))).toBe("a/b");
   });
 });
 
