@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { FileMakerError, ProtocolError, type FileMakerClient } from "@fmgen/runtime";
 import {
   DATABASE_FILE_SUFFIX,
@@ -10,7 +9,7 @@ import {
   type DatabaseDescriptionInput,
   type DatabaseScriptInput,
 } from "../layout/index.js";
-import { describeIssue, parseJsonText } from "../project/index.js";
+import { readDescriptionFile, type ExistingDescription } from "./description-file.js";
 import { isFatal, isMissingEndpoint } from "./errors.js";
 
 /**
@@ -43,11 +42,7 @@ export interface ScriptChange {
   breaking: boolean;
 }
 
-export interface DatabaseExisting {
-  file: string;
-  text: string;
-  description: DatabaseDescriptionInput;
-}
+export type DatabaseExisting = ExistingDescription<DatabaseDescriptionInput>;
 
 /** `GET /scripts` through the runtime (`fm.scripts({ folders: true })`): the file's scripts in list order, each with its folder path. */
 export async function readScripts(fm: FileMakerClient): Promise<LiveScript[]> {
@@ -78,12 +73,10 @@ export function scriptListRefusal(error: unknown): string | undefined {
 export async function readExistingDatabase(entries: readonly string[], database: string): Promise<DatabaseExisting | undefined> {
   let found: DatabaseExisting | undefined;
   for (const file of await databaseDescriptionFiles(entries)) {
-    const text = await readFile(file, "utf8");
-    const parsed = databaseDescriptionSchema.safeParse(parseJsonText(text, file, DatabaseFileError));
-    if (!parsed.success) throw new DatabaseFileError(file, parsed.error.issues.map(describeIssue));
-    if (parsed.data.database !== database) continue;
+    const read = await readDescriptionFile(file, databaseDescriptionSchema, DatabaseFileError);
+    if (read.description.database !== database) continue;
     if (found) throw new DatabaseFileError(file, [{ path: "database", message: `database "${database}" is described twice: also in ${found.file}` }]);
-    found = { file, text, description: parsed.data };
+    found = read;
   }
   return found;
 }

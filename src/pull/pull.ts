@@ -1,10 +1,10 @@
-import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
-import { describeIssue, formatJson, LAYOUT_FILE_SUFFIX, parseJsonText, posixRelative, schemaReference, writeFilesAtomically } from "../project/index.js";
+import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
+import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";
 import { diffDescriptions, type Change } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
 import { liveFromMetadata } from "./from-metadata.js";
@@ -42,7 +42,7 @@ export interface PullOptions extends SettingsRequest {
   onProgress?: ((event: { layout: string; index: number; total: number }) => void) | undefined;
 }
 
-export type LayoutStatus = "created" | "updated" | "reformatted" | "unchanged" | "failed";
+export type LayoutStatus = DescriptionStatus | "failed";
 
 export interface LayoutPullResult {
   layout: string;
@@ -70,7 +70,7 @@ export interface DatabasePullResult {
   database: string;
   /** The database description file, absolute. */
   file: string;
-  status: Exclude<LayoutStatus, "failed"> | "unread" | "none";
+  status: DescriptionStatus | "unread" | "none";
   /** Scripts the server lists. */
   scripts?: number;
   changes: ScriptChange[];
@@ -98,11 +98,7 @@ export interface PullResult {
 
 export const DEFAULT_SAMPLE = 100;
 
-interface Existing {
-  file: string;
-  text: string;
-  description: LayoutDescriptionInput;
-}
+type Existing = ExistingDescription<LayoutDescriptionInput>;
 
 export async function pull(options: PullOptions): Promise<PullResult> {
   const settings = await resolvePullSettings(options);
@@ -179,11 +175,9 @@ function pullDatabase(
   if (!existing && scripts.length === 0) return { result: { database: settings.database, file, status: "none", scripts: 0, changes: [] } };
   const schemaRef = schemaReference("database.schema.json", dirname(file), settings.root);
   const merged = mergeDatabase(settings.database, scripts, existing?.description, schemaRef);
-  const text = formatJson(merged);
-  const changes = existing ? diffDatabase(existing.description, merged) : [];
-  const status = !existing ? "created" : changes.length > 0 ? "updated" : text !== existing.text ? "reformatted" : "unchanged";
+  const { status, changes, write } = descriptionOutcome(file, existing, merged, diffDatabase);
   const result: DatabasePullResult = { database: settings.database, file, status, scripts: scripts.length, changes };
-  return status === "unchanged" ? { result } : { result, write: { file, contents: text } };
+  return write ? { result, write } : { result };
 }
 
 /** One layout: read it live, merge it into its file, and say what changed (the file to write, if any). */
@@ -220,9 +214,7 @@ async function pullLayout(
     return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: error.message } };
   }
   state.set(live);
-  const text = formatJson(merged.description);
-  const changes = target.existing ? diffDescriptions(target.existing.description, merged.description) : [];
-  const status: LayoutStatus = !target.existing ? "created" : changes.length > 0 ? "updated" : text !== target.existing.text ? "reformatted" : "unchanged";
+  const { status, changes, write } = descriptionOutcome(target.file, target.existing, merged.description, diffDescriptions);
   const result: LayoutPullResult = {
     layout: target.layout,
     file: target.file,
@@ -234,7 +226,7 @@ async function pullLayout(
     uncertain: merged.uncertain,
     ...(status === "created" ? { fields: merged.description.fields.length, portals: merged.description.portals?.length ?? 0 } : {}),
   };
-  return status === "unchanged" ? { result } : { result, write: { file: target.file, contents: text } };
+  return write ? { result, write } : { result };
 }
 
 /** The server's layouts, from its metadata endpoint; undefined when it has none. */
@@ -309,10 +301,7 @@ function nothingToPull(settings: PullSettings, existing: readonly Existing[]): s
 async function readExisting(settings: PullSettings): Promise<Existing[]> {
   const out: Existing[] = [];
   for (const file of await layoutDescriptionFiles(settings.layoutEntries, { missing: "skip" })) {
-    const text = await readFile(file, "utf8");
-    const parsed = layoutDescriptionSchema.safeParse(parseJsonText(text, file, LayoutFileError));
-    if (!parsed.success) throw new LayoutFileError(file, parsed.error.issues.map(describeIssue));
-    out.push({ file, text, description: parsed.data });
+    out.push(await readDescriptionFile(file, layoutDescriptionSchema, LayoutFileError));
   }
   return out;
 }
