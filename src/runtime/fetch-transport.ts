@@ -1,6 +1,6 @@
 import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
-import { chunksOf, type MultipartBody } from "./multipart.js";
-import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
+import { chunksOf, framed, type MultipartBody } from "./multipart.js";
+import { bounded, callOf, connectionError, parseEnvelope, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 
 /**
  * The transport of runtimes without Node's modules (Cloudflare Workers, Deno, Bun, browsers): global `fetch`
@@ -20,38 +20,19 @@ export function fetchTransport(settings: TransportSettings, fetchFunction?: type
 
 function send(options: TransportSettings, fetchFunction: typeof fetch, req: WireRequest, scrub: Scrub | undefined): Promise<Envelope> {
   const call = callOf(req);
-  const signal = req.signal;
-  return new Promise((resolve, reject) => {
-    let settled = false;
+  return bounded(options, call, req.signal, (settle) => {
     const controller = new AbortController();
-    const settle = (outcome: () => Envelope) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    // Settled at once, whether or not the fetch in use honours its signal; the abort then stops the exchange.
-    const fail = (error: Error) => {
-      settle(() => {
-        throw error;
-      });
-      controller.abort(error);
-    };
-    const stop = (reason: "timeout" | "aborted") => fail(stoppedError(reason, call, options.timeoutMs, signal));
-    const onAbort = () => stop("aborted");
-    const timer = setTimeout(stop, options.timeoutMs, "timeout");
-    // Already aborted: nothing is sent.
-    if (signal?.aborted) return stop("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
     exchange(options, fetchFunction, req, call, controller.signal, scrub).then(
       (envelope) => settle(() => envelope),
-      (error: Error) => fail(error),
+      (error: Error) => {
+        // Settled at once, whether or not the fetch in use honours its signal; the abort then stops the exchange.
+        settle(() => {
+          throw error;
+        });
+        controller.abort(error);
+      },
     );
+    return (error) => controller.abort(error);
   });
 }
 
@@ -107,17 +88,13 @@ async function exchange(options: TransportSettings, fetchFunction: typeof fetch,
 
 /**
  * An upload's body: bytes and Blobs as one Blob (its length known, nothing copied), a web stream as a stream
- * read while it is sent. A file path needs Node's file system.
+ * read while it is sent. (A file path never comes here: the layout client refuses it where the transport cannot
+ * read files.)
  */
 function uploadBody(body: MultipartBody): Blob | ReadableStream<Uint8Array> {
-  const source = body.source;
-  if (typeof source === "string") throw new TypeError(`upload from a file path ("${source}") needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
+  const source = body.source as Exclude<MultipartBody["source"], string>;
   if (source instanceof Blob || source instanceof Uint8Array) return new Blob([body.head, source, body.tail] as ConstructorParameters<typeof Blob>[0]);
-  const parts = (async function* () {
-    yield body.head;
-    yield* chunksOf(source);
-    yield body.tail;
-  })();
+  const parts = framed(body, chunksOf(source));
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await parts.next();

@@ -25,6 +25,13 @@ export function multipartBody(source: UploadSource, options: { filename?: string
   };
 }
 
+/** An upload's bytes in order: the multipart head, the file's content, the tail. */
+export async function* framed(body: MultipartBody, content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  yield body.head;
+  yield* content;
+  yield body.tail;
+}
+
 /** The chunks of a web stream, released when the consumer stops. */
 export async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();

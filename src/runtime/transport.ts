@@ -87,6 +87,46 @@ export function stoppedError(reason: "timeout" | "aborted", call: FailedCall, ti
   return new NetworkError(message, reason, call, { cause: reason === "aborted" ? signal?.reason : new Error(message) });
 }
 
+/** Ends a call with its first outcome: an envelope, or a thrown error. Later outcomes are ignored. */
+export type Settle = (outcome: () => Envelope) => void;
+
+/**
+ * One call of a transport, bounded: one timer for the whole answer (`timeoutMs`) and the caller's signal. `run` starts
+ * the exchange (not at all when the signal has already aborted) and settles it; a stop settles first, then calls the
+ * abort function `run` returned, which stops the exchange however the transport can.
+ */
+export function bounded(settings: TransportSettings, call: FailedCall, signal: AbortSignal | undefined, run: (settle: Settle) => (error: Error) => void): Promise<Envelope> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let abort: ((error: Error) => void) | undefined;
+    const settle: Settle = (outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const stop = (reason: "timeout" | "aborted") => {
+      const error = stoppedError(reason, call, settings.timeoutMs, signal);
+      // Settled first: aborting may report the abort as a fault of its own at once.
+      settle(() => {
+        throw error;
+      });
+      abort?.(error);
+    };
+    const onAbort = () => stop("aborted");
+    const timer = setTimeout(stop, settings.timeoutMs, "timeout");
+    // Already aborted: nothing is sent.
+    if (signal?.aborted) return stop("aborted");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    abort = run(settle);
+  });
+}
+
 /** A fault of the connection (refused, reset, DNS, TLS), named by its code when it has one. */
 export function connectionError(error: unknown, call: FailedCall): NetworkError {
   const fault = faultOf(error);

@@ -1,8 +1,8 @@
 import { openAsBlob } from "node:fs";
 import type { Agent, Dispatcher } from "undici";
 import { ResponseTooLargeError } from "./protocol-errors.js";
-import { chunksOf, type MultipartBody } from "./multipart.js";
-import { callOf, connectionError, parseEnvelope, stoppedError, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
+import { chunksOf, framed, type MultipartBody } from "./multipart.js";
+import { bounded, callOf, connectionError, parseEnvelope, type Envelope, type Scrub, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 
 /**
  * undici, loaded at the first request that needs an Agent of the runtime's own rather than at import: its whole
@@ -33,37 +33,10 @@ export function undiciTransport(settings: TransportSettings, dispatcher?: Dispat
 
 function send(options: TransportSettings, dispatcherOrLoading: Dispatcher | Promise<Dispatcher>, req: WireRequest, scrub: Scrub | undefined): Promise<Envelope> {
   const call = callOf(req);
-  const signal = req.signal;
-  return new Promise((resolve, reject) => {
-    let settled = false;
+  return bounded(options, call, req.signal, (settle) => {
     let controller: Dispatcher.DispatchController | undefined;
+    // A stop before the request reached a connection: nothing is sent, or the request is aborted when it does.
     let stopped: Error | undefined;
-    const settle = (outcome: () => Envelope) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      try {
-        resolve(outcome());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    // A stop before the request reached a connection ends the call at once; the request is aborted when it does.
-    const stop = (reason: "timeout" | "aborted") => {
-      const error = stoppedError(reason, call, options.timeoutMs, signal);
-      stopped = error;
-      // Settled first: aborting may report the abort as a connection error at once.
-      settle(() => {
-        throw error;
-      });
-      controller?.abort(error);
-    };
-    const onAbort = () => stop("aborted");
-    const timer = setTimeout(stop, options.timeoutMs, "timeout");
-    // Already aborted: nothing is sent.
-    if (signal?.aborted) return stop("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
     let status = 0;
     let headers: Envelope["headers"] = {};
     const chunks: Buffer[] = [];
@@ -103,7 +76,7 @@ function send(options: TransportSettings, dispatcherOrLoading: Dispatcher | Prom
     };
     const dispatch = (dispatcher: Dispatcher) => {
       // Stopped while undici was loading: nothing is sent.
-      if (settled) return;
+      if (stopped) return;
       try {
         // undici's documentation lists AsyncIterable bodies for dispatch; its type declarations do not (yet).
         const body = (typeof req.body === "object" ? multipartChunks(req.body) : (req.body ?? null)) as NonNullable<Dispatcher.DispatchOptions["body"]> | null;
@@ -113,21 +86,23 @@ function send(options: TransportSettings, dispatcherOrLoading: Dispatcher | Prom
         handler.onResponseError!(controller!, error as Error);
       }
     };
-    if (!(dispatcherOrLoading instanceof Promise)) return dispatch(dispatcherOrLoading);
+    if (!(dispatcherOrLoading instanceof Promise)) dispatch(dispatcherOrLoading);
     // undici not loadable is a broken install, not a network fault: said as it is, never retried.
-    dispatcherOrLoading.then(dispatch, (error: unknown) =>
-      settle(() => {
-        throw error;
-      }),
-    );
+    else
+      dispatcherOrLoading.then(dispatch, (error: unknown) =>
+        settle(() => {
+          throw error;
+        }),
+      );
+    return (error) => {
+      stopped = error;
+      controller?.abort(error);
+    };
   });
 }
 
 /** An upload's bytes as they are sent: a file path is read from disk as it goes. */
 async function* multipartChunks(body: MultipartBody): AsyncGenerator<Uint8Array> {
-  yield body.head;
   const source = body.source;
-  if (source instanceof Uint8Array) yield source;
-  else yield* chunksOf(typeof source === "string" ? (await openAsBlob(source)).stream() : source instanceof Blob ? source.stream() : source);
-  yield body.tail;
+  yield* framed(body, source instanceof Uint8Array ? [source] : chunksOf(typeof source === "string" ? (await openAsBlob(source)).stream() : source instanceof Blob ? source.stream() : source));
 }
