@@ -9,6 +9,9 @@ import { placedFields, wireKeyCollisions } from "./wire-keys.js";
 export const FIELD_TYPES = ["text", "number", "date", "time", "timestamp", "container"] as const;
 export const AUTO_ENTER_KINDS = ["serial", "uuid", "creationTimestamp", "modificationTimestamp"] as const;
 
+/** A description's TypeScript `name` (and `fmgen pull --name`): ASCII letters, digits, `_` and `$`, not starting with a digit. */
+export const TYPESCRIPT_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
 export const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's result type.");
 export const autoEnterSchema = z.enum(AUTO_ENTER_KINDS).describe("Value the server enters itself.");
 
@@ -53,7 +56,7 @@ export const layoutDescriptionSchema = z
     table: z.string().min(1).describe("The layout's base table."),
     name: z
       .string()
-      .regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, "must be a TypeScript identifier")
+      .regex(TYPESCRIPT_IDENTIFIER, "must be a TypeScript identifier")
       .optional()
       .describe("TypeScript name; defaults to the PascalCase of `layout`."),
     description: z.string().optional(),

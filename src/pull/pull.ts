@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
-import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, type LayoutDescriptionInput } from "../layout/index.js";
+import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, TYPESCRIPT_IDENTIFIER, type LayoutDescriptionInput } from "../layout/index.js";
 import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, writeFilesAtomically } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";
@@ -111,7 +111,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   if (names.length === 0) throw new PullSettingsError(nothingToPull(settings, existing));
   if (options.name !== undefined) {
     if (names.length !== 1 || !options.layouts?.length) throw new PullSettingsError(`--name names one layout: pull it alone (fmgen pull "Layout Name" --name ${options.name})`);
-    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(options.name)) throw new PullSettingsError(`--name must be a TypeScript identifier (letters, digits, _ and $, not starting with a digit), got "${options.name}"`);
+    if (!TYPESCRIPT_IDENTIFIER.test(options.name)) throw new PullSettingsError(`--name must be a TypeScript identifier (letters, digits, _ and $, not starting with a digit), got "${options.name}"`);
   }
   const existingDatabase = await readExistingDatabase(settings.layoutEntries, settings.database);
   const state = await PullState.read(settings.stateFile);

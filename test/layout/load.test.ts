@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultTypeName, LayoutFileError, loadLayoutFile, loadLayouts, parseLayoutDescription } from "../../src/layout/index.js";
+import { defaultTypeName, layoutDescriptionSchema, LayoutFileError, loadLayoutFile, loadLayouts, parseLayoutDescription, TYPESCRIPT_IDENTIFIER } from "../../src/layout/index.js";
 import { layoutJsonSchemaText } from "../../src/layout/json-schema.js";
 
 const minimal = { database: "Contacts", layout: "Contacts Web", table: "Contacts", fields: [{ name: "id", type: "number" }] };
@@ -28,6 +28,14 @@ describe("layout descriptions", () => {
     ["!!!", "Layout"],
   ])("derives the type name of %j as %j", (layout, name) => {
     expect(defaultTypeName(layout)).toBe(name);
+  });
+
+  it("takes as name exactly what TYPESCRIPT_IDENTIFIER (fmgen pull --name's check) takes", () => {
+    for (const name of ["Contact", "_2024Invoices", "$x", "a_b$9", "Not An Identifier", "2024", "", "Ünïcode", "a-b", "a.b"]) {
+      expect(layoutDescriptionSchema.safeParse({ ...minimal, name }).success, name).toBe(TYPESCRIPT_IDENTIFIER.test(name));
+    }
+    // Every default name is one, so a description without a name could always have said it.
+    for (const layout of ["Contacts Web", "2024 invoices", "日本語", "!!!"]) expect(TYPESCRIPT_IDENTIFIER.test(defaultTypeName(layout)), layout).toBe(true);
   });
 
   it("names the file and the JSON path of each problem", () => {
