@@ -5,7 +5,7 @@ import type { AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
 import { setOwn } from "./own.js";
 import { scriptsIn, type ScriptResult } from "./script-options.js";
-import { base64, type Auth, type Session } from "./session.js";
+import { basicAuth, type Auth, type Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
 
 /** `GET /productInfo`: the server's product, version and the date formats of `dateFormat: "us"`. */
@@ -97,8 +97,8 @@ export function databaseCalls<Db extends AnyDatabase>(session: Session, database
     },
 
     async databases(options = {}) {
-      // Basic of the client's account, as FileMaker Server asks (base64 of the UTF-8 bytes, as the session's login).
-      const basic = username === undefined ? key : { authorization: `Basic ${base64(`${username}:${password}`)}` };
+      // Basic of the client's account, as the session's login sends it.
+      const basic = username === undefined ? key : basicAuth(username, password!);
       const [envelope, req] = await unsigned("/databases", options.signal, basic);
       const list = envelope.response.databases;
       if (!Array.isArray(list)) throw broken(envelope, req, "response.databases is not an array");

@@ -104,6 +104,11 @@ export function defineLayout(spec?: LayoutSpec): unknown {
   return spec === undefined ? withAllFields : withAllFields(spec);
 }
 
+/** Refuses a layout of another hosted database than the client's (a mistake in the program: a TypeError). */
+export function checkDatabase(what: string, layout: LayoutSpec, database: string): void {
+  if ((layout.database ?? database) !== database) throw new TypeError(`${what} "${layout.layout}" is of database "${layout.database}", but this client is for "${database}"`);
+}
+
 /** The spec with its `readOnly` and `containers` among its `fields` (in that order, after the writable ones). */
 function withAllFields(spec: LayoutSpec): LayoutSpec {
   if (!spec.readOnly && !spec.containers) return spec;

@@ -2,7 +2,7 @@ import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
-import type { AnyDefinition, ContainersOf, FieldSpec, InputOf, LayoutTypesKey, PortalInputOf, PortalsOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type ContainersOf, type FieldSpec, type InputOf, type LayoutTypesKey, type PortalInputOf, type PortalsOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
@@ -138,9 +138,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.definition = definition;
     this.#session = session;
     this.#settings = settings;
-    if (definition.database !== undefined && definition.database !== settings.database) {
-      throw new Error(`layout "${definition.layout}" belongs to database "${definition.database}", but this client is for "${settings.database}"`);
-    }
+    checkDatabase("layout", definition, settings.database);
     this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
     this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
   }

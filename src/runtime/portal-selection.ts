@@ -5,7 +5,7 @@
  * the functions turn the options into wire keys and records, and run only when a call uses them.
  */
 import { describe } from "./codecs.js";
-import type { AnyDefinition, FieldsOf, FmRecord, LayoutSpec, LayoutTypesKey, PortalSpec, PortalsOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type FieldsOf, type FmRecord, type LayoutSpec, type LayoutTypesKey, type PortalSpec, type PortalsOf } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 import { positive } from "./paging.js";
 import { recordDecoder, type DecoderOptions } from "./record-decoder.js";
@@ -127,9 +127,7 @@ export function readView(call: string, request: LayoutSpec, settings: DecoderOpt
   const keys: Record<string, unknown> = {};
   if (response !== undefined) {
     if (typeof response?.layout !== "string") throw new TypeError(`${call}: response must be a layout definition`);
-    if ((response.database ?? settings.database) !== settings.database) {
-      throw new TypeError(`${call}: response layout "${response.layout}" is of database "${response.database}", not "${settings.database}"`);
-    }
+    checkDatabase(`${call}: response layout`, response, settings.database);
     keys["layout.response"] = response.layout;
   }
   const decode = recordDecoder(layout, settings);

@@ -222,7 +222,7 @@ export class Session {
    */
   async #signIn(): Promise<[Record<string, string>, string]> {
     const auth = this.#options.auth;
-    if ("username" in auth) return [{ authorization: `Basic ${base64(`${auth.username}:${auth.password}`)}` }, segment(auth.username)];
+    if ("username" in auth) return [basicAuth(auth.username, auth.password), segment(auth.username)];
     if ("oauth" in auth) return [{ "x-fm-data-oauth-request-id": auth.oauth.requestId, "x-fm-data-oauth-identifier": auth.oauth.identifier }, `oauth:${segment(auth.oauth.requestId)}`];
     const id: unknown = await (auth as { claris: () => Promise<string> }).claris();
     if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
@@ -255,8 +255,13 @@ function subject(jwt: string): string {
   }
 }
 
+/** The header of Basic credentials, as FileMaker Server asks: base64 of the UTF-8 bytes of `username:password`. */
+export function basicAuth(username: string, password: string): { authorization: string } {
+  return { authorization: `Basic ${base64(`${username}:${password}`)}` };
+}
+
 /** Base64 of a text's UTF-8 bytes (Basic credentials), with web APIs only: `btoa` takes one byte per character. */
-export function base64(text: string): string {
+function base64(text: string): string {
   let bytes = "";
   for (const byte of new TextEncoder().encode(text)) bytes += String.fromCharCode(byte);
   return btoa(bytes);

@@ -282,8 +282,10 @@ describe.each([
         await expect(layout.get(1, { response: ContactSummary, portals: { [NOTES_PORTAL]: true } } as never)).rejects.toThrow(
           new TypeError(`get: layout "Contact Summary" has no portal "${NOTES_PORTAL}"`),
         );
-        await expect(layout.get(1, { response: elsewhere })).rejects.toThrow(new TypeError('get: response layout "Contact Summary" is of database "Elsewhere", not "Contacts"'));
+        await expect(layout.get(1, { response: elsewhere })).rejects.toThrow(new TypeError('get: response layout "Contact Summary" is of database "Elsewhere", but this client is for "Contacts"'));
         expect(() => layout.listAll({ response: elsewhere })).toThrow(TypeError);
+        // The same check, and the same error, where a client is asked for a layout of another database.
+        expect(() => fm.layout(elsewhere)).toThrow(new TypeError('layout "Contact Summary" is of database "Elsewhere", but this client is for "Contacts"'));
         await expect(layout.list({ response: "Contact Summary" } as never)).rejects.toThrow(new TypeError("list: response must be a layout definition"));
       });
       expect(requests).toBe(0);
