@@ -5,7 +5,8 @@
 // test suite, for an imaginary layout `Layout` with one portal `Lines`.
 //   - Line 1 is the header of every generated file.
 //   - The imports are the import lists of every module; a module drops the names it does not use, and an import
-//     it uses no name of. recordSchema comes from its own entry, so that only schemas load zod.
+//     it uses no name of. recordSchema comes from its own entry, so that only schemas load zod. Database modules
+//     import defineDatabase from where the definition's call (defineLayout) comes from.
 //   - Each exported declaration, with its JSDoc, is a declaration of every module, in this order; blank lines
 //     separate them. Two are filled from the description: the definition (`@fill definition`: the call up to its
 //     object literal is kept) and the read shape of the fields (`@fill fields`). Every other one is copied as

@@ -36,7 +36,7 @@ export function emitFiles(layouts: readonly LayoutDescription[], options: Genera
   const plans = planIdentifiers(layouts, template);
   const databases = planDatabases(options.databases ?? [], plans, template);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
-  for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template.header) });
+  for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template) });
   files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template) });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

@@ -44,6 +44,11 @@ export interface LayoutModuleTemplate {
   header: string;
   /** The names every module may import, and from where (in template order). */
   imports: readonly { name: string; isTypeOnly: boolean; from: string }[];
+  /**
+   * The runtime's module specifier: where the definition's call (`defineLayout`) is imported from. Database modules
+   * import `defineDatabase` from it, so that the two kinds of module import the same runtime.
+   */
+  runtimeModule: string;
   declarations: readonly TemplateDeclaration[];
 }
 
@@ -150,13 +155,17 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     const count = declarations.filter((d) => d.fill === role).length;
     if (count !== 1) fail(`"@fill ${role}" must tag exactly one declaration, found ${count}`);
   }
-  if (declarations.find((d) => d.fill === "definition")?.suffix !== "") fail(`the definition must be named "${LAYOUT_PLACEHOLDER}"`);
+  const definition = declarations.find((d) => d.fill === "definition")!;
+  if (definition.suffix !== "") fail(`the definition must be named "${LAYOUT_PLACEHOLDER}"`);
+  const [definedWith] = importsUsed(definition.text, new Set(imports.map((i) => i.name)));
+  if (definedWith === undefined) fail("the definition must call a function the template imports (defineLayout)");
+  const runtimeModule = imports.find((i) => i.name === definedWith)!.from;
   const portalNames = new Set(declarations.filter((d) => d.perPortal).map((d) => d.templateName));
   for (const d of declarations) {
     const portalRef = d.perPortal ? undefined : referencesOf(d).find((r) => portalNames.has(r));
     if (portalRef) fail(`"${d.templateName}" is copied once per layout, so it cannot refer to the per-portal "${portalRef}"`);
   }
-  return { header, imports, declarations };
+  return { header, imports, runtimeModule, declarations };
 
   /**
    * Text with its references marked: identifiers that name the template's declarations or imports (outside string

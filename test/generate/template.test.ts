@@ -3,6 +3,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generate, LAYOUT_MODULE_TEMPLATE_FILE, layoutModuleTemplate, parseLayoutModuleTemplate, TemplateError } from "../../src/generate/index.js";
 import { fillTemplateText } from "../../src/generate/template.js";
+import { parseDatabaseDescription } from "../../src/layout/index.js";
 import { layout } from "./helpers.js";
 
 describe("templates/layout-module.ts, the source of truth of every layout module", () => {
@@ -18,6 +19,8 @@ describe("templates/layout-module.ts, the source of truth of every layout module
       // Its own entry: only the schemas load zod.
       "recordSchema from @fmgen/runtime/schema",
     ]);
+    // Where defineLayout comes from: database modules import defineDatabase from there too.
+    expect(template.runtimeModule).toBe("@fmgen/runtime");
     expect(template.declarations.map((d) => `${d.fill ? `@fill ${d.fill}` : d.perPortal ? "copy per portal" : "copy"} ${d.templateName}`)).toEqual([
       "@fill definition Layout",
       "@fill fields LayoutFields",
@@ -85,6 +88,17 @@ describe("templates/layout-module.ts, the source of truth of every layout module
     expect(module!.contents).toContain('/** Lines of "P". */\nexport type ThingPRow = ThingTypes["rows"]["P"];');
   });
 
+  it("gives database modules the runtime the layout modules import (defineLayout's module)", async () => {
+    const text = await readFile(LAYOUT_MODULE_TEMPLATE_FILE, "utf8");
+    const edited = parseLayoutModuleTemplate(text.replace('type SortSpec } from "@fmgen/runtime";', 'type SortSpec } from "@acme/fm-runtime";'));
+    expect(edited.runtimeModule).toBe("@acme/fm-runtime");
+    const databases = [parseDatabaseDescription({ database: "D", scripts: [{ name: "Run" }] }, "D.database.json")];
+    const files = await generate([layout({ database: "D", name: "Thing", fields: [{ name: "a", type: "text" }] })], { template: edited, databases });
+    expect(files.map((f) => f.path)).toEqual(["d.ts", "index.ts", "thing.ts"]);
+    expect(files[0]!.contents).toContain('\nimport { defineDatabase } from "@acme/fm-runtime";\n');
+    expect(files[2]!.contents).toMatch(/\nimport \{ defineLayout, [^}]*\} from "@acme\/fm-runtime";\n/);
+  });
+
   it.each([
     ["no header", (t: string) => t.replace(/^\/\/ Code generated[^\n]*\n/, ""), /first line must be the header/],
     ["a missing fill", (t: string) => t.replace(/\/\*\* @fill fields \*\/\nexport interface LayoutFields \{[^}]*\}\n/, ""), /"@fill fields" must tag exactly one declaration, found 0/],
@@ -94,6 +108,7 @@ describe("templates/layout-module.ts, the source of truth of every layout module
     ["a copy on two lines", (t: string) => t.replace("export type LayoutSort = SortSpec<LayoutFieldName>;", "export type LayoutSort =\n  SortSpec<LayoutFieldName>;"), /"LayoutSort" is copied, so it must fit on one line/],
     ["a function", (t: string) => `${t}\nexport function helper(): void {}\n`, /only exported type aliases, interfaces and const declarations/],
     ["a renamed import", (t: string) => t.replace("type QueryOf,", "type QueryOf as Query,"), /imports are not renamed/],
+    ["a definition that calls nothing imported", (t: string) => t.replace("export const Layout = defineLayout<LayoutFields>()({", "export const Layout = makeLayout<LayoutFields>()({"), /the definition must call a function the template imports/],
   ])("is refused with %s", async (_label, edit, message) => {
     const text = await readFile(LAYOUT_MODULE_TEMPLATE_FILE, "utf8");
     expect(() => parseLayoutModuleTemplate(edit(text))).toThrow(TemplateError);
