@@ -1,6 +1,5 @@
 import type { FieldType } from "../../layout/schema.js";
 import type { DateFormat } from "../date-format.js";
-import type { StoredScalar } from "../stored-value.js";
 import {
   compileTextComparison,
   compileTextRange,
@@ -8,6 +7,7 @@ import {
   compileWordEquals,
   compileWordSearch,
 } from "./text-match.js";
+import type { Comparison, Matcher } from "./matcher.js";
 import { type Token, isBare, tokenText, tokenizeCriterion, trimTokens } from "./tokens.js";
 import { type Interval, type TypedFieldType, atOrAfterStart, atOrBeforeEnd, parseTypedOperand } from "./typed-operand.js";
 
@@ -16,6 +16,8 @@ import { type Interval, type TypedFieldType, atOrAfterStart, atOrBeforeEnd, pars
  * matcher over stored values. Parsing happens once here; the matcher runs once per record.
  * See docs/emulator.md, "Find semantics".
  */
+
+export type { Comparison, Matcher } from "./matcher.js";
 
 /** FileMaker error codes for unusable criteria: 500 date, 501 time, 502 number, 1708 unsupported. */
 export type FindCriterionErrorCode = "500" | "501" | "502" | "1708";
@@ -37,15 +39,6 @@ export interface CriterionContext {
   /** The call's `dateformats`: how date and timestamp criteria are written (default US). */
   readonly dateFormat?: DateFormat;
 }
-
-/**
- * Tests one stored value (one repetition). Text fields pass strings; container fields pass the file
- * name, or "" when empty; other types pass numbers, or null when empty.
- */
-export type Matcher = (value: StoredScalar) => boolean;
-
-/** A comparison operator, with `≤` and `≥` already read as `<=` and `>=`. */
-export type Comparison = "<" | "<=" | ">" | ">=";
 
 /** Unescaped, these FileMaker operators (duplicates, relaxed search, invalid value) are refused. */
 const UNSUPPORTED_OPERATORS = new Set(["!", "~", "?"]);

@@ -1,7 +1,7 @@
 import type { StoredScalar } from "../stored-value.js";
 import { foldCase } from "./case-fold.js";
 import { compareCodePoints } from "./code-point-order.js";
-import type { Comparison, Matcher } from "./criteria.js";
+import type { Comparison, Matcher } from "./matcher.js";
 import { type Token, tokenText, trimTokens } from "./tokens.js";
 import { type PatternEdge, type PatternElement, type PatternTest, compilePattern, literalElements } from "./wildcard-pattern.js";
 import { isWordChar } from "./word-chars.js";
