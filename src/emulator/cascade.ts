@@ -1,5 +1,4 @@
-import type { HostedDatabase } from "./state.js";
-import type { StoredRecord } from "./store.js";
+import type { HostedDatabase, StoredRecord } from "./store.js";
 import { portalRows } from "./relations.js";
 
 /** Deletes a record and, where a relation says cascadeDelete, its related records (recursively). */

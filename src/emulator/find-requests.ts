@@ -4,8 +4,7 @@ import { US_DATES, type DateFormat } from "./date-format.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
 import { nullFieldValue } from "./record-writes.js";
 import { portalRows } from "./relations.js";
-import type { HostedDatabase } from "./state.js";
-import type { StoredRecord, TableData } from "./store.js";
+import type { HostedDatabase, StoredRecord, TableData } from "./store.js";
 import type { StoredScalar, StoredValue } from "./stored-value.js";
 
 type RecordTest = (record: StoredRecord) => boolean;

@@ -1,6 +1,5 @@
 import type { TableField } from "./model.js";
-import type { HostedDatabase } from "./state.js";
-import { emptyValues, type TableData } from "./store.js";
+import { emptyValues, type GlobalScope, type HostedDatabase, type TableData } from "./store.js";
 import { encodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
 
 /**
@@ -9,17 +8,10 @@ import { encodeWireValue, type ContainerRef, type StoredValue } from "./stored-v
  * `PATCH .../globals` or by writing the field in a create, edit or upload, only that session sees, and it is
  * forgotten with the session (logout, expiry, restart).
  *
- * A request runs against its session's scope: the server hands handlers a `HostedDatabase` whose `globals`
- * is the session's (see {@link sessionDatabase}), and every read and write of a global field goes through it.
+ * A request runs against its session's scope (a {@link GlobalScope}, store.ts): the server hands handlers a
+ * `HostedDatabase` whose `globals` is the session's (see {@link sessionDatabase}), and every read and write of a
+ * global field goes through it.
  */
-export interface GlobalScope {
-  /** The values this scope sees for a global field of a table (undefined: never set, so empty). */
-  read(table: TableData, field: string): StoredValue[] | undefined;
-  /** Sets (or, with undefined, unsets) the scope's own values of a global field. */
-  write(table: TableData, field: string, values: StoredValue[] | undefined): void;
-  /** The scope's own values, not a default it falls back to (what an undo restores). */
-  own(table: TableData, field: string): StoredValue[] | undefined;
-}
 
 /** The file's own values: what seed data sets, and what a session reads for a global it has not set. */
 export const FILE_GLOBALS: GlobalScope = {

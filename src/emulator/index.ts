@@ -15,8 +15,8 @@ import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } fro
 import { SessionRegistry, type Account } from "./sessions.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
-import type { EmulatorState, HostedDatabase } from "./state.js";
-import { ContainerStore, TableData } from "./store.js";
+import type { EmulatorState } from "./state.js";
+import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
 import type { ScriptHandlers } from "./scripts/script-module.js";

@@ -1,11 +1,9 @@
 import { deleteWithCascade } from "./cascade.js";
 import { EmulatorError } from "./fm-error.js";
-import type { GlobalScope } from "./globals.js";
 import { describeInput } from "./http/input-text.js";
 import type { LayoutModel } from "./model.js";
 import { portalRows } from "./relations.js";
-import type { HostedDatabase } from "./state.js";
-import type { StoredRecord, TableData } from "./store.js";
+import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
 
 /**
  * What an edit does to related records beyond its portal rows' fields (data-api-server.md section 7):

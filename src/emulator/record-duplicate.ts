@@ -4,8 +4,7 @@ import { globalScopeOf } from "./globals.js";
 import type { LayoutModel } from "./model.js";
 import { currentRecord } from "./record-transaction.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
-import type { HostedDatabase } from "./state.js";
-import type { StoredRecord } from "./store.js";
+import type { HostedDatabase, StoredRecord } from "./store.js";
 
 /**
  * A copy of a record as it is now (data-api-server.md section 7, duplicate), in one synchronous step: a new

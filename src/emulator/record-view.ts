@@ -1,6 +1,5 @@
 import type { LayoutField, LayoutModel } from "./model.js";
-import type { StoredRecord, TableData } from "./store.js";
-import type { GlobalScope } from "./globals.js";
+import type { GlobalScope, StoredRecord, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import { encodeFieldValue, type DateFormat } from "./date-format.js";
 import { portalRows } from "./relations.js";

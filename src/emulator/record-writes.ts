@@ -4,8 +4,8 @@ import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import { checkWritable, USER_ENTRY, validatesEntry, type EntryOptions } from "./entry-options.js";
 import type { LayoutField, TableField } from "./model.js";
-import { emptyValues, type StoredRecord, type TableData } from "./store.js";
-import { FILE_GLOBALS, type GlobalScope } from "./globals.js";
+import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
+import { FILE_GLOBALS } from "./globals.js";
 import type { StoredValue } from "./stored-value.js";
 import { decodeFieldValue, US_DATES, type DateFormat } from "./date-format.js";
 

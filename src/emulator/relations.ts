@@ -1,7 +1,6 @@
 import type { PortalModel } from "./model.js";
-import type { StoredRecord, TableData } from "./store.js";
+import type { GlobalScope, StoredRecord, TableData } from "./store.js";
 import type { StoredValue } from "./stored-value.js";
-import type { GlobalScope } from "./globals.js";
 
 /** The value records join on: empty keys join nothing; numbers and text compare as text. */
 export function joinKey(value: StoredValue | undefined): string | undefined {

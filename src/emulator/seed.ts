@@ -4,8 +4,7 @@ import { formatJsonPath } from "../project/index.js";
 import type { EmulatorClock } from "./clock.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
 import type { Account } from "./sessions.js";
-import type { HostedDatabase } from "./state.js";
-import type { TableData } from "./store.js";
+import type { HostedDatabase, TableData } from "./store.js";
 import { decodeWireValue } from "./stored-value.js";
 
 /** `records` is read by {@link parseSeedRecords}: zod's `record()` drops a key named "__proto__". */

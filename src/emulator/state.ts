@@ -1,24 +1,15 @@
 import type { EmulatorClock } from "./clock.js";
 import { createHmac } from "node:crypto";
 import type { FaultPlan } from "./faults.js";
-import type { DatabaseModel, LayoutModel } from "./model.js";
+import type { LayoutModel } from "./model.js";
 import type { SessionRegistry } from "./sessions.js";
-import type { ContainerStore, TableData } from "./store.js";
+import type { ContainerStore, HostedDatabase, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view.js";
 import type { ApiKeyRing } from "./api-keys.js";
 import type { StreamingSessions } from "./streaming-sessions.js";
 import type { DateFormat } from "./date-format.js";
-import type { GlobalScope } from "./globals.js";
 import type { ScriptCatalog } from "./scripts/script-catalog.js";
-
-/** A hosted database: its model and its tables' records. */
-export interface HostedDatabase {
-  model: DatabaseModel;
-  tables: Map<string, TableData>;
-  /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
-  globals?: GlobalScope;
-}
 
 export interface EmulatorLimits {
   maxJsonBytes: number;

@@ -1,14 +1,27 @@
 import { randomUUID } from "node:crypto";
 import type { ContainerRef, StoredValue } from "./stored-value.js";
 import { FieldIndex } from "./field-index.js";
-import type { TableField, TableModel } from "./model.js";
-import type { GlobalScope } from "./globals.js";
+import type { DatabaseModel, TableField, TableModel } from "./model.js";
 
 /** One stored record: per field, one value per repetition. */
 export interface StoredRecord {
   recordId: number;
   modId: number;
   values: Map<string, StoredValue[]>;
+}
+
+/**
+ * Whose values of global fields a read or write sees: the file's, or one session's (globals.ts has both, and
+ * how FileMaker scopes global values). Declared here because a table's {@link TableData.valuesOf} reads
+ * through one.
+ */
+export interface GlobalScope {
+  /** The values this scope sees for a global field of a table (undefined: never set, so empty). */
+  read(table: TableData, field: string): StoredValue[] | undefined;
+  /** Sets (or, with undefined, unsets) the scope's own values of a global field. */
+  write(table: TableData, field: string, values: StoredValue[] | undefined): void;
+  /** The scope's own values, not a default it falls back to (what an undo restores). */
+  own(table: TableData, field: string): StoredValue[] | undefined;
 }
 
 /** Unique validation folds case; joins compare keys as they are. */
@@ -73,6 +86,14 @@ export class TableData {
 
 export function emptyValues(field: TableField): StoredValue[] {
   return Array.from({ length: field.repetitions }, () => (field.type === "text" ? "" : null));
+}
+
+/** A hosted database: its model and its tables' records. */
+export interface HostedDatabase {
+  model: DatabaseModel;
+  tables: Map<string, TableData>;
+  /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
+  globals?: GlobalScope;
 }
 
 /** Container bytes, addressed by the id that a container field's URL carries. */

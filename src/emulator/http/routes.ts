@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { EmulatorState, HostedDatabase } from "../state.js";
+import type { EmulatorState } from "../state.js";
+import type { HostedDatabase } from "../store.js";
 import type { LayoutModel } from "../model.js";
 import type { AcceptedNames } from "./known-params.js";
 import type { DateFormat } from "../date-format.js";
