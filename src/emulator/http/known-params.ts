@@ -4,18 +4,10 @@ import type { RequestContext } from "./routes.js";
 
 /**
  * No parameter is silently ignored (data-api-server.md, rule one): each route lists the query parameters and
- * body keys it implements, and any other name answers HTTP 400, code 960, naming it. A test that passes against
- * the emulator must not pass because the emulator skipped what the client asked for.
+ * body keys it implements (its `accepts`: AcceptedNames, routes.ts), and any other name answers HTTP 400, code
+ * 960, naming it. A test that passes against the emulator must not pass because the emulator skipped what the
+ * client asked for.
  */
-export interface AcceptedNames {
-  /** Query parameter names the route implements. */
-  query?: readonly string[];
-  /** Top-level JSON body keys the route implements. */
-  body?: readonly string[];
-  /** Names that depend on the call (a portal's `_limit.<portal>`): true when the route implements this one. */
-  dynamicQuery?: (name: string, ctx: RequestContext) => boolean;
-  dynamicBody?: (name: string, ctx: RequestContext) => boolean;
-}
 
 export function unknownParameters(names: readonly string[]): EmulatorError {
   // Names as the client sent them (shortened), as FileMaker Server lists them: "Unknown parameter(s): script".

@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import type { EmulatorState } from "../state.js";
 import type { HostedDatabase } from "../store.js";
 import type { LayoutModel } from "../model.js";
-import type { AcceptedNames } from "./known-params.js";
 import type { DateFormat } from "../date-format.js";
 
 /** What a handler answers: a `response` payload (code 0 unless said otherwise) and extra headers. */
@@ -39,6 +38,17 @@ export interface Route {
   handle: (ctx: RequestContext) => Promise<Answer> | Answer;
   /** The query parameters and body keys it implements; any other answers 960. */
   accepts: AcceptedNames;
+}
+
+/** The query parameters and body keys a route implements; any other name answers 960 (known-params.ts). */
+export interface AcceptedNames {
+  /** Query parameter names the route implements. */
+  query?: readonly string[];
+  /** Top-level JSON body keys the route implements. */
+  body?: readonly string[];
+  /** Names that depend on the call (a portal's `_limit.<portal>`): true when the route implements this one. */
+  dynamicQuery?: (name: string, ctx: RequestContext) => boolean;
+  dynamicBody?: (name: string, ctx: RequestContext) => boolean;
 }
 
 export function route(method: string, path: string, auth: Auth, handle: Route["handle"], accepts: AcceptedNames = {}): Route {
