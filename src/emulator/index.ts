@@ -25,8 +25,18 @@ export type { SeedData } from "./seed.js";
 export type { Account } from "./sessions.js";
 export type { ApiKey } from "./api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
-export type { ScriptContext, ScriptFoundSet, ScriptHandler, ScriptHandlers, ScriptRecord, ScriptReturn } from "./scripts/script-module.js";
-export { ScriptStepError, type ScriptPortalData, type ScriptRecords, type ScriptSort } from "./scripts/handler-api.js";
+export type {
+  ScriptContext,
+  ScriptFoundSet,
+  ScriptHandler,
+  ScriptHandlers,
+  ScriptPortalData,
+  ScriptRecord,
+  ScriptRecords,
+  ScriptReturn,
+  ScriptSort,
+} from "./scripts/script-module.js";
+export { ScriptStepError } from "./scripts/handler-api.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */

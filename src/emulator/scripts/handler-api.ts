@@ -5,46 +5,11 @@ import { recordIdParam, sortKeys } from "../http/params.js";
 import type { RequestContext } from "../http/routes.js";
 import type { LayoutModel } from "../model.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
-import { recordToWire, type WireRecord } from "../record-view.js";
+import { recordToWire } from "../record-view.js";
 import { sortRecords } from "../sorting.js";
 import { tableOf, viewContext } from "../state.js";
 import type { StoredRecord } from "../store.js";
-
-/**
- * `records`, what a script handler changes data with (DESIGN.md, "Emulator additions"): find, read, create, edit
- * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
- * values (dates `MM/DD/YYYY`), the same validation and modId increments as the Data API calls, in the calling
- * session (a global field written here is the session's, as `PATCH .../globals` sets it).
- *
- * Each method is synchronous and one atomic step: the record is read, checked and written with no await in
- * between, so no concurrent request can interleave with it. A handler as a whole is not a transaction (as a
- * FileMaker script is not): what it changed stays changed when a later step fails.
- *
- * A step that fails throws a {@link ScriptStepError} with the FileMaker code (101 no such record, 105 no such
- * layout, 306 modId mismatch, 509/504/5xx validation, ...). A handler may catch it; if it does not, the script
- * ends with that code as its `scriptError`, as a script that stops on an error reports `Get(LastError)`.
- */
-export interface ScriptRecords {
-  /** `_find`'s requests (ORed, `omit`, FileMaker criteria) and optional sort; [] when no record matches. */
-  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): WireRecord[];
-  /** Every record of the layout's table (Show All Records), optionally sorted. */
-  list(layout: string, options?: { sort?: readonly ScriptSort[] }): WireRecord[];
-  /** One record by its record id. */
-  get(layout: string, recordId: string | number): WireRecord;
-  /** A new record; `portalData` rows are created through the portals' relations, as in a create call. */
-  create(layout: string, fieldData: Readonly<Record<string, string | number>>, options?: { portalData?: ScriptPortalData }): { recordId: string; modId: string };
-  /** Changes a record; `modId` (optional) is checked as an edit call checks it; `portalData` edits or adds rows. */
-  edit(layout: string, recordId: string | number, fieldData: Readonly<Record<string, string | number>>, options?: { modId?: string; portalData?: ScriptPortalData }): { modId: string };
-  /** Deletes a record (and its related rows where a relation says cascadeDelete). */
-  delete(layout: string, recordId: string | number): void;
-}
-
-export interface ScriptSort {
-  fieldName: string;
-  sortOrder?: string;
-}
-
-export type ScriptPortalData = Readonly<Record<string, readonly Readonly<Record<string, string | number>>[]>>;
+import type { ScriptRecords } from "./script-module.js";
 
 /** A script step that failed, with its FileMaker error code. */
 export class ScriptStepError extends Error {
@@ -57,7 +22,7 @@ export class ScriptStepError extends Error {
   }
 }
 
-/** The `records` of handlers run by this request: its database as its session sees it. */
+/** The `records` of handlers run by this request (ScriptRecords, script-module.ts): its database as its session sees it. */
 export function scriptRecords(ctx: RequestContext): ScriptRecords {
   const { db } = ctx;
   const clock = ctx.state.clock;
