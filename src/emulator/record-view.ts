@@ -1,39 +1,9 @@
 import type { LayoutField, LayoutModel } from "./model.js";
-import type { GlobalScope, StoredRecord, TableData } from "./store.js";
-import type { ContainerRef } from "./stored-value.js";
-import { encodeFieldValue, type DateFormat } from "./date-format.js";
+import type { StoredRecord, TableData } from "./store.js";
+import { encodeFieldValue } from "./date-format.js";
 import { portalRows } from "./relations.js";
 import { allPortals, type PortalRange } from "./portal-selection.js";
-
-export type WireFields = Record<string, string | number>;
-export interface WireRecord {
-  fieldData: WireFields;
-  portalData: Record<string, (WireFields & { recordId: string; modId: string })[]>;
-  recordId: string;
-  modId: string;
-  /** One entry per portal answered; absent when no portal is (data-api-server.md section 3). */
-  portalDataInfo?: PortalDataInfo[];
-}
-
-/** Every described portal has an object name (its `name`), so each entry carries `portalObjectName`. */
-export interface PortalDataInfo {
-  portalObjectName: string;
-  database: string;
-  table: string;
-  foundCount: number;
-  returnedCount: number;
-}
-
-export interface ViewContext {
-  /** The hosted database's name (portalDataInfo). */
-  database: string;
-  tables: Map<string, TableData>;
-  containerUrl: (ref: ContainerRef) => string;
-  /** The session's global values (globals.ts); without it, the file's. */
-  globals?: GlobalScope;
-  /** The call's `dateformats` for date and timestamp fields (date-format.ts); default US. */
-  dateFormat?: DateFormat;
-}
+import type { PortalDataInfo, ViewContext, WireFields, WireRecord } from "./record-view-types.js";
 
 /** A record as the Data API shows it through a layout, with the chosen portals and rows (default: all, 50 each). */
 export function recordToWire(layout: LayoutModel, record: StoredRecord, context: ViewContext, portals: readonly PortalRange[] = allPortals(layout)): WireRecord {

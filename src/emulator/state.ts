@@ -5,7 +5,7 @@ import type { LayoutModel } from "./model.js";
 import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, HostedDatabase, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
-import type { ViewContext } from "./record-view.js";
+import type { ViewContext } from "./record-view-types.js";
 import type { ApiKeyRing } from "./api-keys.js";
 import type { StreamingSessions } from "./streaming-sessions.js";
 import type { DateFormat } from "./date-format.js";

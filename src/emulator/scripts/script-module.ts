@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { WireRecord } from "../record-view.js";
+import type { WireRecord } from "../record-view-types.js";
 
 /**
  * The scripts interface (DESIGN.md, "Emulator additions"; public contract): FileMaker scripts are JavaScript
