@@ -7,8 +7,6 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const SCRIPT = fileURLToPath(new URL("../../scripts/folder-imports.mjs", import.meta.url));
-// The emulator's own file cycles are its team's to break (issue 13); its folder still may not join a folder cycle.
-const SKIP = ["--skip-file-cycles-in", "emulator"];
 
 interface Report {
   folders: string[];
@@ -31,15 +29,15 @@ const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 describe("imports between the folders of src/ go one way (scripts/folder-imports.mjs)", () => {
-  it("has no cycle between folders, nor between files outside the emulator", async () => {
-    const { code, report: r } = await report(SKIP);
+  it("has no cycle between folders, nor between files", async () => {
+    const { code, report: r } = await report([]);
     expect(r.folderCycles).toEqual([]);
     expect(r.fileCycles).toEqual([]);
     expect(code).toBe(0);
   });
 
   it("keeps the layers: project imports no folder, the runtime imports none, pull and generate do not import each other", async () => {
-    const { report: r } = await report(SKIP);
+    const { report: r } = await report([]);
     const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
     expect(imports("project")).toEqual([]);
     expect(imports("runtime")).toEqual([]);
