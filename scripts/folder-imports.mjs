@@ -5,8 +5,7 @@
 //
 //   node scripts/folder-imports.mjs            the matrix and the cycles of ./src
 //   node scripts/folder-imports.mjs --src DIR  of another tree (a checkout of an older commit, a test fixture)
-//   node scripts/folder-imports.mjs --json     as JSON: { folders, matrix, folderCycles, fileCycles, skippedFileCycles }
-//   --skip-file-cycles-in A,B                  report the file cycles inside folders A and B without failing on them
+//   node scripts/folder-imports.mjs --json     as JSON: { folders, matrix, folderCycles, fileCycles }
 //
 // Every `import ... from`, `export ... from`, `import "..."` and `import("...")` counts, type-only ones too: a
 // type cycle is still two modules that cannot be understood one without the other. `@fmgen/runtime` (and its
@@ -19,8 +18,6 @@ const args = process.argv.slice(2);
 const srcAt = args.indexOf("--src");
 const SRC = resolve(srcAt >= 0 ? args[srcAt + 1] : join(dirname(new URL(import.meta.url).pathname), "../src"));
 const JSON_OUT = args.includes("--json");
-const skipAt = args.indexOf("--skip-file-cycles-in");
-const SKIP = new Set(skipAt >= 0 ? args[skipAt + 1].split(",") : []);
 
 function sourceFiles(dir) {
   const out = [];
@@ -110,13 +107,10 @@ function cycles(nodes, next) {
 }
 
 const folderCycles = cycles(folders, (f) => folders.filter((g) => matrix[f][g] > 0));
-const allFileCycles = cycles(files, (f) => fileEdges.get(f)).map((c) => c.map((f) => relative(SRC, f).split(sep).join("/")));
-const skipped = (cycle) => cycle.every((f) => SKIP.has(f.split("/")[0]));
-const fileCycles = allFileCycles.filter((c) => !skipped(c));
-const skippedFileCycles = allFileCycles.filter(skipped);
+const fileCycles = cycles(files, (f) => fileEdges.get(f)).map((c) => c.map((f) => relative(SRC, f).split(sep).join("/")));
 
 if (JSON_OUT) {
-  console.log(JSON.stringify({ folders, matrix, folderCycles, fileCycles, skippedFileCycles }, null, 2));
+  console.log(JSON.stringify({ folders, matrix, folderCycles, fileCycles }, null, 2));
 } else {
   const width = Math.max(...folders.map((f) => f.length), "imports ->".length);
   const cell = (text, w) => String(text).padStart(w);
@@ -126,6 +120,5 @@ if (JSON_OUT) {
   console.log("");
   console.log(folderCycles.length ? `Folder cycles: ${folderCycles.map((c) => c.join(" <-> ")).join("; ")}` : "Folder cycles: none");
   console.log(fileCycles.length ? `File cycles:\n${fileCycles.map((c) => `  ${c.join(" <-> ")}`).join("\n")}` : "File cycles: none");
-  if (skippedFileCycles.length) console.log(`File cycles not checked (--skip-file-cycles-in ${[...SKIP].join(",")}):\n${skippedFileCycles.map((c) => `  ${c.join(" <-> ")}`).join("\n")}`);
 }
 process.exitCode = folderCycles.length || fileCycles.length ? 1 : 0;
