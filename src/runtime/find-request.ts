@@ -4,10 +4,10 @@ import type { Criterion, HelperName, HelpersOf } from "./q.js";
 /**
  * The types of find requests. Everything keys off two things a definition carries: the fields a find may name
  * with their types (`findable`: the layout's fields and its portals'), and where their kinds are (`kinds`: the
- * spec of a generated definition, or a hand-written kinds map as a group of one), so a field takes its own value type and the `q`
- * helpers of its kind (`HELPERS_BY_KIND`). A definition without kinds (some hand-written ones) gets the kind of a
- * field guessed from its value type: number fields are numbers, any other field may take every helper, and the
- * runtime refuses what does not apply to the field's actual type.
+ * spec of a generated definition, or a hand-written kinds map as a spec's group), so a field takes its own value
+ * type and the `q` helpers of its kind (`HELPERS_BY_KIND`). A definition without kinds (some hand-written ones) gets
+ * the kind of a field guessed from its value type: number fields are numbers, any other field may take every
+ * helper, and the runtime refuses what does not apply to the field's actual type.
  */
 
 /** A repeating field is found by the value of any repetition. */
