@@ -183,7 +183,10 @@ export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes
   portals: T["portals"];
   portalInput: T["portalInput"];
   containers: T["containers"];
-  /** The kinds as given when in a spec's form, else the kinds map as a group (portal fields among them: a lookup only needs a field's kind). */
+  /**
+   * The kinds as given when they are in a spec's form, else the kinds map as one group (portal fields among them: a
+   * lookup only needs a field's kind).
+   */
   kinds: T extends { kinds: infer K extends object } ? (K extends KindSource ? K : { fields: { [F in keyof K]: { readonly type: Extract<K[F], FieldKind> } } }) : { fields: {} };
   findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
   record: FmRecord<T["fields"], T["portals"]>;
