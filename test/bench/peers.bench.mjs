@@ -31,7 +31,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { benchDescription, generatedLayouts, seededRandom, spawnEmulator, typecheckUsage } from "./support.mjs";
+import { benchDescription, generatedLayouts, memoryPeaks, seededRandom, spawnEmulator, typecheckUsage } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -296,24 +296,13 @@ if (process.argv[2] === "--stream-worker") {
   const client = clients[name];
   // Warm the connection and session with one small call.
   await client.list();
-  globalThis.gc?.();
-  const baseRss = process.memoryUsage().rss;
-  const baseHeap = process.memoryUsage().heapUsed;
-  let peakHeap = baseHeap;
-  let peakRss = baseRss;
-  const sample = () => {
-    const m = process.memoryUsage();
-    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
-    if (m.rss > peakRss) peakRss = m.rss;
-  };
-  const timer = setInterval(sample, 20);
+  const memory = memoryPeaks();
   const t0 = performance.now();
-  const n = await client.stream(sample);
+  const n = await client.stream(memory.sample);
   const ms = performance.now() - t0;
-  clearInterval(timer);
-  sample();
+  const peaks = memory.stop();
   await client.close?.();
-  process.stdout.write(`${JSON.stringify({ name, n, expected: Number(expected), ms, baseRss, baseHeap, peakRss, peakHeap, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);
+  process.stdout.write(`${JSON.stringify({ name, n, expected: Number(expected), ms, ...peaks, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);
   process.exit(0);
 }
 

@@ -21,7 +21,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { spawnEmulator } from "./support.mjs";
+import { memoryPeaks, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -80,19 +80,10 @@ if (process.argv[2] === "--worker") {
   const parents = fm.layout(Parent);
   // Warm the connection and session with one small call.
   await parents.get(recordId, { portals: { Rows: { limit: 1 } } });
-  globalThis.gc?.();
-  const baseRss = process.memoryUsage().rss;
-  const baseHeap = process.memoryUsage().heapUsed;
-  let peakHeap = baseHeap;
-  let peakRss = baseRss;
+  const memory = memoryPeaks();
+  const { sample } = memory;
   // What stays reachable: heapUsed right after a forced collection, every LIVE_EVERY rows.
-  let peakLive = baseHeap;
-  const sample = () => {
-    const m = process.memoryUsage();
-    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
-    if (m.rss > peakRss) peakRss = m.rss;
-  };
-  const timer = setInterval(sample, 20);
+  let peakLive = process.memoryUsage().heapUsed;
   const t0 = performance.now();
   let n = 0;
   let wrong = "";
@@ -107,10 +98,9 @@ if (process.argv[2] === "--worker") {
     }
   }
   const ms = performance.now() - t0;
-  clearInterval(timer);
-  sample();
+  const peaks = memory.stop();
   await fm.close();
-  process.stdout.write(`${JSON.stringify({ n, expected: Number(expected), wrong, ms, baseRss, baseHeap, peakRss, peakHeap, peakLive, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);
+  process.stdout.write(`${JSON.stringify({ n, expected: Number(expected), wrong, ms, ...peaks, peakLive, maxRss: process.resourceUsage().maxRSS * 1024 })}\n`);
   process.exit(0);
 }
 

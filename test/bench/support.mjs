@@ -114,3 +114,27 @@ export function typecheckUsage(specifier, names) {
     ),
   ].join("\n");
 }
+
+/**
+ * The peak heap and RSS of a stretch of work, over what they were when it started (after a collection): sampled every
+ * 20 ms and at each `sample()`; `stop()` takes a last sample and returns the figures.
+ */
+export function memoryPeaks() {
+  globalThis.gc?.();
+  const { rss: baseRss, heapUsed: baseHeap } = process.memoryUsage();
+  const peaks = { baseRss, baseHeap, peakRss: baseRss, peakHeap: baseHeap };
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.heapUsed > peaks.peakHeap) peaks.peakHeap = m.heapUsed;
+    if (m.rss > peaks.peakRss) peaks.peakRss = m.rss;
+  };
+  const timer = setInterval(sample, 20);
+  return {
+    sample,
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
+}
