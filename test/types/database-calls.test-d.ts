@@ -23,8 +23,8 @@ export async function runScriptNamesAreTyped(): Promise<void> {
   await typed.runScript(Contact, "Send Invoices");
   // @ts-expect-error: a parameter is text
   await typed.runScript(Contact, "Send Invoice", { param: 42 });
-  // @ts-expect-error: a layout is a definition or a name
-  await typed.runScript({ layout: 1 }, "Send Invoice");
+  // @ts-expect-error: a layout is a definition or a name, not an object that looks like one
+  await typed.runScript({ layout: "Contacts Web", database: "Contacts", fields: {} }, "Send Invoice");
   // A plain database name: any script name.
   await untyped.runScript(Contact, "Anything");
 }
