@@ -1,5 +1,6 @@
 import { EmulatorError } from "./fm-error.js";
-import { compileCriterion, FindCriterionError, type CriterionContext, type Matcher } from "./find/criteria.js";
+import { compileCriterion, FindCriterionError, type CriterionContext } from "./find/criteria.js";
+import type { Matcher } from "./find/matcher.js";
 import { US_DATES, type DateFormat } from "./date-format.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
 import { nullFieldValue } from "./record-writes.js";

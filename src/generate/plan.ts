@@ -1,4 +1,4 @@
-import { boundName, defaultTypeName, repetitionsOf, shortHash, type DatabaseDescription, type FieldDescription, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { boundName, defaultTypeName, descriptionsByDatabase, repetitionsOf, shortHash, type DatabaseDescription, type FieldDescription, type LayoutDescription, type PortalDescription } from "../layout/index.js";
 import { compareCodeUnits } from "../project/index.js";
 import type { LayoutModuleTemplate } from "./template.js";
 import { RESERVED_WORDS } from "./text.js";
@@ -210,13 +210,8 @@ export class DatabasePlanError extends Error {
 
 export function planDatabases(databases: readonly DatabaseDescription[], layoutPlans: readonly LayoutPlan[], template: LayoutModuleTemplate): DatabasePlan[] {
   const layouts = layoutPlans.map((p) => p.layout);
-  const problems: string[] = [];
-  const described = new Map<string, DatabaseDescription>();
-  for (const description of databases) {
-    const other = described.get(description.database);
-    if (other) problems.push(`database "${description.database}" is described twice: in ${other.source ?? "<database>"} and in ${description.source ?? "<database>"}`);
-    else described.set(description.database, description);
-  }
+  const { byDatabase: described, twice } = descriptionsByDatabase(databases);
+  const problems = twice.map(([first, again]) => `database "${again.database}" is described twice: in ${first.source ?? "<database>"} and in ${again.source ?? "<database>"}`);
 
   const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS]);
   const files = new Set<string>(["index"]);

@@ -44,3 +44,18 @@ export async function databaseDescriptionFiles(entries: readonly string[]): Prom
 export async function loadDatabaseDescriptionsBeside(paths: readonly string[]): Promise<DatabaseDescription[]> {
   return Promise.all((await databaseDescriptionFiles(paths)).map(loadDatabaseFile));
 }
+
+/**
+ * Database descriptions by database name, the first of each kept; `twice` pairs each later description of a database
+ * with the first one, for the caller to refuse in its own words (a database is described once).
+ */
+export function descriptionsByDatabase(descriptions: readonly DatabaseDescription[]): { byDatabase: Map<string, DatabaseDescription>; twice: [first: DatabaseDescription, again: DatabaseDescription][] } {
+  const byDatabase = new Map<string, DatabaseDescription>();
+  const twice: [DatabaseDescription, DatabaseDescription][] = [];
+  for (const description of descriptions) {
+    const first = byDatabase.get(description.database);
+    if (first) twice.push([first, description]);
+    else byDatabase.set(description.database, description);
+  }
+  return { byDatabase, twice };
+}

@@ -90,9 +90,10 @@ export function closingLine(result: PullResult): { line: string; toStderr: boole
   const wrote = result.written.length ? `wrote ${result.written.map(show).join(", ")}` : undefined;
   if (failed.length === 0) return { line: `fmgen pull: ${wrote ?? "nothing to write: the descriptions match the server"}`, toStderr: false };
   const which = `${failed.join(", ")}, see above`;
-  if (failed.length === result.layouts.length && !wrote) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
+  // When every layout failed, pull writes nothing (no description, no script list, no state).
+  if (failed.length === result.layouts.length) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
   return {
-    line: wrote ? `fmgen pull: ${wrote}; failed: ${failed.length === result.layouts.length ? `every layout (${which})` : which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
+    line: wrote ? `fmgen pull: ${wrote}; failed: ${which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
     toStderr: true,
   };
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileWholeField, compileWordEquals, compileWordSearch } from "../../src/emulator/find/text-match.js";
 import { tokenizeCriterion, trimTokens, type Token } from "../../src/emulator/find/tokens.js";
-import type { Matcher } from "../../src/emulator/find/criteria.js";
+import type { Matcher } from "../../src/emulator/find/matcher.js";
 import { compilePattern, literalElements, type PatternElement } from "../../src/emulator/find/wildcard-pattern.js";
 import * as reference from "./support/regex-text-match.js";
 

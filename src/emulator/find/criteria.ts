@@ -17,8 +17,6 @@ import { type Interval, type TypedFieldType, atOrAfterStart, atOrBeforeEnd, pars
  * See docs/emulator.md, "Find semantics".
  */
 
-export type { Comparison, Matcher } from "./matcher.js";
-
 /** FileMaker error codes for unusable criteria: 500 date, 501 time, 502 number, 1708 unsupported. */
 export type FindCriterionErrorCode = "500" | "501" | "502" | "1708";
 

@@ -1,5 +1,5 @@
 import type { LayoutDescription } from "../../layout/description.js";
-import { loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../layout/database-load.js";
+import { descriptionsByDatabase, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../layout/database-load.js";
 import type { DatabaseDescription, DatabaseDescriptionInput } from "../../layout/database-schema.js";
 import { checkScriptHandlers, loadScriptModule, type ScriptHandler, type ScriptHandlers } from "./script-module.js";
 
@@ -65,15 +65,14 @@ export async function loadScriptCatalog(options: ScriptCatalogOptions, layouts: 
     descriptions.push(typeof entry === "string" ? await loadDatabaseFile(entry) : parseDatabaseDescription(entry, `databases[${i}]`));
   }
   const hosted = new Set(layouts.map((l) => l.database));
-  const byDatabase = new Map<string, DatabaseDescription>();
+  const where = (description: DatabaseDescription) => description.source ?? `database "${description.database}"`;
   for (const description of descriptions) {
-    const where = description.source ?? `database "${description.database}"`;
     if (!hosted.has(description.database)) {
-      throw new Error(`${where}: no layout description is of database "${description.database}", so the emulator does not host it`);
+      throw new Error(`${where(description)}: no layout description is of database "${description.database}", so the emulator does not host it`);
     }
-    const other = byDatabase.get(description.database);
-    if (other) throw new Error(`${where}: database "${description.database}" is described twice (also in ${other.source ?? "an object"})`);
-    byDatabase.set(description.database, description);
   }
+  const { byDatabase, twice } = descriptionsByDatabase(descriptions);
+  const [first, again] = twice[0] ?? [];
+  if (first && again) throw new Error(`${where(again)}: database "${again.database}" is described twice (also in ${first.source ?? "an object"})`);
   return new ScriptCatalog(handlers, byDatabase);
 }

@@ -7,7 +7,7 @@
 import type { StoredScalar } from "../../../src/emulator/stored-value.js";
 import { foldCase } from "../../../src/emulator/find/case-fold.js";
 import { compareCodePoints } from "../../../src/emulator/find/code-point-order.js";
-import type { Comparison, Matcher } from "../../../src/emulator/find/criteria.js";
+import type { Comparison, Matcher } from "../../../src/emulator/find/matcher.js";
 import { type Token, tokenText, trimTokens } from "../../../src/emulator/find/tokens.js";
 import { WORD_CHAR_CLASS, isWordChar } from "../../../src/emulator/find/word-chars.js";
 
