@@ -192,6 +192,8 @@ export class Session {
   #currentToken(failed?: string): Promise<string> {
     const token = this.#token;
     if (token && token !== failed && (this.#options.now() - this.#lastUsed < this.#options.idleRefreshMs || !this.#signsIn)) return Promise.resolve(token);
+    // A given token given up by logout(): there is nothing to sign in with.
+    if (!this.#signsIn && !token) return Promise.reject(new Error("this client's token was logged out, and the client has no credentials to log in again"));
     // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
     this.#token = undefined;
     this.#pendingLogin ??= this.#acquire(token).finally(() => {

@@ -124,6 +124,16 @@ describe("token expiry on the server (code 952)", () => {
     });
     expect(logins).toBe(0);
   });
+
+  it("a client holding only a token, once logged out, says it cannot log in again and sends nothing", async () => {
+    const fm = newClient({ auth: { token: await rawLogin() } });
+    await fm.logout();
+    const { logins, requests } = await counting(emu, async () => {
+      await expect(fm.layout(Contact).get(1)).rejects.toThrow(new Error("this client's token was logged out, and the client has no credentials to log in again"));
+    });
+    expect(logins).toBe(0);
+    expect(requests).toBe(0);
+  });
 });
 
 describe("client-side idle refresh", () => {
