@@ -213,6 +213,11 @@ export type InputOf<D extends AnyDefinition> = D[LayoutTypesKey]["input"];
 export type PortalsOf<D extends AnyDefinition> = D[LayoutTypesKey]["portals"];
 export type PortalInputOf<D extends AnyDefinition> = D[LayoutTypesKey]["portalInput"];
 export type ContainersOf<D extends AnyDefinition> = D[LayoutTypesKey]["containers"];
+// Read from the definition's types, where each is worked out once per layout (generated modules' aliases share it).
+/** A record of layout `D` as the runtime returns it. */
+export type RecordOf<D extends AnyDefinition> = D[LayoutTypesKey]["record"];
+/** The field names of layout `D` that sort specs take. */
+export type SortNameOf<D extends AnyDefinition> = D[LayoutTypesKey]["names"];
 /**
  * One portal's row as read, its fields only (`PortalRow` adds the ids); for generated definitions, which name only
  * their own portals. `P` is not checked against the definition's portals: that check cost the compiler about fifty

@@ -2,7 +2,7 @@ import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
-import { checkDatabase, type AnyDefinition, type ContainersOf, type FieldSpec, type InputOf, type LayoutTypesKey, type PortalInputOf, type PortalsOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type ContainersOf, type FieldSpec, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
@@ -70,9 +70,6 @@ export class NotExactlyOneError extends Error {
   }
 }
 
-// Read from the definition's types, where each is worked out once per layout (generated modules' aliases share it).
-type RecordOf<D extends AnyDefinition> = D[LayoutTypesKey]["record"];
-type NameOf<D extends AnyDefinition> = D[LayoutTypesKey]["names"];
 /**
  * What create and edit take for `T` (a layout's input or portal input), decided here rather than in the layout's
  * own types, so that those stay plain and cost the compiler nothing until a call uses them:
@@ -87,7 +84,7 @@ type NameOf<D extends AnyDefinition> = D[LayoutTypesKey]["names"];
 type Admit<T> = keyof T extends never ? Record<string, never> : keyof T & keyof Object extends never ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
 
 /** `FindOptions` of a layout, its requests typed by `QueryOf` (the type generated modules export as `<Name>Query`). */
-interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<NameOf<D>, R, P> {
+interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<SortNameOf<D>, R, P> {
   query: readonly QueryOf<D>[];
 }
 
@@ -109,10 +106,10 @@ interface NoScripts {
   prerequest?: never;
   presort?: never;
 }
-interface PlainList<D extends AnyDefinition> extends ListOptions<NameOf<D>>, NoScripts {}
+interface PlainList<D extends AnyDefinition> extends ListOptions<SortNameOf<D>>, NoScripts {}
 // A plain find's options name no response layout (`ListOptions`' default), so that its portals and response are not
 // typed against the layout on every find (about 800 instantiations on the 200-layout type-check benchmark).
-interface PlainFind<D extends AnyDefinition> extends ListOptions<NameOf<D>>, NoScripts {
+interface PlainFind<D extends AnyDefinition> extends ListOptions<SortNameOf<D>>, NoScripts {
   query: readonly QueryOf<D>[];
 }
 interface PlainRead extends CallOptions, NoView, NoScripts {}
@@ -133,6 +130,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   readonly #settings: ClientSettings;
   readonly #base: string;
   readonly #decodeRecord: (raw: unknown) => RecordOf<D>;
+  /** How dates and timestamps are written: in ISO form for `dateformats` 2, else (undefined) the US default. */
+  readonly #encoders: typeof ISO_ENCODERS | undefined;
 
   constructor(definition: D, session: Session, settings: ClientSettings) {
     this.definition = definition;
@@ -141,13 +140,14 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     checkDatabase("layout", definition, settings.database);
     this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
     this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
+    this.#encoders = settings.dateformats && ISO_ENCODERS;
   }
 
   // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
   // and costs the compiler what it did before those options existed (the generic one costs ~5x per call).
   list(options?: PlainList<D>): Promise<Page<RecordOf<D>>>;
   list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
-    options: Read<D, R, P, ListOptions<NameOf<D>, R, P>> & S,
+    options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P>> & S,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async list(options: Loose = {}): Promise<unknown> {
     const view = this.#view("list", options);
@@ -274,7 +274,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const body = JSON.stringify({
       ...view?.keys,
       ...keys,
-      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.#encoders())),
+      query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.#encoders)),
       sort: options.sort?.length ? options.sort : undefined,
       offset: options.offset === undefined ? undefined : String(positive(options.offset, "offset")),
       limit: options.limit === undefined ? undefined : String(positive(options.limit, "limit")),
@@ -309,17 +309,17 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** Every record (from `offset`, up to `limit`), page by page; at most three pages in memory. */
-  listAll(options?: StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>>;
-  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<NameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
+  listAll(options?: StreamOptions<SortNameOf<D>>): AsyncIterable<RecordOf<D>>;
+  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<SortNameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
   listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
     const view = this.#view("listAll", options);
     return this.#stream((offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
-  findAll(options: Omit<PlainFind<D>, "offset" | "limit"> & StreamOptions<NameOf<D>>): AsyncIterable<RecordOf<D>>;
+  findAll(options: Omit<PlainFind<D>, "offset" | "limit"> & StreamOptions<SortNameOf<D>>): AsyncIterable<RecordOf<D>>;
   findAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(
-    options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<NameOf<D>, R, P>>,
+    options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<SortNameOf<D>, R, P>>,
   ): AsyncIterable<ViewRecord<R, P>>;
   findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
     const view = this.#view("findAll", options, true);
@@ -420,13 +420,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   #encode(input: object): Record<string, string | number> {
-    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders());
+    return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders);
   }
 
-  /** How dates and timestamps are written: in ISO form for `dateformats` 2, else (undefined) the US default. */
-  #encoders() {
-    return this.#settings.dateformats && ISO_ENCODERS;
-  }
 
   /** `path` with `dateformats=2` when dates travel in ISO form (the query of get and list). */
   #dated(path: string): string {
@@ -439,7 +435,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
       const portal = portalOf("portalData", this.definition, name);
       out[name] = rows.map(({ recordId, modId, ...fields }) => ({
-        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.#encoders()),
+        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.#encoders),
         // An undefined member is left out of the JSON.
         recordId: recordId === undefined ? undefined : String(recordId),
         modId: modId === undefined ? undefined : String(modId),

@@ -5,7 +5,7 @@
  * the functions turn the options into wire keys and records, and run only when a call uses them.
  */
 import { describe } from "./codecs.js";
-import { checkDatabase, type AnyDefinition, type FieldsOf, type FmRecord, type LayoutSpec, type LayoutTypesKey, type PortalSpec, type PortalsOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type FieldsOf, type FmRecord, type LayoutSpec, type LayoutTypesKey, type PortalSpec, type PortalsOf, type RecordOf } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 import { positive } from "./paging.js";
 import { recordDecoder, type DecoderOptions } from "./record-decoder.js";
@@ -79,7 +79,7 @@ export type ChosenPortals<R extends AnyDefinition, P> = [P] extends [undefined] 
  * when `portals` was given, their `portalInfo`. Without the options it is the layout's `FmRecord`.
  */
 export type ViewRecord<R extends AnyDefinition, P> = [P] extends [undefined]
-  ? FmRecord<FieldsOf<R>, PortalsOf<R>>
+  ? RecordOf<R>
   : FmRecord<FieldsOf<R>, ChosenPortals<R, P>> & { portalInfo: { [K in keyof NonNullable<P> & keyof PortalsOf<R>]: PortalInfo } };
 
 /** A related row for an edit to delete: a portal of the layout and the row's recordId. */

@@ -1,11 +1,10 @@
-import type { AnyDefinition, FieldsOf } from "./definition.js";
+import type { AnyDefinition, SortNameOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
 import { setOwn } from "./own.js";
 import { positive, type CallOptions, type Page, type SortOrder, type SortSpec } from "./paging.js";
 import { portalKeys, type OnlyPortals, type PortalChoice, type ViewRecord } from "./portal-selection.js";
 
-type NameOf<D extends AnyDefinition> = keyof FieldsOf<D> & string;
 type Request = Readonly<Record<string, unknown>>;
 
 interface QueryState {
@@ -19,7 +18,7 @@ interface QueryState {
 /** What `run()` sends: the find's options, or a list's when the query has no request. */
 export interface QueryOptions<D extends AnyDefinition, P = undefined> {
   readonly query: readonly QueryOf<D>[];
-  readonly sort: readonly SortSpec<NameOf<D>>[];
+  readonly sort: readonly SortSpec<SortNameOf<D>>[];
   readonly offset?: number;
   readonly limit?: number;
   readonly portals?: P;
@@ -91,7 +90,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
   }
 
   /** Sorts by a field of the layout (after any sort given before). */
-  sort(field: NameOf<D>, order: SortOrder = "ascend"): FindQuery<D, P> {
+  sort(field: SortNameOf<D>, order: SortOrder = "ascend"): FindQuery<D, P> {
     if (order !== "ascend" && order !== "descend") throw new TypeError(`sort order must be "ascend" or "descend", got ${JSON.stringify(order)}`);
     if (!Object.hasOwn(this.#client.definition.fields, field)) throw new TypeError(`sort on layout "${this.#client.definition.layout}": no field "${field}"`);
     return this.#with({ sort: [...this.#state.sort, Object.freeze({ fieldName: field, sortOrder: order })] });
@@ -137,7 +136,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
     const { requests, sort, offset, limit, portals } = this.#state;
     return Object.freeze({
       query: requests as readonly QueryOf<D>[],
-      sort: sort as readonly SortSpec<NameOf<D>>[],
+      sort: sort as readonly SortSpec<SortNameOf<D>>[],
       ...(offset !== undefined ? { offset } : {}),
       ...(limit !== undefined ? { limit } : {}),
       ...(portals !== undefined ? { portals: portals as P } : {}),
