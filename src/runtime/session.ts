@@ -160,16 +160,17 @@ export class Session {
     if (!token || "apiKey" in this.#options.auth) return;
     this.#token = undefined;
     const sessions = `/databases/${segment(this.#options.database)}/sessions`;
-    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952", this.#key ? () => this.#store.delete(this.#key) : undefined);
+    // Out of the store first: another process must not pick up a token this one is ending.
+    if (this.#key) await this.#store.delete(this.#key);
+    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
   }
 
   /**
-   * Sends one request without the session's token (a logout, or a call that needs none), after `first` when given:
-   * the envelope of code 0 (or `also`), else its typed error; every error redacted.
+   * Sends one request without the session's token (a logout, or a call that needs none): the envelope of code 0 (or
+   * `also`), else its typed error; every error redacted.
    */
-  async send(req: WireRequest, also?: string, first?: () => Promise<void>): Promise<Envelope> {
+  async send(req: WireRequest, also?: string): Promise<Envelope> {
     try {
-      await first?.();
       const envelope = await this.#options.transport.send(req, this.#scrub);
       if (envelope.code !== "0" && envelope.code !== also) throw this.errorFor(envelope, req);
       return envelope;
