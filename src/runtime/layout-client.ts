@@ -132,6 +132,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   readonly #decodeRecord: (raw: unknown) => RecordOf<D>;
   /** How dates and timestamps are written: in ISO form for `dateformats` 2, else (undefined) the US default. */
   readonly #encoders: typeof ISO_ENCODERS | undefined;
+  /** `dateformats=2` on the query of get and list when dates travel in ISO form. */
+  readonly #dateKeys: { dateformats: string } | undefined;
 
   constructor(definition: D, session: Session, settings: ClientSettings) {
     this.definition = definition;
@@ -141,6 +143,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
     this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
     this.#encoders = settings.dateformats && ISO_ENCODERS;
+    this.#dateKeys = settings.dateformats && { dateformats: String(settings.dateformats) };
   }
 
   // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
@@ -158,7 +161,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
   #listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
-    return this.#pageResponse({ method: "GET", path: this.#dated(`${this.#base}/records${listQuery(options, keys ? { ...view?.keys, ...keys } : view?.keys)}`) }, options, view, keys, "101");
+    return this.#pageResponse({ method: "GET", path: `${this.#base}/records${listQuery(options, { ...view?.keys, ...keys, ...this.#dateKeys })}` }, options, view, keys, "101");
   }
 
   /** The response of a list or find (a read: sent again after a network fault); undefined when the answer is code `none`. */
@@ -180,7 +183,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async get(recordId: string | number, options: Loose = {}): Promise<never> {
     const view = this.#view("get", options);
     const keys = scriptKeys("get", options);
-    const req = { method: "GET", path: this.#dated(this.#recordPath(recordId) + (view || keys ? listQuery({}, { ...view?.keys, ...keys }) : "")) } as const;
+    const req = { method: "GET", path: this.#recordPath(recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
     const envelope = await this.#send(req, options, true);
     const page = this.#page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
@@ -252,7 +255,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<ScriptsOf<S, void>>;
   async delete(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("delete", options);
-    const req = { method: "DELETE", path: this.#recordPath(recordId) + (keys ? listQuery({}, keys) : "") } as const;
+    const req = { method: "DELETE", path: this.#recordPath(recordId) + listQuery({}, keys) } as const;
     const envelope = await this.#send(req, options);
     return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
@@ -421,12 +424,6 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   #encode(input: object): Record<string, string | number> {
     return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders);
-  }
-
-
-  /** `path` with `dateformats=2` when dates travel in ISO form (the query of get and list). */
-  #dated(path: string): string {
-    return this.#settings.dateformats ? `${path}${path.includes("?") ? "&" : "?"}dateformats=2` : path;
   }
 
   #portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {

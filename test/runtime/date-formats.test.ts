@@ -126,7 +126,7 @@ describe("what goes over the wire", () => {
     await types.list();
     expect(sent().url).toBe("/records?dateformats=2");
     await types.list({ offset: 2, limit: 5 });
-    expect(sent().url).toBe("/records?_offset=2&_limit=5&dateformats=2");
+    expect(sent().url).toBe("/records?dateformats=2&_offset=2&_limit=5");
     await types.find({ query: [{ Date: q.between("2024-01-01", "2024-12-31"), Timestamp: q.gt("2024-02-29T10:11:12") }] });
     expect(sent().body).toEqual({ query: [{ Date: "2024-01-01...2024-12-31", Timestamp: ">2024-02-29 10:11:12" }], dateformats: 2 });
     answer = { recordId: "2", modId: "0" };
