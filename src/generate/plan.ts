@@ -216,7 +216,7 @@ export function planDatabases(databases: readonly DatabaseDescription[], layoutP
   const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS]);
   const files = new Set<string>(["index"]);
   for (const plan of layoutPlans) {
-    files.add(plan.fileName.replace(/\.ts$/, "").toLowerCase());
+    files.add(plan.fileName.replace(/\.ts$/, ""));
     for (const d of template.declarations) {
       for (const portal of d.perPortal ? plan.portals : [undefined]) names.add(declarationName(plan, d.suffix, portal));
     }
@@ -226,13 +226,13 @@ export function planDatabases(databases: readonly DatabaseDescription[], layoutP
   for (const database of [...new Set([...layouts.map((l) => l.database), ...described.keys()])].sort(compareCodeUnits)) {
     const base = defaultTypeName(database);
     const choices = [base, `${base}Database`, `${base}Database${hashSuffix(database)}`].map((name) => boundName(name, `${database}\u0000${name}`, "_"));
-    const typeName = choices.find((name) => !names.has(name) && !files.has(moduleFileBase(name).toLowerCase()));
+    const typeName = choices.find((name) => !names.has(name) && !files.has(moduleFileBase(name)));
     if (typeName === undefined) {
       problems.push(`database "${database}": the names ${choices.join(", ")} (or their files) are all taken by layouts; rename a layout ("name")`);
       continue;
     }
     names.add(typeName);
-    files.add(moduleFileBase(typeName).toLowerCase());
+    files.add(moduleFileBase(typeName));
     plans.push({
       database,
       typeName,
