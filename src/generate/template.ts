@@ -162,7 +162,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
   const runtimeModule = imports.find((i) => i.name === definedWith)!.from;
   const portalNames = new Set(declarations.filter((d) => d.perPortal).map((d) => d.templateName));
   for (const d of declarations) {
-    const portalRef = d.perPortal ? undefined : referencesOf(d).find((r) => portalNames.has(r));
+    const portalRef = d.perPortal ? undefined : referencesOf(d.text).find((r) => portalNames.has(r));
     if (portalRef) fail(`"${d.templateName}" is copied once per layout, so it cannot refer to the per-portal "${portalRef}"`);
   }
   return { header, imports, runtimeModule, declarations };
@@ -212,8 +212,9 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
   }
 }
 
-function referencesOf(declaration: TemplateDeclaration): string[] {
-  return declaration.text.flatMap((part) => (typeof part === "object" && "ref" in part ? [part.ref] : []));
+/** The names a template text refers to: the template's own and its imports. */
+function referencesOf(text: TemplateText): string[] {
+  return text.flatMap((part) => (typeof part === "object" && "ref" in part ? [part.ref] : []));
 }
 
 /** The text of a JSDoc block, with its `/**`, `*\/` and leading stars removed. */
@@ -235,5 +236,5 @@ export function fillTemplateText(text: TemplateText, rename: (templateName: stri
 
 /** The runtime names (imports) a template text uses. */
 export function importsUsed(text: TemplateText, imports: ReadonlySet<string>): string[] {
-  return text.flatMap((part) => (typeof part === "object" && "ref" in part && imports.has(part.ref) ? [part.ref] : []));
+  return referencesOf(text).filter((name) => imports.has(name));
 }
