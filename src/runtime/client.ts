@@ -2,8 +2,8 @@ import { databaseName, type AnyDatabase } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
-import { databaseCalls, type DatabaseCalls } from "./database-calls.js";
-import { layoutListing, type LayoutListing } from "./layout-list.js";
+import type { DatabaseCalls } from "./database-calls.js";
+import type { LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
@@ -108,9 +108,13 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const { dateFormat = "us" } = options;
   if (dateFormat !== "us" && dateFormat !== "iso") throw new TypeError(`createClient: dateFormat must be "us" or "iso", got ${JSON.stringify(dateFormat)}`);
   const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
-  const client: FileMakerClient<Db> = {
-    ...layoutListing(session, database),
-    ...databaseCalls<Db>(session, database, options.auth),
+  const client = {
+    ...clientCalls(() =>
+      Promise.all([import("./layout-list.js"), import("./database-calls.js")]).then(([listing, calls]) => ({
+        ...listing.layoutListing(session, database),
+        ...calls.databaseCalls<Db>(session, database, options.auth),
+      })),
+    ),
     layout: (definition) => new LayoutClient(definition, session, settings),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
@@ -121,9 +125,31 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
         await transport.close();
       }
     },
-  };
+  } as FileMakerClient<Db>;
   registerSession(client, session, database);
   return client;
+}
+
+/** The client's calls that belong to no layout's records; most apps never make them. */
+const CLIENT_CALLS = ["runScript", "setGlobals", "productInfo", "databases", "layouts", "scripts"] as const;
+
+/**
+ * The client's own calls, each loading their code on its first use: an app that never makes them never loads it (on
+ * Node, and from bundlers that split at dynamic imports). A failed load is tried again on the next call.
+ */
+function clientCalls(load: () => Promise<Pick<FileMakerClient<AnyDatabase>, (typeof CLIENT_CALLS)[number]>>): object {
+  let loading: ReturnType<typeof load> | undefined;
+  const calls: Record<string, unknown> = {};
+  for (const name of CLIENT_CALLS) {
+    calls[name] = async (...args: unknown[]) => {
+      loading ??= load().catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+      return ((await loading)[name] as (...args: unknown[]) => unknown)(...args);
+    };
+  }
+  return calls;
 }
 
 /** The file name `database` gives, checked: a name, or a definition with one. */

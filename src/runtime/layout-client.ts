@@ -2,12 +2,12 @@ import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
-import { checkDatabase, type AnyDefinition, type ContainersOf, type FieldSpec, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
-import { multipartBody, type UploadSource } from "./multipart.js";
-import { getOwn } from "./own.js";
+import type { UploadSource } from "./multipart.js";
+import type { UploadOptions } from "./upload.js";
 import { deleteRelatedKeys, portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
@@ -17,6 +17,7 @@ import { segment, type Envelope, type WireRequest } from "./transport.js";
 import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
+export type { UploadOptions } from "./upload.js";
 
 export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
@@ -39,13 +40,6 @@ export interface StreamOptions<Name extends string, R extends AnyDefinition = ne
   offset?: number;
   /** At most this many records in all (default: every one). */
   limit?: number;
-}
-
-export interface UploadOptions extends CallOptions {
-  /** One-based repetition (default 1). */
-  repetition?: number;
-  filename?: string;
-  contentType?: string;
 }
 
 declare const databaseOf: unique symbol;
@@ -347,27 +341,9 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
-    const { layout, fields } = this.definition;
-    const spec = getOwn(fields, field) as FieldSpec | undefined;
-    if (spec?.type !== "container") throw new TypeError(`layout "${layout}": "${field}" is not a container field`);
-    const repetition = options.repetition ?? 1;
-    const repetitions = spec.repetitions ?? 1;
-    if (!Number.isInteger(repetition) || repetition < 1 || repetition > repetitions) {
-      throw new RangeError(`layout "${layout}", field "${field}": repetition ${repetition} is not between 1 and ${repetitions}`);
-    }
-    if (typeof data === "string" && !this.#session.filePaths) {
-      throw new TypeError(`layout "${layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
-    }
-    const path = `${this.#recordPath(recordId)}/containers/${segment(field)}/${repetition}`;
-    // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
-    let used = false;
-    const envelope = await this.#session.call(() => {
-      if (used) throw new Error(`POST ${path}: the upload stream was already sent and cannot be sent again`);
-      const body = multipartBody(data, options);
-      if (typeof data !== "string" && !(data instanceof Blob) && !(data instanceof Uint8Array)) used = true;
-      return { method: "POST", path, headers: { "content-type": body.contentType }, body } satisfies WireRequest;
-    }, { idempotent: false, signal: options.signal });
-    return { modId: idIn(envelope, { method: "POST", path }, "modId") };
+    // Loaded on first use: most apps never upload.
+    const { uploadInto } = await import("./upload.js");
+    return uploadInto(this.#session, this.definition, this.#recordPath(recordId), field, data, options);
   }
 
   /**

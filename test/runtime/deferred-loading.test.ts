@@ -1,0 +1,107 @@
+import { build } from "esbuild";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
+
+// What most apps never use is loaded on its first use (a dynamic import), not by `import "@fmgen/runtime"`: the
+// client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts) and uploads. The size budgets
+// of scripts/runtime-size.mjs count the entries without them and each of them on its own.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const DEFERRED = ["database-calls", "layout-list", "upload"];
+
+/** The runtime's files in the static module graph of `entry` (dynamic imports left out). */
+async function staticGraph(entry: string, platform: "node" | "neutral"): Promise<string[]> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(`../../src/runtime/${entry}`, import.meta.url))],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform,
+    external: ["undici", "zod", "node:*"],
+    logLevel: "silent",
+    plugins: [{ name: "static-only", setup: (b) => b.onResolve({ filter: /^\./ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined)) }],
+  });
+  return Object.keys(result.metafile.inputs).map((p) => p.split("/").pop()!.replace(/\.ts$/, ""));
+}
+
+describe("features loaded on first use", () => {
+  it.each([
+    ["index.ts", "node"],
+    ["fetch.ts", "neutral"],
+  ] as const)("are outside the static module graph of %s", async (entry, platform) => {
+    const graph = await staticGraph(entry, platform);
+    expect(graph).toEqual(expect.arrayContaining(["client", "layout-client", "session"]));
+    for (const name of DEFERRED) expect(graph).not.toContain(name);
+  });
+
+  describe("the built package, in a Node process", () => {
+    let emu: Emulator;
+    let dir: string;
+    beforeAll(async () => {
+      if (!existsSync(join(ROOT, "packages/runtime/dist/upload.js"))) throw new Error("build the runtime first (npm run build)");
+      emu = await startRuntimeEmulator();
+      dir = mkdtempSync(join(tmpdir(), "fmgen-load-log-"));
+    });
+    afterAll(async () => {
+      await emu?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("loads none of them for records, and each on the first call that needs it", { timeout: 30_000 }, async () => {
+      const log = join(dir, "loads.txt");
+      // A marker line in the log between the steps says what was loaded before which call.
+      const script = `
+        import { appendFileSync } from "node:fs";
+        import { createClient, defineLayout } from "@fmgen/runtime";
+        const Contact = defineLayout()({ database: "Contacts", layout: "Contacts Web", fields: { "First Name": { type: "text" } }, containers: { Photo: {} } });
+        const mark = (step) => appendFileSync(process.env.FMGEN_LOAD_LOG, "step " + step + "\\n");
+        const fm = createClient({ server: ${JSON.stringify(emu.url)}, database: ${JSON.stringify(DATABASE)}, auth: { username: ${JSON.stringify(USERNAME)}, password: ${JSON.stringify(PASSWORD)} } });
+        const contacts = fm.layout(Contact);
+        const { data } = await contacts.list({ limit: 1 });
+        await contacts.find({ query: [{ "First Name": "Ada" }] });
+        mark("records");
+        const info = await fm.productInfo();
+        const layouts = await fm.layouts();
+        mark("client calls");
+        const { modId } = await contacts.upload(data[0].recordId, "Photo", new Uint8Array([1, 2, 3]), { filename: "a.bin" });
+        mark("upload");
+        await fm.close();
+        console.log(JSON.stringify({ product: info.name, layouts: layouts.length, modId }));`;
+      const out = await runNode(["--import", "./test/support/load-log.mjs", "--input-type=module", "-e", script], { FMGEN_LOAD_LOG: log });
+      expect(JSON.parse(out)).toEqual({ product: expect.any(String), layouts: expect.any(Number), modId: expect.any(String) });
+
+      // The runtime's files loaded in each step, by name.
+      const steps: Record<string, string[]> = {};
+      let loaded: string[] = [];
+      for (const line of readFileSync(log, "utf8").split("\n")) {
+        if (line.startsWith("step ")) {
+          steps[line.slice(5)] = loaded;
+          loaded = [];
+        } else if (line.includes("/packages/runtime/dist/")) loaded.push(line.split("/").pop()!.replace(/\.js$/, ""));
+      }
+      expect(steps.records).toEqual(expect.arrayContaining(["index", "client", "layout-client"]));
+      for (const name of DEFERRED) expect(steps.records).not.toContain(name);
+      expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
+      expect(steps.upload).toEqual(["upload"]);
+    });
+  });
+});
+
+/** Runs Node with `args` at the repository's root; resolves to its stdout. */
+function runNode(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 20_000 });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err}`))));
+  });
+}
