@@ -36,6 +36,8 @@ const DEFERRED = {
   "database-calls.ts": 1_130,
   // layout.upload (the multipart body): 993 B when set.
   "upload.ts": 1_040,
+  // create and edit with portalData or deleteRelated: 488 B when set.
+  "portal-writes.ts": 510,
 };
 
 /**

@@ -8,8 +8,9 @@ import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import type { UploadSource } from "./multipart.js";
 import type { UploadOptions } from "./upload.js";
-import { deleteRelatedKeys, portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
+import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
+import type { PortalWireKeys, PortalWrites } from "./portal-writes.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
@@ -191,7 +192,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
   async create(record: { fieldData: object; portalData?: object }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("create", options);
-    const body = JSON.stringify({ fieldData: this.#encode(record.fieldData), ...this.#portalBody(record.portalData), ...keys, ...entryKeys("create", options), dateformats: this.#settings.dateformats });
+    const fieldData = this.#encode(record.fieldData);
+    const body = JSON.stringify({ fieldData, ...(await this.#portalWrites({ portalData: record.portalData })), ...keys, ...entryKeys("create", options), dateformats: this.#settings.dateformats });
     const req = { method: "POST", path: `${this.#base}/records`, headers: JSON_HEADERS, body } as const;
     return this.#created(req, options, keys);
   }
@@ -224,14 +226,14 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     change: { fieldData?: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>>; modId?: string } & PortalEdits<D>,
     options: CallOptions & EntryOptions & S,
   ): Promise<{ modId: string; newPortalRecordInfo?: NewPortalRow[] } & ScriptsOf<S>>;
-  async edit(recordId: string | number, change: { fieldData?: object; portalData?: object; modId?: string; deleteRelated?: readonly { portal: string; recordId: string | number }[] }, options: Loose = {}): Promise<never> {
+  async edit(recordId: string | number, change: PortalWrites & { fieldData?: object; modId?: string }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("edit", options);
-    const fieldData: Record<string, unknown> = this.#encode(change.fieldData ?? {});
-    if (change.deleteRelated) fieldData.deleteRelated = deleteRelatedKeys(this.definition, change.deleteRelated);
+    const fieldData = this.#encode(change.fieldData ?? {});
+    const { portalData, deleteRelated } = await this.#portalWrites(change);
     const body = JSON.stringify({
-      fieldData,
-      ...this.#portalBody(change.portalData),
       // An undefined member is left out of the JSON.
+      fieldData: { ...fieldData, deleteRelated },
+      portalData,
       modId: change.modId,
       ...keys,
       ...entryKeys("edit", options),
@@ -402,19 +404,11 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders);
   }
 
-  #portalBody(portalData: object | undefined): { portalData?: Record<string, unknown[]> } {
-    if (portalData === undefined) return {};
-    const out: Record<string, unknown[]> = Object.create(null);
-    for (const [name, rows] of Object.entries(portalData as Record<string, Record<string, unknown>[]>)) {
-      const portal = portalOf("portalData", this.definition, name);
-      out[name] = rows.map(({ recordId, modId, ...fields }) => ({
-        ...encodeFields(portal.fields, fields, `${this.definition.layout}" portal "${name}`, this.#encoders),
-        // An undefined member is left out of the JSON.
-        recordId: recordId === undefined ? undefined : String(recordId),
-        modId: modId === undefined ? undefined : String(modId),
-      }));
-    }
-    return { portalData: out };
+  /** A create's or edit's `portalData` and `deleteRelated` as the wire takes them; their code loads when a call has them. */
+  async #portalWrites(change: PortalWrites): Promise<PortalWireKeys> {
+    if (change.portalData === undefined && change.deleteRelated === undefined) return {};
+    const { portalWrites } = await import("./portal-writes.js");
+    return portalWrites(this.definition, change, this.#encoders);
   }
 
   /** How a read with `portals` or `response` asks and decodes; undefined (the plain read) without them. */

@@ -1,10 +1,10 @@
 /**
  * What a read may ask beyond its records (data-api-server.md sections 3, 4 and 7): which portals come back and
  * which rows of each (`portals`), another layout of the same table to shape the answer (`response`), and, for
- * edits, related rows to delete (`deleteRelated`). The types here are merged into the calls' option interfaces;
- * the functions turn the options into wire keys and records, and run only when a call uses them.
+ * edits, related rows to delete (`deleteRelated`, turned into wire keys by portal-writes.ts). The types here are
+ * merged into the calls' option interfaces; the functions turn the options into wire keys and records, and run only
+ * when a call uses them.
  */
-import { describe } from "./codecs.js";
 import { checkDatabase, type AnyDefinition, type FieldsOf, type FmRecord, type LayoutSpec, type LayoutTypesKey, type PortalSpec, type PortalsOf, type RecordOf } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 import { positive } from "./paging.js";
@@ -166,17 +166,4 @@ export function portalKeys(call: string, layout: LayoutSpec, portals: unknown, k
     }
   }
   return names;
-}
-
-/**
- * An edit's `deleteRelated` as the wire takes it: `"TO.recordId"`, the table occurrence being the one its portal's
- * fields name (`Invoices::Amount`), or the portal's name when its fields do not say.
- */
-export function deleteRelatedKeys(layout: LayoutSpec, rows: readonly { portal: string; recordId: string | number }[]): string[] {
-  if (!Array.isArray(rows)) throw new TypeError("edit: deleteRelated must be an array");
-  return rows.map((row) => {
-    const fields = Object.keys(portalOf("edit: deleteRelated", layout, row?.portal).fields);
-    if (!/^\d+$/.test(String(row.recordId))) throw new TypeError(`edit: deleteRelated: ${describe(row.recordId)} is not a recordId`);
-    return `${fields.find((name) => name.includes("::"))?.split("::")[0] ?? row.portal}.${row.recordId}`;
-  });
 }

@@ -9,11 +9,12 @@ import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator
 import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
 // What most apps never use is loaded on its first use (a dynamic import), not by `import "@fmgen/runtime"`: the
-// client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts) and uploads. The size budgets
+// client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts), uploads, and the portal rows and
+// related-row deletions of creates and edits. The size budgets
 // of scripts/runtime-size.mjs count the entries without them and each of them on its own.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DEFERRED = ["database-calls", "layout-list", "upload"];
+const DEFERRED = ["database-calls", "layout-list", "upload", "portal-writes"];
 
 /** The runtime's files in the static module graph of `entry` (dynamic imports left out). */
 async function staticGraph(entry: string, platform: "node" | "neutral"): Promise<string[]> {
@@ -60,7 +61,7 @@ describe("features loaded on first use", () => {
       const script = `
         import { appendFileSync } from "node:fs";
         import { createClient, defineLayout } from "@fmgen/runtime";
-        const Contact = defineLayout()({ database: "Contacts", layout: "Contacts Web", fields: { "First Name": { type: "text" } }, containers: { Photo: {} } });
+        const Contact = defineLayout()({ database: "Contacts", layout: "Contacts Web", fields: { "First Name": { type: "text" } }, containers: { Photo: {} }, portals: { Invoices: { fields: { "Invoices::Amount": { type: "number" } } } } });
         const mark = (step) => appendFileSync(process.env.FMGEN_LOAD_LOG, "step " + step + "\\n");
         const fm = createClient({ server: ${JSON.stringify(emu.url)}, database: ${JSON.stringify(DATABASE)}, auth: { username: ${JSON.stringify(USERNAME)}, password: ${JSON.stringify(PASSWORD)} } });
         const contacts = fm.layout(Contact);
@@ -72,6 +73,8 @@ describe("features loaded on first use", () => {
         mark("client calls");
         const { modId } = await contacts.upload(data[0].recordId, "Photo", new Uint8Array([1, 2, 3]), { filename: "a.bin" });
         mark("upload");
+        await contacts.edit(data[0].recordId, { portalData: { Invoices: [{ "Invoices::Amount": 5 }] } });
+        mark("portal writes");
         await fm.close();
         console.log(JSON.stringify({ product: info.name, layouts: layouts.length, modId }));`;
       const out = await runNode(["--import", "./test/support/load-log.mjs", "--input-type=module", "-e", script], { FMGEN_LOAD_LOG: log });
@@ -90,6 +93,7 @@ describe("features loaded on first use", () => {
       for (const name of DEFERRED) expect(steps.records).not.toContain(name);
       expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
       expect(steps.upload).toEqual(["upload"]);
+      expect(steps["portal writes"]).toEqual(["portal-writes"]);
     });
   });
 });
