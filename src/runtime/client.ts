@@ -108,7 +108,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const { dateFormat = "us" } = options;
   if (dateFormat !== "us" && dateFormat !== "iso") throw new TypeError(`createClient: dateFormat must be "us" or "iso", got ${JSON.stringify(dateFormat)}`);
   const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
-  const client = {
+  const client: FileMakerClient<Db> = {
     ...clientCalls(() =>
       Promise.all([import("./layout-list.js"), import("./database-calls.js")]).then(([listing, calls]) => ({
         ...listing.layoutListing(session, database),
@@ -125,7 +125,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
         await transport.close();
       }
     },
-  } as FileMakerClient<Db>;
+  };
   registerSession(client, session, database);
   return client;
 }
@@ -137,7 +137,7 @@ const CLIENT_CALLS = ["runScript", "setGlobals", "productInfo", "databases", "la
  * The client's own calls, each loading their code on its first use: an app that never makes them never loads it (on
  * Node, and from bundlers that split at dynamic imports). A failed load is tried again on the next call.
  */
-function clientCalls(load: () => Promise<Pick<FileMakerClient<AnyDatabase>, (typeof CLIENT_CALLS)[number]>>): object {
+function clientCalls<Calls extends Pick<FileMakerClient<AnyDatabase>, (typeof CLIENT_CALLS)[number]>>(load: () => Promise<Calls>): Calls {
   let loading: ReturnType<typeof load> | undefined;
   const calls: Record<string, unknown> = {};
   for (const name of CLIENT_CALLS) {
@@ -149,7 +149,7 @@ function clientCalls(load: () => Promise<Pick<FileMakerClient<AnyDatabase>, (typ
       return ((await loading)[name] as (...args: unknown[]) => unknown)(...args);
     };
   }
-  return calls;
+  return calls as Calls;
 }
 
 /** The file name `database` gives, checked: a name, or a definition with one. */
