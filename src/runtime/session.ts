@@ -1,5 +1,5 @@
 import { broken } from "./answer-shape.js";
-import { fileMakerError, type FileMakerError } from "./errors.js";
+import { fileMakerError } from "./errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import { memoryTokenStore, type TokenStore } from "./token-store.js";
@@ -146,8 +146,7 @@ export class Session {
       // A token is idle from its last use the server accepted.
       if (answer.code !== "952") this.#lastUsed = this.#options.now();
       else if (this.#signsIn && relogins < Math.max(1, this.#options.retry.retries)) continue;
-      if (answer.code !== "0") throw this.errorFor(answer, req);
-      return answer;
+      return this.#checked(answer, req);
     }
   }
 
@@ -171,9 +170,7 @@ export class Session {
    */
   async send(req: WireRequest, also?: string): Promise<Envelope> {
     try {
-      const envelope = await this.#options.transport.send(req, this.#scrub);
-      if (envelope.code !== "0" && envelope.code !== also) throw this.errorFor(envelope, req);
-      return envelope;
+      return this.#checked(await this.#options.transport.send(req, this.#scrub), req, also);
     } catch (error) {
       throw this.redact(error);
     }
@@ -185,8 +182,10 @@ export class Session {
     return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(req, this.#scrub)));
   }
 
-  errorFor(envelope: Envelope, req: WireRequest): FileMakerError {
-    return fileMakerError(envelope.code, envelope.message, envelope.httpStatus, callOf(req), envelope.response);
+  /** `envelope` when its code is 0 (or `also`); else its typed error, thrown. */
+  #checked(envelope: Envelope, req: WireRequest, also?: string): Envelope {
+    if (envelope.code !== "0" && envelope.code !== also) throw fileMakerError(envelope.code, envelope.message, envelope.httpStatus, callOf(req), envelope.response);
+    return envelope;
   }
 
   /** The token to send: the one in hand unless it is `failed` (answered 952) or idle too long; else one login, shared. */
@@ -242,7 +241,7 @@ export class Session {
     // A login is safe to repeat: it creates nothing the caller depends on.
     const envelope = await this.#transmit(req, { idempotent: true });
     if (envelope.code === "212" && !again && "claris" in this.#options.auth) return this.#login((await this.#signIn())[0], true);
-    if (envelope.code !== "0") throw this.errorFor(envelope, req);
+    this.#checked(envelope, req);
     const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
     if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
     return token;
