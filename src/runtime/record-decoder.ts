@@ -83,7 +83,7 @@ function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefin
  * The decoder of one field list: of fieldData when `portal` is undefined, else of that portal's rows (which carry
  * their own recordId and modId beside the fields).
  */
-function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret = false, decoders = DECODERS): FieldsDecoder {
+function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret: boolean | undefined, decoders: typeof DECODERS): FieldsDecoder {
   const slots: Slot[] = Object.keys(specs).map((name) => {
     const spec = specs[name]!;
     return {
