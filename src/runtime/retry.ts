@@ -23,7 +23,7 @@ export async function withRetry<T>(policy: RetryPolicy, idempotent: boolean, sig
       return await attempt();
     } catch (error) {
       if (tries >= policy.retries || signal?.aborted || !isRetryable(error, idempotent)) throw error;
-      await sleep(backoff(policy, tries), signal);
+      await pause(policy, tries, signal);
     }
   }
 }
@@ -41,14 +41,10 @@ export async function withCapacityRetry<T extends { code: string }>(policy: Retr
   for (let tries = 0; ; tries++) {
     const answer = await attempt();
     if (!CAPACITY_CODES.has(answer.code) || tries >= policy.retries || signal?.aborted) return answer;
-    await sleep(backoff(policy, tries), signal);
+    await pause(policy, tries, signal);
   }
 }
 
-/** Full jitter: uniform in [0, min(max, base * 2^tries)]. */
-export function backoff(policy: RetryPolicy, tries: number): number {
-  return Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries);
-}
 
 function isRetryable(error: unknown, idempotent: boolean): boolean {
   if (error instanceof NetworkError) {
@@ -60,9 +56,11 @@ function isRetryable(error: unknown, idempotent: boolean): boolean {
   return false;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits out the backoff after `tries` failed attempts (cut short by an abort). */
+function pause(policy: RetryPolicy, tries: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    // Full jitter: uniform in [0, min(max, base * 2^tries)].
+    const timer = setTimeout(resolve, Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries));
     signal?.addEventListener("abort", () => {
       clearTimeout(timer);
       resolve();
