@@ -39,7 +39,7 @@ function quoteRaw(raw: unknown): string {
   return length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}… (${length} characters)` : text;
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+const pad = (n: number) => String(n).padStart(2, "0");
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -124,8 +124,9 @@ function encodeTime(value: string): string | typeof INVALID {
 
 function encodeTimestamp(iso: string): string | typeof INVALID {
   const at = iso.indexOf("T");
-  const date = at < 0 ? INVALID : encodeDate(iso.slice(0, at));
-  const time = at < 0 ? INVALID : encodeTime(iso.slice(at + 1));
+  if (at < 0) return INVALID;
+  const date = encodeDate(iso.slice(0, at));
+  const time = encodeTime(iso.slice(at + 1));
   return date === INVALID || time === INVALID ? INVALID : `${date} ${time}`;
 }
 
