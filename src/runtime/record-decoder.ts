@@ -118,7 +118,9 @@ function compile(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDecode
   const members = row ? ["recordId:String(w.recordId)", "modId:String(w.modId)"] : [];
   slots.forEach((slot, s) => {
     const vars = slot.keys.map((key, k) => {
-      const [r, v, at] = [`r${s}_${k}`, `v${s}_${k}`, JSON.stringify(key)];
+      const r = `r${s}_${k}`;
+      const v = `v${s}_${k}`;
+      const at = JSON.stringify(key);
       body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}].type,id,w);`;
       return v;
     });
