@@ -189,11 +189,11 @@ export class Session {
   }
 
   /** The token to send: the one in hand unless it is `failed` (answered 952) or idle too long; else one login, shared. */
-  #currentToken(failed?: string): Promise<string> {
+  async #currentToken(failed?: string): Promise<string> {
     const token = this.#token;
-    if (token && token !== failed && (this.#options.now() - this.#lastUsed < this.#options.idleRefreshMs || !this.#signsIn)) return Promise.resolve(token);
+    if (token && token !== failed && (this.#options.now() - this.#lastUsed < this.#options.idleRefreshMs || !this.#signsIn)) return token;
     // A given token given up by logout(): there is nothing to sign in with.
-    if (!this.#signsIn && !token) return Promise.reject(new Error("this client's token was logged out, and the client has no credentials to log in again"));
+    if (!this.#signsIn && !token) throw new Error("this client's token was logged out, and the client has no credentials to log in again");
     // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
     this.#token = undefined;
     this.#pendingLogin ??= this.#acquire(token).finally(() => {
