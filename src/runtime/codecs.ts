@@ -50,8 +50,9 @@ function validDate(y: number, m: number, d: number): boolean {
   return d <= (m === 2 && leap ? 29 : DAYS_IN_MONTH[m - 1]!);
 }
 
+/** Given digits only (never negative), or NaN: an upper bound each suffices, and NaN fails it. */
 function validTime(h: number, m: number, s: number): boolean {
-  return h >= 0 && h <= 23 && m >= 0 && m <= 59 && s >= 0 && s < 60;
+  return h <= 23 && m <= 59 && s < 60;
 }
 
 const WIRE_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
