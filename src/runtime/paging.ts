@@ -31,8 +31,10 @@ export interface CallOptions {
 /** The query string of a list call: `?_offset=..&_limit=..&_sort=..` and `keys` (string values), or "" with none. */
 export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }, keys?: Record<string, unknown>): string {
   const params = new URLSearchParams(keys as Record<string, string> | undefined);
-  if (options.offset !== undefined) params.set("_offset", String(positive(options.offset, "offset")));
-  if (options.limit !== undefined) params.set("_limit", String(positive(options.limit, "limit")));
+  for (const key of ["offset", "limit"] as const) {
+    const n = options[key];
+    if (n !== undefined) params.set(`_${key}`, String(positive(n, key)));
+  }
   if (options.sort?.length) params.set("_sort", JSON.stringify(options.sort));
   return params.size ? `?${params}` : "";
 }
