@@ -58,9 +58,15 @@ function exact(spec: FieldSpec, value: unknown, encoders: Encoders): string {
   return spec.type === "number" ? `==${operand(spec, value, encoders)}` : operand(spec, value, encoders);
 }
 
-/** The text a text helper takes: a string with at least one character (one that is not whitespace for words). */
-function text(helper: HelperName, value: unknown): string {
+/** The argument of a helper that takes a string. */
+function string(helper: HelperName, value: unknown): string {
   if (typeof value !== "string") throw new BadCriterion(`q.${helper}() takes a string, got ${describe(value)}`);
+  return value;
+}
+
+/** The text a text helper takes: a string with at least one character (one that is not whitespace for words). */
+function text(helper: HelperName, argument: unknown): string {
+  const value = string(helper, argument);
   if ((helper === "words" ? value.trim() : value) === "") throw new BadCriterion(`q.${helper}() needs ${helper === "words" ? "a word" : "some text"}; leave the field out to match every record`);
   return value;
 }
@@ -87,10 +93,7 @@ const RENDER: { readonly [H in HelperName]: Render } = Object.freeze({
   contains: ([value]) => `==*${escapeFindValue(text("contains", value))}*`,
   empty: () => "=",
   notEmpty: () => "*",
-  raw: ([criterion]) => {
-    if (typeof criterion !== "string") throw new BadCriterion(`q.raw() takes a string, got ${describe(criterion)}`);
-    return criterion;
-  },
+  raw: ([criterion]) => string("raw", criterion),
 });
 
 /** One field's criterion as sent: a plain value ("equals exactly") or a `q` criterion the field's kind allows. */
