@@ -65,7 +65,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
   /** ANDs criteria into the current find request. After `omit()`, start a find request with `or()` instead. */
   where(criteria: CriteriaOf<D>): FindQuery<D, P> {
     const requests = this.#state.requests;
-    const current = requests[requests.length - 1];
+    const current = requests.at(-1);
     if (current === undefined) return this.#add(criteria, false);
     if (current.omit) {
       throw new TypeError("where() after omit(): FileMaker applies requests in order, so start the next find request with or(), or move where() before omit()");
