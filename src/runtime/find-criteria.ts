@@ -14,12 +14,13 @@ const FIND_OPERATORS = /[\\=!<>≤≥./?@#*"~{}]/g;
  * takes text goes through it; only `q.raw` sends find syntax as written.
  */
 export function escapeFindValue(text: string): string {
-  const escaped = text.replace(FIND_OPERATORS, (c) => `\\${c}`);
+  // "$&" is the match: each operator gets a backslash before it.
+  const escaped = text.replace(FIND_OPERATORS, "\\$&");
   // Whitespace at either end would be trimmed from a criterion: escaped, it stays part of the value. Found with
   // trim, not /^\s+|\s+$/ (quadratic on a long run of inner whitespace); trim strips exactly \s.
   const start = escaped.length - escaped.trimStart().length;
   const end = Math.max(start, escaped.trimEnd().length);
-  const literal = (run: string) => run.replace(/./gsu, (c) => `\\${c}`);
+  const literal = (run: string) => run.replace(/./gsu, "\\$&");
   return literal(escaped.slice(0, start)) + escaped.slice(start, end) + literal(escaped.slice(end));
 }
 
