@@ -86,7 +86,7 @@ export class Session {
   readonly #scrub: Scrub;
   readonly #store: TokenStore;
   /** The token store's key of the session's account, once known. */
-  #key = "";
+  #key: string | undefined;
   /** Whether the session signs in (false: a given token or API key). */
   readonly #signsIn: boolean;
   readonly #options: SessionOptions;
@@ -204,9 +204,8 @@ export class Session {
 
   /** The store's token unless it is `stale` (then deleted); else one login, whose token is stored. */
   async #acquire(stale: string | undefined): Promise<string> {
-    const { server, database } = this.#options;
     const [headers, account] = await this.#signIn();
-    const key = (this.#key = `${server} ${segment(database)} ${account}`);
+    const key = (this.#key = `${this.#options.server} ${segment(this.#options.database)} ${account}`);
     let token = (await this.#store.get(key)) as string;
     if (!filled(token) || token === stale) {
       if (token) await this.#store.delete(key);
