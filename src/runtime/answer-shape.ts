@@ -18,7 +18,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> => ty
 /** `response[key]`: a record's id or modification id, a non-empty string. */
 export function idIn(envelope: Envelope, call: FailedCall, key: "recordId" | "modId"): string {
   const id = envelope.response[key];
-  if (typeof id !== "string" || !id) throw broken(envelope, call, `response.${key} is not a non-empty string`);
+  if (!id || typeof id !== "string") throw broken(envelope, call, `response.${key} is not a non-empty string`);
   return id;
 }
 
