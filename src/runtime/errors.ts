@@ -92,5 +92,6 @@ export function fileMakerError(code: string, message: string, httpStatus: number
   const ErrorClass = (getOwn(BY_CODE, code) as typeof FileMakerError | undefined) ?? (n >= 500 && n <= 511 ? ValidationError : FileMakerError);
   const error = new ErrorClass(code, message, httpStatus, call);
   const scripts = scriptsIn(response);
-  return Object.keys(scripts).length ? Object.assign(error, { scripts }) : error;
+  if (Object.keys(scripts).length) error.scripts = scripts;
+  return error;
 }
