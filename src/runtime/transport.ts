@@ -139,7 +139,8 @@ export function connectionError(error: unknown, call: FailedCall): NetworkError 
  */
 function faultOf(error: unknown): { code?: string; message?: string | undefined } {
   for (let e = error as { code?: unknown; message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string") return { code: e.code, message: e.message };
+    // The error itself: its code and message are what the caller reads.
+    if (typeof e.code === "string") return e as { code: string; message?: string };
   }
   const message = (error as { message?: unknown })?.message;
   return typeof message === "string" ? { message } : {};
