@@ -58,7 +58,8 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
 
   constructor(client: QueryTarget<D>, state: QueryState = { requests: [], sort: [] }) {
     this.#client = client;
-    this.#state = Object.freeze({ ...state, requests: Object.freeze([...state.requests]), sort: Object.freeze([...state.sort]) });
+    // The state itself is private (never frozen: nothing outside reaches it); the arrays it hands out are frozen.
+    this.#state = { ...state, requests: Object.freeze([...state.requests]), sort: Object.freeze([...state.sort]) };
     Object.freeze(this);
   }
 
