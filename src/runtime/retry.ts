@@ -45,7 +45,6 @@ export async function withCapacityRetry<T extends { code: string }>(policy: Retr
   }
 }
 
-
 function isRetryable(error: unknown, idempotent: boolean): boolean {
   if (error instanceof NetworkError) {
     if (error.reason === "aborted") return false;
