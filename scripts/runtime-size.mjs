@@ -14,12 +14,16 @@ import { gzipSync } from "node:zlib";
 // dateFormat +255 B, client-level calls (runScript, setGlobals, productInfo, databases, scripts and folders) +752 B;
 // a size pass then took 422 B back and error names that survive minification cost 101 B: node 14,400 B, fetch
 // 14,425 B, budgets re-set to 14,800 B (headroom about 2.7 %). Metadata no longer carries FileMaker's error classes
-// (protocol-errors.ts): 1,873 B.
+// (protocol-errors.ts): 1,873 B. Then what most apps never call left the entries, loaded on first use (a dynamic
+// import, which this script counts apart, per module): the client-level calls (-680 B), upload (-607 B) and portal
+// writes (-159 B); a second size pass took 134 B back: node 12,846 B, fetch 12,870 B, budgets 13,250 B (about 3 %).
+// The 11,700 B that issue 15 asked to hold is not held: its scripts, portals, response layouts, entry modes, date
+// formats, sign-ins and token stores are options of the calls and the client every app makes.
 const ENTRIES = [
   // What `import "@fmgen/runtime"` loads on Node: the undici transport.
-  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 14_800 },
+  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 13_250 },
   // What Workers, Deno, Bun and browsers load: the fetch transport, no node: module.
-  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_800 },
+  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 13_250 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
   { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 1_450 },
   // What fmgen pull loads for layout metadata and undecoded records.
