@@ -15,12 +15,12 @@
 
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, readdir, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { benchDescription } from "./support.mjs";
+import { benchDescription, machineTable } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS_FILE = join(ROOT, "test/bench/results/generate.md");
@@ -35,14 +35,7 @@ const { generate, emitFiles, formatPrinted, needsPrettier } = await import(join(
 const { parseLayoutDescription } = await import(join(ROOT, "dist/layout/index.js"));
 const ts = (await import("typescript")).default;
 
-const machine = [
-  "| machine | |",
-  "|---|---|",
-  `| CPU | ${cpus()[0]?.model.trim() ?? "?"} (${cpus().length} logical cores) |`,
-  `| Node | ${process.version} |`,
-  `| OS | ${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM |`,
-  `| load average (1 min) at start | ${loadavg()[0].toFixed(2)} |`,
-];
+const machine = machineTable();
 
 const dir = await mkdtemp(join(tmpdir(), "fmgen-bench-"));
 const lines = [];

@@ -25,13 +25,13 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { benchDescription, generatedLayouts, memoryPeaks, seededRandom, spawnEmulator, typecheckUsage } from "./support.mjs";
+import { benchDescription, generatedLayouts, machineTable, memoryPeaks, seededRandom, spawnEmulator, typecheckUsage } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -309,14 +309,7 @@ if (process.argv[2] === "--stream-worker") {
 // ---------------------------------------------------------------------------------------------------
 // Main.
 
-const machineLines = [
-  "| machine | |",
-  "|---|---|",
-  `| CPU | ${cpus()[0]?.model.trim() ?? "?"} (${cpus().length} logical cores) |`,
-  `| Node | ${process.version} |`,
-  `| OS | ${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM |`,
-  `| load average (1 min) at start | ${loadavg()[0].toFixed(2)} |`,
-];
+const machineLines = machineTable();
 
 const out = [];
 const problems = [];

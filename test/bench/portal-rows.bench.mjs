@@ -17,11 +17,11 @@
 
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { memoryPeaks, spawnEmulator } from "./support.mjs";
+import { machineTable, memoryPeaks, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SELF = fileURLToPath(import.meta.url);
@@ -174,12 +174,7 @@ async function main() {
       "",
       `Run ${new Date().toISOString()} with \`npm run bench:portals\` (test/bench/portal-rows.bench.mjs).`,
       "",
-      "| machine | |",
-      "|---|---|",
-      `| CPU | ${cpus()[0]?.model.trim() ?? "?"} (${cpus().length} logical cores) |`,
-      `| Node | ${process.version} |`,
-      `| OS | ${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM |`,
-      `| load average (1 min) at start / end | ${loadStart.toFixed(2)} / ${loadavg()[0].toFixed(2)} |`,
+      ...machineTable(["load average (1 min) at start / end", `${loadStart.toFixed(2)} / ${loadavg()[0].toFixed(2)}`]),
       "",
       `One emulator child on 127.0.0.1 seeded with two parent records of layout "${LAYOUT}": one with ${f0(SMALL)} rows in its portal "Rows", one with ${f0(LARGE)} (${f0(SMALL + LARGE)} rows, three fields each). Each run in its own process (\`--expose-gc\`), after one warm-up call; ${RUNS} runs each, the faster shown. \`for await (const row of parents.portalRows(id, "Rows", { pageSize: ${PAGE} }))\`: each page is a GET of the record with that portal only (\`portal=["Rows"]&_offset.Rows=..&_limit.Rows=${PAGE}\`), one page in memory at a time; every row is checked to come once and in order, nothing is kept. *Peak over base*: the highest \`heapUsed\`/\`rss\` sampled (every 20 ms and every 1,000 rows) minus the value just before streaming; that heap figure counts garbage not yet collected, so it follows when V8 collects (its young generation grows over a longer run) more than what the stream holds. *Live heap*: \`heapUsed\` right after \`gc()\`, every ${f0(LIVE_EVERY)} rows: what stays reachable.`,
       "",

@@ -2,6 +2,7 @@
 // its own process.
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -137,4 +138,19 @@ export function memoryPeaks() {
       return peaks;
     },
   };
+}
+
+/**
+ * The Markdown table of the machine a benchmark ran on, as every results file opens: CPU, Node, OS and memory, and
+ * the load average (the 1-minute figure now, unless the benchmark gives its own row, such as start and end).
+ */
+export function machineTable(load = ["load average (1 min) at start", loadavg()[0].toFixed(2)]) {
+  return [
+    "| machine | |",
+    "|---|---|",
+    `| CPU | ${cpus()[0]?.model.trim() ?? "?"} (${cpus().length} logical cores) |`,
+    `| Node | ${process.version} |`,
+    `| OS | ${platform()} ${release()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM |`,
+    `| ${load[0]} | ${load[1]} |`,
+  ];
 }
