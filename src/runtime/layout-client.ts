@@ -231,8 +231,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const fieldData = this.#encode(change.fieldData ?? {});
     const { portalData, deleteRelated } = await this.#portalWrites(change);
     const body = JSON.stringify({
-      // An undefined member is left out of the JSON.
-      fieldData: { ...fieldData, deleteRelated },
+      // Only when given: a field may be named deleteRelated. An undefined member is left out of the JSON.
+      fieldData: deleteRelated ? { ...fieldData, deleteRelated } : fieldData,
       portalData,
       modId: change.modId,
       ...keys,
