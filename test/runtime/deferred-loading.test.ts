@@ -55,12 +55,15 @@ describe("features loaded on first use", () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it("loads none of them for records, and each on the first call that needs it", { timeout: 30_000 }, async () => {
-      const log = join(dir, "loads.txt");
+    it.each([
+      ["@fmgen/runtime", "index"],
+      ["@fmgen/runtime/fetch", "fetch"],
+    ])("%s loads none of them for records, and each on the first call that needs it", { timeout: 30_000 }, async (specifier, entry) => {
+      const log = join(dir, `loads-${entry}.txt`);
       // A marker line in the log between the steps says what was loaded before which call.
       const script = `
         import { appendFileSync } from "node:fs";
-        import { createClient, defineLayout } from "@fmgen/runtime";
+        import { createClient, defineLayout } from "${specifier}";
         const Contact = defineLayout()({ database: "Contacts", layout: "Contacts Web", fields: { "First Name": { type: "text" } }, containers: { Photo: {} }, portals: { Invoices: { fields: { "Invoices::Amount": { type: "number" } } } } });
         const mark = (step) => appendFileSync(process.env.FMGEN_LOAD_LOG, "step " + step + "\\n");
         const fm = createClient({ server: ${JSON.stringify(emu.url)}, database: ${JSON.stringify(DATABASE)}, auth: { username: ${JSON.stringify(USERNAME)}, password: ${JSON.stringify(PASSWORD)} } });
@@ -89,7 +92,7 @@ describe("features loaded on first use", () => {
           loaded = [];
         } else if (line.includes("/packages/runtime/dist/")) loaded.push(line.split("/").pop()!.replace(/\.js$/, ""));
       }
-      expect(steps.records).toEqual(expect.arrayContaining(["index", "client", "layout-client"]));
+      expect(steps.records).toEqual(expect.arrayContaining([entry, "client", "layout-client"]));
       for (const name of DEFERRED) expect(steps.records).not.toContain(name);
       expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
       expect(steps.upload).toEqual(["upload"]);
