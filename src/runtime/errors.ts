@@ -2,7 +2,6 @@ import { getOwn } from "./own.js";
 import type { FailedCall } from "./protocol-errors.js";
 import { scriptsIn, type ScriptResults } from "./script-options.js";
 
-
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
 export class FileMakerError extends Error {
   // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
