@@ -1,45 +1,29 @@
-import { build } from "esbuild";
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeGraph } from "../support/runtime-graph.js";
 import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
 // What most apps never use is loaded on its first use (a dynamic import), not by `import "@fmgen/runtime"`: the
 // client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts), uploads, and the portal rows and
-// related-row deletions of creates and edits. The size budgets
-// of scripts/runtime-size.mjs count the entries without them and each of them on its own.
+// related-row deletions of creates and edits. The size budgets of scripts/runtime-size.mjs count the entries without
+// them and each of them on its own.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DEFERRED = ["database-calls", "layout-list", "upload", "portal-writes"];
-
-/** The runtime's files in the static module graph of `entry` (dynamic imports left out). */
-async function staticGraph(entry: string, platform: "node" | "neutral"): Promise<string[]> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL(`../../src/runtime/${entry}`, import.meta.url))],
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: "esm",
-    platform,
-    external: ["undici", "zod", "node:*"],
-    logLevel: "silent",
-    plugins: [{ name: "static-only", setup: (b) => b.onResolve({ filter: /^\./ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined)) }],
-  });
-  return Object.keys(result.metafile.inputs).map((p) => p.split("/").pop()!.replace(/\.ts$/, ""));
-}
 
 describe("features loaded on first use", () => {
   it.each([
     ["index.ts", "node"],
     ["fetch.ts", "neutral"],
   ] as const)("are outside the static module graph of %s", async (entry, platform) => {
-    const graph = await staticGraph(entry, platform);
-    expect(graph).toEqual(expect.arrayContaining(["client", "layout-client", "session"]));
-    for (const name of DEFERRED) expect(graph).not.toContain(name);
+    const graph = await runtimeGraph(entry, platform, { staticOnly: true });
+    expect(graph).toEqual(expect.arrayContaining(["client.ts", "layout-client.ts", "session.ts"]));
+    for (const name of DEFERRED) expect(graph).not.toContain(`${name}.ts`);
   });
 
   describe("the built package, in a Node process", () => {
