@@ -231,7 +231,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const fieldData = this.#encode(change.fieldData ?? {});
     const { portalData, deleteRelated } = await this.#portalWrites(change);
     const body = JSON.stringify({
-      // Only when given: a field may be named deleteRelated. An undefined member is left out of the JSON.
+      // deleteRelated joins fieldData only when the call has it (fieldData is not copied otherwise). An undefined member
+      // is left out of the JSON.
       fieldData: deleteRelated ? { ...fieldData, deleteRelated } : fieldData,
       portalData,
       modId: change.modId,
