@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { describeIssue, descriptionFiles, JsonFileError, readJsonFile, type DiscoveryOptions } from "../project/index.js";
 import { DATABASE_FILE_SUFFIX } from "./database-load.js";
 import { defaultTypeName, type LayoutDescription } from "./description.js";
