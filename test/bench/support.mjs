@@ -1,5 +1,5 @@
-// What the benchmark scripts share: a seeded PRNG, the generation benchmarks' layouts and the emulator started as
-// its own process.
+// What the benchmark scripts share: a seeded PRNG, the generation benchmarks' layouts, the emulator started as its
+// own process, the type-checking usage file, memory peaks, and the machine table results files open with.
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
@@ -117,13 +117,15 @@ export function typecheckUsage(specifier, names) {
 }
 
 /**
- * The peak heap and RSS of a stretch of work, over what they were when it started (after a collection): sampled every
- * 20 ms and at each `sample()`; `stop()` takes a last sample and returns the figures.
+ * The peak heap and RSS of a stretch of work, and what they were when it started (after a collection): sampled every
+ * 20 ms and at each `sample()`. `live()` forces a collection (`--expose-gc`) and reads the heap then, what the work
+ * keeps reachable, whatever the collector's timing: `peakLive` is the highest of those (the base until the first).
+ * `stop()` takes a last sample and returns the figures.
  */
 export function memoryPeaks() {
   globalThis.gc?.();
   const { rss: baseRss, heapUsed: baseHeap } = process.memoryUsage();
-  const peaks = { baseRss, baseHeap, peakRss: baseRss, peakHeap: baseHeap };
+  const peaks = { baseRss, baseHeap, peakRss: baseRss, peakHeap: baseHeap, peakLive: baseHeap };
   const sample = () => {
     const m = process.memoryUsage();
     if (m.heapUsed > peaks.peakHeap) peaks.peakHeap = m.heapUsed;
@@ -132,6 +134,10 @@ export function memoryPeaks() {
   const timer = setInterval(sample, 20);
   return {
     sample,
+    live() {
+      globalThis.gc?.();
+      peaks.peakLive = Math.max(peaks.peakLive, process.memoryUsage().heapUsed);
+    },
     stop() {
       clearInterval(timer);
       sample();
