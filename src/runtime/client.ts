@@ -29,9 +29,13 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
    */
   auth: Auth;
   /**
-   * Where the session token is kept, so that clients in other processes (or machines) signing in as the same account
-   * reuse it: `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, or any `TokenStore`. Default: a memory store
-   * of the client's own. With a store given, `close()` leaves the session open for them; `logout()` ends it.
+   * Where the session token is kept, so that clients in other processes (or machines) signing in as the same
+   * account reuse it: `memoryTokenStore()`,
+   * `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, or any `TokenStore`. Default: none (the token is the
+   * client's alone). With a store given, `close()` leaves a stored session open for the store's other users;
+   * `logout()` ends it. `{ token }` and `{ apiKey }` never log in: they neither read nor write a store. A store that
+   * fails fails the call (`tokenStore.set failed: <its message>`); a token already obtained is kept: the next calls
+   * use it, and `logout()` and `close()` end it.
    */
   tokenStore?: TokenStore;
   version?: "v1" | "v2" | "vLatest";
@@ -119,8 +123,8 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
       try {
-        // A session in a store the app gave stays open for the store's other users.
-        if (!options.tokenStore) await session.logout();
+        // A session in a store the app gave stays open for the store's other users; one the store never took is ended.
+        await session.logout(undefined, true);
       } finally {
         await transport.close();
       }

@@ -2,7 +2,7 @@ import { broken } from "./answer-shape.js";
 import { fileMakerError } from "./errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
-import { memoryTokenStore, type TokenStore } from "./token-store.js";
+import type { TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
 /**
@@ -58,7 +58,7 @@ export interface SessionOptions {
   now: () => number;
   /** The Data API's URL (origin and path), the first part of the token store's key. */
   server: string;
-  /** Where the token is kept (default: a memory store of this session's own). */
+  /** Where the token is kept for other clients (default none: the token in hand is this session's alone). */
   tokenStore?: TokenStore | undefined;
 }
 
@@ -84,9 +84,10 @@ export class Session {
   #tokens: string[] = [];
   /** How the transport quotes a body in an error: without this session's secrets. */
   readonly #scrub: Scrub;
-  readonly #store: TokenStore;
-  /** The token store's key of the session's account, once known. */
+  /** The token store's key of the session's credential, once known. */
   #key: string | undefined;
+  /** Whether the token in hand is in the app's store (taken from it or written to it): close() leaves it open. */
+  #shared = false;
   /** Whether the session signs in (false: a given token or API key). */
   readonly #signsIn: boolean;
   readonly #options: SessionOptions;
@@ -101,7 +102,6 @@ export class Session {
       this.#tokens = [fixed];
       this.#lastUsed = options.now();
     }
-    this.#store = options.tokenStore ?? memoryTokenStore();
     this.#scrub = (text) => scrub(text, this.#secrets());
   }
 
@@ -152,16 +152,23 @@ export class Session {
 
   /**
    * Logs out (token in the path) if logged in, and takes the token out of the store; an already expired token is not
-   * an error. With an API key there is no session: nothing to do.
+   * an error. With an API key there is no session: nothing to do. `close`: not a token the app's store holds for its
+   * other users. The token is given up only once the server has ended its session: a failed logout may be repeated.
    */
-  async logout(signal?: AbortSignal): Promise<void> {
-    const token = this.#pendingLogin ? await this.#pendingLogin.catch(() => undefined) : this.#token;
-    if (!token || "apiKey" in this.#options.auth) return;
-    this.#token = undefined;
+  async logout(signal?: AbortSignal, close?: boolean): Promise<void> {
+    // A login in flight (even one whose store write failed) has a token to end too.
+    await this.#pendingLogin?.catch(() => undefined);
+    const token = this.#token;
+    if (!token || "apiKey" in this.#options.auth || (close && this.#shared)) return;
     const sessions = `/databases/${segment(this.#options.database)}/sessions`;
-    // Out of the store first: another process must not pick up a token this one is ending.
-    if (this.#key) await this.#store.delete(this.#key);
-    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
+    try {
+      // Out of the store first: another process must not pick up a token this one is ending.
+      if (this.#shared) await this.#stored("delete", this.#key!);
+    } finally {
+      // Ended at the server even when the store failed: a session is scarcer than a store entry.
+      await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
+      if (this.#token === token) this.#token = undefined;
+    }
   }
 
   /**
@@ -202,19 +209,47 @@ export class Session {
     return this.#pendingLogin;
   }
 
-  /** The store's token unless it is `stale` (then deleted); else one login, whose token is stored. */
-  async #acquire(stale: string | undefined): Promise<string> {
+  /**
+   * The app's store's token for this credential unless it is `stale` (then deleted); else one login, whose token is
+   * stored. A Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more.
+   * The token of a login is kept before it is stored: a store that fails fails the call, never loses the session.
+   */
+  async #acquire(stale: string | undefined, again?: boolean): Promise<string> {
     const [headers, account] = await this.#signIn();
-    const key = (this.#key = `${this.#options.server} ${segment(this.#options.database)} ${account}`);
-    let token = (await this.#store.get(key)) as string;
-    if (!filled(token) || token === stale) {
-      if (token) await this.#store.delete(key);
-      await this.#store.set(key, (token = await this.#login(headers)));
+    const { server, database, tokenStore, auth } = this.#options;
+    let token: string | undefined;
+    if (tokenStore) token = await this.#stored("get", (this.#key = `${server} ${segment(database)} ${account}`));
+    this.#shared = filled(token) && token !== stale;
+    if (!this.#shared) {
+      if (token) await this.#stored("delete", this.#key!);
+      const path = `/databases/${segment(database)}/sessions`;
+      // Without data sources, "{}" (JSON leaves an undefined member out).
+      const body = JSON.stringify({ fmDataSource: this.#options.fmDataSource });
+      const req: WireRequest = { method: "POST", path, headers: { ...headers, "content-type": "application/json" }, body };
+      // A login is safe to repeat: it creates nothing the caller depends on.
+      const envelope = await this.#transmit(req, { idempotent: true });
+      if (envelope.code === "212" && !again && "claris" in auth) return this.#acquire(stale, true);
+      this.#checked(envelope, req);
+      token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
+      if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
     }
     this.#token = token;
-    this.#tokens = [token, ...this.#tokens.slice(0, 5)];
+    this.#tokens = [token!, ...this.#tokens.slice(0, 5)];
     this.#lastUsed = this.#options.now();
-    return token;
+    if (tokenStore && !this.#shared) {
+      await this.#stored("set", this.#key!, token!);
+      this.#shared = true;
+    }
+    return token!;
+  }
+
+  /** What the app's store answers to `op`; its failure an Error naming the operation, the store's error its cause. */
+  async #stored(op: keyof TokenStore, key: string, token?: string): Promise<string | undefined> {
+    try {
+      return (await this.#options.tokenStore![op](key, token!)) as string | undefined;
+    } catch (cause) {
+      throw new Error(`tokenStore.${op} failed: ${(cause as Error)?.message ?? cause}`, { cause });
+    }
   }
 
   /**
@@ -229,21 +264,6 @@ export class Session {
     if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
     this.#tokens.unshift(id as string);
     return [{ authorization: `FMID ${id as string}` }, `claris:${subject(id as string)}`];
-  }
-
-  /** Logs in; a Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more. */
-  async #login(headers: Record<string, string>, again?: boolean): Promise<string> {
-    const path = `/databases/${segment(this.#options.database)}/sessions`;
-    // Without data sources, "{}" (JSON leaves an undefined member out).
-    const body = JSON.stringify({ fmDataSource: this.#options.fmDataSource });
-    const req: WireRequest = { method: "POST", path, headers: { ...headers, "content-type": "application/json" }, body };
-    // A login is safe to repeat: it creates nothing the caller depends on.
-    const envelope = await this.#transmit(req, { idempotent: true });
-    if (envelope.code === "212" && !again && "claris" in this.#options.auth) return this.#login((await this.#signIn())[0], true);
-    this.#checked(envelope, req);
-    const token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
-    if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
-    return token;
   }
 }
 

@@ -3,7 +3,8 @@
  * database with the same account reuse it instead of logging in again. The key names the server (origin and
  * Data API path), the database and the account (a username, or a stable non-secret id for other sign-ins), never
  * a password. A stored token is used until the server answers 952; then it is deleted and replaced by the token
- * of one fresh login.
+ * of one fresh login. A failing store fails the call with an Error naming the operation (`tokenStore.set failed:
+ * ...`, the store's error as its cause); a token the client obtained is kept whatever the store does.
  */
 export interface TokenStore {
   get(key: string): Promise<string | undefined>;
@@ -11,7 +12,7 @@ export interface TokenStore {
   delete(key: string): Promise<void>;
 }
 
-/** A store in this process's memory: what each client has by default; pass one to several clients to share it. */
+/** A store in this process's memory: pass one to several clients to share their sessions. */
 export function memoryTokenStore(): TokenStore {
   const tokens = new Map<string, string>();
   return {

@@ -5,7 +5,8 @@ import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layout
 
 // DESIGN.md, "Sessions beyond one process": createClient({ tokenStore }) keeps the session token where other clients
 // (other processes, other machines) signing in to the same server, database and account find it. A stored token is
-// used until the server answers 952; then it is deleted, one login made and its token stored.
+// used until the server answers 952; then it is deleted, one login made and its token stored. A store that fails
+// never costs the client a token it obtained.
 
 const MINUTE = 60_000;
 const OAUTH = { requestId: "req-store-1", identifier: "oauth-identifier-SECRET-store" };
@@ -69,11 +70,15 @@ describe("the store's key", () => {
     expect(store.ops[0]).toEqual(["get", "http://127.0.0.1:1/fmi/data/vLatest My%20File a%20b"]);
   });
 
-  it("a token or an API key needs no login: the store is never asked", async () => {
+  it("a token or an API key needs no login: the store is never asked, and close() ends a given token's session as without a store", async () => {
     const store = recordingStore();
     await client({ auth: { apiKey: "store-api-key" }, tokenStore: store }).layout(Contact).get(1);
     const token = await rawToken();
-    await client({ auth: { token }, tokenStore: store }).layout(Contact).get(1);
+    const given = createClient({ server: emu.url, database: DATABASE, auth: { token }, tokenStore: store });
+    await given.layout(Contact).get(1);
+    const active = emu.stats().activeSessions;
+    await given.close();
+    expect(emu.stats().activeSessions).toBe(active - 1);
     expect(store.ops).toEqual([]);
   });
 });
@@ -175,8 +180,81 @@ describe("sharing a token", () => {
     expect(emu.stats().activeSessions).toBe(active - 1);
   });
 
-  it("a store that fails fails the call with its own error", async () => {
-    const broken: TokenStore = { get: () => Promise.reject(new Error("redis is down")), set: async () => {}, delete: async () => {} };
-    await expect(client({ tokenStore: broken }).layout(Contact).get(1)).rejects.toThrow("redis is down");
+});
+
+describe("a store that fails never costs the client a token", () => {
+  const down = () => Promise.reject(new Error("redis is down"));
+  const active = () => emu.stats().activeSessions;
+
+  it("a failed get fails the call naming tokenStore.get, before any login", async () => {
+    const broken: TokenStore = { ...memoryTokenStore(), get: down };
+    const { logins } = await counting(emu, () => expect(client({ tokenStore: broken }).layout(Contact).get(1)).rejects.toThrow("tokenStore.get failed: redis is down"));
+    expect(logins).toBe(0);
+  });
+
+  it("a failed set after a login fails that call naming tokenStore.set; the token serves the next calls and logout() ends it", async () => {
+    const before = active();
+    const fm = client({ tokenStore: { ...memoryTokenStore(), set: down } });
+    const contacts = fm.layout(Contact);
+    await expect(contacts.get(1)).rejects.toThrow("tokenStore.set failed: redis is down");
+    const next = await counting(emu, () => Promise.all([1, 2, 1, 2].map((id) => contacts.get(id))));
+    expect(next.logins).toBe(0);
+    expect(active()).toBe(before + 1);
+    await fm.logout();
+    expect(active()).toBe(before);
+  });
+
+  it("close() ends a session the store never took", async () => {
+    const before = active();
+    const fm = createClient({ server: emu.url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD }, tokenStore: { ...memoryTokenStore(), set: down } });
+    await expect(fm.layout(Contact).get(1)).rejects.toThrow("tokenStore.set failed");
+    await fm.close();
+    expect(active()).toBe(before);
+  });
+
+  it("the re-login after a 952 keeps its token when the set fails", async () => {
+    let failing = false;
+    const inner = memoryTokenStore();
+    const fm = client({ tokenStore: { ...inner, set: (key, token) => (failing ? down() : inner.set(key, token)) } });
+    const contacts = fm.layout(Contact);
+    await contacts.get(1);
+    emu.advanceTime(16 * MINUTE);
+    const before = active();
+    failing = true;
+    await expect(contacts.get(1)).rejects.toThrow("tokenStore.set failed: redis is down");
+    expect((await counting(emu, () => contacts.get(2))).logins).toBe(0);
+    expect(active()).toBe(before + 1);
+    await fm.logout();
+    expect(active()).toBe(before);
+  });
+
+  it("a logout during a login whose set fails ends that login's session", async () => {
+    const before = active();
+    let started!: () => void;
+    const asked = new Promise<void>((resolve) => (started = resolve));
+    const fm = client({ tokenStore: { ...memoryTokenStore(), get: async () => void started(), set: down } });
+    const call = fm.layout(Contact).get(1).catch((error: unknown) => error);
+    await asked;
+    await fm.logout();
+    expect(String(await call)).toContain("tokenStore.set failed");
+    expect(active()).toBe(before);
+  });
+
+  it("a failed delete at logout still ends the session at the server, then names tokenStore.delete", async () => {
+    const before = active();
+    const fm = client({ tokenStore: { ...memoryTokenStore(), delete: down } });
+    await fm.layout(Contact).get(1);
+    await expect(fm.logout()).rejects.toThrow("tokenStore.delete failed: redis is down");
+    expect(active()).toBe(before);
+  });
+
+  it("a logout that fails keeps the token: logout() again ends the session", async () => {
+    const before = active();
+    const fm = client();
+    await fm.layout(Contact).get(1);
+    await expect(fm.logout({ signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(active()).toBe(before + 1);
+    await fm.logout();
+    expect(active()).toBe(before);
   });
 });
