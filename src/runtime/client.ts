@@ -29,8 +29,8 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
    */
   auth: Auth;
   /**
-   * Where the session token is kept, so that clients in other processes (or machines) signing in as the same
-   * account reuse it: `memoryTokenStore()`,
+   * Where the session token is kept, so that clients in other processes (or machines) signing in with the same
+   * credential (account and secret: the key carries a PBKDF2 verifier of the secret) reuse it: `memoryTokenStore()`,
    * `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, or any `TokenStore`. Default: none (the token is the
    * client's alone). With a store given, `close()` leaves a stored session open for the store's other users;
    * `logout()` ends it. `{ token }` and `{ apiKey }` never log in: they neither read nor write a store. A store that

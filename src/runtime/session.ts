@@ -88,6 +88,8 @@ export class Session {
   #key: string | undefined;
   /** Whether the token in hand is in the app's store (taken from it or written to it): close() leaves it open. */
   #shared = false;
+  /** The last secret the key was derived from, and its verifier (derived once per secret: it is slow on purpose). */
+  #proof: [string, Promise<string>] | undefined;
   /** Whether the session signs in (false: a given token or API key). */
   readonly #signsIn: boolean;
   readonly #options: SessionOptions;
@@ -215,10 +217,15 @@ export class Session {
    * The token of a login is kept before it is stored: a store that fails fails the call, never loses the session.
    */
   async #acquire(stale: string | undefined, again?: boolean): Promise<string> {
-    const [headers, account] = await this.#signIn();
+    const [headers, account, secret] = await this.#signIn();
     const { server, database, tokenStore, auth } = this.#options;
     let token: string | undefined;
-    if (tokenStore) token = await this.#stored("get", (this.#key = `${server} ${segment(database)} ${account}`));
+    if (tokenStore) {
+      // The key names the account and proves the credential: a stored token serves only a client with the same secret.
+      const key = `${server} ${segment(database)} ${account}`;
+      if (this.#proof?.[0] !== secret) this.#proof = [secret, verifier(key, secret)];
+      token = await this.#stored("get", (this.#key = `${key} ${await this.#proof[1]}`));
+    }
     this.#shared = filled(token) && token !== stale;
     if (!this.#shared) {
       if (token) await this.#stored("delete", this.#key!);
@@ -253,27 +260,34 @@ export class Session {
   }
 
   /**
-   * The login's headers, and the account the store's key names (never a secret): the username, the OAuth request
-   * id, the Claris ID's subject. A Claris sign-in asks for an id token each time.
+   * The login's headers, the account the store's key names (never a secret: the username, the OAuth request id, or
+   * "claris": an id token's subject is not read, as nothing here verifies its signature) and the secret the key's
+   * verifier is derived from (the password, the OAuth identifier, the id token). A Claris sign-in asks for an id
+   * token each time.
    */
-  async #signIn(): Promise<[Record<string, string>, string]> {
+  async #signIn(): Promise<[Record<string, string>, string, string]> {
     const auth = this.#options.auth;
-    if ("username" in auth) return [basicAuth(auth.username, auth.password), segment(auth.username)];
-    if ("oauth" in auth) return [{ "x-fm-data-oauth-request-id": auth.oauth.requestId, "x-fm-data-oauth-identifier": auth.oauth.identifier }, `oauth:${segment(auth.oauth.requestId)}`];
+    if ("username" in auth) return [basicAuth(auth.username, auth.password), segment(auth.username), auth.password];
+    if ("oauth" in auth) {
+      const { requestId, identifier } = auth.oauth;
+      return [{ "x-fm-data-oauth-request-id": requestId, "x-fm-data-oauth-identifier": identifier }, `oauth:${segment(requestId)}`, identifier];
+    }
     const id: unknown = await (auth as { claris: () => Promise<string> }).claris();
     if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
     this.#tokens.unshift(id as string);
-    return [{ authorization: `FMID ${id as string}` }, `claris:${subject(id as string)}`];
+    return [{ authorization: `FMID ${id as string}` }, "claris", id as string];
   }
 }
 
-/** The subject (`sub`) of a JWT such as a Claris ID id token: who it names, not a secret; "" when it cannot be read. */
-function subject(jwt: string): string {
-  try {
-    return segment(JSON.parse(atob(jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sub);
-  } catch {
-    return "";
-  }
+/**
+ * The store key's proof of a credential: PBKDF2-SHA-256 of `secret` salted with the key's server, database and
+ * account, 100,000 iterations (the most Cloudflare Workers allow; about 25 ms on Node), base64. Whoever reads the
+ * store's keys must guess the secret at that cost per try, per account.
+ */
+async function verifier(salt: string, secret: string): Promise<string> {
+  const { subtle } = crypto;
+  const material = await subtle.importKey("raw", utf8(secret), "PBKDF2", false, ["deriveBits"]);
+  return base64(await subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: utf8(salt), iterations: 1e5 }, material, 256));
 }
 
 /** The header of Basic credentials, as FileMaker Server asks: base64 of the UTF-8 bytes of `username:password`. */
@@ -281,9 +295,11 @@ export function basicAuth(username: string, password: string): { authorization: 
   return { authorization: `Basic ${base64(`${username}:${password}`)}` };
 }
 
-/** Base64 of a text's UTF-8 bytes (Basic credentials), with web APIs only: `btoa` takes one byte per character. */
-function base64(text: string): string {
+/** Base64 of bytes (a text's: its UTF-8 bytes), with web APIs only: `btoa` takes one byte per character. */
+function base64(data: string | ArrayBuffer): string {
   let bytes = "";
-  for (const byte of new TextEncoder().encode(text)) bytes += String.fromCharCode(byte);
+  for (const byte of new Uint8Array(typeof data == "string" ? utf8(data) : data)) bytes += String.fromCharCode(byte);
   return btoa(bytes);
 }
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);

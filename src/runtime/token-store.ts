@@ -1,10 +1,12 @@
 /**
  * Where a client keeps its session token, so that other clients, processes or machines signing in to the same
- * database with the same account reuse it instead of logging in again. The key names the server (origin and
- * Data API path), the database and the account (a username, or a stable non-secret id for other sign-ins), never
- * a password. A stored token is used until the server answers 952; then it is deleted and replaced by the token
- * of one fresh login. A failing store fails the call with an Error naming the operation (`tokenStore.set failed:
- * ...`, the store's error as its cause); a token the client obtained is kept whatever the store does.
+ * database with the same credential reuse it instead of logging in again. The key names the server (origin and
+ * Data API path), the database and the account (the username, `oauth:<request id>`, or `claris`), then a verifier
+ * of the secret (the password, OAuth identifier or Claris id token): PBKDF2-SHA-256 salted with the rest of the key,
+ * 100,000 iterations, base64. Never the secret: a stored token serves only a client that proves the same one. A
+ * stored token is used until the server answers 952; then it is deleted and replaced by the token of one fresh
+ * login. A failing store fails the call with an Error naming the operation (`tokenStore.set failed: ...`, the
+ * store's error as its cause); a token the client obtained is kept whatever the store does.
  */
 export interface TokenStore {
   get(key: string): Promise<string | undefined>;

@@ -1,17 +1,25 @@
+import { createHash, pbkdf2Sync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, memoryTokenStore, type Auth, type ClientOptions, type FileMakerClient, type TokenStore } from "../../src/runtime/index.js";
+import { createClient, InvalidCredentialsError, memoryTokenStore, type Auth, type ClientOptions, type FileMakerClient, type TokenStore } from "../../src/runtime/index.js";
 import { counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
 // DESIGN.md, "Sessions beyond one process": createClient({ tokenStore }) keeps the session token where other clients
 // (other processes, other machines) signing in to the same server, database and account find it. A stored token is
-// used until the server answers 952; then it is deleted, one login made and its token stored. A store that fails
+// used until the server answers 952; then it is deleted, one login made and its token stored. A stored token serves
+// only a client that proves the same credential: the key carries a PBKDF2 verifier of the secret. A store that fails
 // never costs the client a token it obtained.
 
 const MINUTE = 60_000;
 const OAUTH = { requestId: "req-store-1", identifier: "oauth-identifier-SECRET-store" };
 const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const ID_TOKEN = `${part({ alg: "RS256" })}.${part({ sub: "sub-4242" })}.sig`;
+/** An id token anyone can write: the victim's subject, no valid signature. */
+const FORGED_ID_TOKEN = `${part({ alg: "none" })}.${part({ sub: "sub-4242" })}.forged`;
+const OPAQUE_ID_TOKEN = "opaque-claris-token-A";
+/** Two id tokens of one subject: the first expires an hour after its first use, the second replaces it. */
+const OLD_ID_TOKEN = `${part({ alg: "RS256" })}.${part({ sub: "sub-7777", n: 1 })}.sig1`;
+const NEW_ID_TOKEN = `${part({ alg: "RS256" })}.${part({ sub: "sub-7777", n: 2 })}.sig2`;
 
 type Op = [op: "get" | "set" | "delete", key: string, token?: string];
 
@@ -39,7 +47,7 @@ function client(overrides: Partial<ClientOptions> = {}): FileMakerClient {
 }
 
 beforeAll(async () => {
-  emu = await startRuntimeEmulator({ accounts: [{ oauth: OAUTH }, { fmid: ID_TOKEN }], apiKeys: [{ key: "store-api-key" }] });
+  emu = await startRuntimeEmulator({ accounts: [{ oauth: OAUTH }, ...[ID_TOKEN, OPAQUE_ID_TOKEN, OLD_ID_TOKEN, NEW_ID_TOKEN].map((fmid) => ({ fmid }))], apiKeys: [{ key: "store-api-key" }] });
 });
 
 afterAll(async () => {
@@ -48,18 +56,23 @@ afterAll(async () => {
 });
 
 describe("the store's key", () => {
-  it("names the Data API's URL, the database and the account: never a password, identifier or id token", async () => {
-    const cases: [Auth, string][] = [
-      [{ username: USERNAME, password: PASSWORD }, USERNAME],
-      [{ oauth: OAUTH }, `oauth:${OAUTH.requestId}`],
-      [{ claris: async () => ID_TOKEN }, "claris:sub-4242"],
+  it("names the Data API's URL, the database and the account, then a PBKDF2 verifier of the secret: never the secret", async () => {
+    const cases: [Auth, string, string][] = [
+      [{ username: USERNAME, password: PASSWORD }, USERNAME, PASSWORD],
+      [{ oauth: OAUTH }, `oauth:${OAUTH.requestId}`, OAUTH.identifier],
+      [{ claris: async () => ID_TOKEN }, "claris", ID_TOKEN],
     ];
-    for (const [auth, account] of cases) {
+    for (const [auth, account, secret] of cases) {
       const store = recordingStore();
       await client({ auth, tokenStore: store }).layout(Contact).get(1);
-      const keys = new Set(store.ops.map(([, key]) => key));
-      expect([...keys]).toEqual([`${emu.url}/fmi/data/vLatest ${DATABASE} ${account}`]);
-      for (const secret of [PASSWORD, OAUTH.identifier, ID_TOKEN, ID_TOKEN.split(".")[1]!]) expect([...keys][0]).not.toContain(secret);
+      const keys = [...new Set(store.ops.map(([, key]) => key))];
+      const prefix = `${emu.url}/fmi/data/vLatest ${DATABASE} ${account}`;
+      // 100,000 iterations of PBKDF2-SHA-256 salted with the key's first parts: slow to guess a password from.
+      expect(keys).toEqual([`${prefix} ${pbkdf2Sync(secret, prefix, 100_000, 32, "sha256").toString("base64")}`]);
+      const sha256 = createHash("sha256").update(secret).digest();
+      for (const shown of [PASSWORD, OAUTH.identifier, ID_TOKEN, ID_TOKEN.split(".")[1]!, "sub-4242", sha256.toString("hex"), sha256.toString("base64")]) {
+        expect(keys[0]).not.toContain(shown);
+      }
     }
   });
 
@@ -67,7 +80,7 @@ describe("the store's key", () => {
     const store = recordingStore();
     const fm = createClient({ server: "http://127.0.0.1:1", database: "My File", auth: { username: "a b", password: "x" }, tokenStore: store, retry: { retries: 0 } });
     await fm.layouts().catch(() => undefined);
-    expect(store.ops[0]).toEqual(["get", "http://127.0.0.1:1/fmi/data/vLatest My%20File a%20b"]);
+    expect(store.ops[0]?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:1\/fmi\/data\/vLatest My%20File a%20b \S+$/);
   });
 
   it("a token or an API key needs no login: the store is never asked, and close() ends a given token's session as without a store", async () => {
@@ -180,6 +193,34 @@ describe("sharing a token", () => {
     expect(emu.stats().activeSessions).toBe(active - 1);
   });
 
+});
+
+describe("a stored token serves only a client that proves the same credential", () => {
+  const cases: [what: string, right: Auth, wrong: Auth][] = [
+    ["a wrong password", { username: USERNAME, password: PASSWORD }, { username: USERNAME, password: "not-the-password" }],
+    ["a wrong OAuth identifier", { oauth: OAUTH }, { oauth: { ...OAUTH, identifier: "not-the-identifier" } }],
+    ["a Claris id token forged with the victim's sub", { claris: async () => ID_TOKEN }, { claris: async () => FORGED_ID_TOKEN }],
+    ["another opaque Claris id token", { claris: async () => OPAQUE_ID_TOKEN }, { claris: async () => "opaque-claris-token-B" }],
+  ];
+  it.each(cases)("%s is refused (212), never served the session the right credential stored", async (_what, right, wrong) => {
+    const store = memoryTokenStore();
+    await client({ auth: right, tokenStore: store }).layout(Contact).get(1);
+    const intruder = client({ auth: wrong, tokenStore: store, retry: { retries: 0 } }).layout(Contact);
+    await expect(intruder.get(1)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    // The right credential still shares the stored session.
+    expect((await counting(emu, () => client({ auth: right, tokenStore: store }).layout(Contact).get(1))).logins).toBe(0);
+  });
+
+  it("a Claris session is stored under the id token that opened it: an expired id token is never served its successor's", async () => {
+    await client({ auth: { claris: async () => OLD_ID_TOKEN } }).layout(Contact).get(1);
+    // OLD_ID_TOKEN's hour is over: the first login is refused (212), the provider's next id token opens the session.
+    emu.advanceTime(61 * MINUTE);
+    const store = memoryTokenStore();
+    const tokens = [OLD_ID_TOKEN, NEW_ID_TOKEN];
+    await client({ auth: { claris: async () => tokens.shift() ?? NEW_ID_TOKEN }, tokenStore: store }).layout(Contact).get(1);
+    await expect(client({ auth: { claris: async () => OLD_ID_TOKEN }, tokenStore: store }).layout(Contact).get(1)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    expect((await counting(emu, () => client({ auth: { claris: async () => NEW_ID_TOKEN }, tokenStore: store }).layout(Contact).get(1))).logins).toBe(0);
+  });
 });
 
 describe("a store that fails never costs the client a token", () => {
