@@ -203,8 +203,8 @@ export class Session {
     if (token && token !== failed && (this.#options.now() - this.#lastUsed < this.#options.idleRefreshMs || !this.#signsIn)) return token;
     // A given token given up by logout(): there is nothing to sign in with.
     if (!this.#signsIn && !token) throw new Error("this client's token was logged out, and the client has no credentials to log in again");
-    // Past the idle limit the old token is dropped, not used: a fresh login costs less than a failed call.
-    this.#token = undefined;
+    // Past the idle limit the old token is not used (a fresh login costs less than a failed call), but it stays in hand
+    // until one replaces it: should that fail, logout() can still end its session.
     this.#pendingLogin ??= this.#acquire(token).finally(() => {
       this.#pendingLogin = undefined;
     });

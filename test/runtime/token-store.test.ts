@@ -269,6 +269,21 @@ describe("a store that fails never costs the client a token", () => {
     expect(active()).toBe(before);
   });
 
+  it("a failed get at the idle refresh keeps the token in hand: logout() still ends its session", async () => {
+    let now = 0;
+    let failing = false;
+    const inner = memoryTokenStore();
+    const fm = client({ now: () => now, idleRefreshMs: MINUTE, tokenStore: { ...inner, get: (key) => (failing ? down() : inner.get(key)) } });
+    await fm.layout(Contact).get(1);
+    const before = active();
+    // Idle past the client's limit, not the server's: the session is alive.
+    now += MINUTE + 1;
+    failing = true;
+    await expect(fm.layout(Contact).get(1)).rejects.toThrow("tokenStore.get failed: redis is down");
+    await fm.logout();
+    expect(active()).toBe(before - 1);
+  });
+
   it("a logout during a login whose set fails ends that login's session", async () => {
     const before = active();
     let started!: () => void;
