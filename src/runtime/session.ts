@@ -164,8 +164,11 @@ export class Session {
     if (!token || "apiKey" in this.#options.auth || (close && this.#shared)) return;
     const sessions = `/databases/${segment(this.#options.database)}/sessions`;
     try {
-      // Out of the store first: another process must not pick up a token this one is ending.
-      if (this.#shared) await this.#stored("delete", this.#key!);
+      // Out of the store first: another process must not pick up a token this one is ending (then close() ends it too).
+      if (this.#shared) {
+        await this.#stored("delete", this.#key!);
+        this.#shared = false;
+      }
     } finally {
       // Ended at the server even when the store failed: a session is scarcer than a store entry.
       await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
@@ -255,7 +258,7 @@ export class Session {
     try {
       return (await this.#options.tokenStore![op](key, token!)) as string | undefined;
     } catch (cause) {
-      throw new Error(`tokenStore.${op} failed: ${(cause as Error)?.message ?? cause}`, { cause });
+      throw this.redact(new Error(`tokenStore.${op} failed: ${(cause as Error)?.message ?? cause}`, { cause }));
     }
   }
 

@@ -304,6 +304,26 @@ describe("a store that fails never costs the client a token", () => {
     expect(active()).toBe(before);
   });
 
+  it("a logout that fails after the store let go of the token: close() still ends the session", async () => {
+    const before = active();
+    const fm = createClient({ server: emu.url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD }, tokenStore: memoryTokenStore() });
+    await fm.layout(Contact).get(1);
+    await expect(fm.logout({ signal: AbortSignal.abort() })).rejects.toThrow();
+    await fm.close();
+    expect(active()).toBe(before);
+  });
+
+  it("a store's error is redacted like the client's own: no token in it", async () => {
+    const writing = client({ tokenStore: { ...memoryTokenStore(), set: (_key, token) => Promise.reject(new Error(`cannot write ${token}`)) } });
+    expect(((await writing.layout(Contact).get(1).catch((e: unknown) => e)) as Error).message).toBe("tokenStore.set failed: cannot write [redacted]");
+    const inner = memoryTokenStore();
+    let stored = "";
+    const set = async (key: string, token: string) => inner.set(key, (stored = token));
+    const deleting = client({ tokenStore: { ...inner, set, delete: () => Promise.reject(new Error(`cannot delete ${stored}`)) } });
+    await deleting.layout(Contact).get(1);
+    expect(((await deleting.logout().catch((e: unknown) => e)) as Error).message).toBe("tokenStore.delete failed: cannot delete [redacted]");
+  });
+
   it("a logout that fails keeps the token: logout() again ends the session", async () => {
     const before = active();
     const fm = client();
