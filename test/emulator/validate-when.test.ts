@@ -126,6 +126,12 @@ describe.each([
       expect(await count()).toBe(before + 1);
       // The Data API still refuses a third holder of the value: a create is data entry.
       expectError(await create({ fieldData: { Name: "Third", Email: "ada@example.com" } }), 400, "504");
+      // A data-entry edit validates the whole record (docs/emulator.md): the copy's repeated Email must change first,
+      // or the edit be sent in script entry mode.
+      expectError(await edit(copy.recordId, { fieldData: { Note: "copy" } }), 400, "504");
+      expectOk(await edit(copy.recordId, { fieldData: { Note: "copy" }, options: { entrymode: "script" } }));
+      expectOk(await edit(copy.recordId, { fieldData: { Email: "ada.copy@example.com" } }));
+      expectOk(await edit("1", { fieldData: { Note: "" } }));
     }
   });
 
