@@ -7,15 +7,25 @@ import type { TableField } from "./model.js";
  * `options: { entrymode, prohibitmode }` on create and edit (data-api-server.md section 7): whether the write
  * counts as a user's data entry ("user", the default) or as a script's ("script").
  *
- * - `entrymode: "script"` skips the validation that FileMaker applies only during data entry. In the emulator
- *   that is `required` (509): a description cannot say "validate always" for it, and FileMaker's default for
- *   "not empty" is "only during data entry". `unique` (504) is always validated: two records with one unique
- *   value would break every lookup the file makes by it (the emulator's indexes, and relationships), so it acts
- *   as a "validate always" rule. A value that does not fit the field's type (500/501/502) cannot be stored at
- *   all. Value-list membership is never validated by the emulator (accepted in either mode).
+ * - `entrymode` decides whether `required` (509) and `unique` (504) apply, with each field's `validate`
+ *   (FileMaker's "Validate data in this field"): a field that validates "always" is checked on every write; one
+ *   that validates during data entry ("dataEntry", FileMaker's default and the description's) only on a user's
+ *   data entry. See {@link appliesValidation}, the one place that decides it, and the kind of each write below.
+ *   A value that does not fit the field's type (500/501/502) cannot be stored at all, whoever writes it.
+ *   Value-list membership is never validated by the emulator (accepted in either mode).
  * - `prohibitmode: "script"` allows writing fields that prohibit modification: in a description, a `readOnly`
  *   field with `autoEnter` (a serial, a UUID, a creation or modification stamp). A `readOnly` field without
  *   `autoEnter` is a calculation or summary and is never writable. Either refusal is code 201.
+ *
+ * Which writes are data entry:
+ * - a Data API create or edit, with its portal rows: as its `options.entrymode` says (default "user": data entry);
+ * - a duplicate: not data entry (FileMaker's Duplicate Record), {@link SCRIPT_ENTRY};
+ * - a script handler's `records.create` / `records.edit`: not data entry (a script's New Record and Set Field),
+ *   {@link SCRIPT_ENTRY};
+ * - seed data: not data entry (the file's records as they are, as an import, which validates only "always"
+ *   fields), {@link SCRIPT_ENTRY};
+ * - an upload writes one container field with a file: nothing `required` or `unique` checks can refuse, so it is
+ *   not validated.
  */
 export type EntryMode = "user" | "script";
 
@@ -28,8 +38,8 @@ export interface EntryOptions {
 export const USER_ENTRY: EntryOptions = Object.freeze({ entryMode: "user", prohibitMode: "user" });
 
 /**
- * What the emulator does itself, as a script would (a duplicate): data-entry validation does not apply; fields
- * that prohibit modification are entered by their auto-enter options, never from a client's value.
+ * A write that is not data entry (a duplicate, a script handler's write, seed data): only "always" validation
+ * applies; fields that prohibit modification are entered by their auto-enter options, never from a client's value.
  */
 export const SCRIPT_ENTRY: EntryOptions = Object.freeze({ entryMode: "script", prohibitMode: "user" });
 
@@ -55,9 +65,12 @@ export function entryOptions(raw: unknown): EntryOptions {
   return options;
 }
 
-/** Whether data-entry validation (`required`, 509) applies to this write. */
-export function validatesEntry(options: EntryOptions): boolean {
-  return options.entryMode === "user";
+/**
+ * Whether a field's `required` (509) and `unique` (504) apply to this write: always for a field that validates
+ * "always"; for one that validates during data entry, only when the write is a user's data entry.
+ */
+export function appliesValidation(field: TableField, options: EntryOptions): boolean {
+  return field.validate === "always" || options.entryMode === "user";
 }
 
 /** Throws 201 when a client may not write this field under these options. */

@@ -1,5 +1,5 @@
 import type { LayoutDescription } from "../layout/description.js";
-import type { AutoEnter, FieldDescription, FieldType } from "../layout/schema.js";
+import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../layout/schema.js";
 
 /** A field of a table as the emulator stores it. */
 export interface TableField {
@@ -9,6 +9,8 @@ export interface TableField {
   readOnly: boolean;
   required: boolean;
   unique: boolean;
+  /** When `required` and `unique` apply (entry-options.ts, `appliesValidation`). */
+  validate: ValidateWhen;
   global: boolean;
   autoEnter?: AutoEnter;
   valueList?: readonly string[];
@@ -116,6 +118,7 @@ function declareField(table: TableModel, name: string, field: FieldDescription, 
     readOnly: field.readOnly ?? false,
     required: field.required ?? false,
     unique: field.unique ?? false,
+    validate: field.validate ?? "dataEntry",
     global: field.global ?? false,
     declaredIn: where,
     ...(field.autoEnter ? { autoEnter: field.autoEnter } : {}),
@@ -136,6 +139,7 @@ function declareField(table: TableModel, name: string, field: FieldDescription, 
   existing.readOnly ||= next.readOnly;
   existing.required ||= next.required;
   existing.unique ||= next.unique;
+  if (next.validate === "always") existing.validate = "always";
   existing.global ||= next.global;
   if (!existing.autoEnter && next.autoEnter) existing.autoEnter = next.autoEnter;
   if (!existing.valueList && next.valueList) existing.valueList = next.valueList;
@@ -150,6 +154,7 @@ function implicitKey(table: TableModel, name: string, counterpart: TableField | 
     readOnly: false,
     required: false,
     unique: false,
+    validate: "dataEntry",
     global: false,
     declaredIn: where,
   };

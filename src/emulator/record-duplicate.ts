@@ -11,8 +11,8 @@ import type { HostedDatabase, StoredRecord } from "./store.js";
  * recordId and modId 0; every auto-enter field (serial, UUID, creation and modification stamps) entered as for a
  * new record; every other field of the table (not only the layout's) with the original's values, containers
  * included (they point at the same stored file, which is never changed in place). Related records are not
- * copied. The copy is validated as a script's write (FileMaker's Duplicate Record is not data entry): `required`
- * does not apply, `unique` does, so a record holding a unique value cannot be duplicated (504).
+ * copied. FileMaker's Duplicate Record is not data entry (entry-options.ts): only the fields that validate "always"
+ * are checked, so a copy of a record holding a unique value is refused (504) only when that field says "always".
  */
 export function writeDuplicate(db: HostedDatabase, layout: LayoutModel, recordId: number, clock: EmulatorClock): StoredRecord {
   const table = db.tables.get(layout.table.name)!;

@@ -7,7 +7,7 @@ import { joinKey, portalRows } from "./relations.js";
 import { globalScopeOf } from "./globals.js";
 import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
 import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
-import { entryOptions, USER_ENTRY, type EntryOptions } from "./entry-options.js";
+import { entryOptions, type EntryOptions } from "./entry-options.js";
 import { applyDeletions, parseDeleteRelated, resolveDeletions, splitDeleteRelated, type NewPortalRecordInfo } from "./portal-writes.js";
 
 /**
@@ -53,17 +53,22 @@ interface PortalRowInput {
   changes: FieldChange[];
 }
 
-export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Record<string, unknown>, clock: EmulatorClock): StoredRecord {
+/**
+ * A create's whole body (`fieldData`, `portalData`, `options`). `entry`: how a write that is not a client's is
+ * validated (a script handler's: entry-options.ts); a client's comes from its body's `options`.
+ */
+export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Record<string, unknown>, clock: EmulatorClock, entry?: EntryOptions): StoredRecord {
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
-  const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
-  input.entry = entryOptions(body.options);
+  const dateFormat = dateFormatFromBody(body.dateformats);
+  const writeEntry = entry ?? entryOptions(body.options);
+  const input: FieldInput = { dateFormat, entry: writeEntry };
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, false, input);
   const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction(globalScopeOf(db));
   return tx.run(() => {
-    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, input.entry));
-    storePortalRows(db, table, parent, rows, clock, tx, input.entry);
+    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, writeEntry));
+    storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
     return parent;
   });
 }
@@ -77,9 +82,10 @@ export function currentRecord(table: TableData, recordId: number): StoredRecord 
 
 /**
  * An edit's whole body (`fieldData` with its `deleteRelated`, `portalData`, `modId`, `options`) against the record
- * as it is now. The portal rows it creates are added to `created` (the answer's newPortalRecordInfo).
+ * as it is now. The portal rows it creates are added to `created` (the answer's newPortalRecordInfo). `entry`, as
+ * for writeCreate: a script handler's write; a client's comes from its body's `options`.
  */
-export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: number, body: Record<string, unknown>, clock: EmulatorClock, created: NewPortalRecordInfo[] = []): StoredRecord {
+export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: number, body: Record<string, unknown>, clock: EmulatorClock, created: NewPortalRecordInfo[] = [], entry?: EntryOptions): StoredRecord {
   if (body.modId !== undefined && typeof body.modId !== "string") throw new EmulatorError(400, "1708", "modId must be a string");
   const table = db.tables.get(layout.table.name)!;
   const current = currentRecord(table, recordId);
@@ -87,8 +93,9 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
     throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${body.modId}`);
   }
   if (body.fieldData === undefined) throw new EmulatorError(400, "1708", "fieldData is required");
-  const input: FieldInput = { dateFormat: dateFormatFromBody(body.dateformats) };
-  input.entry = entryOptions(body.options);
+  const dateFormat = dateFormatFromBody(body.dateformats);
+  const writeEntry = entry ?? entryOptions(body.options);
+  const input: FieldInput = { dateFormat, entry: writeEntry };
   const { fieldData, deleteRelated } = splitDeleteRelated(body.fieldData);
   const changes = parseFieldChanges(layout.fields, fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, true, input);
@@ -96,8 +103,8 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   const tx = new Transaction(globalScopeOf(db));
   const deletions = deleting.length > 0 ? resolveDeletions(db, layout, table, current, deleting, tx.scope) : [];
   return tx.run(() => {
-    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, input.entry)) : current;
-    const newRows = storePortalRows(db, table, parent, rows, clock, tx, input.entry);
+    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, writeEntry)) : current;
+    const newRows = storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
     // Last: deleting cannot fail, so nothing after it can need undoing.
     applyDeletions(db, deletions);
     created.push(...newRows);
@@ -158,7 +165,7 @@ function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting
 }
 
 /** Edits and creates an edit's (or create's) portal rows; returns the rows it created, in order. */
-function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction, entry: EntryOptions = USER_ENTRY): NewPortalRecordInfo[] {
+function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction, entry: EntryOptions): NewPortalRecordInfo[] {
   const created: NewPortalRecordInfo[] = [];
   for (const row of rows) {
     const childTable = db.tables.get(row.portal.table.name)!;

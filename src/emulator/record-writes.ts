@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { EmulatorClock } from "./clock.js";
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
-import { checkWritable, USER_ENTRY, validatesEntry, type EntryOptions } from "./entry-options.js";
+import { appliesValidation, checkWritable, USER_ENTRY, type EntryOptions } from "./entry-options.js";
 import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
 import { FILE_GLOBALS } from "./globals.js";
@@ -74,8 +74,11 @@ function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: s
   throw new EmulatorError(400, "102", `field "${key}" is not on ${where}`);
 }
 
-/** Builds a new record (auto-enter first, then the client's values) and validates it; the caller stores it. */
-export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS, entry: EntryOptions = USER_ENTRY): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+/**
+ * Builds a new record (auto-enter first, then the client's values) and validates it as `entry` says (a user's data
+ * entry or not: entry-options.ts); the caller stores it.
+ */
+export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
@@ -91,8 +94,11 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
   return { record, globals };
 }
 
-/** Applies an edit to a copy of the record, validates the copy, and returns it; nothing is stored yet. */
-export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS, entry: EntryOptions = USER_ENTRY): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+/**
+ * Applies an edit to a copy of the record, validates the copy as `entry` says (entry-options.ts), and returns it;
+ * nothing is stored yet.
+ */
+export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const built = buildChangedRecord(table, current, changes, clock, scope);
   validateRecord(table, built.record, built.globals, current.recordId, scope, entry);
   return built;
@@ -188,13 +194,14 @@ export function uniqueKey(value: StoredValue | undefined): string | undefined {
 }
 
 /**
- * Required (509) and unique (504) validation of a whole record, as FileMaker does on commit; `required` is
- * data-entry validation, skipped for a script's write (entry-options.ts).
+ * Required (509) and unique (504) validation of a whole record, as FileMaker does on commit, of the fields whose
+ * validation applies to this write (`appliesValidation`: "always" fields on every write, the others on data entry).
  */
 function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope, entry: EntryOptions): void {
   for (const field of table.model.fields.values()) {
+    if (!(field.required || field.unique) || !appliesValidation(field, entry)) continue;
     const first = field.global ? (globals.get(field.name) ?? scope.read(table, field.name))?.[0] : record.values.get(field.name)?.[0];
-    if (field.required && validatesEntry(entry) && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
+    if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
     const index = field.unique ? table.index(field, "unique") : undefined;
     const key = index?.key(first);
     if (index && key !== undefined) {

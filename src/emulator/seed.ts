@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { formatJsonPath } from "../project/index.js";
 import type { EmulatorClock } from "./clock.js";
+import { SCRIPT_ENTRY } from "./entry-options.js";
+import { FILE_GLOBALS } from "./globals.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
 import type { Account } from "./sessions.js";
 import type { HostedDatabase, TableData } from "./store.js";
@@ -90,7 +92,10 @@ export function seedAccounts(seed: SeedData): Account[] {
   });
 }
 
-/** Loads seed records into their tables, with auto-enter and validation as if each were created. */
+/**
+ * Loads seed records into their tables, with auto-enter as if each were created. They are the file's records as
+ * they are, not data entry (entry-options.ts): only fields that validate "always" are checked, as an import does.
+ */
 export function seedRecords(seed: SeedData, databases: Map<string, HostedDatabase>, clock: EmulatorClock, source = "<seed>"): void {
   for (const [tableName, rows] of Object.entries(seed.records ?? {})) {
     const table = findTable(databases, tableName, source);
@@ -98,7 +103,7 @@ export function seedRecords(seed: SeedData, databases: Map<string, HostedDatabas
       const where = `${source}: records.${tableName}[${index}]`;
       const changes = Object.entries(row).map(([key, raw]) => seedChange(table, key, raw, `${where}["${key}"]`));
       try {
-        commitRecord(table, buildNewRecord(table, changes, clock));
+        commitRecord(table, buildNewRecord(table, changes, clock, FILE_GLOBALS, SCRIPT_ENTRY));
       } catch (error) {
         throw new Error(`${where}: ${(error as Error).message}`);
       }

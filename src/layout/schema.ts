@@ -8,12 +8,20 @@ import { placedFields, wireKeyCollisions } from "./wire-keys.js";
 
 export const FIELD_TYPES = ["text", "number", "date", "time", "timestamp", "container"] as const;
 export const AUTO_ENTER_KINDS = ["serial", "uuid", "creationTimestamp", "modificationTimestamp"] as const;
+/** FileMaker's "Validate data in this field": only during data entry (its default), or always. */
+export const VALIDATE_WHEN = ["dataEntry", "always"] as const;
 
 /** A description's TypeScript `name` (and `fmgen pull --name`): ASCII letters, digits, `_` and `$`, not starting with a digit. */
 export const TYPESCRIPT_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 export const fieldTypeSchema = z.enum(FIELD_TYPES).describe("The field's result type.");
 export const autoEnterSchema = z.enum(AUTO_ENTER_KINDS).describe("Value the server enters itself.");
+export const validateSchema = z
+  .enum(VALIDATE_WHEN)
+  .describe(
+    'When `required` and `unique` apply: "dataEntry" (the default) only on a user\'s data entry (Data API create and edit), ' +
+      'not on a duplicate, a script\'s write or `options.entrymode: "script"`; "always" on every write. FileMaker\'s own option; the Data API\'s metadata does not report it.',
+  );
 
 export const fieldSchema = z
   .object({
@@ -22,6 +30,7 @@ export const fieldSchema = z
     readOnly: z.boolean().optional().describe("Calculation, summary or protected auto-enter field: never written by clients."),
     required: z.boolean().optional().describe("Validation: not empty."),
     unique: z.boolean().optional().describe("Validation: unique value."),
+    validate: validateSchema.optional(),
     repetitions: z.number().int().min(1).max(32000).optional().describe("Number of repetitions (default 1)."),
     valueList: z.array(z.string()).optional().describe("Allowed values."),
     global: z.boolean().optional().describe("Global storage: one value shared by every record."),
@@ -85,6 +94,7 @@ export const layoutDescriptionSchema = z
 
 export type FieldType = z.infer<typeof fieldTypeSchema>;
 export type AutoEnter = z.infer<typeof autoEnterSchema>;
+export type ValidateWhen = z.infer<typeof validateSchema>;
 export type FieldDescription = z.infer<typeof fieldSchema>;
 export type PortalDescription = z.infer<typeof portalSchema>;
 export type LayoutDescriptionInput = z.infer<typeof layoutDescriptionSchema>;

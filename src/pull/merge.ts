@@ -25,10 +25,10 @@ import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
  * type is kept whenever every sampled value decodes with it, unless the file still has the type the last pull
  * wrote and the new inference is certain.
  *
- * The file owns what the server cannot tell: `name`, descriptions, `unique`, portal `relation`s, the auto-enter
- * kind, `readOnly` on normal fields (protected auto-enter), the portal `table` and the layout `table` when the
- * server does not say, `$schema`, and the order of the fields already in the file (new ones go after the field
- * they follow on the layout).
+ * The file owns what the server cannot tell: `name`, descriptions, `unique`, `validate`, portal `relation`s, the
+ * auto-enter kind, `readOnly` on normal fields (protected auto-enter), the portal `table` and the layout `table`
+ * when the server does not say, `$schema`, and the order of the fields already in the file (new ones go after the
+ * field they follow on the layout).
  */
 
 export interface UncertainField {
@@ -205,6 +205,8 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
     ...flag("readOnly", readOnly),
     ...flag("required", required),
     ...flag("unique", unique),
+    // When required and unique apply: the metadata does not say, so the file's is kept as written.
+    ...(file?.validate !== undefined ? { validate: file.validate } : {}),
     ...(repetitions > 1 || file?.repetitions === repetitions ? { repetitions } : {}),
     ...(valueList !== null ? { valueList: [...valueList] } : {}),
     ...flag("global", global),

@@ -69,4 +69,22 @@ describe("generate()", () => {
   it("generates only an `export {}` barrel for no layouts at all", async () => {
     expect((await generate([])).map((f) => f.path)).toEqual(["index.ts"]);
   });
+
+  it("generates the same bytes whatever the fields' validate says: it tells the server (and the emulator) when to validate, not the types", async () => {
+    const plain = await loadLayouts([goldenPath("../../examples/contacts/layouts")]);
+    const withValidate = (when: "always" | "dataEntry") =>
+      plain.map(({ source, ...d }) =>
+        layout(
+          {
+            ...d,
+            fields: d.fields.map((f) => ({ ...f, validate: when })),
+            portals: d.portals.map((portal) => ({ ...portal, fields: portal.fields.map((f) => ({ ...f, validate: when })) })),
+          },
+          source,
+        ),
+      );
+    const expected = await generate(plain);
+    expect(await generate(withValidate("always"))).toEqual(expected);
+    expect(await generate(withValidate("dataEntry"))).toEqual(expected);
+  });
 });

@@ -235,7 +235,7 @@ const FMS_NEEDS = {
   'get(layout, id, { portal, "_limit.P", script })': "§3 and §2 on get",
   "create(layout, data)": WORKS,
   "create(layout, data with portalData, { script })": "§2 scripts in a create body (portal values sent as strings: §1, works)",
-  "duplicate(layout, id, { script })": "§7 duplicate: the survey's record holds a unique Email, so its copy is 504 (docs/emulator.md §7: duplicate validates `unique`); the test suite duplicates a record without one",
+  "duplicate(layout, id, { script })": "§7 duplicate with script keys: the survey's record holds a unique Email, copied too (Duplicate Record is not data entry, and Email validates during data entry only: docs/emulator.md, When required and unique apply)",
   "edit(layout, id, data, { modId })": WORKS,
   "edit(layout, id, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
   "find(layout, query with omit, { sort })": WORKS,

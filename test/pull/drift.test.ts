@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import type { LayoutDescriptionInput } from "../../src/layout/index.js";
+import { formatJson } from "../../src/project/index.js";
 import type { PullResult } from "../../src/pull/index.js";
 import { copyExample, EXAMPLES, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, tempDir, tokenRecordingProxy, type Emulator } from "./helpers.js";
 
@@ -113,6 +114,34 @@ describe("hand edits survive a pull", () => {
     // The first pull rewrote the file in fmgen's layout (one line per field); the content is the hand-edited one.
     expect(await readFile(join(root, CONTACT), "utf8")).not.toBe(edited);
     expect(await readFile(join(root, "fmgen.pulled.json"), "utf8")).toBe(state);
+  });
+});
+
+describe("a hand-written validate survives a pull", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startExampleEmulator("contacts");
+  });
+  afterAll(() => emu.close());
+
+  it("keeps validate on layout and portal fields through pulls by metadata and by sampling; --check sees no drift", async () => {
+    const root = await copyExample("contacts");
+    const contact = await readJson(join(root, CONTACT));
+    const byName = new Map(contact.fields.map((f) => [f.name, f]));
+    byName.get("Email")!.validate = "always";
+    byName.get("First Name")!.validate = "dataEntry";
+    contact.portals![0]!.fields[0]!.validate = "always";
+    // Written as fmgen writes it, so that only a change of content would show.
+    await writeFile(join(root, CONTACT), formatJson(contact));
+    const edited = await readFile(join(root, CONTACT), "utf8");
+
+    for (const source of ["auto", "sample"]) {
+      expect(await runPull(root, emu.url, ["--check", "--source", source]).then((r) => [r.code, r.out])).toEqual([0, expect.stringMatching(/2 layouts match the server/)]);
+      const { code, out } = await runPull(root, emu.url, ["--source", source]);
+      expect(code, out).toBe(0);
+      expect(out).toMatch(/Contacts Web -> layouts\/Contact\.layout\.json \(.*\): up to date/);
+      expect(await readFile(join(root, CONTACT), "utf8")).toBe(edited);
+    }
   });
 });
 

@@ -132,6 +132,34 @@ describe("mergeLayout from metadata", () => {
     expect(notes.join("\n")).toMatch(/"c" is no longer a calculation/);
   });
 
+  it("keeps a hand-written validate on layout and portal fields (the metadata cannot tell it), spelled-out default included, whatever else changes; writes none on new fields", () => {
+    const { description } = mergeLayout({
+      live: live([meta("Email", "text", { required: true }), meta("Code", "number"), meta("New", "text", { required: true })], {
+        portals: [{ name: "Guests", fields: [meta("Guests::Ticket", "text"), meta("Guests::Name", "text")] }],
+      }),
+      base: live([meta("Email", "text"), meta("Code", "text")], { portals: [{ name: "Guests", fields: [meta("Guests::Ticket", "text")] }] }),
+      file: file(
+        [
+          { name: "Email", type: "text", unique: true, validate: "always" },
+          { name: "Code", type: "text", required: true, validate: "dataEntry" },
+        ],
+        { portals: [{ name: "Guests", table: "Guests", fields: [{ name: "Guests::Ticket", type: "text", unique: true, validate: "always" }] }] },
+      ),
+    });
+    expect(description.fields).toEqual([
+      { name: "Email", type: "text", required: true, unique: true, validate: "always" },
+      { name: "Code", type: "number", required: true, validate: "dataEntry" },
+      { name: "New", type: "text", required: true },
+    ]);
+    expect(description.portals![0]!.fields).toEqual([
+      { name: "Guests::Ticket", type: "text", unique: true, validate: "always" },
+      { name: "Guests::Name", type: "text" },
+    ]);
+    // Nothing to report for it: the server says nothing about it.
+    const before = file([{ name: "Email", type: "text", unique: true, validate: "always" }]);
+    expect(diffDescriptions(before, mergeLayout({ live: live([meta("Email", "text")]), file: before }).description)).toEqual([]);
+  });
+
   it("keeps defaults the file spells out, and writes none it does not", () => {
     const { description } = mergeLayout({ live: live([meta("a", "text")]), file: file([{ name: "a", type: "text", required: false, repetitions: 1 }]) });
     expect(description.fields).toEqual([{ name: "a", type: "text", required: false, repetitions: 1 }]);

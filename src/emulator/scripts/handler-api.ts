@@ -1,5 +1,6 @@
 import { deleteWithCascade } from "../cascade.js";
 import { compileFindQuery } from "../find-requests.js";
+import { SCRIPT_ENTRY } from "../entry-options.js";
 import { EmulatorError } from "../fm-error.js";
 import { recordIdParam, sortKeys } from "../http/params.js";
 import type { RequestContext } from "../http/routes.js";
@@ -22,7 +23,10 @@ export class ScriptStepError extends Error {
   }
 }
 
-/** The `records` of handlers run by this request (ScriptRecords, script-module.ts): its database as its session sees it. */
+/**
+ * The `records` of handlers run by this request (ScriptRecords, script-module.ts): its database as its session sees
+ * it. Their creates and edits are a script's writes, not data entry (SCRIPT_ENTRY, entry-options.ts).
+ */
 export function scriptRecords(ctx: RequestContext): ScriptRecords {
   const { db } = ctx;
   const clock = ctx.state.clock;
@@ -61,7 +65,7 @@ export function scriptRecords(ctx: RequestContext): ScriptRecords {
     create: (layoutName, fieldData, options) =>
       step("create", () => {
         const layout = layoutOf(layoutName);
-        const record = writeCreate(db, layout, { fieldData, ...(options?.portalData ? { portalData: options.portalData } : {}) }, clock);
+        const record = writeCreate(db, layout, { fieldData, ...(options?.portalData ? { portalData: options.portalData } : {}) }, clock, SCRIPT_ENTRY);
         return { recordId: String(record.recordId), modId: String(record.modId) };
       }),
     edit: (layoutName, recordId, fieldData, options) =>
@@ -69,7 +73,7 @@ export function scriptRecords(ctx: RequestContext): ScriptRecords {
         const layout = layoutOf(layoutName);
         const id = recordOf(layout, recordId).recordId;
         const body = { fieldData, ...(options?.modId !== undefined ? { modId: options.modId } : {}), ...(options?.portalData ? { portalData: options.portalData } : {}) };
-        return { modId: String(writeEdit(db, layout, id, body, clock).modId) };
+        return { modId: String(writeEdit(db, layout, id, body, clock, [], SCRIPT_ENTRY).modId) };
       }),
     delete: (layoutName, recordId) =>
       step("delete", () => {

@@ -38,15 +38,16 @@ export interface ScriptContext {
 /**
  * `records`, what a script handler changes data with (DESIGN.md, "Emulator additions"): find, read, create, edit
  * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
- * values (dates `MM/DD/YYYY`), the same validation and modId increments as the Data API calls, in the calling
- * session (a global field written here is the session's, as `PATCH .../globals` sets it).
+ * values (dates `MM/DD/YYYY`), the same type checks and modId increments as the Data API calls, in the calling
+ * session (a global field written here is the session's, as `PATCH .../globals` sets it). A script's write is not
+ * data entry: `required` and `unique` are checked only for fields whose description says `"validate": "always"`.
  *
  * Each method is synchronous and one atomic step: the record is read, checked and written with no await in
  * between, so no concurrent request can interleave with it. A handler as a whole is not a transaction (as a
  * FileMaker script is not): what it changed stays changed when a later step fails.
  *
  * A step that fails throws a ScriptStepError (handler-api.ts) with the FileMaker code (101 no such record, 105 no such
- * layout, 306 modId mismatch, 509/504/5xx validation, ...). A handler may catch it; if it does not, the script
+ * layout, 306 modId mismatch, 5xx validation, ...). A handler may catch it; if it does not, the script
  * ends with that code as its `scriptError`, as a script that stops on an error reports `Get(LastError)`.
  */
 export interface ScriptRecords {

@@ -64,7 +64,8 @@ const HANDLERS: ScriptHandlers = {
   },
   "Catch Step": ({ records }) => {
     try {
-      records.create(CONTACTS, { "Last Name": "no first name" });
+      // Not a number: refused whoever writes it (a missing required First Name is not: a script's write is not data entry).
+      records.create(CONTACTS, { "First Name": "Typed", Age: "old" });
       return "created";
     } catch (error) {
       return { result: `${(error as ScriptStepError).code}: caught` };
@@ -102,11 +103,14 @@ const HANDLERS: ScriptHandlers = {
     } catch (error) {
       stale = (error as ScriptStepError).code;
     }
-    let duplicate = "";
+    // A script's write is not data entry: Email's unique validation (during data entry, the default) does not apply.
+    const twin = records.create(CONTACTS, { "First Name": "Dup", Email: "TOUR@example.com" });
+    records.delete(CONTACTS, twin.recordId);
+    let invalid = "";
     try {
-      records.create(CONTACTS, { "First Name": "Dup", Email: "TOUR@example.com" });
+      records.create(CONTACTS, { "First Name": "Dup", Age: "many" });
     } catch (error) {
-      duplicate = (error as ScriptStepError).code;
+      invalid = (error as ScriptStepError).code;
     }
     const found = records.find(CONTACTS, [{ "First Name": "Tour" }]).map((r) => [r.fieldData["Last Name"], r.modId]);
     const none = records.find(CONTACTS, [{ "First Name": "==Nobody" }]).length;
@@ -125,7 +129,7 @@ const HANDLERS: ScriptHandlers = {
     } catch (error) {
       noLayout = (error as ScriptStepError).code;
     }
-    return JSON.stringify({ edited: edited.modId, stale, duplicate, found, none, sorted, got, gone, noLayout });
+    return JSON.stringify({ edited: edited.modId, stale, invalid, found, none, sorted, got, gone, noLayout });
   },
 };
 
@@ -398,7 +402,7 @@ describe("2. a script that runs and fails", () => {
     const token = await api.login();
     expect(scriptKeys(expectOk(await get(api, token, "1", { script: "Missing Record" })))).toEqual({ scriptError: "101" });
     expect(logLines[0]).toMatch(/"Missing Record".*stopped with error 101: records\.get: Record is missing/);
-    expect(scriptKeys(expectOk(await get(api, token, "1", { script: "Catch Step" })))).toEqual({ scriptResult: "509: caught", scriptError: "0" });
+    expect(scriptKeys(expectOk(await get(api, token, "1", { script: "Catch Step" })))).toEqual({ scriptResult: "502: caught", scriptError: "0" });
     expect(scriptKeys(expectOk(await get(api, token, "1", { script: "Bad Return" })))).toEqual({ scriptError: "-1" });
     expect(logLines.at(-1)).toMatch(/"Bad Return".*returned a boolean, scriptError -1/);
   });
@@ -528,11 +532,11 @@ describe("2. the script list", () => {
 });
 
 describe("2. handlers (DESIGN.md, the scripts interface)", () => {
-  it("2. handlers: records finds, lists, reads, creates, edits (modId checked and bumped) and deletes, with the Data API's validation", async () => {
+  it("2. handlers: records finds, lists, reads, creates, edits (modId checked and bumped) and deletes, with the Data API's type validation (a script's write is not data entry)", async () => {
     const { api: a } = await start();
     const token = await a.login();
     const out = JSON.parse(expectOk(await a.call("GET", scriptPath("CRUD Tour"), { token })).scriptResult);
-    expect(out).toEqual({ edited: "1", stale: "306", duplicate: "504", found: [["Guide", "1"]], none: 0, sorted: "Katherine", got: "Guide", gone: "101", noLayout: "105" });
+    expect(out).toEqual({ edited: "1", stale: "306", invalid: "502", found: [["Guide", "1"]], none: 0, sorted: "Katherine", got: "Guide", gone: "101", noLayout: "105" });
     expect(expectOk(await a.list(token, CONTACTS)).dataInfo.totalRecordCount).toBe(5);
   });
 

@@ -108,7 +108,7 @@ describe("data-api-server.md section 7: duplicate", () => {
     });
   });
 
-  it("7. duplicate: a missing record 101, a body key that is not a script key 960, a unique value 504; nothing changed", async () => {
+  it("7. duplicate: a missing record 101, a body key that is not a script key 960; nothing changed. Not data entry: a unique (during data entry) value is copied", async () => {
     for (const mode of await statusModes()) {
       const { api, token, fm } = mode;
       await expectNothingChanged(mode, async () => {
@@ -117,16 +117,15 @@ describe("data-api-server.md section 7: duplicate", () => {
         const unknown = await duplicate(api, token, CONTACTS, "2", { fieldData: { "First Name": "X" } });
         expectError(unknown, 400, "960");
         expect(unknown.body.messages[0]!.message).toBe("Unknown parameter(s): fieldData");
-        // Ada's Email is unique: her copy would hold it twice.
-        const dup = await duplicate(api, token, CONTACTS, "1");
-        expectError(dup, fm(400), "504");
-        expect(dup.body.messages[0]!.message).toContain('"Email" must be unique');
         expectError(await api.call("POST", recordPath(CONTACTS, "2"), { token, body: "[]", headers: { "Content-Type": "application/json" } }), 400, "1708");
         expectError(await api.call("POST", recordPath(CONTACTS, "2"), { token, body: "x", headers: { "Content-Type": "text/plain" } }), 415, "1708");
       });
-      // A record without a unique value duplicates, though First Name (required) would be validated on entry.
+      // Duplicate Record is not data entry: First Name (required) and Email (unique) validate during data entry only
+      // (no "validate": "always"), so a record without a First Name, and Ada with her unique Email, duplicate.
       const noEmail = await api.createOk(token, CONTACTS, { fieldData: { "Last Name": "Blank" }, options: { entrymode: "script" } });
       expectOk(await duplicate(api, token, CONTACTS, noEmail.recordId));
+      const adaCopy = expectOk(await duplicate(api, token, CONTACTS, "1")).recordId as string;
+      expect((await api.getOk(token, CONTACTS, adaCopy)).fieldData.Email).toBe("ada@example.com");
       expectError(await api.call("POST", recordPath(CONTACTS, noEmail.recordId), {}), 401, "952");
     }
   });
@@ -274,13 +273,17 @@ describe("data-api-server.md section 7: portal rows in an edit", () => {
 });
 
 describe("data-api-server.md section 7: options", () => {
-  it('7. options.entrymode on create and edit: "user" (the default) validates data entry (required 509); "script" skips it; unique (504) always applies', async () => {
+  it('7. options.entrymode on create and edit: "user" (the default) validates data entry (required 509, unique 504); "script" skips it for fields that validate during data entry', async () => {
     await eachVersion(async (api, token) => {
       const made = await api.createOk(token, CONTACTS, { fieldData: { "Last Name": "Scripted" }, options: { entrymode: "script" } });
       expect((await api.getOk(token, CONTACTS, made.recordId)).fieldData["First Name"]).toBe("");
       expectOk(await api.edit(token, CONTACTS, made.recordId, { fieldData: { "Last Name": "Still" }, options: { entrymode: "script", prohibitmode: "user" } }));
       const ada = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Entry" } });
       expectOk(await api.edit(token, CONTACTS, ada.recordId, { fieldData: { "First Name": "" }, options: { entrymode: "script" } }));
+      // Email is unique during data entry only: a script-mode write may repeat it.
+      const twin = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Twin", Email: "ADA@example.com" }, options: { entrymode: "script" } });
+      expectOk(await api.edit(token, CONTACTS, twin.recordId, { fieldData: { Email: "ada@example.com" }, options: { entrymode: "script" } }));
+      expectOk(await api.delete(token, CONTACTS, twin.recordId));
     });
     for (const mode of await statusModes()) {
       const { api, token, fm } = mode;
@@ -288,9 +291,9 @@ describe("data-api-server.md section 7: options", () => {
         for (const options of [undefined, {}, { entrymode: "user" }, { prohibitmode: "script" }]) {
           expectError(await api.create(token, CONTACTS, { fieldData: { "Last Name": "NoFirst" }, ...(options ? { options } : {}) }), fm(400), "509");
           expectError(await api.edit(token, CONTACTS, "2", { fieldData: { "First Name": "" }, ...(options ? { options } : {}) }), fm(400), "509");
+          expectError(await api.create(token, CONTACTS, { fieldData: { "First Name": "Twin", Email: "ADA@example.com" }, ...(options ? { options } : {}) }), fm(400), "504");
+          expectError(await api.edit(token, CONTACTS, "2", { fieldData: { Email: "ada@example.com" }, ...(options ? { options } : {}) }), fm(400), "504");
         }
-        expectError(await api.create(token, CONTACTS, { fieldData: { "First Name": "Twin", Email: "ADA@example.com" }, options: { entrymode: "script" } }), fm(400), "504");
-        expectError(await api.edit(token, CONTACTS, "2", { fieldData: { Email: "ada@example.com" }, options: { entrymode: "script" } }), fm(400), "504");
         expectError(await api.create(token, CONTACTS, { fieldData: { "First Name": "T", Age: "old" }, options: { entrymode: "script" } }), fm(400), "502");
       });
     }
