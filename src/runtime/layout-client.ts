@@ -159,10 +159,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.#pageResponse({ method: "GET", path: `${this.#base}/records${listQuery(options, { ...view?.keys, ...keys, ...this.#dateKeys })}` }, options, view, keys, "101");
   }
 
-  /** The response of a list or find (a read: sent again after a network fault); undefined when the answer is code `none`. */
+  /** The response of a list or find (a read: sent again after a network fault unless it runs a script); undefined when the answer is code `none`. */
   async #pageResponse(req: WireRequest, options: CallOptions, view: View | undefined, keys: Keys | undefined, none: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const envelope = await this.#send(req, options, true);
+      const envelope = await this.#send(req, options, !keys);
       return this.#scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
     } catch (error) {
       if (error instanceof FileMakerError && error.code === none) return keys && { scripts: error.scripts ?? {} };
@@ -179,7 +179,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const view = this.#view("get", options);
     const keys = scriptKeys("get", options);
     const req = { method: "GET", path: this.#recordPath(recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
-    const envelope = await this.#send(req, options, true);
+    const envelope = await this.#send(req, options, !keys);
     const page = this.#page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
     return this.#scripted(page.data[0]!, envelope, req, keys);
@@ -392,7 +392,11 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
-  /** Sends `req` through the session; a read (`idempotent`) may be sent again after a network fault. */
+  /**
+   * Sends `req` through the session; a read (`idempotent`) may be sent again after a network fault. A call that runs a
+   * script (`script`, `prerequest`, `presort`: `keys`) is never a read here: the fault may have come after the script
+   * ran, and a script may change data. (Answers that say nothing was done, 952, 812 and 956, are sent again still.)
+   */
   #send(req: WireRequest, options: CallOptions, idempotent = false): Promise<Envelope> {
     return this.#session.call(() => req, { idempotent, signal: options.signal });
   }
