@@ -313,7 +313,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<SortNameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
   listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
     const view = this.#view("listAll", options);
-    return this.#stream((offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
+    return this.#stream("listAll", (offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
@@ -323,7 +323,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): AsyncIterable<ViewRecord<R, P>>;
   findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
     const view = this.#view("findAll", options, true);
-    return this.#stream((offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
+    return this.#stream("findAll", (offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /**
@@ -334,11 +334,14 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
     // Checks the portal's name here, so that the error names this call.
     portalOf("portalRows", this.definition, portal);
+    const check = moving("portalRows", this.definition.layout, 1);
     for (let offset = 1; ; offset += limit) {
       const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
       const rows = record.portalData[portal]!;
+      const found = record.portalInfo[portal]?.foundCount;
+      check(rows, limit, found);
       yield* rows;
-      if (rows.length < limit || offset + limit > record.portalInfo[portal]!?.foundCount) return;
+      if (rows.length < limit || offset + limit > found!) return;
     }
   }
 
@@ -355,6 +358,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * consumes: at most three pages are held at once, whatever the number of records.
    */
   async *#stream(
+    call: string,
     fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>,
     options: StreamOptions<string, AnyDefinition, unknown>,
     decode: (raw: unknown) => unknown = this.#decodeRecord,
@@ -363,6 +367,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
     let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
     type InFlight = Promise<{ response: Record<string, unknown> | undefined; limit: number }>;
+    const check = moving(call, this.definition.layout, offset);
     const request = (): InFlight => {
       const limit = Math.min(pageSize, remaining);
       const response = fetchPage(offset, limit).then((r) => ({ response: r, limit }));
@@ -379,9 +384,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     while (ahead.length) {
       const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
       const data: unknown = response?.data;
-      const records: unknown[] = Array.isArray(data) ? data : [];
+      const records: { recordId?: unknown }[] = Array.isArray(data) ? data : [];
       const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
       if (typeof foundCount === "number") found = foundCount;
+      check(records, limit, foundCount);
       // A short page is the last; a full one means there may be more, even past a found count that has grown.
       const last = records.length < limit;
       while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
@@ -437,3 +443,23 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
+
+/**
+ * The check of a stream's pages (listAll, findAll, portalRows), which stops a server that does not move through its
+ * found set (one that ignores offsets) from being read forever: a page must end within the found count of its own
+ * answer, and must not repeat the page before it (the same records and found count). Records added or deleted while
+ * a stream runs shift its pages, but a server never answers rows past the found set it counts in the same answer, and
+ * records added that repeat a page grow the count.
+ */
+function moving(call: string, layout: string, offset: number): (rows: readonly { recordId?: unknown }[], limit: number, found?: number) => void {
+  let before: string | undefined;
+  return (rows, limit, found = Infinity) => {
+    const page = `${rows.map((row) => row.recordId)} of ${found}`;
+    const past = offset + rows.length > found + 1;
+    if (past || (rows.length && page === before)) {
+      throw Error(`${call} on layout "${layout}": the server is not paging: ${rows.length} rows at offset ${offset}${past ? ` of a found set of ${found}` : ", as at the offset before"}`);
+    }
+    before = page;
+    offset += limit;
+  };
+}
