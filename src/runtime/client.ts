@@ -7,7 +7,7 @@ import type { LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
-import type { Transport, TransportSettings } from "./transport.js";
+import { segment, type Transport, type TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -87,7 +87,10 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
-  const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
+  const prefix = checkAuth(options.auth);
+  // A "." or ".." step (%2e too) would take requests around the proxy's path: refused, as in every path segment.
+  for (const step of prefix.split("/")) segment(step, "createClient: auth.pathPrefix segment");
+  const basePath = prefix + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
   const transport = connect({
     origin: url.origin,
     basePath,
@@ -158,7 +161,7 @@ function databaseOption(database: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {
     throw new TypeError(`createClient: database must be a database name or a generated database definition, got ${typeof name === "string" ? '""' : typeof database}`);
   }
-  return name;
+  return segment(name, "createClient: database") && name;
 }
 
 /**

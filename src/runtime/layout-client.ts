@@ -1,5 +1,5 @@
 import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
-import { encodeFields } from "./codecs.js";
+import { describe, encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
 import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
@@ -135,7 +135,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.#session = session;
     this.#settings = settings;
     checkDatabase("layout", definition, settings.database);
-    this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
+    this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout, "layout: layout")}`;
     this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
     this.#encoders = settings.dateformats && ISO_ENCODERS;
     this.#dateKeys = settings.dateformats && { dateformats: String(settings.dateformats) };
@@ -178,7 +178,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async get(recordId: string | number, options: Loose = {}): Promise<never> {
     const view = this.#view("get", options);
     const keys = scriptKeys("get", options);
-    const req = { method: "GET", path: this.#recordPath(recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
+    const req = { method: "GET", path: this.#recordPath("get", recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
     const envelope = await this.#send(req, options, !keys);
     const page = this.#page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
@@ -203,7 +203,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
   async duplicate(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("duplicate", options);
-    return this.#created({ method: "POST", path: this.#recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
+    return this.#created({ method: "POST", path: this.#recordPath("duplicate", recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
   }
 
   /** Sends a create or duplicate: its `{ recordId, modId }`, with the scripts' results when it ran any. */
@@ -240,7 +240,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
       ...entryKeys("edit", options),
       dateformats: this.#settings.dateformats,
     });
-    const req = { method: "PATCH", path: this.#recordPath(recordId), headers: JSON_HEADERS, body } as const;
+    const req = { method: "PATCH", path: this.#recordPath("edit", recordId), headers: JSON_HEADERS, body } as const;
     const envelope = await this.#send(req, options);
     const modId = idIn(envelope, req, "modId");
     const created = newRowsIn<NewPortalRow>(envelope, req);
@@ -252,7 +252,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<ScriptsOf<S, void>>;
   async delete(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("delete", options);
-    const req = { method: "DELETE", path: this.#recordPath(recordId) + listQuery({}, keys) } as const;
+    const req = { method: "DELETE", path: this.#recordPath("delete", recordId) + listQuery({}, keys) } as const;
     const envelope = await this.#send(req, options);
     return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
@@ -349,7 +349,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
     // Loaded on first use: most apps never upload.
     const { uploadInto } = await import("./upload.js");
-    return uploadInto(this.#session, this.definition, this.#recordPath(recordId), field, data, options);
+    return uploadInto(this.#session, this.definition, this.#recordPath("upload", recordId), field, data, options);
   }
 
   /**
@@ -407,8 +407,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.#session.call(() => req, { idempotent, signal: options.signal });
   }
 
-  #recordPath(recordId: string | number): string {
-    return `${this.#base}/records/${segment(String(recordId))}`;
+  /** The path of a record; its id checked as what it is, a whole number (a path segment such as "." or "x/.." never). */
+  #recordPath(call: string, recordId: string | number): string {
+    if (!/^\d+$/.test(String(recordId))) throw new TypeError(`${call}: recordId must be a whole number, got ${describe(recordId)}`);
+    return `${this.#base}/records/${recordId}`;
   }
 
   #encode(input: object): Record<string, string | number> {

@@ -356,14 +356,14 @@ describe("what goes on the wire", () => {
     expect(JSON.parse(server.sessionRequests[0]!.body.toString("utf8"))).toEqual({ fmDataSource });
   });
 
-  it("percent-encodes database, layout, record id and field name segments", async () => {
+  it("percent-encodes database, layout and field name segments", async () => {
     const server = await fake(() => ({ status: 200, body: envelope({ modId: "1" }) }));
     const weird = client(server, { database: "Wéird Data/Base ✓ 100%" }).layout(Weird);
-    await weird.upload("12/3?#", "Pïc / ✓", new Uint8Array([1]));
+    await weird.upload(12, "Pïc / ✓", new Uint8Array([1]));
     const db = "W%C3%A9ird%20Data%2FBase%20%E2%9C%93%20100%25";
     const layout = "W%C3%A9ird%20%2F%20Layout%20%3F%23";
     expect(server.sessionRequests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/sessions`);
-    expect(server.requests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/layouts/${layout}/records/12%2F3%3F%23/containers/P%C3%AFc%20%2F%20%E2%9C%93/1`);
+    expect(server.requests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/layouts/${layout}/records/12/containers/P%C3%AFc%20%2F%20%E2%9C%93/1`);
   });
 
   it("puts the version segment and the server's path prefix where they belong", async () => {
