@@ -85,6 +85,9 @@ export interface FileMakerClient<Db extends AnyDatabase = string> extends Layout
 export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<Db>, connect: (settings: TransportSettings) => Transport): FileMakerClient<Db> {
   const database = databaseOption(options.database);
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
+  // Credentials in the URL would be dropped (requests carry none) and echoed by errors: refused, never shown. Any "@"
+  // is taken for them: a password may hold a "/" or "#", which would end the URL's credentials early.
+  if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in the auth option");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
   const prefix = checkAuth(options.auth);
