@@ -87,7 +87,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
   // Credentials in the URL would be dropped (requests carry none) and echoed by errors: refused, never shown. Any "@"
   // is taken for them: a password may hold a "/" or "#", which would end the URL's credentials early.
-  if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in the auth option");
+  if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in auth");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
   const prefix = checkAuth(options.auth);

@@ -459,7 +459,7 @@ function moving(call: string, layout: string, offset: number): (rows: readonly {
     const page = `${rows.map((row) => row.recordId)} of ${found}`;
     const past = offset + rows.length > found + 1;
     if (past || (rows.length && page === before)) {
-      throw Error(`${call} on layout "${layout}": the server is not paging: ${rows.length} rows at offset ${offset}${past ? ` of a found set of ${found}` : ", as at the offset before"}`);
+      throw Error(`${call} on layout "${layout}": the server is not paging: ${rows.length} rows at offset ${offset}${past ? ` of a found set of ${found}` : ", the same as the page before"}`);
     }
     before = page;
     offset += limit;

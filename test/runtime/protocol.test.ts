@@ -438,7 +438,7 @@ describe("streams stop when the server does not page", () => {
   it.each(streams)("%s: the same five records of ten for every page stop at the second page, naming the call and layout", async (call, stream) => {
     const server = await fake(() => records(FIVE, 10));
     const { count, error } = await drain(stream(client(server)));
-    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, as at the offset before`);
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
     expect(count).toBe(5);
     expect(server.requests.length).toBeLessThanOrEqual(3);
   });
@@ -446,7 +446,7 @@ describe("streams stop when the server does not page", () => {
   it.each(streams)("%s: the same five records with a found count of a million stop at the second page", async (call, stream) => {
     const server = await fake(() => records(FIVE, 1_000_000));
     const { count, error } = await drain(stream(client(server)));
-    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, as at the offset before`);
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
     expect(count).toBe(5);
   });
 
@@ -458,8 +458,8 @@ describe("streams stop when the server does not page", () => {
   });
 
   it.each([
-    ["the same five rows of ten", FIVE, 10, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, as at the offset before', 5],
-    ["the same five rows, without portalDataInfo", FIVE, undefined, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, as at the offset before', 5],
+    ["the same five rows of ten", FIVE, 10, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
+    ["the same five rows, without portalDataInfo", FIVE, undefined, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
     ["all ten rows for every page", TEN, 10, 'portalRows on layout "Contacts Web": the server is not paging: 10 rows at offset 6 of a found set of 10', 10],
   ])("portalRows: %s stop", async (_what, ids, found, message, yielded) => {
     const server = await fake(() => portal(ids, found));

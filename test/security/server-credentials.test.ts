@@ -36,7 +36,7 @@ describe("createClient refuses a server URL with credentials", () => {
         error = e;
       }
       expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toBe("createClient: server must not hold credentials (user:password@): pass them in the auth option");
+      expect((error as Error).message).toBe("createClient: server must not hold credentials (user:password@): pass them in auth");
     }
   });
 });
