@@ -161,7 +161,7 @@ export class Session {
     const sessions = `/databases/${segment(this.#options.database)}/sessions`;
     // Out of the store first: another process must not pick up a token this one is ending.
     if (this.#key) await this.#store.delete(this.#key);
-    await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
+    await this.send({ method: "DELETE", path: `${sessions}/${segment(token, "logout: token")}`, shownPath: `${sessions}/{token}`, signal }, "952");
   }
 
   /**

@@ -198,6 +198,11 @@ describe('"." and ".." never reach a request path', () => {
     expect(await refused(() => client({ database: name }))).toBe(`createClient: database "${name}" cannot be a URL path segment`);
   });
 
+  it.each(dots)("a session token %j is never put in the logout path", async (token) => {
+    const fm = client({ auth: { token } });
+    expect(await refused(() => fm.logout())).toBe(`logout: token "${token}" cannot be a URL path segment`);
+  });
+
   it.each([
     ["/otto/..", ".."],
     ["/otto/.", "."],
