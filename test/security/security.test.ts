@@ -24,11 +24,11 @@ async function tokenFor(database = DATABASE): Promise<string> {
   return ((await res.json()) as { response: { token: string } }).response.token;
 }
 
-async function uploadedUrl(): Promise<string> {
+async function uploadedUrl(filename = "a.bin"): Promise<string> {
   const fm = connect(emu.url);
   const types = fm.layout(Types);
   const { recordId } = await types.create({ fieldData: {} });
-  await types.upload(recordId, "File", new Blob([new Uint8Array([1, 2, 3])]), { filename: "a.bin" });
+  await types.upload(recordId, "File", new Blob([new Uint8Array([1, 2, 3])]), { filename });
   const url = (await types.get(recordId)).fieldData.File[0]!;
   await fm.close();
   return url;
@@ -50,6 +50,14 @@ describe("container URLs", () => {
     // Another file's token does not open this one.
     const other = new URL(await uploadedUrl()).pathname.split("/");
     expect((await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${other[4]}/${parts[5]}`)).status).toBe(401);
+  });
+
+  it.each([".", ".."])("a file named %j: its URL still serves the bytes (no dot segment in it for fetch to collapse)", async (filename) => {
+    const url = await uploadedUrl(filename);
+    expect(new URL(url).pathname.split("/")).toHaveLength(6);
+    const res = await downloadContainer(url);
+    expect(res.status).toBe(200);
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
   });
 
   it("a live session's Bearer token opens the bare URL; a logged-out token does not", async () => {
