@@ -90,10 +90,10 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in auth");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
-  const prefix = checkAuth(options.auth);
-  // A "." or ".." step (%2e too) would take requests around the proxy's path: refused, as in every path segment.
-  for (const step of prefix.split("/")) segment(step, "createClient: auth.pathPrefix segment");
-  const basePath = prefix + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
+  const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
+  // A "." or ".." step (%2e too) in the proxy's prefix or the version would take requests elsewhere (around the
+  // proxy): refused, as in every path segment. (The URL's own path comes parsed, its steps taken.)
+  for (const step of basePath.split("/")) segment(step, "createClient: auth.pathPrefix or version segment");
   const transport = connect({
     origin: url.origin,
     basePath,

@@ -218,7 +218,11 @@ describe('"." and ".." never reach a request path', () => {
     ["/../otto", ".."],
     ["/otto/.%2e/x", ".%2e"],
   ])("a pathPrefix %j", async (pathPrefix, step) => {
-    expect(await refused(() => client({ auth: { apiKey: "k", pathPrefix } }))).toBe(`createClient: auth.pathPrefix segment "${step}" cannot be a URL path segment`);
+    expect(await refused(() => client({ auth: { apiKey: "k", pathPrefix } }))).toBe(`createClient: auth.pathPrefix or version segment "${step}" cannot be a URL path segment`);
+  });
+
+  it.each(dots)("a version %j (a JavaScript caller's: the type allows v1, v2 and vLatest)", async (version) => {
+    expect(await refused(() => client({ version: version as "v1" }))).toBe(`createClient: auth.pathPrefix or version segment "${version}" cannot be a URL path segment`);
   });
 
   it("names with dots that are not steps are sent, encoded", async () => {
