@@ -59,7 +59,7 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
     ...(db.globals ? { globals: db.globals } : {}),
     ...(call.dateFormat !== undefined ? { dateFormat: call.dateFormat } : {}),
     containerUrl: (ref: ContainerRef) =>
-      `${baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${encodeURIComponent(ref.filename)}`,
+      `${baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${fileSegment(ref.filename)}`,
   };
 }
 
@@ -72,3 +72,10 @@ export function containerUrlToken(key: Buffer, database: string, id: string): st
   return createHmac("sha256", key).update(`${database}\u0000${id}`).digest("base64url");
 }
 
+/**
+ * A container URL's last segment, the file's name (only shown: the URL's token finds the file). "." and ".." (which
+ * URL parsers, fetch's among them, read as steps, percent-encoded or not) become "_." and "_..".
+ */
+function fileSegment(filename: string): string {
+  return encodeURIComponent(/^\.\.?$/.test(filename) ? `_${filename}` : filename);
+}

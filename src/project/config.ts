@@ -33,6 +33,7 @@ export const configSchema = z
     server: z
       .string()
       .regex(/^https?:\/\//, "must be an http:// or https:// URL")
+      .refine((server) => !credentialsInUrl(server), credentialsInUrl("@"))
       .optional()
       .describe("FileMaker Server base URL, such as https://fms.example.com (used by fmgen pull)."),
     database: z.string().min(1).optional().describe("Hosted file name without `.fmp12` (used by fmgen pull)."),
@@ -67,6 +68,16 @@ export function parseConfig(json: unknown, source = "<config>"): FmgenConfig {
 
 export async function loadConfigFile(file: string): Promise<FmgenConfig> {
   return parseConfig(await readJsonFile(file, ConfigFileError), file);
+}
+
+/**
+ * Why a server URL that holds credentials is refused, and where they go instead; undefined when it holds none. Any "@"
+ * is taken for them (a password may hold a "/" or "#", which would end the URL's credentials early). The message never
+ * quotes the URL.
+ */
+export function credentialsInUrl(server: string, usernameEnv = DEFAULT_USERNAME_ENV, passwordEnv = DEFAULT_PASSWORD_ENV): string | undefined {
+  if (!server.includes("@")) return undefined;
+  return `the server URL must not hold credentials (user:password@): fmgen pull signs in with the account in the environment variables ${usernameEnv} and ${passwordEnv} (or a .env file), an app with createClient's auth option`;
 }
 
 /**

@@ -15,6 +15,7 @@ export {
   loadConfigFile,
   findProjectConfig,
   serverBaseUrl,
+  credentialsInUrl,
   configJsonSchema,
   configJsonSchemaText,
   ConfigFileError,

@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseEnv } from "node:util";
-import { CONFIG_FILE_NAME, DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, findProjectConfig, globBase, isGlob, pathExists } from "../project/index.js";
+import { CONFIG_FILE_NAME, credentialsInUrl, DEFAULT_PASSWORD_ENV, DEFAULT_USERNAME_ENV, findProjectConfig, globBase, isGlob, pathExists } from "../project/index.js";
 import { PULL_STATE_FILE_NAME } from "./state.js";
 
 /** Where a pull reads and writes, and whom it logs in as: fmgen.config.json merged with the command line. */
@@ -52,6 +52,8 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
 
   const server = request.server ?? config?.server;
   if (!server) throw new PullSettingsError(`fmgen pull needs a server: pass --server <url>, or set "server" in ${CONFIG_FILE_NAME} (fmgen init writes one)`);
+  const credentials = credentialsInUrl(server, config?.auth?.usernameEnv, config?.auth?.passwordEnv);
+  if (credentials) throw new PullSettingsError(credentials);
   if (!/^https?:\/\//.test(server)) throw new PullSettingsError(`--server must be an http:// or https:// URL, got "${server}"`);
   const database = request.database ?? config?.database;
   if (!database) throw new PullSettingsError(`fmgen pull needs a database: pass --database <name>, or set "database" in ${CONFIG_FILE_NAME}`);

@@ -7,7 +7,7 @@ import type { LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
-import type { Transport, TransportSettings } from "./transport.js";
+import { segment, type Transport, type TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -89,9 +89,15 @@ export interface FileMakerClient<Db extends AnyDatabase = string> extends Layout
 export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<Db>, connect: (settings: TransportSettings) => Transport): FileMakerClient<Db> {
   const database = databaseOption(options.database);
   const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
+  // Credentials in the URL would be dropped (requests carry none) and echoed by errors: refused, never shown. Any "@"
+  // is taken for them: a password may hold a "/" or "#", which would end the URL's credentials early.
+  if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in auth");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
   checkTransport(url, options.insecure ?? "warn");
   const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
+  // A "." or ".." step (%2e too) in the proxy's prefix or the version would take requests elsewhere (around the
+  // proxy): refused, as in every path segment. (The URL's own path comes parsed, its steps taken.)
+  for (const step of basePath.split("/")) segment(step, "createClient: auth.pathPrefix or version segment");
   const transport = connect({
     origin: url.origin,
     basePath,
@@ -162,7 +168,7 @@ function databaseOption(database: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {
     throw new TypeError(`createClient: database must be a database name or a generated database definition, got ${typeof name === "string" ? '""' : typeof database}`);
   }
-  return name;
+  return segment(name, "createClient: database") && name;
 }
 
 /**

@@ -63,7 +63,7 @@ export function databaseCalls<Db extends AnyDatabase>(session: Session, database
       if (typeof layoutName !== "string" || !layoutName) throw new TypeError("runScript: layout must be a layout definition or name");
       if (typeof name !== "string" || !name) throw new TypeError(`runScript: name must be a script name, got ${describe(name)}`);
       if (param !== undefined && typeof param !== "string") throw new TypeError(`runScript: param must be a string, got ${describe(param)}`);
-      const path = `${base}/layouts/${segment(layoutName)}/script/${segment(name)}${param === undefined ? "" : `?script.param=${encodeURIComponent(param)}`}`;
+      const path = `${base}/layouts/${segment(layoutName, "runScript: layout")}/script/${segment(name, "runScript: script")}${param === undefined ? "" : `?script.param=${encodeURIComponent(param)}`}`;
       const req = { method: "GET", path } as const;
       // A script may change data: never sent twice.
       const envelope = await session.call(() => req, { idempotent: false, signal: options.signal });

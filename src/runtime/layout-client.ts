@@ -1,5 +1,5 @@
 import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
-import { encodeFields } from "./codecs.js";
+import { describe, encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
 import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
@@ -135,7 +135,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     this.#session = session;
     this.#settings = settings;
     checkDatabase("layout", definition, settings.database);
-    this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout)}`;
+    this.#base = `/databases/${segment(settings.database)}/layouts/${segment(definition.layout, "layout: layout")}`;
     this.#decodeRecord = recordDecoder(definition, settings) as (raw: unknown) => RecordOf<D>;
     this.#encoders = settings.dateformats && ISO_ENCODERS;
     this.#dateKeys = settings.dateformats && { dateformats: String(settings.dateformats) };
@@ -159,10 +159,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.#pageResponse({ method: "GET", path: `${this.#base}/records${listQuery(options, { ...view?.keys, ...keys, ...this.#dateKeys })}` }, options, view, keys, "101");
   }
 
-  /** The response of a list or find (a read: sent again after a network fault); undefined when the answer is code `none`. */
+  /** The response of a list or find (a read: sent again after a network fault unless it runs a script); undefined when the answer is code `none`. */
   async #pageResponse(req: WireRequest, options: CallOptions, view: View | undefined, keys: Keys | undefined, none: string): Promise<Record<string, unknown> | undefined> {
     try {
-      const envelope = await this.#send(req, options, true);
+      const envelope = await this.#send(req, options, !keys);
       return this.#scripted(pageIn(envelope, req, view?.portals), envelope, req, keys);
     } catch (error) {
       if (error instanceof FileMakerError && error.code === none) return keys && { scripts: error.scripts ?? {} };
@@ -178,8 +178,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async get(recordId: string | number, options: Loose = {}): Promise<never> {
     const view = this.#view("get", options);
     const keys = scriptKeys("get", options);
-    const req = { method: "GET", path: this.#recordPath(recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
-    const envelope = await this.#send(req, options, true);
+    const req = { method: "GET", path: this.#recordPath("get", recordId) + listQuery({}, { ...view?.keys, ...keys, ...this.#dateKeys }) } as const;
+    const envelope = await this.#send(req, options, !keys);
     const page = this.#page(pageIn(envelope, req, view?.portals), view);
     if (page.data.length !== 1) throw broken(envelope, req, `expected one record, got ${page.data.length}`);
     return this.#scripted(page.data[0]!, envelope, req, keys);
@@ -203,7 +203,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   duplicate<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<{ recordId: string; modId: string } & ScriptsOf<S>>;
   async duplicate(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("duplicate", options);
-    return this.#created({ method: "POST", path: this.#recordPath(recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
+    return this.#created({ method: "POST", path: this.#recordPath("duplicate", recordId), headers: JSON_HEADERS, body: JSON.stringify(keys ?? {}) }, options, keys);
   }
 
   /** Sends a create or duplicate: its `{ recordId, modId }`, with the scripts' results when it ran any. */
@@ -240,7 +240,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
       ...entryKeys("edit", options),
       dateformats: this.#settings.dateformats,
     });
-    const req = { method: "PATCH", path: this.#recordPath(recordId), headers: JSON_HEADERS, body } as const;
+    const req = { method: "PATCH", path: this.#recordPath("edit", recordId), headers: JSON_HEADERS, body } as const;
     const envelope = await this.#send(req, options);
     const modId = idIn(envelope, req, "modId");
     const created = newRowsIn<NewPortalRow>(envelope, req);
@@ -252,7 +252,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   delete<const S extends Scripts<Db> = {}>(recordId: string | number, options: CallOptions & S): Promise<ScriptsOf<S, void>>;
   async delete(recordId: string | number, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("delete", options);
-    const req = { method: "DELETE", path: this.#recordPath(recordId) + listQuery({}, keys) } as const;
+    const req = { method: "DELETE", path: this.#recordPath("delete", recordId) + listQuery({}, keys) } as const;
     const envelope = await this.#send(req, options);
     return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
@@ -313,7 +313,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<SortNameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
   listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
     const view = this.#view("listAll", options);
-    return this.#stream((offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
+    return this.#stream("listAll", (offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
@@ -323,7 +323,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   ): AsyncIterable<ViewRecord<R, P>>;
   findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
     const view = this.#view("findAll", options, true);
-    return this.#stream((offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
+    return this.#stream("findAll", (offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /**
@@ -334,11 +334,14 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
     // Checks the portal's name here, so that the error names this call.
     portalOf("portalRows", this.definition, portal);
+    const check = moving("portalRows", this.definition.layout, 1);
     for (let offset = 1; ; offset += limit) {
       const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
       const rows = record.portalData[portal]!;
+      const found = record.portalInfo[portal]?.foundCount;
+      check(rows, limit, found);
       yield* rows;
-      if (rows.length < limit || offset + limit > record.portalInfo[portal]!?.foundCount) return;
+      if (rows.length < limit || offset + limit > found!) return;
     }
   }
 
@@ -346,7 +349,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async upload(recordId: string | number, field: ContainersOf<D>, data: UploadSource, options: UploadOptions = {}): Promise<{ modId: string }> {
     // Loaded on first use: most apps never upload.
     const { uploadInto } = await import("./upload.js");
-    return uploadInto(this.#session, this.definition, this.#recordPath(recordId), field, data, options);
+    return uploadInto(this.#session, this.definition, this.#recordPath("upload", recordId), field, data, options);
   }
 
   /**
@@ -355,6 +358,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * consumes: at most three pages are held at once, whatever the number of records.
    */
   async *#stream(
+    call: string,
     fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>,
     options: StreamOptions<string, AnyDefinition, unknown>,
     decode: (raw: unknown) => unknown = this.#decodeRecord,
@@ -363,6 +367,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
     let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
     type InFlight = Promise<{ response: Record<string, unknown> | undefined; limit: number }>;
+    const check = moving(call, this.definition.layout, offset);
     const request = (): InFlight => {
       const limit = Math.min(pageSize, remaining);
       const response = fetchPage(offset, limit).then((r) => ({ response: r, limit }));
@@ -379,9 +384,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     while (ahead.length) {
       const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
       const data: unknown = response?.data;
-      const records: unknown[] = Array.isArray(data) ? data : [];
+      const records: { recordId?: unknown }[] = Array.isArray(data) ? data : [];
       const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
       if (typeof foundCount === "number") found = foundCount;
+      check(records, limit, foundCount);
       // A short page is the last; a full one means there may be more, even past a found count that has grown.
       const last = records.length < limit;
       while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
@@ -392,13 +398,19 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
-  /** Sends `req` through the session; a read (`idempotent`) may be sent again after a network fault. */
+  /**
+   * Sends `req` through the session; a read (`idempotent`) may be sent again after a network fault. A call that runs a
+   * script (`script`, `prerequest`, `presort`: `keys`) is never a read here: the fault may have come after the script
+   * ran, and a script may change data. (Answers that say nothing was done, 952, 812 and 956, are sent again still.)
+   */
   #send(req: WireRequest, options: CallOptions, idempotent = false): Promise<Envelope> {
     return this.#session.call(() => req, { idempotent, signal: options.signal });
   }
 
-  #recordPath(recordId: string | number): string {
-    return `${this.#base}/records/${segment(String(recordId))}`;
+  /** The path of a record; its id checked as what it is, a whole number (a path segment such as "." or "x/.." never). */
+  #recordPath(call: string, recordId: string | number): string {
+    if (!/^\d+$/.test(String(recordId))) throw new TypeError(`${call}: recordId must be a whole number, got ${describe(recordId)}`);
+    return `${this.#base}/records/${recordId}`;
   }
 
   #encode(input: object): Record<string, string | number> {
@@ -433,3 +445,23 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
+
+/**
+ * The check of a stream's pages (listAll, findAll, portalRows), which stops a server that does not move through its
+ * found set (one that ignores offsets) from being read forever: a page must end within the found count of its own
+ * answer, and must not repeat the page before it (the same records and found count). Records added or deleted while
+ * a stream runs shift its pages, but a server never answers rows past the found set it counts in the same answer, and
+ * records added that repeat a page grow the count.
+ */
+function moving(call: string, layout: string, offset: number): (rows: readonly { recordId?: unknown }[], limit: number, found?: number) => void {
+  let before: string | undefined;
+  return (rows, limit, found = Infinity) => {
+    const page = `${rows.map((row) => row.recordId)} of ${found}`;
+    const past = offset + rows.length > found + 1;
+    if (past || (rows.length && page === before)) {
+      throw Error(`${call} on layout "${layout}": the server is not paging: ${rows.length} rows at offset ${offset}${past ? ` of a found set of ${found}` : ", the same as the page before"}`);
+    }
+    before = page;
+    offset += limit;
+  };
+}

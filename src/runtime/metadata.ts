@@ -132,7 +132,7 @@ function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
 /** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists, checked. */
 export async function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
   const { session, database } = sessionOf(fm);
-  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}` } as const;
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout, "layoutMetadata: layout")}` } as const;
   const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
   try {
     return layoutMetadataOf(envelope.response);
@@ -150,7 +150,7 @@ export async function wireRecords(
   options: { offset?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }> {
   const { session, database } = sessionOf(fm);
-  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout)}/records${listQuery(options)}` } as const;
+  const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout, "wireRecords: layout")}/records${listQuery(options)}` } as const;
   try {
     const response = pageIn(await session.call(() => req, { idempotent: true, signal: options.signal }), req);
     return {

@@ -171,7 +171,7 @@ export class Session {
       }
     } finally {
       // Ended at the server even when the store failed: a session is scarcer than a store entry.
-      await this.send({ method: "DELETE", path: `${sessions}/${segment(token)}`, shownPath: `${sessions}/{token}`, signal }, "952");
+      await this.send({ method: "DELETE", path: `${sessions}/${segment(token, "logout: token")}`, shownPath: `${sessions}/{token}`, signal }, "952");
       if (this.#token === token) this.#token = undefined;
     }
   }

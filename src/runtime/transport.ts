@@ -152,7 +152,12 @@ export function neverReachedServer(error: unknown): boolean {
   return code === "ECONNREFUSED" || code === "UND_ERR_CONNECT_TIMEOUT" || code === "ENOTFOUND" || code === "EAI_AGAIN";
 }
 
-/** Percent-encodes one path segment (database, layout, record id, field name). */
-export function segment(value: string): string {
+/**
+ * Percent-encodes one path segment (database, layout, script, field name). With `what` (the call and what the value
+ * is, for the error), "." and ".." are refused: URL parsers (fetch's, a proxy's, the server's) read them, encoded or
+ * not, as steps through the path, so the request would go to another endpoint.
+ */
+export function segment(value: string, what?: string): string {
+  if (what && /^(\.|%2e){1,2}$/i.test(value)) throw new TypeError(`${what} "${value}" cannot be a URL path segment`);
   return encodeURIComponent(value);
 }

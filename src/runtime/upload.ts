@@ -29,7 +29,7 @@ export async function uploadInto(session: Session, definition: LayoutSpec, recor
   if (typeof data === "string" && !session.filePaths) {
     throw new TypeError(`layout "${layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
   }
-  const path = `${recordPath}/containers/${segment(field)}/${repetition}`;
+  const path = `${recordPath}/containers/${segment(field, "upload: field")}/${repetition}`;
   // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.
   let used = false;
   const envelope = await session.call(() => {

@@ -221,3 +221,16 @@ describe("fmgen pull: what a new user met", () => {
     expect(out).toMatch(/nothing to write: the descriptions match the server/);
   });
 });
+
+describe('fmgen pull: a layout named "." or ".."', () => {
+  it.each([".", ".."])("%j is refused by name, never read from another URL", async (layout) => {
+    const root = await copyExample("contacts");
+    const before = emu.stats().requests;
+    const { code, out, err } = await runPull(root, emu.url, [layout, "--source", "metadata"]);
+    expect(code).toBe(1);
+    expect(`${out}\n${err}`).toContain(`layout "${layout}": layoutMetadata: layout "${layout}" cannot be a URL path segment`);
+    // The login and the layout list (the metadata endpoint's check), no read of the layout.
+    expect(emu.stats().requests - before).toBeLessThanOrEqual(3);
+    expect(await readdir(join(root, "layouts"))).toEqual(["Contact.layout.json", "Invoice.layout.json"]);
+  });
+});

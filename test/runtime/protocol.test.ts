@@ -356,14 +356,14 @@ describe("what goes on the wire", () => {
     expect(JSON.parse(server.sessionRequests[0]!.body.toString("utf8"))).toEqual({ fmDataSource });
   });
 
-  it("percent-encodes database, layout, record id and field name segments", async () => {
+  it("percent-encodes database, layout and field name segments", async () => {
     const server = await fake(() => ({ status: 200, body: envelope({ modId: "1" }) }));
     const weird = client(server, { database: "Wéird Data/Base ✓ 100%" }).layout(Weird);
-    await weird.upload("12/3?#", "Pïc / ✓", new Uint8Array([1]));
+    await weird.upload(12, "Pïc / ✓", new Uint8Array([1]));
     const db = "W%C3%A9ird%20Data%2FBase%20%E2%9C%93%20100%25";
     const layout = "W%C3%A9ird%20%2F%20Layout%20%3F%23";
     expect(server.sessionRequests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/sessions`);
-    expect(server.requests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/layouts/${layout}/records/12%2F3%3F%23/containers/P%C3%AFc%20%2F%20%E2%9C%93/1`);
+    expect(server.requests[0]!.url).toBe(`/fmi/data/vLatest/databases/${db}/layouts/${layout}/records/12/containers/P%C3%AFc%20%2F%20%E2%9C%93/1`);
   });
 
   it("puts the version segment and the server's path prefix where they belong", async () => {
@@ -396,5 +396,105 @@ describe("what goes on the wire", () => {
 
   it("refuses a server that is not an http(s) URL", () => {
     expect(() => connect("fms.example.com")).toThrow(TypeError);
+  });
+});
+
+describe("streams stop when the server does not page", () => {
+  // A server (or proxy) that ignores offsets answers the same records for every page: listAll, findAll and portalRows
+  // read it forever unless they check that each page moves through the found set. Each test takes at most BOUND
+  // records, so that the code before the check fails rather than hangs.
+  const BOUND = 200;
+  const info = (found: number, returned: number) => ({ database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: found, foundCount: found, returnedCount: returned });
+  /** Records `ids` with the found count `found`, whatever the request asked for. */
+  const records = (ids: number[], found: number): FakeAnswer => ({ status: 200, body: envelope({ dataInfo: info(found, ids.length), data: ids.map(contactWire) }) });
+  const row = (id: number) => ({ recordId: String(id), modId: "0", "Invoices::Amount": id, "Invoices::Issued": "" });
+  /** Record 1 with portal rows `ids`, and the portal's found count when `found` is given. */
+  const portal = (ids: number[], found?: number): FakeAnswer => ({
+    status: 200,
+    body: envelope({
+      dataInfo: info(1, 1),
+      data: [{ ...contactWire(1), portalData: { Invoices: ids.map(row) }, ...(found === undefined ? {} : { portalDataInfo: [{ database: DATABASE, table: "Invoices", foundCount: found, returnedCount: ids.length }] }) }],
+    }),
+  });
+  const FIVE = [1, 2, 3, 4, 5];
+
+  /** What a stream yields before it ends or fails, at most BOUND items. */
+  async function drain(items: AsyncIterable<unknown>): Promise<{ count: number; error?: Error }> {
+    let count = 0;
+    try {
+      for await (const _ of items) if (++count >= BOUND) break;
+    } catch (error) {
+      return { count, error: error as Error };
+    }
+    return { count };
+  }
+
+  const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const streams = [
+    ["listAll", (fm: FileMakerClient) => fm.layout(Contact).listAll({ pageSize: 5 })],
+    ["findAll", (fm: FileMakerClient) => fm.layout(Contact).findAll({ query: [{ Status: "Active" }], pageSize: 5 })],
+  ] as const;
+
+  it.each(streams)("%s: the same five records of ten for every page stop at the second page, naming the call and layout", async (call, stream) => {
+    const server = await fake(() => records(FIVE, 10));
+    const { count, error } = await drain(stream(client(server)));
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
+    expect(count).toBe(5);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+  });
+
+  it.each(streams)("%s: the same five records with a found count of a million stop at the second page", async (call, stream) => {
+    const server = await fake(() => records(FIVE, 1_000_000));
+    const { count, error } = await drain(stream(client(server)));
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
+    expect(count).toBe(5);
+  });
+
+  it.each(streams)("%s: all ten records for every page (offset and limit ignored) stop past the found count", async (call, stream) => {
+    const server = await fake(() => records(TEN, 10));
+    const { count, error } = await drain(stream(client(server)));
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 10 rows at offset 6 of a found set of 10`);
+    expect(count).toBe(10);
+  });
+
+  it.each([
+    ["the same five rows of ten", FIVE, 10, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
+    ["the same five rows, without portalDataInfo", FIVE, undefined, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
+    ["all ten rows for every page", TEN, 10, 'portalRows on layout "Contacts Web": the server is not paging: 10 rows at offset 6 of a found set of 10', 10],
+  ])("portalRows: %s stop", async (_what, ids, found, message, yielded) => {
+    const server = await fake(() => portal(ids, found));
+    const { count, error } = await drain(client(server).layout(Contact).portalRows(1, "Invoices", { pageSize: 5 }));
+    expect(error?.message).toBe(message);
+    expect(count).toBe(yielded);
+  });
+
+  /** A found set that changes as it is read: `change` runs before each answer; the answer is the slice asked for. */
+  function changing(ids: number[], change: (ids: number[], index: number) => void): (req: SeenRequest, index: number) => FakeAnswer {
+    return (req, index) => {
+      change(ids, index);
+      const query = new URL(req.url, "http://x").searchParams;
+      const offset = Number(query.get("_offset") ?? 1);
+      const limit = Number(query.get("_limit") ?? 100);
+      const slice = ids.slice(offset - 1, offset - 1 + limit);
+      return slice.length ? records(slice, ids.length) : { status: 500, body: envelope({}, "101", "Record is missing") };
+    };
+  }
+
+  it("records added before the stream's position while it runs: every page is taken, a record may come twice", async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => i + 100);
+    // Five records added at the front before the second and third pages: each repeats the page before, its found
+    // count grown.
+    const server = await fake(changing(ids, (list, index) => (index === 1 || index === 2) && list.unshift(...[1, 2, 3, 4, 5].map((n) => n + 10 * index))));
+    const { count, error } = await drain(client(server).layout(Contact).listAll({ pageSize: 5 }));
+    expect(error).toBeUndefined();
+    expect(count).toBe(33);
+  });
+
+  it("records deleted while it runs, and a short last page: the stream ends without an error", async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => i + 1);
+    const server = await fake(changing(ids, (list, index) => index === 2 && list.splice(0, 4)));
+    const { count, error } = await drain(client(server).layout(Contact).listAll({ pageSize: 5 }));
+    expect(error).toBeUndefined();
+    expect(count).toBe(19);
   });
 });

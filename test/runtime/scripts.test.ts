@@ -343,3 +343,84 @@ describe("the wire", () => {
     expect((error as Error).message).toContain(message);
   });
 });
+
+describe("a call that runs a script is never sent twice", () => {
+  // A dropped connection or a proxy's error page may come after the server ran the script: sending the call again
+  // would run it again. Reads without a script are sent again (the control); answers that say the server did nothing
+  // (952: the token unknown, refused before running anything) are sent again, scripts or not.
+  const FAST = { retries: 3, baseDelayMs: 1, maxDelayMs: 2 };
+  const ONE = { script: { name: "After" } };
+  const DATA_INFO = { database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: 1, foundCount: 1, returnedCount: 1 };
+  const faults = { "hang-up": "hang-up", "a proxy's 502 page": { status: 502, body: "<html>Bad Gateway</html>", contentType: "text/html" } } as const;
+  const calls: [string, (c: LayoutClient<typeof Contact>, options: object) => Promise<unknown>][] = [
+    ["list", (c, o) => c.list({ limit: 1, ...o })],
+    ["get", (c, o) => c.get(1, o)],
+    ["find", (c, o) => c.find({ query: [{ "First Name": "A" }], ...o })],
+    ["findFirst", (c, o) => c.findFirst({ query: [{ "First Name": "A" }], ...o })],
+    ["query().run", (c, o) => c.query().where({ "First Name": "A" }).run(o)],
+  ];
+  // Writes and runScript were never sent again after a fault; they are here so that they stay so.
+  const writes: typeof calls = [
+    ["create", (c, o) => c.create({ fieldData: {} }, o)],
+    ["duplicate", (c, o) => c.duplicate(1, o)],
+    ["edit", (c, o) => c.edit(1, { fieldData: {} }, o)],
+    ["delete", (c, o) => c.delete(1, o)],
+  ];
+  const scripts = [["script", ONE], ["prerequest", { prerequest: { name: "Pre" } }], ["presort", { presort: { name: "Presort" } }]] as const;
+
+  for (const [fault, answer] of Object.entries(faults)) {
+    it.each([...calls, ...writes].flatMap(([name, call]) => scripts.map(([option, o]) => [name, option, call, o] as const)))(`${fault}: %s with %s is sent once`, async (_name, _option, call, options) => {
+      const fake = await startFakeServer(() => answer);
+      const fm = connect(fake.url, { retry: FAST });
+      try {
+        await expect(call(fm.layout(Contact), options)).rejects.toThrow();
+        expect(fake.requests).toHaveLength(1);
+      } finally {
+        await fm.close();
+        await fake.close();
+      }
+    });
+  }
+
+  it.each(Object.entries(faults))("%s: runScript is sent once", async (_fault, answer) => {
+    const fake = await startFakeServer(() => answer);
+    const fm = connect(fake.url, { retry: FAST });
+    try {
+      await expect(fm.runScript(Contact, "After")).rejects.toThrow();
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      await fm.close();
+      await fake.close();
+    }
+  });
+
+  it("the same reads without a script are sent again (the control)", async () => {
+    const fake = await startFakeServer(() => "hang-up");
+    const fm = connect(fake.url, { retry: FAST });
+    try {
+      for (const [, call] of calls) await expect(call(fm.layout(Contact), {})).rejects.toThrow();
+      expect(fake.requests).toHaveLength(calls.length * (FAST.retries + 1));
+    } finally {
+      await fm.close();
+      await fake.close();
+    }
+  });
+
+  it("after a 952 the script call is sent again once, with a fresh login: the server refused it before running anything", async () => {
+    const fieldData = { id: 1, "First Name": "Ada", "Last Name": "", Email: "", Status: "", Birthday: "", "Wake Up": "", Created: "", Modified: "", Photo: "", Phone: "", "Phone(2)": "", "Phone(3)": "", "Company::Name": "" };
+    const record = { recordId: "1", modId: "0", fieldData, portalData: { Invoices: [] } };
+    const fake = await startFakeServer((_req, index) =>
+      index === 0 ? { status: 401, body: envelope({}, "952") } : { status: 200, body: envelope({ data: [record], dataInfo: DATA_INFO, scriptError: "0" }) },
+    );
+    const fm = connect(fake.url, { retry: FAST });
+    try {
+      expect((await fm.layout(Contact).list({ limit: 1, ...ONE })).scripts).toEqual({ after: { error: "0" } });
+      expect(fake.requests).toHaveLength(2);
+      // The login, then the login after the 952.
+      expect(fake.sessionRequests.filter((r) => r.method === "POST")).toHaveLength(2);
+    } finally {
+      await fm.close();
+      await fake.close();
+    }
+  });
+});

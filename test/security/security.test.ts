@@ -1,8 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { downloadContainer } from "../support/container-download.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createClient } from "../../src/runtime/index.js";
-import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { createClient, type FileMakerClient } from "../../src/runtime/index.js";
+import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
+import { connect, envelope, startFakeServer, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, Types, USERNAME } from "../support/runtime-layouts.js";
 
 // Container bytes only for a live session or the URL's own signed token; bodies capped while read;
@@ -23,11 +24,11 @@ async function tokenFor(database = DATABASE): Promise<string> {
   return ((await res.json()) as { response: { token: string } }).response.token;
 }
 
-async function uploadedUrl(): Promise<string> {
+async function uploadedUrl(filename = "a.bin"): Promise<string> {
   const fm = connect(emu.url);
   const types = fm.layout(Types);
   const { recordId } = await types.create({ fieldData: {} });
-  await types.upload(recordId, "File", new Blob([new Uint8Array([1, 2, 3])]), { filename: "a.bin" });
+  await types.upload(recordId, "File", new Blob([new Uint8Array([1, 2, 3])]), { filename });
   const url = (await types.get(recordId)).fieldData.File[0]!;
   await fm.close();
   return url;
@@ -49,6 +50,14 @@ describe("container URLs", () => {
     // Another file's token does not open this one.
     const other = new URL(await uploadedUrl()).pathname.split("/");
     expect((await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${other[4]}/${parts[5]}`)).status).toBe(401);
+  });
+
+  it.each([".", ".."])("a file named %j: its URL still serves the bytes (no dot segment in it for fetch to collapse)", async (filename) => {
+    const url = await uploadedUrl(filename);
+    expect(new URL(url).pathname.split("/")).toHaveLength(6);
+    const res = await downloadContainer(url);
+    expect(res.status).toBe(200);
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
   });
 
   it("a live session's Bearer token opens the bare URL; a logged-out token does not", async () => {
@@ -133,5 +142,98 @@ describe("credentials over plain http", () => {
 
   it("the emulator binds loopback by default", () => {
     expect(new URL(emu.url).hostname).toBe("127.0.0.1");
+  });
+});
+
+describe('"." and ".." never reach a request path', () => {
+  // URL parsers (fetch's, undici's fetch, a proxy's, the server's) read "." and ".." segments, and their %2e forms, as
+  // steps: `layout.get(".")` read the list endpoint, a pathPrefix "/otto/.." went around the proxy. Each is refused
+  // before anything is sent.
+  const dots = [".", ".."];
+  let fake: Awaited<ReturnType<typeof startFakeServer>>;
+  const clients: FileMakerClient[] = [];
+  beforeAll(async () => {
+    fake = await startFakeServer(() => ({ status: 200, body: envelope({ modId: "1", recordId: "1" }) }));
+  });
+  afterAll(async () => {
+    for (const fm of clients) await fm.close();
+    await fake.close();
+  });
+  const client = (overrides: Parameters<typeof connect>[1] = {}) => {
+    const fm = connect(fake.url, { retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 1 }, ...overrides });
+    clients.push(fm);
+    return fm;
+  };
+  /** `run`'s error, and that no request (not even a login) went out for it. */
+  async function refused(run: () => unknown): Promise<string> {
+    const before = fake.requests.length + fake.sessionRequests.length;
+    const error = await Promise.resolve().then(run).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(fake.requests.length + fake.sessionRequests.length).toBe(before);
+    expect(error).toBeInstanceOf(TypeError);
+    return error!.message;
+  }
+  const Dotted = (field: string) => ({ ...Contact, fields: { ...Contact.fields, [field]: { type: "container" } } }) as unknown as typeof Contact;
+
+  it.each(dots)("a layout named %j", async (name) => {
+    const fm = client();
+    expect(await refused(() => fm.layout({ ...Contact, layout: name }))).toBe(`layout: layout "${name}" cannot be a URL path segment`);
+    expect(await refused(() => fm.runScript(name, "Go"))).toBe(`runScript: layout "${name}" cannot be a URL path segment`);
+    expect(await refused(() => layoutMetadata(fm, name))).toBe(`layoutMetadata: layout "${name}" cannot be a URL path segment`);
+    expect(await refused(() => wireRecords(fm, name))).toBe(`wireRecords: layout "${name}" cannot be a URL path segment`);
+  });
+
+  it.each([...dots, "%2e", "%2E%2e", "1/..", "", " 1", "1.5", "-1", "x"])("a record id %j", async (id) => {
+    const contacts = client().layout(Contact);
+    const got = JSON.stringify(id);
+    expect(await refused(() => contacts.get(id))).toBe(`get: recordId must be a whole number, got ${got}`);
+    expect(await refused(() => contacts.edit(id, { fieldData: {} }))).toBe(`edit: recordId must be a whole number, got ${got}`);
+    expect(await refused(() => contacts.delete(id))).toBe(`delete: recordId must be a whole number, got ${got}`);
+    expect(await refused(() => contacts.duplicate(id))).toBe(`duplicate: recordId must be a whole number, got ${got}`);
+    expect(await refused(() => contacts.upload(id, "Photo", new Uint8Array([1])))).toBe(`upload: recordId must be a whole number, got ${got}`);
+    expect(await refused(() => contacts.portalRows(id, "Invoices")[Symbol.asyncIterator]().next())).toBe(`get: recordId must be a whole number, got ${got}`);
+  });
+
+  it.each(dots)("a script or a container field named %j", async (name) => {
+    const fm = client();
+    expect(await refused(() => fm.runScript(Contact, name))).toBe(`runScript: script "${name}" cannot be a URL path segment`);
+    expect(await refused(() => fm.layout(Dotted(name)).upload(1, name as never, new Uint8Array([1])))).toBe(`upload: field "${name}" cannot be a URL path segment`);
+  });
+
+  it.each(dots)("a database named %j", async (name) => {
+    expect(await refused(() => client({ database: name }))).toBe(`createClient: database "${name}" cannot be a URL path segment`);
+  });
+
+  it.each(dots)("a session token %j is never put in the logout path", async (token) => {
+    const fm = client({ auth: { token } });
+    expect(await refused(() => fm.logout())).toBe(`logout: token "${token}" cannot be a URL path segment`);
+  });
+
+  it.each([
+    ["/otto/..", ".."],
+    ["/otto/.", "."],
+    ["/otto/%2e%2E", "%2e%2E"],
+    ["/../otto", ".."],
+    ["/otto/.%2e/x", ".%2e"],
+  ])("a pathPrefix %j", async (pathPrefix, step) => {
+    expect(await refused(() => client({ auth: { apiKey: "k", pathPrefix } }))).toBe(`createClient: auth.pathPrefix or version segment "${step}" cannot be a URL path segment`);
+  });
+
+  it.each(dots)("a version %j (a JavaScript caller's: the type allows v1, v2 and vLatest)", async (version) => {
+    expect(await refused(() => client({ version: version as "v1" }))).toBe(`createClient: auth.pathPrefix or version segment "${version}" cannot be a URL path segment`);
+  });
+
+  it("names with dots that are not steps are sent, encoded", async () => {
+    const fm = client();
+    await fm.layout({ ...Contact, layout: "..." }).delete(7);
+    await fm.layout(Dotted(".a")).upload(7, ".a" as never, new Uint8Array([1]));
+    await fm.runScript("a..", "..b").catch(() => undefined);
+    expect(fake.requests.slice(-3).map((r) => r.url.replace(/^\/fmi\/data\/vLatest\/databases\/Contacts/, ""))).toEqual([
+      "/layouts/.../records/7",
+      "/layouts/Contacts%20Web/records/7/containers/.a/1",
+      "/layouts/a../script/..b",
+    ]);
   });
 });

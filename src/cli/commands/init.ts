@@ -2,6 +2,7 @@ import { join, relative, resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import {
   CONFIG_FILE_NAME,
+  credentialsInUrl,
   DEFAULT_PASSWORD_ENV,
   DEFAULT_USERNAME_ENV,
   formatJson,
@@ -67,6 +68,9 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       }
       const values = await collectValues(args, io);
       if (values.server !== undefined) {
+        // Refused before anything shows the URL or writes it to the config.
+        const credentials = credentialsInUrl(values.server, values.usernameEnv, values.passwordEnv);
+        if (credentials) throw usageError(credentials);
         const { server, removed } = serverBaseUrl(values.server);
         if (removed !== undefined) io.stdout(`fmgen init: server ${server}, without ${removed.replace(/\/+$/, "")}: fmgen pull and createClient add /fmi/data/{version} themselves`);
         values.server = server;
