@@ -1,4 +1,4 @@
-import { deleteWithCascade } from "./cascade.js";
+import { deleteAllWithCascade } from "./cascade.js";
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import type { LayoutModel } from "./model.js";
@@ -94,11 +94,12 @@ export function resolveDeletions(db: HostedDatabase, layout: LayoutModel, parent
   return deletions;
 }
 
-/** Deletes the rows (cascading as their relations say); cannot fail, so it runs after everything that can. */
+/** Deletes the rows, cascading as their relations say, all in one step (cascade.ts); runs after everything else. */
 export function applyDeletions(db: HostedDatabase, deletions: readonly RelatedDeletion[]): void {
+  const roots = [];
   for (const { tableName, recordId } of deletions) {
-    // A row an earlier deletion cascaded to is gone already.
-    const row = db.tables.get(tableName)!.records.get(recordId);
-    if (row) deleteWithCascade(db, tableName, row);
+    const record = db.tables.get(tableName)!.records.get(recordId);
+    if (record) roots.push({ tableName, record });
   }
+  deleteAllWithCascade(db, roots);
 }

@@ -98,7 +98,8 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   return tx.run(() => {
     const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, input.entry)) : current;
     const newRows = storePortalRows(db, table, parent, rows, clock, tx, input.entry);
-    // Last: deleting cannot fail, so nothing after it can need undoing.
+    // Last: a deletion removes its whole cascade or, failing, puts back what it removed (cascade.ts); then the
+    // transaction undoes the rest.
     applyDeletions(db, deletions);
     created.push(...newRows);
     return parent;
