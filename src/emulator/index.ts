@@ -20,6 +20,7 @@ import type { EmulatorState } from "./state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
+import { checkFolderDepth } from "./layout-folders.js";
 import type { ScriptHandlers } from "./scripts/script-module.js";
 
 export type { SeedData } from "./seed.js";
@@ -160,6 +161,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
 /** Loads descriptions and seed data into a fresh state; every input error is thrown before the server starts. */
 export async function createState(options: EmulatorOptions): Promise<EmulatorState> {
   const descriptions = await resolveLayouts(options.layouts);
+  for (const d of descriptions) checkFolderDepth(d.folder?.split("/") ?? [], `${d.source ? `${d.source}: ` : ""}layout "${d.layout}"`);
   const clock = new EmulatorClock(options.startTime);
   const sessions = new SessionRegistry(clock);
   // A file a session's global field holds is kept while the session lives (store.ts).
