@@ -1,19 +1,79 @@
-import type { HostedDatabase, StoredRecord } from "./store.js";
+import type { PortalModel } from "./model.js";
+import type { HostedDatabase, StoredRecord, TableData } from "./store.js";
 import { portalRows } from "./relations.js";
 
-/** Deletes a record and, where a relation says cascadeDelete, its related records (recursively). */
+/** A record to delete, with the name of its table. */
+export interface DeletionRoot {
+  tableName: string;
+  record: StoredRecord;
+}
+
+/** Deletes a record and, where a relation says cascadeDelete, its related records (transitively): all or nothing. */
 export function deleteWithCascade(db: HostedDatabase, tableName: string, record: StoredRecord): void {
-  const table = db.tables.get(tableName)!;
-  // Removed first, so a relation that leads back to this record ends the recursion.
-  table.remove(record.recordId);
-  for (const layout of db.model.layouts.values()) {
-    if (layout.table.name !== tableName) continue;
-    for (const portal of layout.portals) {
-      if (!portal.relation?.cascadeDelete) continue;
+  deleteAllWithCascade(db, [{ tableName, record }]);
+}
+
+/**
+ * Deletes the records and everything their cascadeDelete relations reach, in one step: the whole set is
+ * collected first (where anything can fail), then removed; should a removal fail, the records already removed
+ * are put back, so a delete removes the whole cascade or nothing. How far a cascade goes is the data's choice (a
+ * chain of records each relating to the next), so it is walked with a worklist, never with recursion.
+ */
+export function deleteAllWithCascade(db: HostedDatabase, roots: readonly DeletionRoot[]): void {
+  const doomed = cascadeOf(db, roots);
+  const removed: { table: TableData; record: StoredRecord }[] = [];
+  try {
+    for (const entry of doomed) {
+      entry.table.remove(entry.record.recordId);
+      removed.push(entry);
+    }
+  } catch (error) {
+    const byTable = new Map<TableData, StoredRecord[]>();
+    for (const { table, record } of removed) {
+      let records = byTable.get(table);
+      if (!records) byTable.set(table, (records = []));
+      records.push(record);
+    }
+    for (const [table, records] of byTable) table.restore(records);
+    throw error;
+  }
+}
+
+/** Each record the roots' deletion removes, once: the roots, then what their cascading relations reach. */
+function cascadeOf(db: HostedDatabase, roots: readonly DeletionRoot[]): { table: TableData; record: StoredRecord }[] {
+  const cascading = cascadingPortals(db);
+  const seen = new Map<TableData, Set<number>>();
+  const doomed: { table: TableData; record: StoredRecord }[] = [];
+  const work: { table: TableData; tableName: string; record: StoredRecord }[] = [];
+  const visit = (tableName: string, table: TableData, record: StoredRecord) => {
+    let ids = seen.get(table);
+    if (!ids) seen.set(table, (ids = new Set()));
+    if (ids.has(record.recordId) || !table.records.has(record.recordId)) return;
+    ids.add(record.recordId);
+    doomed.push({ table, record });
+    work.push({ table, tableName, record });
+  };
+  for (const { tableName, record } of roots) visit(tableName, db.tables.get(tableName)!, record);
+  while (work.length > 0) {
+    const { table, tableName, record } = work.pop()!;
+    for (const portal of cascading.get(tableName) ?? []) {
       const childTable = db.tables.get(portal.table.name)!;
-      for (const child of portalRows(portal, table, record, childTable, db.globals)) {
-        if (childTable.records.has(child.recordId)) deleteWithCascade(db, portal.table.name, child);
-      }
+      for (const child of portalRows(portal, table, record, childTable, db.globals)) visit(portal.table.name, childTable, child);
     }
   }
+  return doomed;
+}
+
+/** Per table name, the portals (of the layouts on that table) whose relation cascades deletes. */
+function cascadingPortals(db: HostedDatabase): Map<string, PortalModel[]> {
+  const byTable = new Map<string, PortalModel[]>();
+  for (const layout of db.model.layouts.values()) {
+    for (const portal of layout.portals) {
+      if (!portal.relation?.cascadeDelete) continue;
+      let portals = byTable.get(layout.table.name);
+      if (!portals) byTable.set(layout.table.name, (portals = []));
+      portals.push(portal);
+    }
+  }
+  return byTable;
 }

@@ -2,6 +2,13 @@ import type { TableField } from "./model.js";
 import type { StoredValue } from "./stored-value.js";
 
 /**
+ * How many record ids index lookups and join scans have handed out since the emulator's module was loaded: a
+ * deterministic measure of the work joins do, which a test reads to see that a write's cost per row does not grow
+ * with the size of the portal (relations.ts counts its scans here too).
+ */
+export const lookupCost = { ids: 0 };
+
+/**
  * Record ids by the key of one field's first repetition, kept current as records change, so that unique
  * validation and portal joins look records up instead of scanning the table.
  */
@@ -42,6 +49,8 @@ export class FieldIndex {
   /** Ids of the records whose key is `key`, in creation order. */
   lookup(key: string): number[] {
     const ids = this.byKey.get(key);
-    return ids ? [...ids].sort((a, b) => a - b) : [];
+    if (!ids) return [];
+    lookupCost.ids += ids.size;
+    return [...ids].sort((a, b) => a - b);
   }
 }

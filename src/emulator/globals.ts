@@ -19,6 +19,7 @@ export const FILE_GLOBALS: GlobalScope = {
   write: (table, field, values) => {
     if (values) table.globals.set(field, values);
     else table.globals.delete(field);
+    table.containers?.globalHolds(FILE_GLOBALS, table, field, values);
   },
   own: (table, field) => table.globals.get(field),
 };
@@ -39,6 +40,7 @@ export class SessionGlobals implements GlobalScope {
     }
     if (!own) this.values.set(table, (own = new Map()));
     own.set(field, values);
+    table.containers?.globalHolds(this, table, field, values);
   }
 
   own(table: TableData, field: string): StoredValue[] | undefined {

@@ -13,12 +13,14 @@ import { uniqueKey } from "./record-writes.js";
 import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
 import { SessionRegistry, type Account } from "./sessions.js";
+import { SessionGlobals } from "./globals.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
 import type { EmulatorState } from "./state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
+import { checkFolderDepth } from "./layout-folders.js";
 import type { ScriptHandlers } from "./scripts/script-module.js";
 
 export type { SeedData } from "./seed.js";
@@ -101,6 +103,8 @@ export interface EmulatorStats {
   records: Record<string, Record<string, number>>;
   /** Injected faults played so far, per kind (all 0 without `faults`). */
   faults: Record<FaultKind, number>;
+  /** Container files held in memory: only those a record's field, or a live session's global field, still holds. */
+  containerFiles: number;
 }
 
 export interface RunningEmulator {
@@ -146,6 +150,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       logins: state.sessions.logins,
       activeSessions: state.sessions.activeCount(),
       requests: state.counters.requests,
+      containerFiles: state.containers.count(),
       records: Object.fromEntries(
         [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
       ),
@@ -156,12 +161,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
 /** Loads descriptions and seed data into a fresh state; every input error is thrown before the server starts. */
 export async function createState(options: EmulatorOptions): Promise<EmulatorState> {
   const descriptions = await resolveLayouts(options.layouts);
+  for (const d of descriptions) checkFolderDepth(d.folder?.split("/") ?? [], `${d.source ? `${d.source}: ` : ""}layout "${d.layout}"`);
   const clock = new EmulatorClock(options.startTime);
+  const sessions = new SessionRegistry(clock);
+  // A file a session's global field holds is kept while the session lives (store.ts).
+  const containers = new ContainerStore((scope) => !(scope instanceof SessionGlobals) || sessions.ownsGlobals(scope));
   const databases = new Map<string, HostedDatabase>();
   for (const [name, model] of buildModel(descriptions)) {
-    databases.set(name, { model, tables: createTables(model) });
+    databases.set(name, { model, tables: createTables(model, containers) });
   }
-  const sessions = new SessionRegistry(clock);
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
   const source = typeof options.data === "string" ? options.data : "<seed>";
   if (seed) {
@@ -173,7 +181,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     databases,
     sessions,
     clock,
-    containers: new ContainerStore(),
+    containers,
     limits: {
       maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
       maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
@@ -195,8 +203,8 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */
-function createTables(model: DatabaseModel): Map<string, TableData> {
-  const tables = new Map([...model.tables].map(([name, table]) => [name, new TableData(table)]));
+function createTables(model: DatabaseModel, containers: ContainerStore): Map<string, TableData> {
+  const tables = new Map([...model.tables].map(([name, table]) => [name, new TableData(table, containers)]));
   for (const table of tables.values()) {
     for (const field of table.model.fields.values()) if (field.unique) table.addIndex(field, "unique", uniqueKey);
   }

@@ -1,5 +1,19 @@
 import type { DatabaseModel } from "./model.js";
 
+/**
+ * How deeply folders may nest in the layout and script lists the emulator serves. The lists are built without
+ * recursion, but an answer is JSON, and serializing nests a call per level: a description nesting folders
+ * thousands deep would make every list call fail with no answer. No real file comes near this depth.
+ */
+export const MAX_FOLDER_DEPTH = 64;
+
+/** Refuses, at start, a layout's or script's folder path deeper than {@link MAX_FOLDER_DEPTH}, naming where. */
+export function checkFolderDepth(path: readonly string[], where: string): void {
+  if (path.length > MAX_FOLDER_DEPTH) {
+    throw new Error(`${where}: its folder nests ${path.length} folders deep; the emulator serves folders at most ${MAX_FOLDER_DEPTH} deep`);
+  }
+}
+
 /** A layout in FileMaker Server's layout list. */
 export interface LayoutLeaf {
   name: string;

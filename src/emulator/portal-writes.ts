@@ -1,8 +1,8 @@
-import { deleteWithCascade } from "./cascade.js";
+import { deleteAllWithCascade } from "./cascade.js";
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import type { LayoutModel } from "./model.js";
-import { portalRows } from "./relations.js";
+import { portalRow } from "./relations.js";
 import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
 
 /**
@@ -85,20 +85,20 @@ export function resolveDeletions(db: HostedDatabase, layout: LayoutModel, parent
     if (seen.has(key)) continue;
     seen.add(key);
     const childTable = db.tables.get(tableName)!;
-    const related = layout.portals.some(
-      (portal) => portal.table.name === tableName && portalRows(portal, parentTable, parent, childTable, scope).some((row) => row.recordId === recordId),
-    );
+    // The row by its id, not by listing the portal: deleting every row of a large portal stays linear.
+    const related = layout.portals.some((portal) => portal.table.name === tableName && portalRow(portal, parentTable, parent, childTable, recordId, scope) !== undefined);
     if (!related) throw new EmulatorError(404, "101", `record ${recordId} of "${tableName}" is not related to record ${parent.recordId} through a portal of layout "${layout.description.layout}"`);
     deletions.push({ tableName, recordId });
   }
   return deletions;
 }
 
-/** Deletes the rows (cascading as their relations say); cannot fail, so it runs after everything that can. */
+/** Deletes the rows, cascading as their relations say, all in one step (cascade.ts); runs after everything else. */
 export function applyDeletions(db: HostedDatabase, deletions: readonly RelatedDeletion[]): void {
+  const roots = [];
   for (const { tableName, recordId } of deletions) {
-    // A row an earlier deletion cascaded to is gone already.
-    const row = db.tables.get(tableName)!.records.get(recordId);
-    if (row) deleteWithCascade(db, tableName, row);
+    const record = db.tables.get(tableName)!.records.get(recordId);
+    if (record) roots.push({ tableName, record });
   }
+  deleteAllWithCascade(db, roots);
 }

@@ -3,7 +3,7 @@ import { EmulatorError } from "./fm-error.js";
 import type { LayoutModel, PortalModel, TableField } from "./model.js";
 import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange, type FieldInput } from "./record-writes.js";
 import { dateFormatFromBody } from "./date-format.js";
-import { joinKey, portalRows } from "./relations.js";
+import { joinKey, portalRow } from "./relations.js";
 import { globalScopeOf } from "./globals.js";
 import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
 import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
@@ -105,9 +105,11 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   return tx.run(() => {
     const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, writeEntry)) : current;
     const newRows = storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
-    // Last: deleting cannot fail, so nothing after it can need undoing.
+    // Last: a deletion removes its whole cascade or, failing, puts back what it removed (cascade.ts); then the
+    // transaction undoes the rest.
     applyDeletions(db, deletions);
-    created.push(...newRows);
+    // One at a time: spreading an array of rows into arguments overflows the stack past some 100,000 rows.
+    for (const row of newRows) created.push(row);
     return parent;
   });
 }
@@ -167,10 +169,11 @@ function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting
 /** Edits and creates an edit's (or create's) portal rows; returns the rows it created, in order. */
 function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRecord, rows: PortalRowInput[], clock: EmulatorClock, tx: Transaction, entry: EntryOptions): NewPortalRecordInfo[] {
   const created: NewPortalRecordInfo[] = [];
+  // Each row costs the same whatever the portal's size: a row is looked up by id, never by listing the portal.
   for (const row of rows) {
     const childTable = db.tables.get(row.portal.table.name)!;
     if (row.recordId !== undefined) {
-      const current = portalRows(row.portal, table, parent, childTable, tx.scope).find((r) => r.recordId === row.recordId);
+      const current = portalRow(row.portal, table, parent, childTable, row.recordId, tx.scope);
       if (!current) throw new EmulatorError(404, "101", `record ${row.recordId} is not a row of portal "${row.portal.name}"`);
       if (row.modId !== undefined && row.modId !== String(current.modId)) {
         throw new EmulatorError(400, "306", `portal row ${current.recordId} is at modId ${current.modId}, not ${row.modId}`);

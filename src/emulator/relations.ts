@@ -1,3 +1,4 @@
+import { lookupCost } from "./field-index.js";
 import type { PortalModel } from "./model.js";
 import type { GlobalScope, StoredRecord, TableData } from "./store.js";
 import type { StoredValue } from "./stored-value.js";
@@ -21,8 +22,23 @@ export function portalRows(portal: PortalModel, parentTable: TableData, parent: 
   if (index) return index.lookup(key).map((id) => childTable.records.get(id)!);
   // Global key fields are not indexed: scan.
   const rows: StoredRecord[] = [];
+  lookupCost.ids += childTable.records.size;
   for (const child of childTable.records.values()) {
     if (joinKey(childTable.valuesOf(child, childField, globals)[0]) === key) rows.push(child);
   }
   return rows;
+}
+
+/**
+ * One record of the child table if it is a row of the portal for this parent (what {@link portalRows} would list),
+ * else undefined: the record's own join key is compared with the parent's, so checking one row costs the same
+ * whatever the portal's size (a write of every row of a large portal checks each row once).
+ */
+export function portalRow(portal: PortalModel, parentTable: TableData, parent: StoredRecord, childTable: TableData, recordId: number, globals?: GlobalScope): StoredRecord | undefined {
+  if (!portal.relation) return undefined;
+  const { parentField, childField } = portal.relation;
+  const key = joinKey(parentTable.valuesOf(parent, parentField, globals)[0]);
+  const child = childTable.records.get(recordId);
+  if (key === undefined || !child) return undefined;
+  return joinKey(childTable.valuesOf(child, childField, globals)[0]) === key ? child : undefined;
 }

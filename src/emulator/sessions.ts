@@ -71,6 +71,14 @@ export class SessionRegistry {
     return (session.globals ??= new SessionGlobals());
   }
 
+  /** Whether these are a live session's global values (the container files they hold are kept meanwhile). */
+  ownsGlobals(globals: SessionGlobals): boolean {
+    for (const session of this.sessions.values()) {
+      if (session.globals === globals) return this.clock.now() - session.lastUsedMs < TOKEN_IDLE_LIMIT_MS;
+    }
+    return false;
+  }
+
   /** A successful call resets the idle timer. */
   touch(token: string): void {
     const session = this.sessions.get(token);

@@ -37,7 +37,16 @@ export class TableData {
   private nextRecordId = 1;
   private readonly serials = new Map<string, number>();
 
-  constructor(readonly model: TableModel) {}
+  /** The table's non-global container fields, whose files the container store keeps while a record holds them. */
+  private readonly containerFields: string[];
+
+  /** `containers`: the store whose files this table's container fields hold (none: nothing is counted). */
+  constructor(
+    readonly model: TableModel,
+    readonly containers?: ContainerStore,
+  ) {
+    this.containerFields = [...model.fields.values()].filter((f) => f.type === "container" && !f.global).map((f) => f.name);
+  }
 
   /** Indexes a (non-global) field for one purpose; each purpose has its own key function. */
   addIndex(field: TableField, purpose: IndexPurpose, keyOf: (value: StoredValue | undefined) => string | undefined): void {
@@ -51,13 +60,34 @@ export class TableData {
 
   /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
   put(record: StoredRecord): void {
+    const previous = this.records.get(record.recordId);
     this.records.set(record.recordId, record);
     for (const index of this.indexes.values()) index.update(record.recordId, record.values.get(index.field.name)?.[0]);
+    if (this.containers) {
+      for (const name of this.containerFields) {
+        this.containers.recordHolds(record.values.get(name), 1);
+        this.containers.recordHolds(previous?.values.get(name), -1);
+      }
+    }
   }
 
   remove(recordId: number): void {
+    const previous = this.records.get(recordId);
     this.records.delete(recordId);
     for (const index of this.indexes.values()) index.remove(recordId);
+    if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
+  }
+
+  /**
+   * Puts back records removed by a step that then failed, each where it was in creation order (record ids are
+   * handed out in creation order): the undo of {@link remove}.
+   */
+  restore(records: readonly StoredRecord[]): void {
+    if (records.length === 0) return;
+    for (const record of records) this.put(record);
+    const ordered = [...this.records.values()].sort((a, b) => a.recordId - b.recordId);
+    this.records.clear();
+    for (const record of ordered) this.records.set(record.recordId, record);
   }
 
   newRecordId(): number {
@@ -96,22 +126,103 @@ export interface HostedDatabase {
   globals?: GlobalScope;
 }
 
-/** Container bytes, addressed by the id that a container field's URL carries. */
+/** Container bytes, addressed by the id that a container field's URL carries, of one hosted database. */
 export interface StoredFile extends ContainerRef {
   bytes: Uint8Array;
+  /** The database whose field the file was uploaded into: only that database's URLs serve it. */
+  database: string;
 }
 
-export class ContainerStore {
-  private readonly files = new Map<string, StoredFile>();
+/** Whether a global scope (a session's values, or the file's) still exists: a session's dies with the session. */
+export type ScopeLiveness = (scope: GlobalScope) => boolean;
 
-  put(filename: string, contentType: string, bytes: Uint8Array): ContainerRef {
+interface StoredEntry {
+  file: StoredFile;
+  /** How many repetitions of stored records hold the file (kept by TableData.put / remove). */
+  records: number;
+  /** Global fields whose values were set to the file, by scope; checked against the scope's current values. */
+  globals: { scope: GlobalScope; table: TableData; field: string }[];
+}
+
+/**
+ * Container files, each held while a record's field, or a live scope's global field, holds it. Records count
+ * their holds as they are stored and removed (TableData); a global field's value is noted when it is written and
+ * checked when asked. A file no field holds is never served, and it is dropped once the synchronous write that
+ * let go of it has finished (a microtask), so a write that fails and is undone within its step finds its files
+ * still there. Files held only by a session's global field are checked again at each upload and each count.
+ */
+export class ContainerStore {
+  private readonly files = new Map<string, StoredEntry>();
+  /** Files that may have lost their last holder, checked by {@link collect}. */
+  private readonly candidates = new Set<string>();
+  private collecting = false;
+
+  constructor(private readonly scopeLive: ScopeLiveness = () => true) {}
+
+  /** Keeps an uploaded file for `database`; dropped again unless a field holds it by the end of the write. */
+  put(database: string, filename: string, contentType: string, bytes: Uint8Array): ContainerRef {
     const id = randomUUID().replaceAll("-", "").toUpperCase();
     const ref: ContainerRef = { id, filename, contentType, size: bytes.byteLength };
-    this.files.set(id, { ...ref, bytes });
+    this.files.set(id, { file: { ...ref, bytes, database }, records: 0, globals: [] });
+    this.candidates.add(id);
+    this.scheduleCollect();
     return ref;
   }
 
-  get(id: string): StoredFile | undefined {
-    return this.files.get(id);
+  /** The file of that id, if it belongs to `database` and a field still holds it. */
+  get(database: string, id: string): StoredFile | undefined {
+    const entry = this.files.get(id);
+    return entry && entry.file.database === database && this.held(entry) ? entry.file : undefined;
+  }
+
+  /** How many files the store keeps, once those no field holds are dropped. */
+  count(): number {
+    this.collect();
+    return this.files.size;
+  }
+
+  /** A stored record's repetitions now hold these values (`+1`) or no longer do (`-1`). */
+  recordHolds(values: readonly StoredValue[] | undefined, change: 1 | -1): void {
+    for (const value of values ?? []) {
+      if (value === null || typeof value !== "object") continue;
+      const entry = this.files.get(value.id);
+      if (!entry) continue;
+      entry.records += change;
+      if (entry.records === 0) {
+        this.candidates.add(value.id);
+        this.scheduleCollect();
+      }
+    }
+  }
+
+  /** A scope's global field was set to these values (the ones it held before are checked when asked). */
+  globalHolds(scope: GlobalScope, table: TableData, field: string, values: readonly StoredValue[] | undefined): void {
+    for (const value of values ?? []) {
+      if (value === null || typeof value !== "object") continue;
+      const entry = this.files.get(value.id);
+      if (entry && !entry.globals.some((g) => g.scope === scope && g.table === table && g.field === field)) entry.globals.push({ scope, table, field });
+    }
+  }
+
+  private held(entry: StoredEntry): boolean {
+    if (entry.records > 0) return true;
+    entry.globals = entry.globals.filter(({ scope, table, field }) => this.scopeLive(scope) && (scope.own(table, field) ?? []).some((v) => v !== null && typeof v === "object" && v.id === entry.file.id));
+    return entry.globals.length > 0;
+  }
+
+  private scheduleCollect(): void {
+    if (this.collecting) return;
+    this.collecting = true;
+    queueMicrotask(() => this.collect());
+  }
+
+  /** Drops the candidates no field holds. */
+  private collect(): void {
+    this.collecting = false;
+    for (const id of this.candidates) {
+      const entry = this.files.get(id);
+      if (entry && !this.held(entry)) this.files.delete(id);
+      if (!entry || entry.records > 0 || !this.files.has(id)) this.candidates.delete(id);
+    }
   }
 }

@@ -13,8 +13,10 @@
 // Environment knobs (all optional):
 //   BENCH_CPU_PROF=<dir>   run the emulator child with `--cpu-prof` into <dir> and print its top
 //                          self-time functions at the end
-//   BENCH_ONLY=get|find|list   run only one of the measurements (handy with BENCH_CPU_PROF)
+//   BENCH_ONLY=get|find|list|portal   run only one of the measurements (handy with BENCH_CPU_PROF)
 //   BENCH_RECORDS=<n>      number of Contacts records (default 10000)
+//   BENCH_PORTAL_ROWS=<n,m>   portal rows per write of the portal-write measurement (default 10000,20000);
+//                          with other sizes it prints only (the results file keeps the default sizes' figures)
 
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem, platform, release } from "node:os";
@@ -26,6 +28,9 @@ import { seededRandom, spawnEmulator } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const RESULTS_FILE = join(ROOT, "test/bench/results/emulator.md");
+const PORTAL_RESULTS_FILE = join(ROOT, "test/bench/results/emulator-portal-writes.md");
+const DEFAULT_PORTAL_ROWS = "10000,20000";
+const PORTAL_ROWS = (process.env.BENCH_PORTAL_ROWS ?? DEFAULT_PORTAL_ROWS).split(",").map(Number);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 10_000);
 const ONLY = process.env.BENCH_ONLY ?? "";
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
@@ -49,6 +54,8 @@ const LIST_WARMUP_ROUNDS = 20;
 const LIST_ROUNDS = 200;
 const LIST_PHASE_MAX_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** One portal write of 20,000 rows took minutes before it was made near-linear (commit history). */
+const PORTAL_REQUEST_TIMEOUT_MS = 900_000;
 const FIND_TARGET_MS = 20;
 
 // ---------------------------------------------------------------------------------------------------
@@ -193,15 +200,15 @@ function check(condition, message) {
   if (!condition) throw new BenchError(message);
 }
 
-async function jsonRequest(pool, { method, path, headers = {}, body }) {
+async function jsonRequest(pool, { method, path, headers = {}, body, timeoutMs = REQUEST_TIMEOUT_MS }) {
   const t0 = performance.now();
   const res = await pool.request({
     method,
     path,
     headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
-    headersTimeout: REQUEST_TIMEOUT_MS,
-    bodyTimeout: REQUEST_TIMEOUT_MS,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
   });
   const text = await res.body.text();
   const elapsed = performance.now() - t0;
@@ -378,6 +385,49 @@ async function benchList(pool, auth, count) {
   return { ...summarize(samples), problems, bytes };
 }
 
+/**
+ * Portal writes of many rows in one request (data-api-server.md section 7), one contact per size: one PATCH
+ * creates the rows (portalData without recordId), one edits every row (portalData with recordId), one deletes
+ * every row (fieldData.deleteRelated). Each is measured once; the portal's row count is checked after each.
+ */
+async function benchPortalWrites(pool, auth, sizes) {
+  const results = [];
+  const problems = [];
+  const portalCount = async (contact) => {
+    const { json } = await jsonRequest(pool, { method: "GET", path: `${RECORDS_PATH}/${contact}?_limit.Invoices=1`, headers: auth });
+    return json?.response?.data?.[0]?.portalDataInfo?.find((p) => p.portalObjectName === "Invoices")?.foundCount;
+  };
+  for (const [i, rows] of sizes.entries()) {
+    const contact = i + 1;
+    const path = `${RECORDS_PATH}/${contact}`;
+    const before = await portalCount(contact);
+    const write = async (label, body) => {
+      const answer = await jsonRequest(pool, { method: "PATCH", path, headers: auth, body, timeoutMs: PORTAL_REQUEST_TIMEOUT_MS });
+      if (answer.status !== 200 || codeOf(answer.json) !== "0") problems.push(`${label} of ${rows} rows: HTTP ${answer.status} code ${codeOf(answer.json)}`);
+      return answer;
+    };
+    const created = await write("create", { fieldData: {}, portalData: { Invoices: Array.from({ length: rows }, (_, k) => ({ "Invoices::Amount": k })) } });
+    const ids = (created.json?.response?.newPortalRecordInfo ?? []).map((info) => info.recordId);
+    if ((await portalCount(contact)) !== before + rows) problems.push(`create of ${rows} rows: the portal does not hold them`);
+    const edited = await write("edit", { fieldData: {}, portalData: { Invoices: ids.map((recordId, k) => ({ recordId, "Invoices::Amount": k + 1 })) } });
+    const deleted = await write("delete", { fieldData: { deleteRelated: ids.map((id) => `Invoices.${id}`) } });
+    if ((await portalCount(contact)) !== before) problems.push(`delete of ${rows} rows: the portal still holds some`);
+    results.push({ rows, createMs: created.elapsed, editMs: edited.elapsed, deleteMs: deleted.elapsed });
+    console.log(`  ${int(rows)} rows: create ${ms(created.elapsed)} ms, edit ${ms(edited.elapsed)} ms, delete ${ms(deleted.elapsed)} ms`);
+  }
+  return { results, problems };
+}
+
+function portalWritesReport(portal) {
+  const out = [];
+  out.push("## Portal writes (`PATCH .../records/{id}` with every row in one request)", "");
+  out.push("One request per write, measured once each: `portalData` creating the rows, `portalData` editing every row by `recordId`, `fieldData.deleteRelated` naming every row.", "");
+  out.push("| rows | create ms | edit ms | delete ms |", "|---|---|---|---|");
+  for (const r of portal.results) out.push(`| ${int(r.rows)} | ${ms(r.createMs)} | ${ms(r.editMs)} | ${ms(r.deleteMs)} |`);
+  out.push("");
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // CPU profile summary (only with BENCH_CPU_PROF).
 
@@ -468,6 +518,11 @@ async function main() {
       list = await benchList(pool, auth, RECORDS);
       console.log(`  median ${ms(list.p50)} ms`);
     }
+    let portal;
+    if (!ONLY || ONLY === "portal") {
+      console.log(`portal writes: ${PORTAL_ROWS.map(int).join(", ")} rows, one request each for create, edit, delete...`);
+      portal = await benchPortalWrites(pool, auth, PORTAL_ROWS);
+    }
     const rssAtEnd = await childRssMiB(emulator.child.pid);
 
     // Logout, so the session count is clean (and the endpoint is exercised once).
@@ -519,6 +574,10 @@ async function main() {
       out.push(`| ${ms(list.p50)} | ${ms(list.p90)} | ${ms(list.p99)} |`, "");
       for (const p of list.problems) failures.push(`list: ${p}`);
     }
+    if (portal) {
+      out.push(...portalWritesReport(portal));
+      for (const p of portal.problems) failures.push(`portal writes: ${p}`);
+    }
     if (!logoutOk) failures.push(`logout: HTTP ${logout.status} code ${codeOf(logout.json)}`);
     out.push("## Checks", "");
     out.push(failures.length === 0 ? "Every checked answer matched the seed (found counts, record ids, sort order, list pages)." : failures.map((f) => `- ${f}`).join("\n"));
@@ -530,6 +589,11 @@ async function main() {
       await mkdir(dirname(RESULTS_FILE), { recursive: true });
       await writeFile(RESULTS_FILE, report);
       console.log(`written to ${RESULTS_FILE.replace(`${ROOT}/`, "")}`);
+    }
+    if (portal && !CPU_PROF_DIR && (process.env.BENCH_PORTAL_ROWS ?? DEFAULT_PORTAL_ROWS) === DEFAULT_PORTAL_ROWS) {
+      const head = [`# fmgen emulator benchmark: portal writes`, "", `Run ${new Date().toISOString()} with \`BENCH_ONLY=portal node test/bench/emulator.bench.mjs\` (or \`npm run bench\`); machine as in emulator.md, load average ${machine.loadBefore} at start.`, ""];
+      await writeFile(PORTAL_RESULTS_FILE, [...head, ...portalWritesReport(portal)].join("\n"));
+      console.log(`written to ${PORTAL_RESULTS_FILE.replace(`${ROOT}/`, "")}`);
     }
     if (findTargetMet !== undefined) console.log(`find target (median < ${FIND_TARGET_MS} ms): ${findTargetMet ? "MET" : "NOT MET"}`);
     if (failures.length > 0) process.exitCode = 1;

@@ -153,7 +153,9 @@ function nextWholeOccurrence(text: string, needle: string, from: number): number
 
 /** A pattern of literal characters only: found with indexOf, each occurrence checked at its edges. */
 function literalSearch(elements: readonly PatternElement[], options: PatternOptions): PatternTest {
-  const needle = String.fromCodePoint(...elements.map((e) => (e.kind === "char" ? e.codePoint : 0)));
+  // Built one code point at a time: spreading a long criterion into arguments would overflow the stack.
+  let needle = "";
+  for (const element of elements) needle += String.fromCodePoint(element.kind === "char" ? element.codePoint : 0);
   const { start, end } = options;
   if (start === "value" && end === "value") return (text) => text === needle;
   return (text) => {

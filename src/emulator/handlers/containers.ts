@@ -41,7 +41,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   const bytes = new Uint8Array(await file.arrayBuffer());
 
   // Everything the request carries is in: from here on, one synchronous write.
-  const storeFile = () => ctx.state.containers.put(file.name || "upload.bin", file.type || "application/octet-stream", bytes);
+  const storeFile = () => ctx.state.containers.put(ctx.db.model.name, file.name || "upload.bin", file.type || "application/octet-stream", bytes);
   const record = writeContainer(ctx.db, ctx.layout, recordId, layoutField.field, repetition - 1, storeFile, ctx.state.clock, modIds[0]);
   return { response: { modId: String(record.modId) } };
 }
@@ -77,7 +77,8 @@ export function serveContainer(state: EmulatorState, segments: readonly string[]
   const bySignature = signed !== undefined && sameText(signed, containerUrlToken(state.urlKey, database, id));
   const bySession = bearer !== undefined && (state.sessions.isValid(bearer, database) || state.apiKeys.accepts(req, bearer));
   if (!bySignature && !bySession) throw new EmulatorError(401, "952", "container data needs the URL's token or a session's Bearer token");
-  const file = state.containers.get(id);
+  // Only a file of the URL's database that a field still holds: a replaced or deleted file, or another database's, is 404.
+  const file = state.containers.get(database, id);
   if (!file) return false;
   if (bySignature && !state.streaming.accepts(req, database)) {
     const key = state.streaming.issue(database);

@@ -1,6 +1,7 @@
 import type { LayoutDescription } from "../../layout/description.js";
 import { descriptionsByDatabase, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../layout/database-load.js";
 import type { DatabaseDescription, DatabaseDescriptionInput } from "../../layout/database-schema.js";
+import { checkFolderDepth } from "../layout-folders.js";
 import { checkScriptHandlers, loadScriptModule, type ScriptHandler, type ScriptHandlers } from "./script-module.js";
 
 /** An entry of `GET /databases/{database}/scripts` (data-api-server.md, section 2). */
@@ -66,6 +67,9 @@ export async function loadScriptCatalog(options: ScriptCatalogOptions, layouts: 
   }
   const hosted = new Set(layouts.map((l) => l.database));
   const where = (description: DatabaseDescription) => description.source ?? `database "${description.database}"`;
+  for (const description of descriptions) {
+    for (const script of description.scripts) checkFolderDepth(script.folder, `${where(description)}: script "${script.name}"`);
+  }
   for (const description of descriptions) {
     if (!hosted.has(description.database)) {
       throw new Error(`${where(description)}: no layout description is of database "${description.database}", so the emulator does not host it`);
