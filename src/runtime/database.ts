@@ -42,8 +42,23 @@ export function databaseName(database: AnyDatabase): string {
 /**
  * A database definition. Generated database modules write
  * `defineDatabase({ database: "Contacts", scripts: ["Send Invoice"], globals: { "Globals::gUserId": { type: "text" } } })`;
- * the script names and global names are kept as literal types.
+ * the script names and the global names are kept as literal types.
  */
-export function defineDatabase<const S extends DatabaseSpec>(spec: S): DatabaseDefinition<S["scripts"][number], { [K in keyof S["globals"]]: GlobalValue }> {
-  return spec as unknown as DatabaseDefinition<S["scripts"][number], { [K in keyof S["globals"]]: GlobalValue }>;
+export function defineDatabase<const S extends DatabaseSpec>(spec: S): DatabaseDefinition<S["scripts"][number], GlobalKeys<S["globals"]>> {
+  return spec as unknown as DatabaseDefinition<S["scripts"][number], GlobalKeys<S["globals"]>>;
 }
+
+/**
+ * The names `setGlobals` takes for a database's globals: each field's own (`TO::field`), and for a repeating field
+ * each repetition's too (`TO::field(1)` to `TO::field(n)`; past 100 repetitions, any `TO::field(<number>)`).
+ */
+type GlobalKeys<G> = { [K in keyof G as K | (K extends string ? RepetitionNames<K, G[K]> : never)]: GlobalValue };
+type RepetitionNames<K extends string, F> = F extends { readonly repetitions: infer N extends number } ? (N extends 0 | 1 ? never : `${K}(${Ordinals<N>})`) : never;
+/** 1 to N, as a union (`number` past 100, as `ReadValue` types a repeating field past 100 as an array, or for a wide N). */
+type Ordinals<N extends number, Acc extends unknown[] = [unknown], Out = never> = number extends N
+  ? number
+  : Acc["length"] extends 101
+    ? number
+    : Acc["length"] extends N
+      ? Out | N
+      : Ordinals<N, [...Acc, unknown], Out | Acc["length"]>;

@@ -5,6 +5,7 @@
 import { expectTypeOf } from "vitest";
 import { createClient, defineDatabase, type FileMakerClient, type GlobalsOf, type LayoutClient, type ScriptNameOf } from "@fmgen/runtime";
 import { Contact } from "../../examples/contacts/generated/index.js";
+import { TortureDB } from "../golden/generated/torture/index.js";
 
 const Contacts = defineDatabase({
   database: "Contacts",
@@ -32,4 +33,27 @@ export function aClientCarriesItsDatabase(): void {
   expectTypeOf<ScriptNameOf<typeof untyped extends FileMakerClient<infer Db> ? Db : never>>().toEqualTypeOf<string>();
   expectTypeOf<ScriptNameOf<string>>().toEqualTypeOf<string>();
   expectTypeOf<GlobalsOf<string>>().toEqualTypeOf<Record<string, string | number>>();
+}
+
+export async function repetitionsOfAGlobalTakeTheirOwnNames(): Promise<void> {
+  // README: setGlobals takes `TO::field(2)` for a repetition. Torture::NaN is a generated global with 3 repetitions.
+  const torture = createClient({ server: "http://127.0.0.1:1", database: TortureDB, auth: { username: "u", password: "p" } });
+  await torture.setGlobals({ "Torture::NaN(2)": 5 });
+  await torture.setGlobals({ "Torture::NaN": 1, "Torture::NaN(1)": 1, "Torture::NaN(3)": "3" });
+  // @ts-expect-error: Torture::NaN has 3 repetitions
+  await torture.setGlobals({ "Torture::NaN(4)": 4 });
+  // @ts-expect-error: only a repeating global has repetition names
+  await torture.setGlobals({ "Lines::__proto__(1)": "2026-01-01" });
+
+  const Wide = defineDatabase({
+    database: "Wide",
+    scripts: [],
+    globals: { "G::hundred": { type: "text", repetitions: 100 }, "G::more": { type: "text", repetitions: 150 }, "G::one": { type: "number", repetitions: 1 } },
+  });
+  const wide = createClient({ server: "http://127.0.0.1:1", database: Wide, auth: { username: "u", password: "p" } });
+  await wide.setGlobals({ "G::hundred(100)": "x", "G::more(150)": "x", "G::one": 1 });
+  // @ts-expect-error: up to 100 repetitions each is named
+  await wide.setGlobals({ "G::hundred(101)": "x" });
+  // @ts-expect-error: a field of one repetition has no repetition names
+  await wide.setGlobals({ "G::one(1)": 1 });
 }
