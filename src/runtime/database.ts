@@ -61,15 +61,13 @@ export function databaseName(database: AnyDatabase): string {
  * `defineDatabase({ database: "Contacts", scripts: ["Send Invoice"], globals: { "Globals::gUserId": { type: "text" } } })`;
  * the file name, the script names and the global names are kept as literal types.
  */
-export function defineDatabase<const S extends DatabaseSpec>(spec: S): DatabaseDefinition<S["scripts"][number], GlobalKeys<S["globals"]>, S["database"]> {
-  return spec as unknown as DatabaseDefinition<S["scripts"][number], GlobalKeys<S["globals"]>, S["database"]>;
+export function defineDatabase<const S extends DatabaseSpec>(spec: S): DatabaseDefinition<S["scripts"][number], { [K in keyof S["globals"] as K | (K extends string ? RepetitionNames<K, S["globals"][K]> : never)]: GlobalValue }, S["database"]> {
+  return spec as never;
 }
 
-/**
- * The names `setGlobals` takes for a database's globals: each field's own (`TO::field`), and for a repeating field
- * each repetition's too (`TO::field(1)` to `TO::field(n)`; past 100 repetitions, any `TO::field(<number>)`).
- */
-type GlobalKeys<G> = { [K in keyof G as K | (K extends string ? RepetitionNames<K, G[K]> : never)]: GlobalValue };
+// The names setGlobals takes for a database's globals (the mapped type above, written out there so that an editor
+// shows the names, not an alias): each field's own (`TO::field`), and for a repeating field each repetition's too
+// (`TO::field(1)` to `TO::field(n)`; past 100 repetitions, any `TO::field(<number>)`).
 type RepetitionNames<K extends string, F> = F extends { readonly repetitions: infer N extends number } ? (N extends 0 | 1 ? never : `${K}(${Ordinals<N>})`) : never;
 /** 1 to N, as a union (`number` past 100, as `ReadValue` types a repeating field past 100 as an array, or for a wide N). */
 type Ordinals<N extends number, Acc extends unknown[] = [unknown], Out = never> = number extends N
