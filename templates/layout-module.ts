@@ -26,6 +26,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const Layout = defineLayout<LayoutFields>()({
   database: "Database",
   layout: "Layout",
+  table: "Table",
   fields: {
     Name: { type: "text" },
     Status: { type: "text", valueList: ["Open", "Closed"] },

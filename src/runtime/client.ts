@@ -1,4 +1,4 @@
-import { databaseName, type AnyDatabase } from "./database.js";
+import { databaseName, type AnyDatabase, type OfClientDatabase } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
@@ -77,8 +77,12 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
  * read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.
  */
 export interface FileMakerClient<Db extends AnyDatabase = string> extends LayoutListing, DatabaseCalls<Db> {
-  /** The typed client of one layout; all layouts share this client's session. */
-  layout<D extends AnyDefinition>(definition: D): LayoutClient<D, Db>;
+  /**
+   * The typed client of one layout of the client's database; all layouts share this client's session. With a
+   * database definition, a layout whose definition names another database fails to compile (`OfClientDatabase`);
+   * with a plain name the signature has no such check, so that it costs the compiler nothing per call.
+   */
+  layout: [Db] extends [string] ? <D extends AnyDefinition>(definition: D) => LayoutClient<D, Db> : <D extends AnyDefinition>(definition: D & OfClientDatabase<D, Db>) => LayoutClient<D, Db>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
   /** Logs out and closes the client's own connection pool (on Node). */
@@ -125,7 +129,8 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
         ...calls.databaseCalls<Db>(session, database, options.auth),
       })),
     ),
-    layout: (definition) => new LayoutClient(definition, session, settings),
+    // The parameter's type adds a compile-time check (OfClientDatabase) that nothing here needs.
+    layout: ((definition: AnyDefinition) => new LayoutClient(definition, session, settings)) as FileMakerClient<Db>["layout"],
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
       try {

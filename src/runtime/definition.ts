@@ -31,6 +31,8 @@ export interface LayoutSpec {
   layout: string;
   /** The hosted database the layout belongs to; a client for another database refuses it. */
   database?: string;
+  /** The layout's base table: a response layout (`response`) must show the same one. */
+  table?: string;
   /** The fields; generated modules list here the ones create and edit may write, and the others apart (below). */
   fields: Readonly<Record<string, FieldSpec>>;
   /** Read-only fields (calculations, summaries, protected auto-enter), each as a field with `readOnly: true`. */
@@ -144,6 +146,8 @@ type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNulla
 export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends DefinitionTypes {
   /** The spec's database, as its literal type: a response layout of another database fails to compile. */
   database: S["database"];
+  /** The spec's base table, as its literal type: a response layout of another table fails to compile. */
+  table: S["table"];
   fields: Fields;
   /** The spec's `fields` are the writable ones. */
   input: { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
@@ -228,6 +232,16 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 type RowFields<Rows> = Rows extends readonly (infer Row)[] ? Omit<Row, "recordId" | "modId"> : never;
 /** Every portal field of a layout (`TO::F`) with its row type: finds may name them. */
 export type PortalFieldsOf<D extends AnyDefinition> = UnionToIntersection<{ [P in keyof PortalsOf<D>]: RowFields<PortalsOf<D>[P]> }[keyof PortalsOf<D>]>;
+
+/**
+ * The database a definition's type names, as a literal: its `database` when that is a literal, else its spec's (a
+ * generated definition keeps it); never when the type does not say (a hand-written definition: `string`).
+ */
+export type DatabaseOfLayout<L extends AnyDefinition> = string extends NonNullable<L["database"]> ? SpecLiteral<L[LayoutTypesKey], "database"> : NonNullable<L["database"]>;
+/** The base table a definition's type names, as a literal (a generated definition's spec has it), or never. */
+export type TableOfLayout<L extends AnyDefinition> = string extends NonNullable<L["table"]> ? SpecLiteral<L[LayoutTypesKey], "table"> : NonNullable<L["table"]>;
+/** Member `K` of a definition's types when it is a string literal, else never. */
+type SpecLiteral<T, K extends string> = T extends { [_ in K]: infer B extends string } ? (string extends B ? never : B) : never;
 
 /** A record as the runtime returns it: values decoded to their TypeScript types. */
 export interface FmRecord<Fields, Portals> {

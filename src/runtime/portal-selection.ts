@@ -5,7 +5,7 @@
  * merged into the calls' option interfaces; the functions turn the options into wire keys and records, and run only
  * when a call uses them.
  */
-import { checkDatabase, type AnyDefinition, type FieldsOf, type FmRecord, type LayoutSpec, type LayoutTypesKey, type PortalSpec, type PortalsOf, type RecordOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type DatabaseOfLayout, type FieldsOf, type FmRecord, type LayoutSpec, type PortalSpec, type PortalsOf, type RecordOf, type TableOfLayout } from "./definition.js";
 import { getOwn, setOwn } from "./own.js";
 import { positive } from "./paging.js";
 import { recordDecoder, type DecoderOptions } from "./record-decoder.js";
@@ -51,25 +51,18 @@ export interface ViewOptions<R extends AnyDefinition = AnyDefinition, P = undefi
 /** The names `P` chooses that are not portals of `R`, each `never`: a chosen name the layout lacks fails to compile. */
 export type OnlyPortals<R extends AnyDefinition, P> = { [K in Exclude<keyof P, keyof PortalsOf<R>>]: never };
 
-/** A layout's database as a literal type, or never when its type does not say (a plain `string`). */
-type DatabaseOf<L extends AnyDefinition> = string extends NonNullable<L["database"]> ? SpecDatabase<L[LayoutTypesKey]> : NonNullable<L["database"]>;
-/** The database a generated definition's types keep (its spec's, as a literal), or never. */
-type SpecDatabase<T> = T extends { database: infer B extends string } ? (string extends B ? never : B) : never;
-
 /**
  * What a read's options must also satisfy, beyond `ViewOptions`: no portal the layout lacks (a chosen name
- * outside `PortalChoice` is `never`), and a response layout of the request layout's database where both types
- * say which database it is.
+ * outside `PortalChoice` is `never`), and a response layout of the request layout's database and base table where
+ * both types say which they are (generated definitions do). A mismatch makes `response` a sentence, which the
+ * compiler shows: `... is not assignable to type '"a layout of table \"Invoices\", not of this layout's table
+ * \"Contacts\""'`.
  */
-export type ViewCheck<D extends AnyDefinition, R extends AnyDefinition, P> = { portals?: OnlyPortals<R, P> } & ([DatabaseOf<D>, DatabaseOf<R>] extends [infer A, infer B]
-  ? [A] extends [never]
-    ? unknown
-    : [B] extends [never]
-      ? unknown
-      : [A] extends [B]
-        ? unknown
-        : { response: "a layout of another database" }
-  : unknown);
+export type ViewCheck<D extends AnyDefinition, R extends AnyDefinition, P> = { portals?: OnlyPortals<R, P> } & Same<DatabaseOfLayout<D>, DatabaseOfLayout<R>, "database"> &
+  Same<TableOfLayout<D>, TableOfLayout<R>, "table">;
+
+/** Unknown (no condition) when `A` and `B` are the same or either is unknown (never); else `response` must be a sentence saying so. */
+type Same<A, B, What extends string> = [A] extends [never] ? unknown : [B] extends [never] ? unknown : [A] extends [B] ? unknown : { response: `a layout of ${What} "${B & string}", not of this layout's ${What} "${A & string}"` };
 
 /** The portals of `R` that `P` chooses, each with its rows; every portal of `R` when `P` is undefined. */
 export type ChosenPortals<R extends AnyDefinition, P> = [P] extends [undefined] ? PortalsOf<R> : { [K in keyof NonNullable<P> & keyof PortalsOf<R>]: PortalsOf<R>[K] };

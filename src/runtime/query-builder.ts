@@ -21,7 +21,12 @@ export interface QueryOptions<D extends AnyDefinition, P = undefined> {
   readonly sort: readonly SortSpec<SortNameOf<D>>[];
   readonly offset?: number;
   readonly limit?: number;
-  readonly portals?: P;
+  /**
+   * The chosen portals; absent (`never`) for a query without `portals()`. Not `P` itself: under
+   * `exactOptionalPropertyTypes`, `portals?: undefined` would say the member may be there holding undefined, which
+   * `find()`'s `portals` refuses, so `{ ...query.toFindOptions(), script }` would not compile.
+   */
+  readonly portals?: Exclude<P, undefined>;
 }
 
 /**
@@ -140,7 +145,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
       sort: sort as readonly SortSpec<SortNameOf<D>>[],
       ...(offset !== undefined ? { offset } : {}),
       ...(limit !== undefined ? { limit } : {}),
-      ...(portals !== undefined ? { portals: portals as P } : {}),
+      ...(portals !== undefined ? { portals: portals as Exclude<P, undefined> } : {}),
     });
   }
 

@@ -74,7 +74,7 @@ const contact = layout({
 });
 
 describe("emitters, one per concept", () => {
-  it("definition: the writable fields, the read-only ones and the containers apart, each in order; portals with their own flags", () => {
+  it("definition: the database, layout and base table, the writable fields, the read-only ones and the containers apart, each in order; portals with their own flags", () => {
     expect(emitDefinition(planOf(contact), "Contact", "defineLayout<ContactFields>()(", true)).toBe(
       [
         "/**",
@@ -85,6 +85,7 @@ describe("emitters, one per concept", () => {
         "export const Contact = defineLayout<ContactFields>()({",
         '  database: "DB",',
         '  layout: "Contacts Web",',
+        '  table: "Things",',
         "  fields: {",
         '    "First Name": { type: "text" },',
         '    Phone: { type: "text", repetitions: 2 },',

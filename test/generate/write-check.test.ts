@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +71,20 @@ describe("writeGeneratedFiles", () => {
     await writeFile(join(out, "sub"), "not a folder");
     await expect(writeGeneratedFiles(out, [file("a.ts", "new a"), file("sub/x.ts", "x")])).rejects.toThrow();
     expect((await readdir(out)).sort()).toEqual(["a.ts", "sub"]);
+    expect(await readFile(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "a").contents);
+  });
+
+  it("writes no file through a symlink planted in the output folder where a temporary file could be", async () => {
+    const out = join(dir, "planted");
+    await mkdir(out);
+    const victim = join(dir, "victim.txt");
+    await writeFile(victim, "the victim's own");
+    // The names fmgen's temporary files had (.<name>.<pid>.<n>.fmgen-tmp, written with flag "w", which follows a
+    // symlink); today's have a random part and are created exclusively.
+    for (let n = 1; n <= 50; n++) await symlink(victim, join(out, `.a.ts.${process.pid}.${n}.fmgen-tmp`));
+    expect((await writeGeneratedFiles(out, [file("a.ts", "a")])).written).toEqual(["a.ts"]);
+    expect(await readFile(victim, "utf8")).toBe("the victim's own");
+    expect((await lstat(join(out, "a.ts"))).isSymbolicLink()).toBe(false);
     expect(await readFile(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "a").contents);
   });
 });

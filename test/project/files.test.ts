@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDatabaseDescriptionsBeside, loadLayouts } from "../../src/layout/index.js";
+import { writeFilesThroughTemps } from "../../src/project/files.js";
 import { DescriptionPathError, descriptionFiles, expandGlob, pathExists, posixRelative, toPosixPath, writeFilesAtomically } from "../../src/project/index.js";
 
 let dir: string;
@@ -111,5 +112,74 @@ describe("writeFilesAtomically: the one writer of generate, pull and init", () =
     ).rejects.toThrow();
     expect(await readFile(join(out, "a.txt"), "utf8")).toBe("old a");
     expect((await readdir(out)).sort()).toEqual(["a.txt", "not-a-folder"]);
+  });
+
+  it("never writes through a symlink planted at a temporary file's name (the names it once used: pid and a counter)", async () => {
+    const out = await mkdtemp(join(dir, "write-"));
+    const victim = join(await mkdtemp(join(dir, "victim-")), "victim.txt");
+    await writeFile(victim, "the victim's own");
+    // Up to fmgen 0.1.0 the temporary file of a.txt was .a.txt.<pid>.<n>.fmgen-tmp, written with flag "w", which
+    // follows a symlink: anyone able to write to the folder could have fmgen overwrite any file its user can write.
+    const planted = Array.from({ length: 50 }, (_, n) => `.a.txt.${process.pid}.${n + 1}.fmgen-tmp`);
+    for (const name of planted) await symlink(victim, join(out, name));
+    await writeFilesAtomically([{ file: join(out, "a.txt"), contents: "generated" }]);
+    expect(await readFile(victim, "utf8")).toBe("the victim's own");
+    expect((await lstat(join(out, "a.txt"))).isFile()).toBe(true);
+    expect(await readFile(join(out, "a.txt"), "utf8")).toBe("generated");
+    expect((await readdir(out)).sort()).toEqual(["a.txt", ...planted].sort());
+  });
+
+  it("leaves a file or symlink already at a temporary name alone, and takes another name", async () => {
+    const out = await mkdtemp(join(dir, "write-"));
+    const victim = join(await mkdtemp(join(dir, "victim-")), "victim.txt");
+    await writeFile(victim, "the victim's own");
+    await writeFile(join(out, ".a.txt.taken.fmgen-tmp"), "someone's file");
+    await symlink(victim, join(out, ".a.txt.linked.fmgen-tmp"));
+    const names = ["taken", "linked", "free"];
+    const asked: string[] = [];
+    await writeFilesThroughTemps([{ file: join(out, "a.txt"), contents: "generated" }], () => {
+      asked.push(names[asked.length]!);
+      return asked.at(-1)!;
+    });
+    expect(asked).toEqual(["taken", "linked", "free"]);
+    expect(await readFile(join(out, "a.txt"), "utf8")).toBe("generated");
+    expect(await readFile(join(out, ".a.txt.taken.fmgen-tmp"), "utf8")).toBe("someone's file");
+    expect(await readFile(victim, "utf8")).toBe("the victim's own");
+    expect((await readdir(out)).sort()).toEqual([".a.txt.linked.fmgen-tmp", ".a.txt.taken.fmgen-tmp", "a.txt"]);
+  });
+
+  it("gives up (EEXIST) when every name it tries is taken, changing no file and removing none", async () => {
+    const out = await mkdtemp(join(dir, "write-"));
+    await writeFile(join(out, "a.txt"), "old a");
+    await writeFile(join(out, "b.txt"), "old b");
+    await writeFile(join(out, ".b.txt.taken.fmgen-tmp"), "someone's file");
+    let calls = 0;
+    const error = await writeFilesThroughTemps(
+      [
+        { file: join(out, "a.txt"), contents: "new a" },
+        { file: join(out, "b.txt"), contents: "new b" },
+      ],
+      () => (++calls === 1 ? "free" : "taken"),
+    ).catch((e: unknown) => e);
+    expect((error as NodeJS.ErrnoException).code).toBe("EEXIST");
+    expect(calls).toBe(4);
+    expect(await readFile(join(out, "a.txt"), "utf8")).toBe("old a");
+    expect(await readFile(join(out, "b.txt"), "utf8")).toBe("old b");
+    expect(await readFile(join(out, ".b.txt.taken.fmgen-tmp"), "utf8")).toBe("someone's file");
+    // a.txt's temporary file was removed; the file it did not create stays.
+    expect((await readdir(out)).sort()).toEqual([".b.txt.taken.fmgen-tmp", "a.txt", "b.txt"]);
+  });
+
+  it.skipIf(process.platform === "win32")("keeps the mode of the file it replaces; a new file gets 0o666 less the umask", async () => {
+    const out = await mkdtemp(join(dir, "write-"));
+    await writeFile(join(out, "private.json"), "{}");
+    await chmod(join(out, "private.json"), 0o600);
+    await writeFilesAtomically([
+      { file: join(out, "private.json"), contents: '{ "a": 1 }' },
+      { file: join(out, "new.json"), contents: "{}" },
+    ]);
+    expect(await readFile(join(out, "private.json"), "utf8")).toBe('{ "a": 1 }');
+    expect((await stat(join(out, "private.json"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(out, "new.json"))).mode & 0o777).toBe(0o666 & ~process.umask());
   });
 });

@@ -6,7 +6,7 @@
 import { expectTypeOf } from "vitest";
 import { createClient, type FmRecord, type NewPortalRow, type Page, type PortalInfo, type PortalRow } from "@fmgen/runtime";
 import { Contact, type ContactFields, type ContactInvoicesRow, type ContactPortals, type ContactRecord } from "../../examples/contacts/generated/index.js";
-import { InvoiceSummary } from "../../examples/invoices/generated/index.js";
+import { Customer, Invoice as InvoiceDetail, InvoiceSummary } from "../../examples/invoices/generated/index.js";
 import { ContactSummary, ContactWithNotes } from "../support/runtime-layouts.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
@@ -154,4 +154,22 @@ export async function responseLayouts(): Promise<void> {
   // Where a type does not say (a plain string), the runtime checks (a TypeError).
   const Unsaid = { ...ContactSummary, database: "Elsewhere" as string };
   await contacts.get(1, { response: Unsaid });
+}
+
+export async function responseLayoutsOfAnotherTable(): Promise<void> {
+  // Generated definitions carry their base table (`table` in the spec): a response layout of another table is a
+  // compile error (the server would answer it with an error).
+  const invoices = createClient({ server: "http://127.0.0.1:1", database: "Invoicing", auth: { username: "u", password: "p" } }).layout(InvoiceDetail);
+  const summaries = await invoices.find({ query: [{ Number: "1" }], response: InvoiceSummary });
+  expectTypeOf(summaries.data[0]!.fieldData.Total).toEqualTypeOf<number | null>();
+  // @ts-expect-error: Customer shows table "Customers", not "Invoices"
+  await invoices.find({ query: [{ Number: "1" }], response: Customer });
+  // @ts-expect-error: on a get too
+  await invoices.get(1, { response: Customer });
+  // @ts-expect-error: on a list
+  await invoices.list({ response: Customer });
+  // @ts-expect-error: and on a findOne, with portals
+  await invoices.findOne({ query: [{ Number: "1" }], response: Customer, portals: {} });
+  // A definition whose type does not say its table (hand-written: ContactSummary) is left to the server.
+  await contacts.get(1, { response: ContactSummary });
 }

@@ -7,6 +7,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const Contact = defineLayout<ContactFields>()({
   database: "Contacts",
   layout: "Contacts Web",
+  table: "Contacts",
   fields: {
     "First Name": { type: "text" },
     "Last Name": { type: "text" },

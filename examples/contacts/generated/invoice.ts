@@ -7,6 +7,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const Invoice = defineLayout<InvoiceFields>()({
   database: "Contacts",
   layout: "Invoices Web",
+  table: "Invoices",
   fields: {
     ContactID: { type: "number" },
     Amount: { type: "number" },

@@ -7,6 +7,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const Customer = defineLayout<CustomerFields>()({
   database: "Invoicing",
   layout: "Customers",
+  table: "Customers",
   fields: {
     Name: { type: "text" },
     Email: { type: "text" },

@@ -11,6 +11,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const InvoiceSummary = defineLayout<InvoiceSummaryFields>()({
   database: "Invoicing",
   layout: "Invoice Summary",
+  table: "Invoices",
   fields: {
     Number: { type: "text" },
     "Customers::Name": { type: "text" },

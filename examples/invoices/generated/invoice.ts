@@ -11,6 +11,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const Invoice = defineLayout<InvoiceFields>()({
   database: "Invoicing",
   layout: "Invoice Detail",
+  table: "Invoices",
   fields: {
     Number: { type: "text" },
     CustomerID: { type: "number" },

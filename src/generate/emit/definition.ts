@@ -5,7 +5,8 @@ import { docText, literalKey, stringLiteral } from "../text.js";
 
 /**
  * `export const <Name> = defineLayout<<Name>Fields>()({ ... });`: the layout's spec, each fact about a field stated
- * once. The fields create and edit may write are under `fields`, the read-only ones under `readOnly`, the
+ * once. Its database and base table come first: the runtime's types compare them (`fm.layout()` of a client for
+ * another database, a `response` layout of another table fail to compile). The fields create and edit may write are under `fields`, the read-only ones under `readOnly`, the
  * containers under `containers` (so the runtime's types need not filter fields one by one; the runtime joins them
  * again), each group in description order; portal fields say `readOnly` and `type: "container"` themselves.
  */
@@ -18,6 +19,7 @@ export function emitDefinition(plan: LayoutPlan, name: string, call: string, val
   const entries: (readonly [string, string])[] = [
     ["database", stringLiteral(layout.database)],
     ["layout", stringLiteral(layout.layout)],
+    ["table", stringLiteral(layout.table)],
     ["fields", objectLiteral(group(writable, (f) => fieldSpecText(f, false)), "  ")],
   ];
   if (readOnly.length) entries.push(["readOnly", objectLiteral(group(readOnly, (f) => fieldSpecText(f, false)), "  ")]);

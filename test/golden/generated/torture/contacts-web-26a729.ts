@@ -7,6 +7,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const ContactsWeb_26a729 = defineLayout<ContactsWeb_26a729Fields>()({
   database: "Contacts",
   layout: "Contacts Web",
+  table: "Contacts",
   fields: {
     Name: { type: "text" },
   },

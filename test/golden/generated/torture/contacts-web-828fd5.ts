@@ -7,6 +7,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const ContactsWeb_828fd5 = defineLayout<ContactsWeb_828fd5Fields>()({
   database: "Contacts",
   layout: "Contacts-Web",
+  table: "Contacts",
   fields: {
     Name: { type: "text" },
   },

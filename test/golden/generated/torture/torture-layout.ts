@@ -11,6 +11,7 @@ import { recordSchema } from "@fmgen/runtime/schema";
 export const TortureLayout = defineLayout<TortureLayoutFields>()({
   database: "Tortüre DB",
   layout: "Torture / Layout ?#",
+  table: "Torture",
   fields: {
     "First Name": { type: "text", valueList: ["Active", "", 'say "hi"', "it's", "a\nb", "🎉", "*/", "\\"] },
     " leading space": { type: "number" },
