@@ -5,7 +5,7 @@ import { serveContainer } from "../handlers/containers.js";
 import { sessionDatabase, type SessionGlobals } from "../globals.js";
 import type { EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
-import { checkQueryNames } from "./known-params.js";
+import { checkQueryNames, unknownParameters } from "./known-params.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
@@ -120,6 +120,9 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
+    // A container URL takes no query parameters (rule one: none is read, so none is taken).
+    const names = [...new Set(url.searchParams.keys())];
+    if (names.length > 0) throw unknownParameters(names);
     if (serveContainer(state, segments, bearerToken(req), res, req)) return "sent";
     throw new EmulatorError(404, "1630", "no container data at this URL");
   }

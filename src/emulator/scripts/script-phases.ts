@@ -177,13 +177,12 @@ export function findScript(ctx: RequestContext, name: string): ScriptHandler {
   return handler;
 }
 
-/** One script key's value: a string given at most once (1708 otherwise), or undefined when absent. */
+/**
+ * One script key's value: a string (1708 otherwise), or undefined when absent. A query string's keys come once
+ * (checkQueryNames answers 1708 for a name given twice, before any handler runs).
+ */
 export function scriptKeyValue(source: ScriptKeySource, key: string): string | undefined {
-  if (source instanceof URLSearchParams) {
-    const values = source.getAll(key);
-    if (values.length > 1) throw new EmulatorError(400, "1708", `${key} may be given once, got it ${values.length} times`);
-    return values[0];
-  }
+  if (source instanceof URLSearchParams) return source.get(key) ?? undefined;
   if (!Object.hasOwn(source, key)) return undefined;
   const value = source[key];
   if (typeof value !== "string") throw new EmulatorError(400, "1708", `${key} must be a string, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
