@@ -41,6 +41,14 @@ async function drain(req: IncomingMessage): Promise<void> {
   }
 }
 
+/**
+ * Reads a body the call does not interpret (a record delete's body of another type than JSON) to its end and drops
+ * it, still answering 413 past `limit`, so the answer goes out on a clean connection.
+ */
+export async function discardBody(req: IncomingMessage, limit: number): Promise<void> {
+  await readBody(req, limit);
+}
+
 export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }

@@ -24,6 +24,7 @@
  */
 import { EmulatorError } from "../fm-error.js";
 import { globalsSnapshot } from "../globals.js";
+import { discardBody, mediaType } from "../http/body.js";
 import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
@@ -191,11 +192,15 @@ export function scriptKeyValue(source: ScriptKeySource, key: string): string | u
 
 /**
  * A record delete's script keys: the query string's (as servers take them), or a JSON body's (as fms-api-client
- * sends them: a choice, since a body read and ignored would break rule one). A body is optional; a non-empty one is
- * a JSON object of script keys (any other key is 960); a key in both places is 1708.
+ * sends them: a choice, since a body read and ignored would break rule one). A body is optional; a non-empty one
+ * with `Content-Type: application/json` is a JSON object of script keys (any other key is 960); a key in both
+ * places is 1708. A body of any other type (FMDataAPI sends a form-urlencoded one) is not refused for its type, as
+ * servers do not refuse it: it is read to its end (413 past maxJsonBytes) and not interpreted.
  */
 export async function deleteScriptKeys(ctx: RequestContext): Promise<ScriptKeySource> {
-  const body = await readRequestBody(ctx, { emptyIsObject: true });
+  let body: Record<string, unknown> = {};
+  if (mediaType(ctx.req) === "application/json") body = await readRequestBody(ctx, { emptyIsObject: true });
+  else await discardBody(ctx.req, ctx.state.limits.maxJsonBytes);
   const keys: Record<string, unknown> = Object.create(null);
   for (const key of SCRIPT_KEYS) {
     const inQuery = scriptKeyValue(ctx.query, key);
