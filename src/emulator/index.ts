@@ -15,7 +15,7 @@ import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } fro
 import { SessionRegistry, type Account } from "./sessions.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
-import type { EmulatorState } from "./state.js";
+import { dropAllSessions, type EmulatorState } from "./state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
@@ -137,7 +137,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         server.closeAllConnections();
       }),
     advanceTime: (ms) => state.clock.advance(ms),
-    restart: () => state.sessions.dropAll(),
+    restart: () => dropAllSessions(state),
     setFaults: (faults) => {
       state.faults = faults ? new FaultPlan(faults) : undefined;
     },

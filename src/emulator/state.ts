@@ -63,6 +63,12 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
   };
 }
 
+/** What a server restart forgets: every session, and every API key's global values (api-keys.ts). */
+export function dropAllSessions(state: EmulatorState): void {
+  state.sessions.dropAll();
+  state.apiKeys.forgetGlobals();
+}
+
 export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
   return db.tables.get(layout.table.name)!;
 }

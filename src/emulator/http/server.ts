@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError } from "../fm-error.js";
 import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
-import { sessionDatabase, type SessionGlobals } from "../globals.js";
-import type { EmulatorState } from "../state.js";
+import { SessionGlobals, sessionDatabase } from "../globals.js";
+import { dropAllSessions, type EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
 import { checkQueryNames, unknownParameters } from "./known-params.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
@@ -90,7 +90,7 @@ function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerRespo
       return false;
     }
     case "restart":
-      state.sessions.dropAll();
+      dropAllSessions(state);
       return false;
   }
 }
@@ -154,13 +154,16 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
   const db = state.databases.get(params.database);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
-  let globals: SessionGlobals | undefined;
+  // Every request runs with global values of its own (globals.ts): a session's, an API key's, or (a login, a
+  // logout) a scope that is dropped with the request. The file's values are written by seed data only.
+  let globals: SessionGlobals;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
-    if (!token || !(state.sessions.isValid(token, db.model.name) || state.apiKeys.accepts(req, token))) {
-      throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
-    }
-    globals = state.sessions.globalsOf(token);
+    const scope = token === undefined ? undefined : state.sessions.isValid(token, db.model.name) ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
+    if (!scope) throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
+    globals = scope;
+  } else {
+    globals = new SessionGlobals();
   }
   let layout = undefined;
   if (route.needsLayout) {
@@ -169,7 +172,7 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   }
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
-  const ctx: RequestContext = { req, state, params, query, db: globals ? sessionDatabase(db, globals) : db, layout: layout!, route };
+  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals), layout: layout!, route };
   checkQueryNames(ctx);
   return ctx;
 }
