@@ -12,7 +12,7 @@ import { buildModel, type DatabaseModel } from "./model.js";
 import { uniqueKey } from "./record-writes.js";
 import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
-import { SessionRegistry, type Account } from "./sessions.js";
+import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
 import { dropAllSessions, type EmulatorState } from "./state.js";
@@ -95,6 +95,11 @@ export interface EmulatorStats {
   logins: number;
   /** Tokens that have not expired or been logged out. */
   activeSessions: number;
+  /**
+   * Sessions the emulator holds in memory: the active ones, and expired ones not swept yet (the next login after a
+   * minute of the emulator's clock sweeps them, and so does a timer once a minute).
+   */
+  heldSessions: number;
   /** HTTP requests received, of any kind. */
   requests: number;
   /** Records per table, per database: `records["Contacts"]["Contacts"]`. */
@@ -128,11 +133,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
+  // Sweeps expired sessions of an emulator nobody logs in to (logins sweep too); it never keeps the process alive.
+  const sweeper = setInterval(() => state.sessions.sweep(), SWEEP_EVERY_MS);
+  sweeper.unref();
 
   return {
     url: state.baseUrl,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        clearInterval(sweeper);
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -145,6 +154,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       faults: { ...(state.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
       activeSessions: state.sessions.activeCount(),
+      heldSessions: state.sessions.heldCount(),
       requests: state.counters.requests,
       records: Object.fromEntries(
         [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
