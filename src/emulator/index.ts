@@ -15,6 +15,7 @@ import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } fro
 import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
+import { ServedHosts } from "./http/request-host.js";
 import { dropAllSessions, type EmulatorState } from "./state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
@@ -55,6 +56,13 @@ export interface EmulatorOptions {
   apiKeys?: readonly ApiKey[];
   /** Default 127.0.0.1: the emulator is for this machine only unless told otherwise. */
   host?: string;
+  /**
+   * Host names (or IP addresses), without a port, that requests may name in their `Host` header besides
+   * `localhost`, `127.0.0.1`, `[::1]` and the bound address: the names clients reach the emulator by (a LAN name, a
+   * proxy's public name). Any other Host is answered HTTP 421, so a page of another origin cannot drive the
+   * emulator by DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   /** Default 0: a free port. */
   port?: number;
   /** Largest JSON body accepted (default 10 MiB); larger ones get 413. */
@@ -121,6 +129,7 @@ export interface RunningEmulator {
   setFaults(faults?: FaultOptions): void;
 }
 
+const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
@@ -129,7 +138,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const state = await createState(options);
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
   server.on("clientError", answerMalformed);
-  await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
+  await listen(server, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -195,6 +204,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     urlKey: randomBytes(32),
     apiKeys: new ApiKeyRing(options.apiKeys ?? []),
+    hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
     streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
       { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },

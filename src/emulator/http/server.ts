@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EmulatorError } from "../fm-error.js";
+import { EmulatorError, standardMessage } from "../fm-error.js";
 import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../globals.js";
@@ -10,6 +10,7 @@ import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
+const ALLOWED_HOSTS_HINT = "it serves localhost, 127.0.0.1, [::1], the address it is bound to and the names given as allowedHosts / fmgen serve --allowed-host";
 
 /**
  * Codes real servers answer with their own HTTP status (400, 401, 404), not the 500 of FileMaker errors
@@ -28,6 +29,12 @@ interface Reply {
 /** Answers one HTTP request; never throws, every failure becomes an envelope with a code. */
 export async function handleRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   state.counters.requests++;
+  if (!state.hosts.serves(req)) {
+    // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
+    // The request's body is left unread; Node discards it.
+    sendEnvelope(res, 421, "1630", {}, `${standardMessage("1630")}: the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})`);
+    return;
+  }
   const faults = state.faults && (req.url ?? "").startsWith("/fmi/") ? state.faults : undefined;
   const fault = faults?.next();
   const delay = faults?.nextLatency() ?? 0;
