@@ -126,6 +126,20 @@ describe("rule one: a query parameter given twice", () => {
   });
 });
 
+describe("rule one: an upload's `upload` part given twice", () => {
+  it("two parts named upload are 400 / 1708 naming it; the field keeps its file", async () => {
+    const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Two parts" } });
+    const form = new FormData();
+    form.append("upload", new Blob([new Uint8Array([1])], { type: "image/png" }), "first.png");
+    form.append("upload", new Blob([new Uint8Array([2])], { type: "image/png" }), "second.png");
+    const res = await api.call("POST", `${LAYOUT}/records/${recordId}/containers/Photo/1`, { token, body: form });
+    expectError(res, 400, "1708");
+    expect(res.body.messages[0]!.message).toMatch(/upload/);
+    const after = expectOk(await api.get(token, CONTACTS, recordId)).data[0];
+    expect({ photo: after.fieldData.Photo, modId: after.modId }).toEqual({ photo: "", modId: "0" });
+  });
+});
+
 describe("rule one: a container URL takes no query parameters", () => {
   it("GET /Streaming/... with a query string is 400 / 960 naming it (given twice too), before the file is looked up", async () => {
     const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Photo" } });
