@@ -157,3 +157,28 @@ describe("rule one: a container URL takes no query parameters", () => {
     }
   });
 });
+
+describe("rule one: a JSON object key given twice", () => {
+  const raw = (method: string, path: string, text: string) => api.call(method, path, { token, body: text, headers: { "Content-Type": "application/json" } });
+
+  it.each([
+    ["a find's limit", "POST", "/_find", '{"query":[{"First Name":"*"}],"limit":1,"limit":2}', "limit"],
+    ["a find request's field", "POST", "/_find", '{"query":[{"First Name":"Ada","First Name":"*"}]}', "First Name"],
+    ["a create's fieldData", "POST", "/records", '{"fieldData":{"First Name":"A"},"fieldData":{"First Name":"B"}}', "fieldData"],
+    ["a field in a create's fieldData (escaped the second time)", "POST", "/records", '{"fieldData":{"Last Name":"A","Last\\u0020Name":"B","First Name":"C"}}', "Last Name"],
+  ])("%s given twice is 400 / 1708 naming it, and nothing is done", async (_label, method, path, text, name) => {
+    const { records } = emu.stats();
+    const res = await raw(method, `${LAYOUT}${path}`, text);
+    expectError(res, 400, "1708");
+    expect(res.body.messages[0]!.message).toContain(JSON.stringify(name));
+    expect(emu.stats().records).toEqual(records);
+  });
+
+  it("in a query parameter's JSON (_sort) too; the same key in two objects is no repetition", async () => {
+    const twice = enc('[{"fieldName":"First Name","fieldName":"Last Name"}]');
+    expectError(await api.call("GET", `${LAYOUT}/records?_sort=${twice}`, { token }), 400, "1708");
+    const apart = enc('[{"fieldName":"First Name"},{"fieldName":"Last Name","sortOrder":"descend"}]');
+    expectOk(await api.call("GET", `${LAYOUT}/records?_sort=${apart}`, { token }));
+    expectOk(await raw("POST", `${LAYOUT}/_find`, '{"query":[{"First Name":"*"},{"First Name":"A"}],"limit":"1"}'));
+  });
+});

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../fm-error.js";
-import { assertJsonDepth } from "./json-depth.js";
+import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 
 /** Past this much discarded input an oversized request's connection is cut instead of drained. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
@@ -69,9 +69,10 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
     throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
   }
   raw ??= await readBody(req, limit);
+  const text = raw.toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString("utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new EmulatorError(400, "1708", `body is not valid JSON (${(error as Error).message})`);
   }
@@ -80,5 +81,6 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
   }
   // Refused here, once for every JSON endpoint, before anything walks the body.
   assertJsonDepth(parsed, "the body");
+  assertNoDuplicateKeys(text, "the body");
   return parsed as Record<string, unknown>;
 }
