@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { SessionGlobals } from "./globals.js";
 
 /**
  * A static API key, as a proxy in front of the Data API takes it (OttoFMS, for example; data-api-server.md,
@@ -32,9 +33,15 @@ export function checkApiKeys(keys: readonly ApiKey[]): ApiKey[] {
   });
 }
 
-/** The keys of a running emulator, and the proxy path prefix each request came in under. */
+/**
+ * The keys of a running emulator, the proxy path prefix each request came in under, and each key's global field
+ * values: a key stands for a proxy holding its own server session, so what requests with a key set in globals only
+ * requests with that key see (globals.ts), never a session's or another key's; a restart forgets them.
+ */
 export class ApiKeyRing {
   private readonly keys: { digest: Buffer; prefix: string }[];
+  /** Per key (by its digest), made on first use. */
+  private readonly globals = new Map<string, SessionGlobals>();
   /** Prefixes as decoded path segments, longest first so a nested prefix wins over its parent. */
   private readonly prefixes: string[][];
   private readonly prefixOfRequest = new WeakMap<IncomingMessage, string>();
@@ -62,12 +69,37 @@ export class ApiKeyRing {
 
   /** True when the Bearer credential is a key served under the path prefix this request came in under. */
   accepts(req: IncomingMessage, bearer: string): boolean {
-    if (this.keys.length === 0) return false;
+    return this.match(req, bearer) !== undefined;
+  }
+
+  /** The global values of the key this request's Bearer credential is, or undefined when it is no key served here. */
+  globalsOf(req: IncomingMessage, bearer: string): SessionGlobals | undefined {
+    const id = this.match(req, bearer);
+    if (id === undefined) return undefined;
+    let globals = this.globals.get(id);
+    if (!globals) this.globals.set(id, (globals = new SessionGlobals()));
+    return globals;
+  }
+
+  /** Whether these are a key's global values (the container files they hold are kept meanwhile, as a session's). */
+  ownsGlobals(globals: SessionGlobals): boolean {
+    for (const own of this.globals.values()) if (own === globals) return true;
+    return false;
+  }
+
+  /** Forgets every key's global values, as a server restart forgets every session's. */
+  forgetGlobals(): void {
+    this.globals.clear();
+  }
+
+  /** The key's digest (hex) when the Bearer credential is a key served under this request's path prefix. */
+  private match(req: IncomingMessage, bearer: string): string | undefined {
+    if (this.keys.length === 0) return undefined;
     const prefix = this.prefixOfRequest.get(req) ?? "";
     const given = digest(bearer);
-    let match = false;
+    let match: string | undefined;
     // Every key is compared, in constant time, whatever matched before.
-    for (const key of this.keys) if (timingSafeEqual(key.digest, given) && key.prefix === prefix) match = true;
+    for (const key of this.keys) if (timingSafeEqual(key.digest, given) && key.prefix === prefix) match = given.toString("hex");
     return match;
   }
 }

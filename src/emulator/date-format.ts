@@ -38,13 +38,12 @@ function invalid(where: string, raw: unknown): EmulatorError {
   return new EmulatorError(400, "1708", `${where} must be 0 (US), 1 (the file's locale) or 2 (ISO 8601), got ${describeInput(raw)}`);
 }
 
-/** `?dateformats=` on list and get: `0`, `1` or `2`, once; absent means US. */
+/** `?dateformats=` on list and get: `0`, `1` or `2`; absent means US (given twice: checkQueryNames, 1708). */
 export function dateFormatFromQuery(query: URLSearchParams): DateFormat {
-  const given = query.getAll("dateformats");
-  if (given.length === 0) return US_DATES;
-  if (given.length > 1) throw new EmulatorError(400, "1708", `dateformats is given ${given.length} times; give it once`);
-  const format = FORMATS[given[0]!];
-  if (format === undefined) throw invalid("dateformats", given[0]);
+  const given = query.get("dateformats");
+  if (given === null) return US_DATES;
+  const format = FORMATS[given];
+  if (format === undefined) throw invalid("dateformats", given);
   return format;
 }
 

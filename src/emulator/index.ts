@@ -12,11 +12,12 @@ import { buildModel, type DatabaseModel } from "./model.js";
 import { uniqueKey } from "./record-writes.js";
 import { joinKey } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
-import { SessionRegistry, type Account } from "./sessions.js";
+import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
 import { SessionGlobals } from "./globals.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
-import type { EmulatorState } from "./state.js";
+import { ServedHosts } from "./http/request-host.js";
+import { dropAllSessions, type EmulatorState } from "./state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
@@ -57,6 +58,13 @@ export interface EmulatorOptions {
   apiKeys?: readonly ApiKey[];
   /** Default 127.0.0.1: the emulator is for this machine only unless told otherwise. */
   host?: string;
+  /**
+   * Host names (or IP addresses), without a port, that requests may name in their `Host` header besides
+   * `localhost`, `127.0.0.1`, `[::1]` and the bound address: the names clients reach the emulator by (a LAN name, a
+   * proxy's public name). Any other Host is answered HTTP 421, so a page of another origin cannot drive the
+   * emulator by DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   /** Default 0: a free port. */
   port?: number;
   /** Largest JSON body accepted (default 10 MiB); larger ones get 413. */
@@ -97,6 +105,11 @@ export interface EmulatorStats {
   logins: number;
   /** Tokens that have not expired or been logged out. */
   activeSessions: number;
+  /**
+   * Sessions the emulator holds in memory: the active ones, and expired ones not swept yet (the next login after a
+   * minute of the emulator's clock sweeps them, and so does a timer once a minute).
+   */
+  heldSessions: number;
   /** HTTP requests received, of any kind. */
   requests: number;
   /** Records per table, per database: `records["Contacts"]["Contacts"]`. */
@@ -120,6 +133,7 @@ export interface RunningEmulator {
   setFaults(faults?: FaultOptions): void;
 }
 
+const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
@@ -128,20 +142,24 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const state = await createState(options);
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
   server.on("clientError", answerMalformed);
-  await listen(server, options.host ?? "127.0.0.1", options.port ?? 0);
+  await listen(server, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
+  // Sweeps expired sessions of an emulator nobody logs in to (logins sweep too); it never keeps the process alive.
+  const sweeper = setInterval(() => state.sessions.sweep(), SWEEP_EVERY_MS);
+  sweeper.unref();
 
   return {
     url: state.baseUrl,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        clearInterval(sweeper);
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
     advanceTime: (ms) => state.clock.advance(ms),
-    restart: () => state.sessions.dropAll(),
+    restart: () => dropAllSessions(state),
     setFaults: (faults) => {
       state.faults = faults ? new FaultPlan(faults) : undefined;
     },
@@ -149,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       faults: { ...(state.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
       activeSessions: state.sessions.activeCount(),
+      heldSessions: state.sessions.heldCount(),
       requests: state.counters.requests,
       containerFiles: state.containers.count(),
       records: Object.fromEntries(
@@ -164,8 +183,9 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
   for (const d of descriptions) checkFolderDepth(d.folder?.split("/") ?? [], `${d.source ? `${d.source}: ` : ""}layout "${d.layout}"`);
   const clock = new EmulatorClock(options.startTime);
   const sessions = new SessionRegistry(clock);
-  // A file a session's global field holds is kept while the session lives (store.ts).
-  const containers = new ContainerStore((scope) => !(scope instanceof SessionGlobals) || sessions.ownsGlobals(scope));
+  const apiKeys = new ApiKeyRing(options.apiKeys ?? []);
+  // A file a session's (or an API key's) global field holds is kept while the session lives (store.ts).
+  const containers = new ContainerStore((scope) => !(scope instanceof SessionGlobals) || sessions.ownsGlobals(scope) || apiKeys.ownsGlobals(scope));
   const databases = new Map<string, HostedDatabase>();
   for (const [name, model] of buildModel(descriptions)) {
     databases.set(name, { model, tables: createTables(model, containers) });
@@ -192,7 +212,8 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     metadata: options.metadata ?? true,
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     urlKey: randomBytes(32),
-    apiKeys: new ApiKeyRing(options.apiKeys ?? []),
+    apiKeys,
+    hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
     streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
       { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },

@@ -54,24 +54,19 @@ interface RangeParameter {
   raw: unknown;
 }
 
-/** The range parameters of a query string (`_offset.<portal>`, `_limit.<portal>`), each given at most once. */
+/** The range parameters of a query string (`_offset.<portal>`, `_limit.<portal>`; each once: checkQueryNames). */
 function queryRanges(query: URLSearchParams): RangeParameter[] {
   const ranges: RangeParameter[] = [];
-  for (const key of new Set(query.keys())) {
+  for (const [key, value] of query) {
     const m = QUERY_RANGE.exec(key);
-    if (!m) continue;
-    const values = query.getAll(key);
-    if (values.length > 1) throw new EmulatorError(400, "1708", `${key} is given ${values.length} times; give it once`);
-    ranges.push({ key, kind: m[1]!, name: m[2]!, raw: values[0] });
+    if (m) ranges.push({ key, kind: m[1]!, name: m[2]!, raw: value });
   }
   return ranges;
 }
 
 /** The portals of `layout` (the layout the answer is shaped by) that a list or get query string asks for. */
 export function portalSelectionFromQuery(layout: LayoutModel, query: URLSearchParams): readonly PortalRange[] {
-  const given = query.getAll("portal");
-  if (given.length > 1) throw new EmulatorError(400, "1708", `portal is given ${given.length} times; give it once`);
-  const selected = given.length === 0 ? undefined : jsonParam(given[0]!, "portal");
+  const selected = jsonParam(query.get("portal"), "portal");
   const ranges = queryRanges(query);
   if (selected === undefined && ranges.length === 0) return allPortals(layout);
   return selection(layout, selected, ranges);

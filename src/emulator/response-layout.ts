@@ -25,9 +25,7 @@ export function defaultShape(layout: LayoutModel): RecordShape {
 
 /** List and get: `layout.response`, `portal`, `_offset.<portal>`, `_limit.<portal>` in the query string. */
 export function shapeFromQuery(ctx: RequestContext): RecordShape {
-  const given = ctx.query.getAll("layout.response");
-  if (given.length > 1) throw new EmulatorError(400, "1708", `layout.response is given ${given.length} times; give it once`);
-  const layout = responseLayout(ctx, given[0]);
+  const layout = responseLayout(ctx, ctx.query.get("layout.response") ?? undefined);
   if (layout === ctx.layout && !hasPortalParameters(ctx.query)) return defaultShape(layout);
   return { layout, portals: portalSelectionFromQuery(layout, ctx.query) };
 }

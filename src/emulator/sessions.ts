@@ -15,15 +15,21 @@ interface Session {
 /** FileMaker Data API tokens expire after 15 minutes without a successful call. */
 export const TOKEN_IDLE_LIMIT_MS = 15 * 60_000;
 
+/** How often expired sessions are swept: at a login a minute of the emulator's clock after the last sweep, and by a timer. */
+export const SWEEP_EVERY_MS = 60_000;
+
 export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: Exclude<SignInCheck, "ok"> };
 
 /** Accounts and session tokens, on the emulator's clock. */
 export class SessionRegistry {
   private readonly accounts = new AccountBook();
   private readonly sessions = new Map<string, Session>();
+  private lastSweepMs: number;
   logins = 0;
 
-  constructor(private readonly clock: EmulatorClock) {}
+  constructor(private readonly clock: EmulatorClock) {
+    this.lastSweepMs = clock.now();
+  }
 
   addAccount(account: Account): void {
     this.accounts.add(account);
@@ -47,6 +53,8 @@ export class SessionRegistry {
   signIn(database: string, signIn: SignIn): LoginOutcome {
     const check = this.check(signIn);
     if (check !== "ok") return { ok: false, reason: check };
+    // A login is what adds sessions: it sweeps the expired ones first, at most once a minute of the clock.
+    if (this.clock.now() - this.lastSweepMs >= SWEEP_EVERY_MS) this.sweep();
     const token = randomBytes(24).toString("hex");
     this.sessions.set(token, { database, lastUsedMs: this.clock.now() });
     this.logins++;
@@ -99,6 +107,21 @@ export class SessionRegistry {
   /** Forgets every token, as a server restart does. */
   dropAll(): void {
     this.sessions.clear();
+  }
+
+  /**
+   * Forgets every expired session (with its global values), so that sessions nobody uses again do not stay in
+   * memory until their token comes back; a session that has not expired is left as it is.
+   */
+  sweep(): void {
+    const now = this.clock.now();
+    this.lastSweepMs = now;
+    for (const [token, session] of this.sessions) if (now - session.lastUsedMs >= TOKEN_IDLE_LIMIT_MS) this.sessions.delete(token);
+  }
+
+  /** Sessions held in memory: the live ones and the expired ones not swept yet. */
+  heldCount(): number {
+    return this.sessions.size;
   }
 
   activeCount(): number {

@@ -7,6 +7,7 @@ import type { ContainerStore, HostedDatabase, TableData } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view-types.js";
 import type { ApiKeyRing } from "./api-keys.js";
+import type { ServedHosts } from "./http/request-host.js";
 import type { StreamingSessions } from "./streaming-sessions.js";
 import type { DateFormat } from "./date-format.js";
 import type { ScriptCatalog } from "./scripts/script-catalog.js";
@@ -36,6 +37,8 @@ export interface EmulatorState {
   urlKey: Buffer;
   /** Static API keys served with no login, under their proxy path prefixes (api-keys.ts). */
   apiKeys: ApiKeyRing;
+  /** The host names requests may name in `Host` (request-host.ts); any other is answered 421. */
+  hosts: ServedHosts;
   /** The X-FMS-Session-Key cookies container downloads need (streaming-sessions.ts). */
   streaming: StreamingSessions;
   /** The scripts each database has: the handlers and the database descriptions' scripts (scripts/). */
@@ -61,6 +64,12 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
     containerUrl: (ref: ContainerRef) =>
       `${baseUrl}/Streaming/${encodeURIComponent(db.model.name)}/${ref.id}/${containerUrlToken(state.urlKey, db.model.name, ref.id)}/${fileSegment(ref.filename)}`,
   };
+}
+
+/** What a server restart forgets: every session, and every API key's global values (api-keys.ts). */
+export function dropAllSessions(state: EmulatorState): void {
+  state.sessions.dropAll();
+  state.apiKeys.forgetGlobals();
 }
 
 export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {

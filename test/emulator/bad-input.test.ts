@@ -573,7 +573,7 @@ describe("broken connections", () => {
     const before = await api.snapshotAll(token);
     const body = '{"fieldData":{"First Name":"Half';
     await sendRaw(
-      `POST ${V}${RECORDS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n${body}`,
+      `POST ${V}${RECORDS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n${body}`,
       true,
     );
     expect(await api.snapshotAll(token)).toEqual(before);

@@ -124,7 +124,7 @@ describe("hostile request targets", () => {
       socket.on("data", (chunk) => (received += chunk.toString("latin1")));
       socket.on("close", done);
       socket.on("error", done);
-      socket.on("connect", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`));
+      socket.on("connect", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`));
       setTimeout(() => socket.destroy(), 2_000);
     });
   }

@@ -8,6 +8,7 @@ interface ServeArgs {
   account: string[];
   apiKey: string[];
   host: string;
+  allowedHost: string[];
   port: number;
   serverStatuses: boolean;
   metadata: boolean;
@@ -32,6 +33,12 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe: "KEY or KEY@/prefix: Authorization: Bearer KEY needs no login, under /prefix/fmi/data/... when given (as a proxy such as OttoFMS; repeatable)",
         })
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
+        .option("allowed-host", {
+          type: "string",
+          array: true,
+          default: [] as string[],
+          describe: "A host name (or IP address), no port, that requests may name in Host besides localhost, 127.0.0.1, [::1] and --host; any other Host gets 421 (repeatable)",
+        })
         .option("port", { type: "number", default: 0, describe: "Port (0 picks a free one)" })
         .option("server-statuses", { type: "boolean", default: false, describe: "Answer HTTP 500 for FileMaker errors, as FileMaker Server does" })
         .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) 
@@ -50,6 +57,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         accounts,
         apiKeys: args.apiKey.map(parseApiKey),
         host: args.host,
+        allowedHosts: args.allowedHost,
         port: args.port,
         serverStatuses: args.serverStatuses,
         metadata: args.metadata,

@@ -54,8 +54,10 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
   } catch {
     throw new EmulatorError(400, "1708", "body is not valid multipart/form-data");
   }
-  const part = form.get("upload");
-  if (part === null) throw new EmulatorError(400, "1708", 'multipart body has no part named "upload"');
+  const parts = form.getAll("upload");
+  if (parts.length > 1) throw new EmulatorError(400, "1708", `upload is given ${parts.length} times; give it once`);
+  const part = parts[0];
+  if (part === undefined) throw new EmulatorError(400, "1708", 'multipart body has no part named "upload"');
   if (typeof part === "string") return new File([part], "upload.txt", { type: "text/plain" });
   return part;
 }

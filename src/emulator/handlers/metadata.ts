@@ -2,7 +2,6 @@ import type { Answer, RequestContext } from "../http/routes.js";
 import type { AutoEnter, FieldDescription, FieldType } from "../../layout/schema.js";
 import type { LayoutField } from "../model.js";
 import { valueListName } from "../value-lists.js";
-import { EmulatorError } from "../fm-error.js";
 import { recordIdParam } from "../http/params.js";
 import { layoutCatalog } from "../layout-folders.js";
 import { currentRecord } from "../record-transaction.js";
@@ -53,10 +52,9 @@ export function layoutMetadata(ctx: RequestContext): Answer {
  * same; the record must exist, as for a get: 101 when it does not (404, or 500 with real servers' statuses).
  */
 function metadataRecord(ctx: RequestContext): void {
-  const given = ctx.query.getAll("recordId");
-  if (given.length === 0) return;
-  if (given.length > 1) throw new EmulatorError(400, "1708", `recordId is given ${given.length} times; give it once`);
-  currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(given[0]));
+  const given = ctx.query.get("recordId");
+  if (given === null) return;
+  currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(given));
 }
 
 const RESULT_TYPE = { text: "text", number: "number", date: "date", time: "time", timestamp: "timeStamp", container: "container" } as const;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../fm-error.js";
-import { assertJsonDepth } from "./json-depth.js";
+import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 
 /** Past this much discarded input an oversized request's connection is cut instead of drained. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
@@ -41,6 +41,14 @@ async function drain(req: IncomingMessage): Promise<void> {
   }
 }
 
+/**
+ * Reads a body the call does not interpret (a record delete's body of another type than JSON) to its end and drops
+ * it, still answering 413 past `limit`, so the answer goes out on a clean connection.
+ */
+export async function discardBody(req: IncomingMessage, limit: number): Promise<void> {
+  await readBody(req, limit);
+}
+
 export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }
@@ -61,9 +69,10 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
     throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
   }
   raw ??= await readBody(req, limit);
+  const text = raw.toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString("utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new EmulatorError(400, "1708", `body is not valid JSON (${(error as Error).message})`);
   }
@@ -72,5 +81,6 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
   }
   // Refused here, once for every JSON endpoint, before anything walks the body.
   assertJsonDepth(parsed, "the body");
+  assertNoDuplicateKeys(text, "the body");
   return parsed as Record<string, unknown>;
 }

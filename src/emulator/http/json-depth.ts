@@ -49,3 +49,42 @@ export function assertJsonDepth(value: unknown, name: string, root?: string): vo
     stack.push(frameOf(child, key));
   }
 }
+
+/** JSON's insignificant whitespace. */
+const JSON_SPACE = new Set([" ", "\t", "\n", "\r"]);
+
+/**
+ * Refuses (400 / 1708) JSON text in which one object holds a key twice (compared after unescaping, so `"a"` and
+ * `"\u0061"` are one key): `JSON.parse` keeps the last value and drops the others silently, which rule one does not
+ * allow. `text` must be JSON that parsed. One pass over the text; its memory is the keys of the open objects.
+ */
+export function assertNoDuplicateKeys(text: string, name: string): void {
+  // One entry per open container: the keys seen so far in an object, null for an array.
+  const open: (Set<string> | null)[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const keys = open[open.length - 1];
+      const start = i;
+      i = end + 1;
+      if (!keys) continue;
+      let next = i;
+      while (JSON_SPACE.has(text[next]!)) next++;
+      if (text[next] !== ":") continue;
+      const key = JSON.parse(text.slice(start, end + 1)) as string;
+      if (keys.has(key)) {
+        const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
+        throw new EmulatorError(400, "1708", `${name}: the key ${JSON.stringify(shown)} is given twice in one object; give it once`);
+      }
+      keys.add(key);
+      continue;
+    }
+    if (c === "{") open.push(new Set());
+    else if (c === "[") open.push(null);
+    else if (c === "}" || c === "]") open.pop();
+    i++;
+  }
+}

@@ -14,7 +14,11 @@ export function unknownParameters(names: readonly string[]): EmulatorError {
   return new EmulatorError(400, "960", names.map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n)).join(", "));
 }
 
-/** Refuses the query parameters the route does not implement. */
+/**
+ * Refuses the query parameters the route does not implement (960), then any name given more than once (1708):
+ * every query parameter is taken once, so no value of a repeated one is silently dropped. This is the one place
+ * that rule lives; handlers read `ctx.query.get(name)`.
+ */
 export function checkQueryNames(ctx: RequestContext): void {
   const accepted = ctx.route.accepts;
   const unknown = new Set<string>();
@@ -23,6 +27,20 @@ export function checkQueryNames(ctx: RequestContext): void {
     unknown.add(name);
   }
   if (unknown.size > 0) throw unknownParameters([...unknown]);
+  checkEachQueryNameOnce(ctx.query);
+}
+
+/** 400 / 1708 for the first query parameter name given more than once. */
+export function checkEachQueryNameOnce(query: URLSearchParams): void {
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (!seen.has(name)) {
+      seen.add(name);
+      continue;
+    }
+    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
+    throw new EmulatorError(400, "1708", `${shown} is given ${query.getAll(name).length} times; give it once`);
+  }
 }
 
 /** The request's JSON object body, refusing the keys the route does not implement. */

@@ -1,6 +1,6 @@
 import { EmulatorError } from "../fm-error.js";
 import { describeInput } from "./input-text.js";
-import { assertJsonDepth } from "./json-depth.js";
+import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 import type { LayoutModel } from "../model.js";
 import type { SortKey } from "../sorting.js";
 import { layoutValueLists } from "../value-lists.js";
@@ -52,6 +52,7 @@ export function jsonParam(raw: string | null, name: string): unknown {
     throw new EmulatorError(400, "1708", `${name} must be URL-encoded JSON`);
   }
   assertJsonDepth(parsed, name, name);
+  assertNoDuplicateKeys(raw, name);
   return parsed;
 }
 

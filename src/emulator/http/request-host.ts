@@ -40,3 +40,49 @@ export function validHost(header: string | undefined): string | undefined {
   if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535)) return undefined;
   return header;
 }
+
+/**
+ * The host names the emulator answers to (DNS rebinding: a page of another origin whose name now points at this
+ * machine sends its own name as `Host`, and is refused): the loopback names `localhost`, `127.0.0.1` and `[::1]`,
+ * the address it is bound to (unless a wildcard), and the names given as `allowedHosts` / `--allowed-host`. Names
+ * only: any port is taken, as a loopback proxy forwards the Host it was reached by, with its own port.
+ */
+export class ServedHosts {
+  private readonly names: Set<string>;
+
+  constructor(bindHost: string, allowed: readonly string[]) {
+    this.names = new Set(["localhost", "127.0.0.1", "[::1]"]);
+    const bound = hostNameOf(bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost);
+    if (bound !== undefined && bound !== "0.0.0.0" && bound !== "[::]") this.names.add(bound);
+    for (const name of checkAllowedHosts(allowed)) this.names.add(name);
+  }
+
+  /** True when the request names no host (an HTTP/1.0 request, an empty Host) or one of the names served. */
+  serves(req: IncomingMessage): boolean {
+    const header = req.headers.host;
+    if (header === undefined || header === "") return true;
+    const name = hostNameOf(header);
+    return name !== undefined && this.names.has(name);
+  }
+}
+
+/** Checks `startEmulator({ allowedHosts })` / `--allowed-host`: host names or IP addresses, no port; normalized. */
+export function checkAllowedHosts(allowed: readonly string[]): string[] {
+  return allowed.map((entry, i) => {
+    const text = typeof entry === "string" && isIPv6(entry) ? `[${entry}]` : entry;
+    const name = typeof text === "string" && !/:\d*$/.test(text) ? hostNameOf(text) : undefined;
+    if (name === undefined) throw new Error(`allowedHosts[${i}] must be a host name or an IP address without a port, got ${JSON.stringify(entry)}`);
+    return name;
+  });
+}
+
+/** The host name of a valid `host[:port]`, normalized as URLs do (lower case, IPv4 and IPv6 in their usual form). */
+function hostNameOf(header: string): string | undefined {
+  const host = validHost(header);
+  if (host === undefined) return undefined;
+  try {
+    return new URL(`http://${host}/`).hostname;
+  } catch {
+    return undefined;
+  }
+}

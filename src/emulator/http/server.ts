@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EmulatorError } from "../fm-error.js";
+import { EmulatorError, standardMessage } from "../fm-error.js";
 import type { FaultKind } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
-import { sessionDatabase, type SessionGlobals } from "../globals.js";
-import type { EmulatorState } from "../state.js";
+import { SessionGlobals, sessionDatabase } from "../globals.js";
+import { dropAllSessions, type EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
-import { checkQueryNames } from "./known-params.js";
+import { checkQueryNames, unknownParameters } from "./known-params.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
+const ALLOWED_HOSTS_HINT = "it serves localhost, 127.0.0.1, [::1], the address it is bound to and the names given as allowedHosts / fmgen serve --allowed-host";
 
 /**
  * Codes real servers answer with their own HTTP status (400, 401, 404), not the 500 of FileMaker errors
@@ -28,6 +29,12 @@ interface Reply {
 /** Answers one HTTP request; never throws, every failure becomes an envelope with a code. */
 export async function handleRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   state.counters.requests++;
+  if (!state.hosts.serves(req)) {
+    // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
+    // The request's body is left unread; Node discards it.
+    sendEnvelope(res, 421, "1630", {}, `${standardMessage("1630")}: the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})`);
+    return;
+  }
   const faults = state.faults && (req.url ?? "").startsWith("/fmi/") ? state.faults : undefined;
   const fault = faults?.next();
   const delay = faults?.nextLatency() ?? 0;
@@ -90,7 +97,7 @@ function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerRespo
       return false;
     }
     case "restart":
-      state.sessions.dropAll();
+      dropAllSessions(state);
       return false;
   }
 }
@@ -120,6 +127,9 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
+    // A container URL takes no query parameters (rule one: none is read, so none is taken).
+    const names = [...new Set(url.searchParams.keys())];
+    if (names.length > 0) throw unknownParameters(names);
     if (serveContainer(state, segments, bearerToken(req), res, req)) return "sent";
     throw new EmulatorError(404, "1630", "no container data at this URL");
   }
@@ -151,13 +161,16 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
   const db = state.databases.get(params.database);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
-  let globals: SessionGlobals | undefined;
+  // Every request runs with global values of its own (globals.ts): a session's, an API key's, or (a login, a
+  // logout) a scope that is dropped with the request. The file's values are written by seed data only.
+  let globals: SessionGlobals;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
-    if (!token || !(state.sessions.isValid(token, db.model.name) || state.apiKeys.accepts(req, token))) {
-      throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
-    }
-    globals = state.sessions.globalsOf(token);
+    const scope = token === undefined ? undefined : state.sessions.isValid(token, db.model.name) ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
+    if (!scope) throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
+    globals = scope;
+  } else {
+    globals = new SessionGlobals();
   }
   let layout = undefined;
   if (route.needsLayout) {
@@ -166,7 +179,7 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
   }
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
-  const ctx: RequestContext = { req, state, params, query, db: globals ? sessionDatabase(db, globals) : db, layout: layout!, route };
+  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals), layout: layout!, route };
   checkQueryNames(ctx);
   return ctx;
 }

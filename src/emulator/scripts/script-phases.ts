@@ -24,6 +24,7 @@
  */
 import { EmulatorError } from "../fm-error.js";
 import { globalsSnapshot } from "../globals.js";
+import { discardBody, mediaType } from "../http/body.js";
 import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
@@ -177,13 +178,12 @@ export function findScript(ctx: RequestContext, name: string): ScriptHandler {
   return handler;
 }
 
-/** One script key's value: a string given at most once (1708 otherwise), or undefined when absent. */
+/**
+ * One script key's value: a string (1708 otherwise), or undefined when absent. A query string's keys come once
+ * (checkQueryNames answers 1708 for a name given twice, before any handler runs).
+ */
 export function scriptKeyValue(source: ScriptKeySource, key: string): string | undefined {
-  if (source instanceof URLSearchParams) {
-    const values = source.getAll(key);
-    if (values.length > 1) throw new EmulatorError(400, "1708", `${key} may be given once, got it ${values.length} times`);
-    return values[0];
-  }
+  if (source instanceof URLSearchParams) return source.get(key) ?? undefined;
   if (!Object.hasOwn(source, key)) return undefined;
   const value = source[key];
   if (typeof value !== "string") throw new EmulatorError(400, "1708", `${key} must be a string, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
@@ -192,11 +192,15 @@ export function scriptKeyValue(source: ScriptKeySource, key: string): string | u
 
 /**
  * A record delete's script keys: the query string's (as servers take them), or a JSON body's (as fms-api-client
- * sends them: a choice, since a body read and ignored would break rule one). A body is optional; a non-empty one is
- * a JSON object of script keys (any other key is 960); a key in both places is 1708.
+ * sends them: a choice, since a body read and ignored would break rule one). A body is optional; a non-empty one
+ * with `Content-Type: application/json` is a JSON object of script keys (any other key is 960); a key in both
+ * places is 1708. A body of any other type (FMDataAPI sends a form-urlencoded one) is not refused for its type, as
+ * servers do not refuse it: it is read to its end (413 past maxJsonBytes) and not interpreted.
  */
 export async function deleteScriptKeys(ctx: RequestContext): Promise<ScriptKeySource> {
-  const body = await readRequestBody(ctx, { emptyIsObject: true });
+  let body: Record<string, unknown> = {};
+  if (mediaType(ctx.req) === "application/json") body = await readRequestBody(ctx, { emptyIsObject: true });
+  else await discardBody(ctx.req, ctx.state.limits.maxJsonBytes);
   const keys: Record<string, unknown> = Object.create(null);
   for (const key of SCRIPT_KEYS) {
     const inQuery = scriptKeyValue(ctx.query, key);

@@ -205,7 +205,7 @@ describe("2. keys", () => {
     await eachStatusMode(async (a, token) => {
       const res = await a.call("GET", `${RECORDS}?script=Trace&script=Trace`, { token });
       expectError(res, 400, "1708");
-      expect(res.body.messages[0]!.message).toMatch(/script may be given once/);
+      expect(res.body.messages[0]!.message).toMatch(/: script is given 2 times; give it once$/);
       expectError(await a.call("GET", `${RECORDS}/1?script=Trace&script.param=a&script.param=b`, { token }), 400, "1708");
     });
     expect(seen).toEqual([]);

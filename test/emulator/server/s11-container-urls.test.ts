@@ -18,7 +18,8 @@ let photoUrl: string;
 let port: string;
 
 beforeAll(async () => {
-  ({ emu, api } = await startConformanceEmulator());
+  // The names beside the loopback ones that this emulator serves (docs/emulator.md, Security: allowedHosts).
+  ({ emu, api } = await startConformanceEmulator({ allowedHosts: ["fm.example.com", "10.0.0.7"] }));
   token = await api.login();
   expectOk(await api.upload(token, CONTACTS, "1", "Photo", 1, PNG));
   photoUrl = (await api.getOk(token, CONTACTS, "1")).fieldData.Photo;
@@ -130,6 +131,10 @@ describe("11. URLs are built from the host the client used", () => {
     },
   );
 
+  it.each([["an empty Host", ""]])("11. Host with %s is not taken: the URL uses the address the emulator is bound to", async (_label, host) => {
+    expect(await photoUrlFor(host)).toBe(photoUrl);
+  });
+
   it.each([
     ["a path", "evil.example/x"],
     ["a user", "user@evil.example"],
@@ -144,9 +149,11 @@ describe("11. URLs are built from the host the client used", () => {
     ["a query", "evil.example?x=1"],
     ["a label ending in a hyphen", "evil-.example"],
     ["an empty label", "evil..example"],
-    ["an empty Host", ""],
-  ])("11. Host with %s is not taken: the URL uses the address the emulator is bound to", async (_label, host) => {
-    expect(await photoUrlFor(host)).toBe(photoUrl);
+    ["a name the emulator does not serve", "evil.example"],
+  ])("11. Host with %s is refused (421 / 1630): no URL is built from it", async (_label, host) => {
+    const res = await rawHttp(emu.url, "GET", `/fmi/data/vLatest${p`/databases/${DB}/layouts/${CONTACTS}/records/1`}`, { Host: host, Authorization: `Bearer ${token}` });
+    expect({ status: res.status, code: res.code }).toEqual({ status: 421, code: "1630" });
+    expect(res.text).not.toContain("/Streaming/");
   });
 
   it("11. the 302's Location is built the same way", async () => {
@@ -154,9 +161,13 @@ describe("11. URLs are built from the host the client used", () => {
     const viaName = await rawHttp(emu.url, "GET", path, { Host: `localhost:${port}` });
     expect(viaName.status).toBe(302);
     expect(viaName.headers.location).toBe(`http://localhost:${port}${path}`);
+    const noHost = await rawHttp(emu.url, "GET", path, { Host: "" });
+    expect(noHost.status).toBe(302);
+    expect(noHost.headers.location).toBe(`${emu.url}${path}`);
+    expect(noHost.setCookies).toHaveLength(1);
     const forged = await rawHttp(emu.url, "GET", path, { Host: "evil.example/x" });
-    expect(forged.status).toBe(302);
-    expect(forged.headers.location).toBe(`${emu.url}${path}`);
-    expect(forged.setCookies).toHaveLength(1);
+    expect(forged.status).toBe(421);
+    expect(forged.headers.location).toBeUndefined();
+    expect(forged.setCookies).toHaveLength(0);
   });
 });
