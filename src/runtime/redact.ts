@@ -21,25 +21,23 @@ const REDACTED = "[redacted]";
  */
 const SHORT = 12;
 
-/** Each secret as it may appear in an echo (as is, JSON-escaped, percent-encoded), longest first, as one pattern. */
-export function secretPattern(secrets: readonly string[]): RegExp | undefined {
+/**
+ * Each secret as it may appear in an echo (as is, JSON-escaped, percent-encoded), longest first, as one pattern (one
+ * that matches nothing when there is no secret).
+ */
+export function secretPattern(secrets: readonly string[]): RegExp {
   const forms = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].filter(Boolean);
-  return forms.length
-    ? new RegExp(
-        forms
-          .sort((a, b) => b.length - a.length)
-          .map((form) => {
-            const exact = form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-            return form.length < SHORT ? `(?<![\\p{L}\\p{N}])${exact}(?![\\p{L}\\p{N}])` : exact;
-          })
-          .join("|"),
-        "gu",
-      )
-    : undefined;
+  const alternatives = forms
+    .sort((a, b) => b.length - a.length)
+    .map((form) => {
+      const exact = form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+      return form.length < SHORT ? `(?<![\\p{L}\\p{N}])${exact}(?![\\p{L}\\p{N}])` : exact;
+    });
+  return new RegExp(alternatives.join("|") || "(?!)", "gu");
 }
 
 /** `text` with every occurrence of every secret form replaced. */
-export const scrub = (text: string, pattern: RegExp | undefined): string => (pattern ? text.replace(pattern, REDACTED) : text);
+export const scrub = (text: string, pattern: RegExp): string => text.replace(pattern, REDACTED);
 
 /**
  * Scrubs, in place, every string what others made carries (an error's message, stack and properties other than its
@@ -47,9 +45,9 @@ export const scrub = (text: string, pattern: RegExp | undefined): string => (pat
  * own errors are left as they are but for their cause; objects that are neither errors nor plain (a socket, a
  * caller's abort reason that is not an error) are left alone. Returns `error`.
  */
-export function redact<T>(error: T, pattern: RegExp | undefined): T {
+export function redact<T>(error: T, pattern: RegExp): T {
   const seen = new Set<unknown>();
-  for (const todo: unknown[] = [error]; pattern && todo.length; ) {
+  for (const todo: unknown[] = [error]; todo.length; ) {
     const value = todo.pop() as Record<PropertyKey, unknown>;
     if (typeof value !== "object" || value === null || seen.has(value)) continue;
     seen.add(value);

@@ -124,7 +124,7 @@ export class Session {
     return redact(error, this.#secrets());
   }
 
-  #secrets(): RegExp | undefined {
+  #secrets(): RegExp {
     const { auth, fmDataSource = [] } = this.#options;
     const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
