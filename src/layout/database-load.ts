@@ -1,14 +1,21 @@
 import { describeIssue, descriptionFiles, JsonFileError, readJsonFile } from "../project/index.js";
-import { type DatabaseDescription, databaseDescriptionSchema, type DatabaseScriptInput } from "./database-schema.js";
+import { type DatabaseDescription, type DatabaseDescriptionInput, databaseDescriptionSchema, type DatabaseScriptInput } from "./database-schema.js";
 
 /** A database description file that cannot be used; the message names the file and the JSON path of each problem. */
 export class DatabaseFileError extends JsonFileError {}
 
 export const DATABASE_FILE_SUFFIX = ".database.json";
 
-/** A script's folder as a path, outermost first: `[]` at the top of the script list, a single name as one folder. */
-export function scriptFolderPath(folder: DatabaseScriptInput["folder"]): string[] {
-  return folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder];
+/**
+ * A script's folder as a path, outermost first: `[]` at the top of the script list, a single name as one folder, an
+ * index the path of that entry of `folders` (each names the earlier one it is in: a loop up the chain, never a
+ * recursion, and the description's schema has checked the indexes).
+ */
+export function scriptFolderPath(folder: DatabaseScriptInput["folder"], folders: DatabaseDescriptionInput["folders"] = []): string[] {
+  if (typeof folder !== "number") return folder === undefined ? [] : typeof folder === "string" ? [folder] : [...folder];
+  const path: string[] = [];
+  for (let at: number | undefined = folder; at !== undefined; at = folders[at]!.in) path.push(folders[at]!.name);
+  return path.reverse();
 }
 
 /** Validates an already-parsed database description; `source` names it in errors. */
@@ -17,10 +24,17 @@ export function parseDatabaseDescription(json: unknown, source = "<database>"): 
   if (!result.success) {
     throw new DatabaseFileError(source, result.error.issues.map(describeIssue));
   }
-  const { database, scripts = [] } = result.data;
+  const { database, scripts = [], folders } = result.data;
   return {
     database,
-    scripts: scripts.map(({ name, folder }) => ({ name, folder: scriptFolderPath(folder) })),
+    // Each path made when asked for (the emulator's script list), not for every script at once: generate wants only
+    // the names, and paths thousands deep, one per script, would take the square of the file's size.
+    scripts: scripts.map(({ name, folder }) => ({
+      name,
+      get folder() {
+        return scriptFolderPath(folder, folders);
+      },
+    })),
     source,
   };
 }

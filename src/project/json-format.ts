@@ -10,7 +10,16 @@
  *     ]
  */
 export function formatJson(value: unknown): string {
-  return `${print(value, "")}\n`;
+  const out: string[] = [];
+  // What is left to write, the next last: a text as it is, or a value at an indentation. A stack of its own, not a
+  // recursion: how deep a value goes is the data's to say, not the call stack's.
+  const todo: (string | [value: unknown, indent: string])[] = [[value, ""]];
+  while (todo.length) {
+    const next = todo.pop()!;
+    if (typeof next === "string") out.push(next);
+    else out.push(...print(next[0], next[1], todo));
+  }
+  return `${out.join("")}\n`;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -28,17 +37,27 @@ function entries(value: object): [string, Json][] {
   return Object.entries(value).filter(([, v]) => v !== undefined) as [string, Json][];
 }
 
-function print(value: unknown, indent: string): string {
-  if (isScalar(value)) return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every(isScalar)) return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
-    const inner = indent + "  ";
-    return `[\n${value.map((v) => inner + print(v, inner)).join(",\n")}\n${indent}]`;
-  }
-  const pairs = entries(value as object);
-  if (pairs.length === 0) return "{}";
-  if (isLeaf(Object.fromEntries(pairs))) return `{ ${pairs.map(([k, v]) => `${JSON.stringify(k)}: ${print(v, "")}`).join(", ")} }`;
+/** A scalar, or an array of scalars, on one line. */
+function inline(value: unknown): string {
+  return Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(", ")}]` : (JSON.stringify(value) ?? "null");
+}
+
+/**
+ * The text that starts `value` at `indent`; what follows it (each member, indented, then the closing line) is pushed
+ * on `todo`, last first.
+ */
+function print(value: unknown, indent: string, todo: (string | [unknown, string])[]): string[] {
+  if (isScalar(value)) return [inline(value)];
+  if (Array.isArray(value) && (value.length === 0 || value.every(isScalar))) return [inline(value)];
+  const pairs: [string | undefined, Json][] = Array.isArray(value) ? value.map((v: Json) => [undefined, v]) : entries(value as object);
+  if (pairs.length === 0) return ["{}"];
+  if (!Array.isArray(value) && isLeaf(Object.fromEntries(pairs))) return [`{ ${pairs.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(", ")} }`];
   const inner = indent + "  ";
-  return `{\n${pairs.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${print(v, inner)}`).join(",\n")}\n${indent}}`;
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  todo.push(`\n${indent}${close}`);
+  for (let i = pairs.length - 1; i >= 0; i--) {
+    const [key, member] = pairs[i]!;
+    todo.push([member, inner], `${i ? ",\n" : ""}${inner}${key === undefined ? "" : `${JSON.stringify(key)}: `}`);
+  }
+  return [`${open}\n`];
 }

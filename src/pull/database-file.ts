@@ -5,6 +5,7 @@ import {
   databaseDescriptionSchema,
   DatabaseFileError,
   defaultTypeName,
+  MAX_FOLDER_PATH,
   scriptFolderPath,
   type DatabaseDescriptionInput,
   type DatabaseScriptInput,
@@ -87,32 +88,92 @@ export function databaseFileName(database: string): string {
 }
 
 const sameFolder = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-const showFolder = (folder: readonly string[]) => folder.join("/");
 
-/** The description to write: the server's scripts in its order, with what the file adds to each kept. */
+/**
+ * The description to write: the server's scripts in its order, with what the file adds to each kept. A folder up to
+ * MAX_FOLDER_PATH deep is written as its path (as the file spelled it, when that did not change); a deeper one as its
+ * index in `folders`, where each folder is written once with the folder it is in, so that the file grows with the
+ * number of scripts and folders, not with the square of their depth.
+ */
 export function mergeDatabase(database: string, live: readonly LiveScript[], file: DatabaseDescriptionInput | undefined, schemaRef: string | undefined): DatabaseDescriptionInput {
   const entries = new Map<string, DatabaseScriptInput>();
   for (const entry of file?.scripts ?? []) if (!entries.has(entry.name)) entries.set(entry.name, entry);
+  const folders: { name: string; in?: number }[] = [];
+  // The path of the last folder written to `folders`, and the index of each of its folders there.
+  let open: readonly string[] = [];
+  const index: number[] = [];
+  const deep = (folder: readonly string[]): number => {
+    let same = 0;
+    while (same < folder.length && same < open.length && folder[same] === open[same]) same++;
+    for (let depth = same; depth < folder.length; depth++) {
+      index[depth] = folders.push({ name: folder[depth]!, ...(depth ? { in: index[depth - 1]! } : {}) }) - 1;
+    }
+    open = folder;
+    return index[folder.length - 1]!;
+  };
   const scripts = live.map(({ name, folder }): DatabaseScriptInput => {
     const { name: _name, folder: fileFolder, ...extra } = entries.get(name) ?? { name };
-    const kept = fileFolder !== undefined && sameFolder(scriptFolderPath(fileFolder), folder) ? fileFolder : folder.length === 1 ? folder[0] : folder;
+    const kept =
+      fileFolder !== undefined && typeof fileFolder !== "number" && sameFolder(scriptFolderPath(fileFolder), folder)
+        ? fileFolder
+        : folder.length > MAX_FOLDER_PATH
+          ? deep(folder)
+          : folder.length === 1
+            ? folder[0]!
+            : folder;
     return { name, ...(folder.length ? { folder: kept } : {}), ...extra };
   });
   const $schema = file ? file.$schema : schemaRef;
-  return { ...($schema !== undefined ? { $schema } : {}), database, scripts };
+  return { ...($schema !== undefined ? { $schema } : {}), database, scripts, ...(folders.length ? { folders } : {}) };
+}
+
+/**
+ * Each script's folder, by name, as a number that is the same for the same path in `before` and `after` (a folder
+ * is its parent's number and its name): paths compared without being made, each folder of `folders` numbered once.
+ */
+class FolderNumbers {
+  readonly #numbers = new Map<string, number>();
+  readonly #folders: [parent: number, name: string][] = [];
+
+  of(parent: number, name: string): number {
+    const key = `${parent}/${name}`;
+    let n = this.#numbers.get(key);
+    if (n === undefined) this.#numbers.set(key, (n = this.#folders.push([parent, name])));
+    return n;
+  }
+
+  /** Each script's folder number by its name (0: at the top), the last of a name kept (as a Map of the list keeps it). */
+  scripts(description: DatabaseDescriptionInput): Map<string, number> {
+    const table: number[] = [];
+    for (const folder of description.folders ?? []) table.push(this.of(folder.in === undefined ? 0 : table[folder.in]!, folder.name));
+    const out = new Map<string, number>();
+    for (const { name, folder } of description.scripts ?? []) {
+      out.set(name, typeof folder === "number" ? table[folder]! : scriptFolderPath(folder).reduce((parent, at) => this.of(parent, at), 0));
+    }
+    return out;
+  }
+
+  /** `Billing/Print` ("" at the top); past 8 folders, the first and last 3 with the depth between. */
+  show(n: number): string {
+    const path: string[] = [];
+    for (let at = n; at; at = this.#folders[at - 1]![0]) path.push(this.#folders[at - 1]![1]);
+    path.reverse();
+    return path.length > MAX_FOLDER_PATH ? `${path.slice(0, 3).join("/")}/.../${path.slice(-3).join("/")} (${path.length} folders deep)` : path.join("/");
+  }
 }
 
 /** What the merge changed, for the report and `--check`: scripts added, removed, moved between folders, or the order. */
 export function diffDatabase(before: DatabaseDescriptionInput, after: DatabaseDescriptionInput): ScriptChange[] {
   const changes: ScriptChange[] = [];
-  const old = new Map((before.scripts ?? []).map((s) => [s.name, scriptFolderPath(s.folder)]));
-  const now = new Map((after.scripts ?? []).map((s) => [s.name, scriptFolderPath(s.folder)]));
+  const numbers = new FolderNumbers();
+  const old = numbers.scripts(before);
+  const now = numbers.scripts(after);
   for (const [name, folder] of now) {
     const was = old.get(name);
-    if (!was) changes.push({ kind: "added", name, to: showFolder(folder), breaking: false });
-    else if (!sameFolder(was, folder)) changes.push({ kind: "moved", name, from: showFolder(was), to: showFolder(folder), breaking: false });
+    if (was === undefined) changes.push({ kind: "added", name, to: numbers.show(folder), breaking: false });
+    else if (was !== folder) changes.push({ kind: "moved", name, from: numbers.show(was), to: numbers.show(folder), breaking: false });
   }
-  for (const [name, folder] of old) if (!now.has(name)) changes.push({ kind: "removed", name, from: showFolder(folder), breaking: true });
+  for (const [name, folder] of old) if (!now.has(name)) changes.push({ kind: "removed", name, from: numbers.show(folder), breaking: true });
   const order = (d: DatabaseDescriptionInput, keep: Map<string, unknown>) => (d.scripts ?? []).map((s) => s.name).filter((n) => keep.has(n));
   if (order(before, now).join("\u0000") !== order(after, old).join("\u0000")) changes.push({ kind: "reordered", breaking: false });
   return changes;

@@ -50,7 +50,7 @@ async function exchange(options: TransportSettings, fetchFunction: typeof fetch,
       redirect: "manual",
     } as RequestInit);
   } catch (error) {
-    throw connectionError(error, call);
+    throw connectionError(error, call, scrub);
   }
   // Names lower-cased, as the Headers object keeps them.
   const headers: Envelope["headers"] = Object.fromEntries(response.headers);
@@ -71,7 +71,7 @@ async function exchange(options: TransportSettings, fetchFunction: typeof fetch,
       try {
         chunk = await reader.read();
       } catch (error) {
-        throw connectionError(error, call);
+        throw connectionError(error, call, scrub);
       }
       if (chunk.done) break;
       received += chunk.value.byteLength;

@@ -47,20 +47,32 @@ interface ListEntry {
 
 /** `fm.layouts()` and `fm.scripts()`, through the client's session. */
 export function layoutListing(session: Session, database: string): LayoutListing {
-  /** The `list` of `GET .../{list}` (`layouts`, `scripts`): entries walked depth first, each folder's in its `folder...Names`. */
-  const listing = async (list: string, inner: string, options: ListingOptions = {}): Promise<LayoutEntry[]> => {
+  /**
+   * The `list` of `GET .../{list}` (`layouts`, `scripts`): entries in the server's order, each folder's (its
+   * `folder...Names`) where the folder is. Walked with a stack of the open folders, not by recursion: the server
+   * decides how deep folders go.
+   */
+  const listing = async (list: string, inner: string, options?: ListingOptions): Promise<LayoutEntry[]> => {
     const req = { method: "GET", path: `/databases/${segment(database)}/${list}` } as const;
-    const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
+    const envelope = await session.call(() => req, { ...options, idempotent: true });
     const out: LayoutEntry[] = [];
-    const walk = (entries: unknown, folder: string[]) => {
-      if (!Array.isArray(entries)) throw broken(envelope, req, `response.${list} (or a folder's ${inner}) is not an array`);
-      for (const entry of entries as (ListEntry | null)[]) {
-        if (typeof entry?.name !== "string") throw broken(envelope, req, `a ${list.slice(0, -1)} or folder has no name`);
-        if (entry.isFolder === true) walk(entry[inner], [...folder, entry.name]);
-        else out.push({ name: entry.name, ...(typeof entry.table === "string" && entry.table ? { table: entry.table } : {}), ...(options.folders ? { folder } : {}) });
+    // What is still to read, the next entry last, each with its depth; `folder` the path of the entry read, cut to
+    // that depth. A loop, not a recursion: the server decides how deep folders go.
+    const todo: unknown[] = [];
+    const folder: string[] = [];
+    const read = (entries: unknown, depth: number) => {
+      if (!Array.isArray(entries) || entries.some((entry: ListEntry | null) => typeof entry?.name !== "string")) {
+        throw broken(envelope, req, `response.${list} (or a folder's ${inner}) is not an array of named entries`);
       }
+      for (let i = entries.length; i; ) todo.push(entries[--i], depth);
     };
-    walk(envelope.response[list], []);
+    read(envelope.response[list], 0);
+    while (todo.length) {
+      folder.length = todo.pop() as number;
+      const entry = todo.pop() as ListEntry & { name: string };
+      if (entry.isFolder === true) read(entry[inner], folder.push(entry.name));
+      else out.push({ name: entry.name, ...(typeof entry.table === "string" && entry.table && { table: entry.table }), ...(options?.folders && { folder: [...folder] }) });
+    }
     return out;
   };
   return {

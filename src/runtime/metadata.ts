@@ -138,8 +138,8 @@ export async function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: s
     return layoutMetadataOf(envelope.response);
   } catch (error) {
     if (!(error instanceof ShapeError)) throw error;
-    // The path holds the server's names (of portals): redacted like every error the session makes.
-    throw session.redact(broken(envelope, req, `the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
+    // The path holds the server's names (of portals): scrubbed as the session scrubs what a server says.
+    throw broken(envelope, req, session.scrub(`the layout metadata has an unexpected shape at ${error.path.join(".") || "response"}: ${error.message}`));
   }
 }
 

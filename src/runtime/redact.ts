@@ -1,43 +1,72 @@
+import { FileMakerError } from "./errors.js";
+import { NetworkError, ProtocolError } from "./protocol-errors.js";
+
 /**
  * Keeps secrets out of errors. A proxy that echoes the request (its headers, its body) into an error page or a
  * FileMaker message would otherwise put the session token or the Basic credentials into an error's message,
- * its properties, its stack and its causes, and from there into logs. The session, which knows its secrets,
- * passes every error it throws through `redact`.
+ * its properties, its stack and its causes, and from there into logs.
+ *
+ * Secrets are taken out where they can appear, never from what the client decides on: the runtime's own errors are
+ * made from text already scrubbed (the server's message, the start of a body that is not an envelope, a connection
+ * fault's message, a server's names), so their code, HTTP status, call (a path built from layout names) and script
+ * results stay exact; what others made (a cause from the connection, a token store, a callback) is scrubbed whole.
  */
 
 const REDACTED = "[redacted]";
 
-/** Each secret as it may appear in an echo: as is, JSON-escaped, percent-encoded; longest first. */
-export function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]));
-  forms.delete("");
-  return [...forms].sort((a, b) => b.length - a.length);
+/**
+ * A secret form shorter than this is replaced only as a whole word (no letter or digit on either side), so that a
+ * password "0" leaves "401" alone and "a" the word "layout"; a longer one wherever it is (a token
+ * in "Bearer%20<token>" too).
+ */
+const SHORT = 12;
+
+/**
+ * Each secret as it may appear in an echo (as is, JSON-escaped, percent-encoded), longest first, as one pattern (one
+ * that matches nothing when there is no secret).
+ */
+export function secretPattern(secrets: readonly string[]): RegExp {
+  const forms = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].filter(Boolean);
+  const alternatives = forms
+    .sort((a, b) => b.length - a.length)
+    .map((form) => {
+      const exact = form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+      return form.length < SHORT ? `(?<![\\p{L}\\p{N}])${exact}(?![\\p{L}\\p{N}])` : exact;
+    });
+  return new RegExp(alternatives.join("|") || "(?!)", "gu");
 }
 
 /** `text` with every occurrence of every secret form replaced. */
-export function scrub(text: string, forms: readonly string[]): string {
-  return forms.reduce((out, form) => out.replaceAll(form, REDACTED), text);
-}
+export const scrub = (text: string, pattern: RegExp): string => text.replace(pattern, REDACTED);
 
 /**
- * Scrubs, in place, every string an error carries: its own properties (message, stack, bodyStart, serverMessage),
- * the plain objects and arrays it holds (its call) and its causes, at any depth. Other objects (a socket, a
- * caller's abort reason that is not an error) are left alone. Returns the error.
+ * Scrubs, in place, every string what others made carries (an error's message, stack and properties other than its
+ * `code`, the plain objects and arrays it holds, its causes), at any depth, walked without recursion. The runtime's
+ * own errors are left as they are but for their cause; objects that are neither errors nor plain (a socket, a
+ * caller's abort reason that is not an error) are left alone. Returns `error`.
  */
-export function redact<T>(value: T, forms: readonly string[], seen = new Set<object>()): T {
-  if (typeof value !== "object" || value === null || seen.has(value)) return value;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (!(value instanceof Error) && prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) return value;
-  seen.add(value);
-  // "stack" also where it is an accessor rather than an own value.
-  for (const key of [...Reflect.ownKeys(value), "stack"]) {
-    try {
-      const before: unknown = (value as Record<PropertyKey, unknown>)[key];
-      const after = typeof before === "string" ? scrub(before, forms) : redact(before, forms, seen);
-      if (after !== before) Object.defineProperty(value, key, { value: after });
-    } catch {
-      // A getter that throws, a frozen property: left as it is (nothing the runtime makes is either).
+export function redact<T>(error: T, pattern: RegExp): T {
+  const seen = new Set<unknown>();
+  for (const todo: unknown[] = [error]; todo.length; ) {
+    const value = todo.pop() as Record<PropertyKey, unknown>;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (value instanceof FileMakerError || value instanceof ProtocolError || value instanceof NetworkError) {
+      todo.push(value.cause);
+      continue;
+    }
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (!(value instanceof Error) && prototype !== Object.prototype && prototype !== Array.prototype && prototype !== null) continue;
+    // "stack" also where it is an accessor rather than an own value.
+    for (const key of [...Reflect.ownKeys(value), "stack"]) {
+      try {
+        const before = value[key];
+        const after = typeof before === "string" && key !== "code" ? scrub(before, pattern) : todo.push(before) && before;
+        if (after !== before) Object.defineProperty(value, key, { value: after });
+      } catch {
+        // A getter that throws, a frozen property: left as it is (nothing the runtime makes is either).
+      }
     }
   }
-  return value;
+  return error;
 }

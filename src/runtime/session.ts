@@ -1,6 +1,6 @@
 import { broken } from "./answer-shape.js";
 import { fileMakerError } from "./errors.js";
-import { redact, scrub, secretForms } from "./redact.js";
+import { redact, scrub, secretPattern } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import type { TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
@@ -82,8 +82,6 @@ export class Session {
    * show it either.
    */
   #tokens: string[] = [];
-  /** How the transport quotes a body in an error: without this session's secrets. */
-  readonly #scrub: Scrub;
   /** The token store's key of the session's credential, once known. */
   #key: string | undefined;
   /** Whether the token in hand is in the app's store (taken from it or written to it): close() leaves it open. */
@@ -104,8 +102,10 @@ export class Session {
       this.#tokens = [fixed];
       this.#lastUsed = options.now();
     }
-    this.#scrub = (text) => scrub(text, this.#secrets());
   }
+
+  /** `text` (what a server or proxy said) without this session's secrets: how an error quotes it. */
+  readonly scrub: Scrub = (text) => scrub(text, this.#secrets());
 
   /** Whether uploads may name a file path (the transport reads files: Node only). */
   get filePaths(): boolean {
@@ -121,12 +121,12 @@ export class Session {
     }
   }
 
-  /** `error` without the session's token, credentials or data source passwords in anything it carries. */
+  /** `error` without the session's token, credentials or data source passwords in anything others made of it (see redact.ts). */
   redact<E>(error: E): E {
     return redact(error, this.#secrets());
   }
 
-  #secrets(): string[] {
+  #secrets(): RegExp {
     const { auth, fmDataSource = [] } = this.#options;
     const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
@@ -134,7 +134,7 @@ export class Session {
       secrets.push(pair, base64(pair), auth.password);
     }
     if ("oauth" in auth) secrets.push(auth.oauth.identifier);
-    return secretForms(secrets);
+    return secretPattern(secrets);
   }
 
   async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
@@ -182,7 +182,7 @@ export class Session {
    */
   async send(req: WireRequest, also?: string): Promise<Envelope> {
     try {
-      return this.#checked(await this.#options.transport.send(req, this.#scrub), req, also);
+      return this.#checked(await this.#options.transport.send(req, this.scrub), req, also);
     } catch (error) {
       throw this.redact(error);
     }
@@ -191,12 +191,12 @@ export class Session {
   /** Sends `req` (which carries `call`'s signal) with the retry policy: network faults (reads only, unless never sent) and capacity codes. */
   #transmit(req: WireRequest, call: CallOptions): Promise<Envelope> {
     const policy = this.#options.retry;
-    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(req, this.#scrub)));
+    return withCapacityRetry(policy, call.signal, () => withRetry(policy, call.idempotent, call.signal, () => this.#options.transport.send(req, this.scrub)));
   }
 
   /** `envelope` when its code is 0 (or `also`); else its typed error, thrown. */
   #checked(envelope: Envelope, req: WireRequest, also?: string): Envelope {
-    if (envelope.code !== "0" && envelope.code !== also) throw fileMakerError(envelope.code, envelope.message, envelope.httpStatus, callOf(req), envelope.response);
+    if (envelope.code !== "0" && envelope.code !== also) throw fileMakerError(envelope.code, this.scrub(envelope.message), envelope.httpStatus, callOf(req), envelope.response);
     return envelope;
   }
 

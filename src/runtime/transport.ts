@@ -127,10 +127,10 @@ export function bounded(settings: TransportSettings, call: FailedCall, signal: A
   });
 }
 
-/** A fault of the connection (refused, reset, DNS, TLS), named by its code when it has one. */
-export function connectionError(error: unknown, call: FailedCall): NetworkError {
+/** A fault of the connection (refused, reset, DNS, TLS), named by its code when it has one; its message scrubbed. */
+export function connectionError(error: unknown, call: FailedCall, scrub: Scrub = (text) => text): NetworkError {
   const fault = faultOf(error);
-  return new NetworkError(`network fault${fault.code ? ` ${fault.code}` : ""}: ${fault.message ?? String(error)}`, "connection", call, { cause: error });
+  return new NetworkError(`network fault${fault.code ? ` ${fault.code}` : ""}: ${scrub(fault.message ?? String(error))}`, "connection", call, { cause: error });
 }
 
 /**

@@ -70,7 +70,7 @@ function send(options: TransportSettings, dispatcherOrLoading: Dispatcher | Prom
       },
       onResponseError(_, error) {
         settle(() => {
-          throw connectionError(error, call);
+          throw connectionError(error, call, scrub);
         });
       },
     };

@@ -51,6 +51,14 @@ describe("planDatabases: one module per database", () => {
     ]);
   });
 
+  it("takes the scripts of a description whose folders, 6,000 deep, are given by index in folders", () => {
+    const depth = 6_000;
+    const folders = Array.from({ length: depth }, (_, i) => ({ name: `F${i}`, ...(i ? { in: i - 1 } : {}) }));
+    const scripts = Array.from({ length: depth }, (_, i) => ({ name: `S${i}`, folder: i }));
+    const [sales] = plan([layout({ database: "Sales", layout: "Orders", fields: [] })], [{ database: "Sales", scripts, folders }]);
+    expect(sales!.scripts).toEqual(scripts.map((s) => s.name));
+  });
+
   it("never renames a layout: a database whose name or file a layout takes is <Name>Database, then with a hash; the same in any input order", () => {
     const layouts = [
       layout({ database: "Contacts", layout: "Contacts", fields: [] }, "a.layout.json"),

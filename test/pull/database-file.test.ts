@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import type { DatabaseDescriptionInput, DatabaseScriptInput } from "../../src/layout/index.js";
 import { diffDatabase, mergeDatabase, type PullResult } from "../../src/pull/index.js";
+import { parseDatabaseDescription } from "../../src/layout/index.js";
 import { copyExample, EXAMPLES, PULL_PASSWORD, PULL_USER, readTree, runPull, type Emulator } from "./helpers.js";
 
 // fmgen pull and the database description (<Database>.database.json): the server's script list, merged into the
@@ -34,13 +35,13 @@ async function readDatabaseFile(root: string): Promise<DatabaseDescriptionInput>
   return JSON.parse(await readFile(join(root, FILE), "utf8")) as DatabaseDescriptionInput;
 }
 
-/** A loopback proxy to `target` that answers `GET .../scripts` itself, with `status` and `body`. */
+/** A loopback proxy to `target` that answers `GET .../scripts` itself, with `status` and `body` (a text as it is). */
 async function scriptsProxy(target: string, status: number, body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(target);
   const server = createServer((req, res) => {
     if (req.method === "GET" && /\/databases\/[^/]+\/scripts$/.test(req.url ?? "")) {
       res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
+      res.end(typeof body === "string" ? body : JSON.stringify(body));
       return;
     }
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
@@ -206,7 +207,7 @@ describe("a server that does not give the script list", () => {
   it.each([
     ["refuses it to the account (error 9)", 401, { messages: [{ code: "9", message: "Insufficient privileges" }], response: {} }, /FileMaker error 9, insufficient privileges/],
     ["has no such endpoint", 404, { messages: [{ code: "1630", message: "URL is not supported" }], response: {} }, /no script list endpoint \(FileMaker error 1630/],
-    ["answers it in a shape a list cannot have", 200, { messages: [{ code: "0", message: "OK" }], response: { scripts: [{ name: "A" }, { isFolder: true, name: "F", folderScriptNames: [{ name: 3 }] }] } }, /the script list failed: GET \/databases\/Contacts\/scripts: HTTP 200 answer breaks the protocol: a script or folder has no name/],
+    ["answers it in a shape a list cannot have", 200, { messages: [{ code: "0", message: "OK" }], response: { scripts: [{ name: "A" }, { isFolder: true, name: "F", folderScriptNames: [{ name: 3 }] }] } }, /the script list failed: GET \/databases\/Contacts\/scripts: HTTP 200 answer breaks the protocol: response.scripts \(or a folder.s folderScriptNames\) is not an array of named entries/],
   ])("is reported, naming the file, and the layouts are still pulled: the server %s", async (_, status, body, reason) => {
     const proxy = await scriptsProxy(emu.url, status, body);
     try {
@@ -242,5 +243,106 @@ describe("mergeDatabase and diffDatabase", () => {
     expect(mergeDatabase("D", [], undefined, "s.json")).toEqual({ $schema: "s.json", database: "D", scripts: [] });
     expect(diffDatabase(file, merged).map((c) => c.kind)).toEqual(["moved", "added", "removed", "reordered"]);
     expect(diffDatabase(merged, merged)).toEqual([]);
+  });
+});
+
+describe("folders nested thousands deep", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await contactsEmulator(SCRIPTS);
+  });
+  afterAll(() => emu.close());
+
+  /**
+   * `GET /scripts` with `depth` folders each inside the one before (`F0` outermost), a script in every `every`th of
+   * them and in the deepest, one at the top before and after; written as text (JSON.stringify of so deep a value is a
+   * recursion of its own).
+   */
+  function nestedScripts(depth: number, every: number): string {
+    const script = (name: string) => `{"name":${JSON.stringify(name)},"isFolder":false}`;
+    let text = `[${script("first")}`;
+    for (let i = 0; i < depth; i++) text += `,{"name":"F${i}","isFolder":true,"folderScriptNames":[${i % every === 0 || i === depth - 1 ? script(`S${i}`) : ""}`;
+    text = text.replace(/\[,/g, "[") + "]}".repeat(depth) + `,${script("last")}]`;
+    return `{"response":{"scripts":${text}},"messages":[{"code":"0","message":"OK"}]}`;
+  }
+
+  async function pullNested(depth: number, every: number): Promise<{ text: string; listing: string; check: Awaited<ReturnType<typeof runPull>> }> {
+    const listing = nestedScripts(depth, every);
+    const proxy = await scriptsProxy(emu.url, 200, listing);
+    try {
+      const root = await copyExample("contacts");
+      const pulled = await runPull(root, proxy.url);
+      expect(pulled.err).toBe("");
+      expect(pulled.code).toBe(0);
+      const text = await readFile(join(root, FILE), "utf8");
+      // A second pull finds the file up to date: what it wrote reads back as the same scripts and folders.
+      const check = await runPull(root, proxy.url, ["--check"]);
+      return { text, listing, check };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  it("3,000 folders with a script in each: the file's size is linear in the listing's, and --check reads it back", async () => {
+    const { text, listing, check } = await pullNested(3_000, 1);
+    expect(check.code).toBe(0);
+    expect(check.out).toMatch(/Contacts\.database\.json: up to date/);
+    // Each script once, each folder once: at most twice the listing (it is about 100 B per level), never its square.
+    expect(text.length).toBeLessThan(2 * listing.length);
+    const file = JSON.parse(text) as DatabaseDescriptionInput;
+    expect(file.scripts).toHaveLength(3_002);
+    expect(file.scripts![0]).toEqual({ name: "first" });
+    expect(file.scripts![1]).toEqual({ name: "S0", folder: "F0" });
+  });
+
+  it("6,000 folders deep: the pull writes the file and --check reads it back", async () => {
+    const { text, check } = await pullNested(6_000, 1_000);
+    expect(check.code).toBe(0);
+    expect(check.out).toMatch(/Contacts\.database\.json: up to date/);
+    expect((JSON.parse(text) as DatabaseDescriptionInput).scripts!.map((s) => s.name)).toEqual(["first", "S0", "S1000", "S2000", "S3000", "S4000", "S5000", "S5999", "last"]);
+  });
+});
+
+describe("folders by index (the format for folders more than 8 deep)", () => {
+  const chain = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `F${i}`, ...(i ? { in: i - 1 } : {}) }));
+  const path = (n: number) => Array.from({ length: n }, (_, i) => `F${i}`);
+
+  it("mergeDatabase writes a folder up to 8 deep as its path, a deeper one as its index in folders, each folder once", () => {
+    const live = [
+      { name: "Eight", folder: path(8) },
+      { name: "Nine", folder: path(9) },
+      { name: "Ten", folder: path(10) },
+      { name: "Other", folder: [...path(8), "G"] },
+    ];
+    expect(mergeDatabase("Contacts", live, undefined, undefined)).toEqual({
+      database: "Contacts",
+      scripts: [
+        { name: "Eight", folder: path(8) },
+        { name: "Nine", folder: 8 },
+        { name: "Ten", folder: 9 },
+        { name: "Other", folder: 10 },
+      ],
+      folders: [...chain(10), { name: "G", in: 7 }],
+    });
+  });
+
+  it("parseDatabaseDescription gives each script its path, 6,000 deep, walking the folders without recursion", () => {
+    const parsed = parseDatabaseDescription({ database: "Contacts", scripts: [{ name: "Deep", folder: 5_999 }, { name: "Top" }], folders: chain(6_000) });
+    expect(parsed.scripts[0]!.folder).toEqual(path(6_000));
+    expect(parsed.scripts[1]!.folder).toEqual([]);
+  });
+
+  it("refuses a folder in a later (or its own) folder and a script in a folder that is not there, naming the paths", () => {
+    expect(() => parseDatabaseDescription({ database: "Contacts", scripts: [{ name: "A", folder: 2 }], folders: [{ name: "F", in: 0 }] }, "x.database.json")).toThrow(
+      "x.database.json: folders[0].in: must be the index of an earlier folder (below 0); scripts[0].folder: folders has no index 2 (it has 1 folders)",
+    );
+  });
+
+  it("diffDatabase: the same folder by path or by index is no change; a deep move shows each end's first and last names and depth", () => {
+    const byPath: DatabaseDescriptionInput = { database: "Contacts", scripts: [{ name: "A", folder: path(12) }, { name: "B", folder: path(3) }] };
+    const byIndex: DatabaseDescriptionInput = { database: "Contacts", scripts: [{ name: "A", folder: 11 }, { name: "B", folder: 2 }], folders: chain(12) };
+    expect(diffDatabase(byPath, byIndex)).toEqual([]);
+    const moved: DatabaseDescriptionInput = { database: "Contacts", scripts: [{ name: "A", folder: 10 }, { name: "B", folder: path(3) }], folders: chain(12) };
+    expect(diffDatabase(byIndex, moved)).toEqual([{ kind: "moved", name: "A", from: "F0/F1/F2/.../F9/F10/F11 (12 folders deep)", to: "F0/F1/F2/.../F8/F9/F10 (11 folders deep)", breaking: false }]);
   });
 });

@@ -52,11 +52,11 @@ const BAD_IDS = (keys: readonly ("recordId" | "modId")[]): [string, object, stri
 };
 
 const BAD_LAYOUT_LISTS: [string, object, string][] = [
-  ["an empty response", {}, "response.layouts (or a folder's folderLayoutNames) is not an array"],
-  ["layouts as a string", { layouts: "Contacts Web" }, "response.layouts (or a folder's folderLayoutNames) is not an array"],
-  ["an entry without a name", { layouts: [{ name: "A" }, { table: "T" }] }, "a layout or folder has no name"],
-  ["a null entry", { layouts: [null] }, "a layout or folder has no name"],
-  ["a folder without its list", { layouts: [{ name: "F", isFolder: true }] }, "response.layouts (or a folder's folderLayoutNames) is not an array"],
+  ["an empty response", {}, "response.layouts (or a folder's folderLayoutNames) is not an array of named entries"],
+  ["layouts as a string", { layouts: "Contacts Web" }, "response.layouts (or a folder's folderLayoutNames) is not an array of named entries"],
+  ["an entry without a name", { layouts: [{ name: "A" }, { table: "T" }] }, "response.layouts (or a folder's folderLayoutNames) is not an array of named entries"],
+  ["a null entry", { layouts: [null] }, "response.layouts (or a folder's folderLayoutNames) is not an array of named entries"],
+  ["a folder without its list", { layouts: [{ name: "F", isFolder: true }] }, "response.layouts (or a folder's folderLayoutNames) is not an array of named entries"],
 ];
 
 const BAD_METADATA: [string, object, string][] = [

@@ -219,9 +219,9 @@ describe("malformed answers of code 0 are ProtocolErrors naming the call and wha
     ["productInfo, a numeric version", (c) => c.productInfo(), "GET /productInfo", { productInfo: { name: "n", buildDate: "b", version: 21, dateFormat: "d", timeFormat: "t", timeStampFormat: "s" } }, "response.productInfo.version is not a string"],
     ["databases, none", (c) => c.databases(), "GET /databases", {}, "response.databases is not an array"],
     ["databases, an entry without a name", (c) => c.databases(), "GET /databases", { databases: [{ name: "A" }, {}] }, "response.databases[1].name is not a string"],
-    ["scripts, none", (c) => c.scripts(), "GET /databases/Contacts/scripts", {}, "response.scripts (or a folder's folderScriptNames) is not an array"],
-    ["scripts, a folder without its list", (c) => c.scripts({ folders: true }), "GET /databases/Contacts/scripts", { scripts: [{ name: "F", isFolder: true }] }, "response.scripts (or a folder's folderScriptNames) is not an array"],
-    ["scripts, a nameless entry", (c) => c.scripts(), "GET /databases/Contacts/scripts", { scripts: [null] }, "a script or folder has no name"],
+    ["scripts, none", (c) => c.scripts(), "GET /databases/Contacts/scripts", {}, "response.scripts (or a folder's folderScriptNames) is not an array of named entries"],
+    ["scripts, a folder without its list", (c) => c.scripts({ folders: true }), "GET /databases/Contacts/scripts", { scripts: [{ name: "F", isFolder: true }] }, "response.scripts (or a folder's folderScriptNames) is not an array of named entries"],
+    ["scripts, a nameless entry", (c) => c.scripts(), "GET /databases/Contacts/scripts", { scripts: [null] }, "response.scripts (or a folder's folderScriptNames) is not an array of named entries"],
   ];
   let answer: object = {};
   let server: Awaited<ReturnType<typeof startFakeServer>>;
