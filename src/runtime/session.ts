@@ -305,4 +305,5 @@ function base64(data: string | ArrayBuffer): string {
   return btoa(bytes);
 }
 
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+// Unannotated: the encoder's Uint8Array<ArrayBuffer> is what WebCrypto's BufferSource takes under lib "dom".
+const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -207,8 +207,10 @@ describe('"." and ".." never reach a request path', () => {
   });
 
   it.each(dots)("a session token %j is never put in the logout path", async (token) => {
-    const fm = client({ auth: { token } });
+    const fm = connect(fake.url, { auth: { token } });
     expect(await refused(() => fm.logout())).toBe(`logout: token "${token}" cannot be a URL path segment`);
+    // A failed logout keeps its token (it may be ended later): close() tries again, refused the same way.
+    expect(await refused(() => fm.close())).toBe(`logout: token "${token}" cannot be a URL path segment`);
   });
 
   it.each([
