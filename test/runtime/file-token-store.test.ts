@@ -1,21 +1,24 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileTokenStore } from "../../src/runtime/file-token-store.js";
-import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { memoryTokenStore } from "../../src/runtime/index.js";
+import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, PASSWORD } from "../support/runtime-layouts.js";
 
 // @fmgen/runtime/file-token-store (Node only): a token store in one JSON file shared by the processes of a machine.
-// Written atomically (temp file + rename, under a lock file), mode 0600; a missing or damaged file reads as empty.
+// Written atomically (temp file + rename, under a lock file), mode 0600; a missing or damaged file reads as empty;
+// anything at the path but a file of this user that nobody else can write is refused (issue 21).
 // The processes test runs two Node processes on the built package against one emulator: one login between them.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CHILD = fileURLToPath(new URL("../support/token-store-child.mjs", import.meta.url));
 const POSIX = process.platform !== "win32";
+const ROOT_USER = process.getuid?.() === 0;
 
 let dir: string;
 beforeAll(() => {
@@ -107,6 +110,76 @@ describe("fileTokenStore", () => {
   });
 });
 
+// Issue 21, item 4: what is at the path is used only if it is what the store writes. Each case would hang, exhaust
+// memory or use a token someone else planted if it were read as a file: each must be refused, the error naming the
+// path and the reason, by get and by set, and set must leave it as it was.
+const KEY = "https://fm.example.com/fmi/data/vLatest Contacts web";
+const PLANTED = "planted-token";
+const plantTokens = (path: string, extra = "") => writeFileSync(path, `{"${KEY}":"${PLANTED}"${extra}}`, { mode: 0o600 });
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+describe.skipIf(!POSIX)("what is at the path: refused unless it is a file of this user that nobody else can write", () => {
+  const cases: [string, (path: string) => void, string][] = [
+    ["a file others can write", (path) => (plantTokens(path), chmodSync(path, 0o666)), "it is writable by group or others (mode 666)"],
+    ["a file its group can write", (path) => (plantTokens(path), chmodSync(path, 0o620)), "it is writable by group or others (mode 620)"],
+    ["a symbolic link to a file with a token", (path) => (plantTokens(`${path}.elsewhere`), symlinkSync(`${path}.elsewhere`, path)), "it is a symbolic link"],
+    ["a symbolic link to /dev/zero", (path) => symlinkSync("/dev/zero", path), "it is a symbolic link"],
+    ["a FIFO", (path) => void spawnSync("mkfifo", [path]), "it is a FIFO, not a regular file"],
+    ["a folder", (path) => mkdirSync(path), "it is a folder, not a regular file"],
+    ["a file over 1 MiB", (path) => plantTokens(path, `,"pad":"${"x".repeat(1 << 20)}"`), "it is larger than 1048576 bytes"],
+  ];
+  it.each(cases)("%s is refused, naming the path and the reason; nothing planted is used or replaced", { timeout: 5_000 }, async (_what, plant, reason) => {
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { mode: 0o700 });
+    plant(path);
+    const before = lstatSync(path);
+    const store = fileTokenStore(path);
+    const error = new RegExp(`^fileTokenStore: refusing ${escape(path)}: ${escape(reason)}$`);
+    await expect(store.get(KEY)).rejects.toThrow(error);
+    await expect(store.set(KEY, "mine")).rejects.toThrow(error);
+    await expect(store.delete(KEY)).rejects.toThrow(error);
+    const after = lstatSync(path);
+    expect([after.ino, after.mode, after.size]).toEqual([before.ino, before.mode, before.size]);
+    // No lock nor temporary file left behind.
+    expect(readdirSync(join(path, "..")).filter((name) => !name.endsWith(".elsewhere"))).toEqual(["tokens.json"]);
+  });
+
+  it.skipIf(!ROOT_USER)("a file of another user is refused (chown to 65534; skipped unless the tests run as root, as only root can give a file away)", async () => {
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { mode: 0o700 });
+    plantTokens(path);
+    chownSync(path, 65534, 65534);
+    const error = new RegExp(`^fileTokenStore: refusing ${escape(path)}: it is owned by uid 65534, not by this process's uid 0$`);
+    await expect(fileTokenStore(path).get(KEY)).rejects.toThrow(error);
+    await expect(fileTokenStore(path).set(KEY, "mine")).rejects.toThrow(error);
+    expect(readFileSync(path, "utf8")).toContain(PLANTED);
+  });
+
+  it("a folder others can write is refused (they could replace the file or remove the lock); a sticky one is not", async () => {
+    const path = freshPath();
+    const folder = join(path, "..");
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    plantTokens(path);
+    const error = new RegExp(`^fileTokenStore: refusing ${escape(folder)}: the folder is writable by group or others \\(mode 777\\) and not sticky$`);
+    await expect(fileTokenStore(path).get(KEY)).rejects.toThrow(error);
+    await expect(fileTokenStore(path).set(KEY, "mine")).rejects.toThrow(error);
+    // Sticky, as /tmp is: others cannot remove or rename what is not theirs.
+    chmodSync(folder, 0o1777);
+    await fileTokenStore(path).set("k", "t");
+    expect(await fileTokenStore(path).get(KEY)).toBe(PLANTED);
+  });
+
+  it.skipIf(!ROOT_USER)("a folder of another user is refused (skipped unless the tests run as root)", async () => {
+    const path = freshPath();
+    const folder = join(path, "..");
+    mkdirSync(folder, { mode: 0o700 });
+    plantTokens(path);
+    chownSync(folder, 65534, 65534);
+    await expect(fileTokenStore(path).get(KEY)).rejects.toThrow(`fileTokenStore: refusing ${folder}: the folder is owned by uid 65534, not by this process's uid 0 nor root`);
+  });
+});
+
 /** Runs `script` (ES module text) in a new Node process at the repository's root; resolves to its stdout. */
 function runNode(script: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -156,6 +229,26 @@ describe("several processes (the built package)", () => {
       },
     };
   }
+
+  it("a token planted in a file others can write is never sent: the call fails naming the file", async () => {
+    // A token the server accepts, planted in a file anyone could have written.
+    const memory = memoryTokenStore();
+    const first = connect(emu.url, { tokenStore: memory });
+    await first.layouts();
+    await first.close();
+    const key = `${emu.url}/fmi/data/vLatest ${DATABASE} web`;
+    const token = await memory.get(key);
+    expect(token).toEqual(expect.any(String));
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { mode: 0o700 });
+    writeFileSync(path, JSON.stringify({ [key]: token }), { mode: 0o666 });
+    chmodSync(path, 0o666);
+    const requests = emu.stats().requests;
+    const fm = connect(emu.url, { tokenStore: fileTokenStore(path) });
+    await expect(fm.layouts()).rejects.toThrow(`fileTokenStore: refusing ${path}: it is writable by group or others (mode 666)`);
+    expect(emu.stats().requests - requests).toBe(0);
+    await fm.close();
+  });
 
   it("two processes sharing one file store log in once between them, and all their calls succeed", { timeout: 30_000 }, async () => {
     const path = freshPath();
