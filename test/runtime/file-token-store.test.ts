@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -19,6 +19,19 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CHILD = fileURLToPath(new URL("../support/token-store-child.mjs", import.meta.url));
 const POSIX = process.platform !== "win32";
 const ROOT_USER = process.getuid?.() === 0;
+
+/** The pid of a process that has exited: a lock naming it on this host was left by a dead process. */
+function deadPid(): number {
+  const pid = spawnSync(process.execPath, ["-e", ""]).pid;
+  if (!pid) throw new Error("could not start a process");
+  return pid;
+}
+
+/** Writes a lock as another process of this store would have left it: holder `pid` on this host, dated `at`. */
+function plantLock(lock: string, pid: number, at: Date): void {
+  writeFileSync(lock, JSON.stringify({ pid, host: hostname(), nonce: "planted", time: at.toISOString() }), { mode: 0o600 });
+  utimesSync(lock, at, at);
+}
 
 let dir: string;
 beforeAll(() => {
@@ -95,18 +108,18 @@ describe("fileTokenStore", () => {
     setTimeout(() => rmSync(`${path}.lock`), 150);
     await store.set("k", "t1");
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    // A lock a minute old: its holder is gone.
-    writeFileSync(`${path}.lock`, "");
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${path}.lock`, old, old);
+    // A lock a minute old, of a process that has exited: its holder is gone.
+    plantLock(`${path}.lock`, deadPid(), new Date(Date.now() - 60_000));
     await store.set("k", "t2");
     expect(await store.get("k")).toBe("t2");
     expect(existsSync(`${path}.lock`)).toBe(false);
   });
 
-  it("refuses a path that is not a string", () => {
+  it("refuses a path that is not a string, and a lock timeout that is not a number of milliseconds", () => {
     expect(() => fileTokenStore("")).toThrow(TypeError);
     expect(() => fileTokenStore(undefined as unknown as string)).toThrow(/fileTokenStore: path must be a file path/);
+    expect(() => fileTokenStore(freshPath(), { lockTimeoutMs: -1 })).toThrow(/lockTimeoutMs must be a number of milliseconds/);
+    expect(() => fileTokenStore(freshPath(), { lockTimeoutMs: Number.NaN })).toThrow(TypeError);
   });
 });
 
@@ -133,7 +146,7 @@ describe.skipIf(!POSIX)("what is at the path: refused unless it is a file of thi
     mkdirSync(join(path, ".."), { mode: 0o700 });
     plant(path);
     const before = lstatSync(path);
-    const store = fileTokenStore(path);
+    const store = fileTokenStore(path, { lockTimeoutMs: 2_000 });
     const error = new RegExp(`^fileTokenStore: refusing ${escape(path)}: ${escape(reason)}$`);
     await expect(store.get(KEY)).rejects.toThrow(error);
     await expect(store.set(KEY, "mine")).rejects.toThrow(error);
@@ -177,6 +190,62 @@ describe.skipIf(!POSIX)("what is at the path: refused unless it is a file of thi
     plantTokens(path);
     chownSync(folder, 65534, 65534);
     await expect(fileTokenStore(path).get(KEY)).rejects.toThrow(`fileTokenStore: refusing ${folder}: the folder is owned by uid 65534, not by this process's uid 0 nor root`);
+  });
+});
+
+// Issue 21, item 3: the lock. Waits are bounded; a lock is stale when its holder on this host has exited, or when this
+// process has seen it unchanged for 5 s, whatever its dates say; anything but a lock file of this user is refused.
+describe.skipIf(!POSIX)("the lock", () => {
+  it("a lock dated in the future whose holder has exited is taken over at once", { timeout: 10_000 }, async () => {
+    const path = freshPath();
+    const store = fileTokenStore(path, { lockTimeoutMs: 3_000 });
+    await store.set("k", "t0");
+    plantLock(`${path}.lock`, deadPid(), new Date(Date.now() + 3_600_000));
+    await store.set("k", "t1");
+    expect(await store.get("k")).toBe("t1");
+    expect(readdirSync(join(path, ".."))).toEqual(["tokens.json"]);
+  });
+
+  it("a lock dated in the future whose holder may be running: a bounded wait and an error naming the lock, then a takeover once seen unchanged for 5 s", { timeout: 20_000 }, async () => {
+    const path = freshPath();
+    await fileTokenStore(path).set("k", "t0");
+    const at = new Date(Date.now() + 3_600_000);
+    plantLock(`${path}.lock`, process.pid, at);
+    await expect(fileTokenStore(path, { lockTimeoutMs: 500 }).set("k", "t1")).rejects.toThrow(
+      `fileTokenStore: timed out after 500 ms waiting for the lock ${path}.lock, held by pid ${process.pid} on ${hostname()} since ${at.toISOString()}; if no process holds it, delete it`,
+    );
+    expect(await fileTokenStore(path).get("k")).toBe("t0");
+    // The default timeout (10 s) outlasts the 5 s after which a lock seen unchanged is taken over.
+    await fileTokenStore(path).set("k", "t2");
+    expect(await fileTokenStore(path).get("k")).toBe("t2");
+    expect(readdirSync(join(path, ".."))).toEqual(["tokens.json"]);
+  });
+
+  it("a dangling symbolic link as the lock is refused at once, and left where it is", { timeout: 10_000 }, async () => {
+    const path = freshPath();
+    const store = fileTokenStore(path, { lockTimeoutMs: 2_000 });
+    await store.set("k", "t0");
+    symlinkSync(join(dir, "nowhere"), `${path}.lock`);
+    await expect(store.set("k", "t1")).rejects.toThrow(`fileTokenStore: refusing ${path}.lock: it is a symbolic link`);
+    expect(readlinkSync(`${path}.lock`)).toBe(join(dir, "nowhere"));
+    expect(await store.get("k")).toBe("t0");
+  });
+
+  const locks: [string, (lock: string) => void, string][] = [
+    ["a FIFO", (lock) => void spawnSync("mkfifo", [lock]), "it is a FIFO, not a regular file"],
+    ["a folder", (lock) => mkdirSync(lock), "it is a folder, not a regular file"],
+    ["a file others can write", (lock) => (plantLock(lock, deadPid(), new Date()), chmodSync(lock, 0o646)), "it is writable by group or others (mode 646)"],
+  ];
+  if (ROOT_USER) locks.push(["a lock of another user", (lock) => (plantLock(lock, deadPid(), new Date()), chownSync(lock, 65534, 65534)), "it is owned by uid 65534, not by this process's uid 0"]);
+  it.each(locks)("a lock that is %s is refused at once, and left where it is", { timeout: 10_000 }, async (_what, plant, reason) => {
+    const path = freshPath();
+    const store = fileTokenStore(path, { lockTimeoutMs: 2_000 });
+    await store.set("k", "t0");
+    plant(`${path}.lock`);
+    const before = lstatSync(`${path}.lock`).ino;
+    await expect(store.set("k", "t1")).rejects.toThrow(`fileTokenStore: refusing ${path}.lock: ${reason}`);
+    expect(lstatSync(`${path}.lock`).ino).toBe(before);
+    expect(await store.get("k")).toBe("t0");
   });
 });
 
@@ -229,6 +298,35 @@ describe("several processes (the built package)", () => {
       },
     };
   }
+
+  it("12 processes writing 20 keys each, racing to take over a stale lock: no write is lost", { timeout: 60_000 }, async () => {
+    const path = freshPath();
+    mkdirSync(join(path, ".."), { mode: 0o700 });
+    const writer = (p: number) =>
+      `import { fileTokenStore } from "@fmgen/runtime/file-token-store";
+       setTimeout(() => process.exit(3), 40_000).unref();
+       const store = fileTokenStore(${JSON.stringify(path)}, { lockTimeoutMs: 30_000 });
+       console.log("ready");
+       await new Promise((resolve) => process.stdin.once("data", resolve));
+       process.stdin.destroy();
+       await Promise.all(Array.from({ length: 20 }, (_, i) => store.set("p${p}-" + i, "t" + i)));`;
+    const writers = Array.from({ length: 12 }, (_, p) => {
+      const proc = spawn(process.execPath, ["--input-type=module", "-e", writer(p)], { cwd: ROOT, timeout: 45_000 });
+      let err = "";
+      proc.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const ready = new Promise<void>((resolve) => proc.stdout.once("data", () => resolve()));
+      const exited = new Promise<string>((resolve) => proc.on("close", (code) => resolve(code === 0 ? "ok" : `exit ${code}: ${err}`)));
+      return { proc, ready, exited };
+    });
+    await Promise.race([Promise.all(writers.map((w) => w.ready)), Promise.all(writers.map((w) => w.exited))]);
+    // A lock left by a process that died a minute ago: all twelve find it at once when they start.
+    plantLock(`${path}.lock`, deadPid(), new Date(Date.now() - 60_000));
+    for (const w of writers) w.proc.stdin.write("go\n");
+    expect(await Promise.all(writers.map((w) => w.exited))).toEqual(writers.map(() => "ok"));
+    const tokens = JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
+    expect(Object.keys(tokens)).toHaveLength(240);
+    expect(readdirSync(join(path, ".."))).toEqual(["tokens.json"]);
+  });
 
   it("a token planted in a file others can write is never sent: the call fails naming the file", async () => {
     // A token the server accepts, planted in a file anyone could have written.
