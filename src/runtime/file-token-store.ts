@@ -70,8 +70,8 @@ export function fileTokenStore(path: string, options: FileTokenStoreOptions = {}
       const tokens = await readTokens(path);
       change(tokens);
       const temp = `${path}.${randomUUID()}.tmp`;
-      await createFile(temp, JSON.stringify(Object.fromEntries(tokens)));
       try {
+        await createFile(temp, JSON.stringify(Object.fromEntries(tokens)));
         await stillHeld();
         await rename(temp, path);
       } catch (error) {
@@ -239,8 +239,8 @@ function holderHasExited(record: LockRecord | undefined): boolean {
 async function locked(lock: string, timeout: number, work: (stillHeld: () => Promise<void>) => Promise<void>): Promise<void> {
   const record = JSON.stringify({ pid: process.pid, host: hostname(), nonce: randomUUID(), time: new Date().toISOString() } satisfies LockRecord);
   const mine = `${lock}.${randomUUID()}.tmp`;
-  await createFile(mine, record);
   try {
+    await createFile(mine, record);
     const deadline = performance.now() + timeout;
     let seen: string | undefined;
     let seenSince = 0;
