@@ -2,7 +2,7 @@
 // reads and writes files; no entry of the runtime imports it).
 import { createHash, randomUUID } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { link, mkdir, open, rename, stat, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import type { TokenStore } from "./token-store.js";
@@ -270,7 +270,9 @@ async function locked(lock: string, timeout: number, work: (stillHeld: () => Pro
   try {
     await work(async () => {
       const held = await readChecked(lock, MAX_LOCK_BYTES);
-      if (held?.text !== record) {
+      // And the path still names the file read: one opened just before it was taken over is read whole after.
+      const there = held && (await lstat(lock).catch(() => undefined));
+      if (held?.text !== record || `${there?.dev}:${there?.ino}` !== held.inode) {
         throw new Error(`fileTokenStore: the lock ${lock} was taken over while this process held it (over ${STALE_LOCK_MS} ms); the change was not written`);
       }
     });

@@ -328,6 +328,56 @@ describe("several processes (the built package)", () => {
     expect(readdirSync(join(path, ".."))).toEqual(["tokens.json"]);
   });
 
+  it.each([
+    ["before it writes its temporary file", "temp"],
+    ["once it has opened the lock to check it still holds it", "check"],
+  ])("a writer held up %s, whose lock is taken over meanwhile, fails rather than overwrite the write made meanwhile", { timeout: 40_000 }, async (_when, where) => {
+    const path = freshPath();
+    // The child's node:fs/promises open() waits for a line on stdin the first time it creates the temporary token file
+    // (after the child has taken the lock and read the file, before it writes), or once it has opened the lock to read
+    // it (the child is the only writer: that is its check before it commits). The store's code is the built package's.
+    const writer = `import fsp from "node:fs/promises";
+       import { syncBuiltinESMExports } from "node:module";
+       import { createInterface } from "node:readline";
+       setTimeout(() => process.exit(3), 30_000).unref();
+       const path = ${JSON.stringify(path)};
+       const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+       const open = fsp.open;
+       let hold = true;
+       const wait = async () => {
+         hold = false;
+         console.log("holding the lock");
+         await lines.next();
+       };
+       fsp.open = async (file, flags, mode) => {
+         const temp = flags === "wx" && String(file).startsWith(path + ".") && !String(file).startsWith(path + ".lock");
+         if (hold && ${JSON.stringify(where)} === "temp" && temp) await wait();
+         const handle = await open(file, flags, mode);
+         if (hold && ${JSON.stringify(where)} === "check" && String(file) === path + ".lock" && typeof flags === "number") await wait();
+         return handle;
+       };
+       syncBuiltinESMExports();
+       const { fileTokenStore } = await import("@fmgen/runtime/file-token-store");
+       const store = fileTokenStore(path, { lockTimeoutMs: 20_000 });
+       console.log(await store.set("child", "c").then(() => "written", (error) => String(error)));
+       process.stdin.destroy();`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", writer], { cwd: ROOT, timeout: 35_000 });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      expect((await lines.next()).value).toBe("holding the lock");
+      // Seen unchanged for 5 s, its lock is taken over (its holder is alive, but held up).
+      await fileTokenStore(path, { lockTimeoutMs: 20_000 }).set("parent", "p");
+      child.stdin.write("go on\n");
+      expect((await lines.next()).value).toBe(`Error: fileTokenStore: the lock ${path}.lock was taken over while this process held it (over 5000 ms); the change was not written`);
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ parent: "p" });
+    expect(readdirSync(join(path, ".."))).toEqual(["tokens.json"]);
+  });
+
   it("a token planted in a file others can write is never sent: the call fails naming the file", async () => {
     // A token the server accepts, planted in a file anyone could have written.
     const memory = memoryTokenStore();
