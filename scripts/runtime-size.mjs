@@ -29,7 +29,9 @@ const ENTRIES = [
   // What fmgen pull loads for layout metadata and undecoded records.
   { name: "metadata (metadata.ts)", file: "../src/runtime/metadata.ts", platform: "neutral", budget: 1_950 },
   // What `@fmgen/runtime/file-token-store` loads (Node only; no entry imports it): 726 B when set (issue 15), +5 %.
-  { name: "file-token-store (file-token-store.ts)", file: "../src/runtime/file-token-store.ts", platform: "node", budget: 760 },
+  // Issue 21 items 3-4 (a lock with bounded waits and an ownership-checked takeover; the file, the lock and the folder
+  // checked before use, refused with the path and the reason) took it from 726 B to 2,220 B: budget 2,330 B (+5 %).
+  { name: "file-token-store (file-token-store.ts)", file: "../src/runtime/file-token-store.ts", platform: "node", budget: 2_330 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.
