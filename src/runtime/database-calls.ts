@@ -1,7 +1,7 @@
 import { broken, isObject } from "./answer-shape.js";
 import { describe } from "./codecs.js";
-import type { AnyDatabase, GlobalsOf, ScriptNameOf } from "./database.js";
-import type { AnyDefinition } from "./definition.js";
+import type { AnyDatabase, GlobalsOf, OfClientDatabase, ScriptNameOf } from "./database.js";
+import { checkDatabase, type AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
 import { setOwn } from "./own.js";
 import { scriptsIn, type ScriptResult } from "./script-options.js";
@@ -31,7 +31,7 @@ export interface DatabaseCalls<Db extends AnyDatabase> {
    * Runs a script on a layout (its definition, or its name), alone: `GET /layouts/{layout}/script/{name}`. A script
    * that fails is an answer (`error` other than "0"), never thrown; a script the file lacks is a ScriptMissingError.
    */
-  runScript(layout: AnyDefinition | string, name: ScriptNameOf<Db>, options?: Signal & { param?: string }): Promise<ScriptResult>;
+  runScript<D extends AnyDefinition>(layout: (D & OfClientDatabase<D, Db>) | string, name: ScriptNameOf<Db>, options?: Signal & { param?: string }): Promise<ScriptResult>;
   /**
    * Sets global fields (`TO::field`, `TO::field(2)` for a repetition) for this client's session: `PATCH /globals`.
    * They last as long as the session: after a logout, or a new login (an idle or expired token), set them again.
@@ -59,8 +59,9 @@ export function databaseCalls<Db extends AnyDatabase>(session: Session, database
     async runScript(layout, name, options = {}) {
       const layoutName = typeof layout === "string" ? layout : layout?.layout;
       const { param } = options;
-      // A layout of another database is the server's 105, as any layout this file lacks.
       if (typeof layoutName !== "string" || !layoutName) throw new TypeError("runScript: layout must be a layout definition or name");
+      // A definition of another database's layout is refused as fm.layout() refuses it (a name is the server's to judge).
+      if (typeof layout !== "string") checkDatabase("runScript: layout", layout, database);
       if (typeof name !== "string" || !name) throw new TypeError(`runScript: name must be a script name, got ${describe(name)}`);
       if (param !== undefined && typeof param !== "string") throw new TypeError(`runScript: param must be a string, got ${describe(param)}`);
       const path = `${base}/layouts/${segment(layoutName, "runScript: layout")}/script/${segment(name, "runScript: script")}${param === undefined ? "" : `?script.param=${encodeURIComponent(param)}`}`;

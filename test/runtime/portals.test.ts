@@ -286,6 +286,7 @@ describe.each([
         expect(() => layout.listAll({ response: elsewhere })).toThrow(TypeError);
         // The same check, and the same error, where a client is asked for a layout of another database.
         expect(() => fm.layout(elsewhere)).toThrow(new TypeError('layout "Contact Summary" is of database "Elsewhere", but this client is for "Contacts"'));
+        await expect(fm.runScript(elsewhere as never, "Anything")).rejects.toThrow(new TypeError('runScript: layout "Contact Summary" is of database "Elsewhere", but this client is for "Contacts"'));
         await expect(layout.list({ response: "Contact Summary" } as never)).rejects.toThrow(new TypeError("list: response must be a layout definition"));
       });
       expect(requests).toBe(0);

@@ -6,6 +6,7 @@
 import { expectTypeOf } from "vitest";
 import { createClient, defineDatabase, type DatabaseEntry, type LayoutEntry, type ProductInfo, type ScriptEntry, type ScriptResult } from "@fmgen/runtime";
 import { Contact } from "../../examples/contacts/generated/index.js";
+import { Invoice } from "../../examples/invoices/generated/index.js";
 
 const Contacts = defineDatabase({
   database: "Contacts",
@@ -27,6 +28,10 @@ export async function runScriptNamesAreTyped(): Promise<void> {
   await typed.runScript({ layout: "Contacts Web", database: "Contacts", fields: {} }, "Send Invoice");
   // A plain database name: any script name.
   await untyped.runScript(Contact, "Anything");
+  // @ts-expect-error: Invoice is a layout of database "Invoicing"; the client is for "Contacts" (as fm.layout())
+  await typed.runScript(Invoice, "Send Invoice");
+  // A plain database name: the runtime checks (a TypeError), as fm.layout() does.
+  await untyped.runScript(Invoice, "Anything");
 }
 
 export async function setGlobalsTakesOnlyGlobals(): Promise<void> {
