@@ -380,11 +380,14 @@ describe("several processes (the built package)", () => {
 
   it("a token planted in a file others can write is never sent: the call fails naming the file", async () => {
     // A token the server accepts, planted in a file anyone could have written.
+    // The key (it ends in a verifier of the password) as the client wrote it.
     const memory = memoryTokenStore();
-    const first = connect(emu.url, { tokenStore: memory });
+    let key = "";
+    const recording = { get: (k: string) => memory.get(k), set: (k: string, t: string) => memory.set((key = k), t), delete: (k: string) => memory.delete(k) };
+    const first = connect(emu.url, { tokenStore: recording });
     await first.layouts();
     await first.close();
-    const key = `${emu.url}/fmi/data/vLatest ${DATABASE} web`;
+    expect(key.startsWith(`${emu.url}/fmi/data/vLatest ${DATABASE} web `)).toBe(true);
     const token = await memory.get(key);
     expect(token).toEqual(expect.any(String));
     const path = freshPath();
