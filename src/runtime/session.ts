@@ -97,6 +97,8 @@ export class Session {
     const { token, apiKey } = options.auth as { token?: string; apiKey?: string };
     const fixed = token ?? apiKey;
     this.#signsIn = !fixed;
+    // The store's key proves the credential through WebCrypto, which pages served over plain http do not have.
+    if (options.tokenStore && !fixed && !globalThis.crypto?.subtle) throw new TypeError("createClient: a tokenStore needs WebCrypto (crypto.subtle), which this runtime lacks (a page served over plain http)");
     if (fixed) {
       this.#token = fixed;
       this.#tokens = [fixed];

@@ -83,6 +83,21 @@ describe("the store's key", () => {
     expect(store.ops[0]?.[1]).toMatch(/^http:\/\/127\.0\.0\.1:1\/fmi\/data\/vLatest My%20File a%20b \S+$/);
   });
 
+  it("a store where WebCrypto is missing (a page served over plain http) is refused by createClient, by name", () => {
+    const crypto = globalThis.crypto;
+    Object.defineProperty(globalThis, "crypto", { value: {}, configurable: true });
+    try {
+      expect(() => createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: { username: "u", password: "p" }, tokenStore: memoryTokenStore() })).toThrow(
+        new TypeError("createClient: a tokenStore needs WebCrypto (crypto.subtle), which this runtime lacks (a page served over plain http)"),
+      );
+      // No store, or a client that never logs in: nothing to prove, nothing refused.
+      createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: { username: "u", password: "p" } });
+      createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: { token: "t" }, tokenStore: memoryTokenStore() });
+    } finally {
+      Object.defineProperty(globalThis, "crypto", { value: crypto, configurable: true, writable: true });
+    }
+  });
+
   it("a token or an API key needs no login: the store is never asked, and close() ends a given token's session as without a store", async () => {
     const store = recordingStore();
     await client({ auth: { apiKey: "store-api-key" }, tokenStore: store }).layout(Contact).get(1);
