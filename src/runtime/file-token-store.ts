@@ -260,7 +260,7 @@ async function locked(lock: string, timeout: number, work: (stillHeld: () => Pro
       if ((holderHasExited(holder) || now - seenSince >= STALE_LOCK_MS) && (await takeOver(lock, id))) continue;
       if (now >= deadline) {
         const by = holder ? `pid ${holder.pid} on ${holder.host} since ${holder.time}` : "an unknown process";
-        throw new Error(`fileTokenStore: timed out after ${timeout} ms waiting for the lock ${lock}, held by ${by}; if no process holds it, delete it`);
+        throw new Error(`fileTokenStore: timed out after ${timeout} ms waiting for the lock ${lock}, held by ${by}; if no process holds it, delete it (and any ${lock}.*.takeover left by a process that died taking it over)`);
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait * (0.5 + Math.random()), deadline - now)));
     }

@@ -212,7 +212,7 @@ describe.skipIf(!POSIX)("the lock", () => {
     const at = new Date(Date.now() + 3_600_000);
     plantLock(`${path}.lock`, process.pid, at);
     await expect(fileTokenStore(path, { lockTimeoutMs: 500 }).set("k", "t1")).rejects.toThrow(
-      `fileTokenStore: timed out after 500 ms waiting for the lock ${path}.lock, held by pid ${process.pid} on ${hostname()} since ${at.toISOString()}; if no process holds it, delete it`,
+      `fileTokenStore: timed out after 500 ms waiting for the lock ${path}.lock, held by pid ${process.pid} on ${hostname()} since ${at.toISOString()}; if no process holds it, delete it (and any ${path}.lock.*.takeover left by a process that died taking it over)`,
     );
     expect(await fileTokenStore(path).get("k")).toBe("t0");
     // The default timeout (10 s) outlasts the 5 s after which a lock seen unchanged is taken over.
