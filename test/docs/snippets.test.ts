@@ -24,13 +24,19 @@
  * Anything else in a `<!-- snippet: ... -->` comment, or one that no code block follows, fails the test.
  *
  * A failure names the file, the markdown line and the compiler's message: `README.md:393: TS2769: ...`.
+ *
+ * Two blocks also run: the README's app snippet ("How it fits together"), bundled as written against the contacts
+ * example's generated code and run against the emulator serving that example; and docs/emulator.md's runnable
+ * JavaScript example, from the repository root, printing what its comments say.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { PULL_PASSWORD, PULL_USER, startExampleEmulator } from "../pull/helpers.js";
 import { compileSnippets, documentationSnippets, extractSnippets, type CompileOptions } from "./snippets.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -91,6 +97,15 @@ declare module "redis" {
 }
 `;
 
+/** The records named Ada, as a find over the wire answers them to the example's puller account. */
+async function fetchJson(url: string, server: string): Promise<{ recordId: string; fieldData: Record<string, unknown> }[]> {
+  const basic = Buffer.from(`${PULL_USER}:${PULL_PASSWORD}`).toString("base64");
+  const login = await fetch(`${server}/fmi/data/vLatest/databases/Contacts/sessions`, { method: "POST", headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/json" }, body: "{}" });
+  const token = ((await login.json()) as { response: { token: string } }).response.token;
+  const answer = await fetch(url, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ query: [{ "First Name": "==Ada" }] }) });
+  return ((await answer.json()) as { response: { data: { recordId: string; fieldData: Record<string, unknown> }[] } }).response.data;
+}
+
 const OPTIONS: CompileOptions = { root: ROOT, context: CONTEXT, ambient: AMBIENT };
 
 function report(errors: readonly { where: string; message: string }[]): string {
@@ -119,7 +134,41 @@ describe("the documentation's code blocks", () => {
   });
 });
 
-describe("the documentation's runnable example", () => {
+describe("the documentation's runnable examples", () => {
+  it("the README's app snippet runs against the emulator serving the contacts example", async () => {
+    const app = documentationSnippets(ROOT, ["README.md"]).find((s) => s.code.includes("await fm.close();"));
+    expect(app?.code).toContain('import { Contact } from "./generated/index.js";');
+    // Bundled as written, from examples/contacts (so ./generated/index.js is its generated code), the runtime from src/.
+    const bundle = await build({
+      stdin: { contents: app!.code, resolveDir: join(ROOT, "examples/contacts"), sourcefile: "app.ts", loader: "ts" },
+      absWorkingDir: ROOT,
+      alias: { "@fmgen/runtime": "./src/runtime/index.ts", "@fmgen/runtime/schema": "./src/runtime/schema.ts" },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+      banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+    });
+    const dir = mkdtempSync(join(tmpdir(), "fmgen-readme-app-"));
+    mkdirSync(join(dir, "photos"));
+    writeFileSync(join(dir, "photos/ada.png"), Buffer.from("89504e470d0a1a0a", "hex"));
+    writeFileSync(join(dir, "app.mjs"), bundle.outputFiles[0]!.text);
+    const emu = await startExampleEmulator("contacts");
+    try {
+      const env = { ...process.env, FM_SERVER: emu.url, FM_DATABASE: "Contacts", FM_USERNAME: PULL_USER, FM_PASSWORD: PULL_PASSWORD };
+      await new Promise<void>((done, fail) => {
+        execFile(process.execPath, ["app.mjs"], { cwd: dir, env, timeout: 30_000 }, (error, _out, err) => (error ? fail(new Error(`${error.message}\n${err}`)) : done()));
+      });
+      // The seed's Ada (recordId 1) has an email; the app's has none, the Status its edit set and the photo it uploaded.
+      const created = (await fetchJson(`${emu.url}/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/_find`, emu.url)).filter((r) => r.recordId !== "1");
+      expect(created).toMatchObject([{ fieldData: { "First Name": "Ada", Email: "", Birthday: "12/10/1815", Status: "Active" } }]);
+      expect(created[0]!.fieldData.Photo).toMatch(/^http:/);
+    } finally {
+      await emu.close();
+    }
+  }, 60_000);
+
   it("docs/emulator.md's JavaScript example runs from the repository root and prints what its comments say", () => {
     const [example, ...others] = documentationSnippets(ROOT, ["docs/emulator.md"]).filter((s) => s.code.includes('from "./dist/emulator/index.js"'));
     expect(others).toEqual([]);
