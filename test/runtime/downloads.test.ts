@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FileMakerError, NetworkError, ResponseTooLargeError, type FileMakerClient, type LayoutClient } from "../../src/runtime/index.js";
+import { FileMakerError, NetworkError, ProtocolError, ResponseTooLargeError, type FileMakerClient, type LayoutClient } from "../../src/runtime/index.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Types } from "../support/runtime-layouts.js";
 
@@ -194,5 +196,108 @@ describe("fm.download", () => {
     expect(result).toBeInstanceOf(FileMakerError);
     expect((result as FileMakerError).code).toBe("952");
     expect(logins).toBe(0);
+  });
+});
+
+/** A loopback HTTP server answering every request with `handle`; the requests it saw. */
+async function server(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; seen: IncomingMessage[]; close: () => Promise<void> }> {
+  const seen: IncomingMessage[] = [];
+  const http = createServer((req, res) => {
+    seen.push(req);
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+// What the emulator never does and a server or proxy may: a body without Content-Length, a redirect elsewhere, a
+// file name with a path in it, an error page that is not an envelope.
+describe("fm.download against other answers", () => {
+  it("a body without Content-Length fails past maxResponseBytes while it is read, and the server stops sending", async () => {
+    let closed!: Promise<void>;
+    const srv = await server((_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      // Chunked and endless until the client goes away.
+      const drip = setInterval(() => res.write(Buffer.alloc(1024)), 2);
+      closed = new Promise((resolve) => res.on("close", () => (clearInterval(drip), resolve())));
+    });
+    const client = connect(srv.url, { maxResponseBytes: 10_000 });
+    try {
+      const file = await client.download(`${srv.url}/Streaming/file.bin`);
+      expect(file.size).toBeUndefined();
+      const error = await file.bytes().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      await closed;
+    } finally {
+      await client.close();
+      await srv.close();
+    }
+  });
+
+  it("a redirect to another origin is not followed: the cookie never leaves the server", async () => {
+    const elsewhere = await server((_req, res) => res.end("stolen"));
+    const srv = await server((_req, res) => {
+      res.writeHead(302, { location: `${elsewhere.url}/x`, "set-cookie": "X-FMS-Session-Key=SECRETCOOKIE1234567890; Path=/" });
+      res.end();
+    });
+    const client = connect(srv.url);
+    try {
+      const error = await client.download(`${srv.url}/Streaming/f.bin`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/^download: the server redirected to another origin/);
+      expect(String(error)).not.toContain("SECRETCOOKIE");
+      expect(elsewhere.seen).toHaveLength(0);
+    } finally {
+      await client.close();
+      await srv.close();
+      await elsewhere.close();
+    }
+  });
+
+  it("sends the cookie to the Location; a name with a path in it keeps only its last part", async () => {
+    const srv = await server((req, res) => {
+      if (req.headers.cookie !== "X-FMS-Session-Key=K1") {
+        res.writeHead(302, { location: "/Streaming/real.bin?RCType=EmbeddedRCFileProcessor", "set-cookie": "X-FMS-Session-Key=K1; Path=/; HttpOnly" });
+        return res.end();
+      }
+      res.writeHead(200, { "content-type": "image/png", "content-disposition": 'attachment; filename="../../etc/passwd"' });
+      res.end("png!");
+    });
+    const client = connect(srv.url);
+    try {
+      const file = await client.download(`${srv.url}/Streaming/ABC.png?RCType=EmbeddedRCFileProcessor`);
+      expect([file.name, file.type, new TextDecoder().decode(await file.bytes())]).toEqual(["passwd", "image/png", "png!"]);
+      expect(srv.seen.map((r) => r.url)).toEqual(["/Streaming/ABC.png?RCType=EmbeddedRCFileProcessor", "/Streaming/real.bin?RCType=EmbeddedRCFileProcessor"]);
+    } finally {
+      await client.close();
+      await srv.close();
+    }
+  });
+
+  it("a 200 at once is the file (its name the URL's last segment); an error page is a ProtocolError", async () => {
+    const srv = await server((req, res) => {
+      if (req.url!.startsWith("/Streaming/ok")) return res.end("hello");
+      res.writeHead(401, { "content-type": "text/html" });
+      res.end("<html>denied</html>");
+    });
+    const client = connect(srv.url);
+    try {
+      const file = await client.download(`${srv.url}/Streaming/ok%20file.txt`);
+      expect([file.name, file.size, new TextDecoder().decode(await file.bytes())]).toEqual(["ok file.txt", 5, "hello"]);
+      const error = await client.download(`${srv.url}/Streaming/no`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).httpStatus).toBe(401);
+    } finally {
+      await client.close();
+      await srv.close();
+    }
   });
 });
