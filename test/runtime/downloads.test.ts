@@ -242,6 +242,20 @@ describe("fm.download against other answers", () => {
     }
   });
 
+  it("a server that never answers fails with the client's timeoutMs", async () => {
+    const srv = await server(() => undefined);
+    const client = connect(srv.url, { timeoutMs: 300 });
+    try {
+      const error = await client.download(`${srv.url}/Streaming/f.bin`).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).reason).toBe("timeout");
+      expect((error as Error).message).toBe("download {container URL}: no answer within 300 ms");
+    } finally {
+      await client.close();
+      await srv.close();
+    }
+  });
+
   it("a redirect to another origin is not followed: the cookie never leaves the server", async () => {
     const elsewhere = await server((_req, res) => res.end("stolen"));
     const srv = await server((_req, res) => {
