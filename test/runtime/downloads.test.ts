@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileMakerError, NetworkError, ProtocolError, ResponseTooLargeError, type FileMakerClient, type LayoutClient } from "../../src/runtime/index.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { transportOption } from "../support/runtime-entry.js";
 import { Types } from "../support/runtime-layouts.js";
 
 // Container downloads through the runtime (layout.download and fm.download) against the emulator over loopback HTTP:
@@ -96,6 +97,33 @@ describe("fm.download", () => {
     expect(requests).toBe(2);
     expect([result.file.name, result.file.type, result.file.size]).toEqual(["a.txt", "text/plain", 1234]);
     expect(Buffer.from(result.data).equals(Buffer.from(data))).toBe(true);
+  });
+
+  it("goes through the client's own dispatcher (Node) or fetch function (fetch entry)", async () => {
+    const { Agent } = await import("undici");
+    const data = bytes(300);
+    const { url } = await stored(data);
+    let carried = 0;
+    const agent = new Agent();
+    const client = connect(emu.url, transportOption({
+      dispatcher: () =>
+        agent.compose((dispatch) => (options, handler) => {
+          carried++;
+          return dispatch(options, handler);
+        }),
+      fetch: () => (input, init) => {
+        carried++;
+        return fetch(input, init);
+      },
+    }));
+    try {
+      expect(Buffer.from(await (await client.download(url)).bytes()).equals(Buffer.from(data))).toBe(true);
+      // The 302 and the file.
+      expect(carried).toBe(2);
+    } finally {
+      await client.close();
+      await agent.close();
+    }
   });
 
   it("a URL another client's session read works for this client too (the URL is signed, as FileMaker Server's are)", async () => {
