@@ -105,7 +105,8 @@ export async function downloadUrl(session: Session, url: string, options: Downlo
         throw new ProtocolError(response.status, "", call, "redirects again once given the X-FMS-Session-Key cookie");
       }
     }
-    const size = response.headers.get("content-length") === null ? undefined : Number(response.headers.get("content-length"));
+    const length = Number(response.headers.get("content-length") ?? NaN);
+    const size = Number.isSafeInteger(length) ? length : undefined;
     if (size! > settings.maxResponseBytes) {
       await response.body?.cancel();
       throw new ResponseTooLargeError(response.status, call, settings.maxResponseBytes);
