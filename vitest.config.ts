@@ -25,7 +25,7 @@ function runtimeAliases(entry: string) {
  * FMGEN_RUNTIME_ENTRY (test/support/runtime-entry.ts).
  */
 const FETCH_TESTS = [
-  "test/runtime/{answer-shapes,database-calls,date-formats,errors,list-all,proto-names,protocol,record-schema,records,response-size,scripts,sessions,sign-ins,text-values,token-store,uploads,values}.test.ts",
+  "test/runtime/{answer-shapes,database-calls,date-formats,downloads,errors,list-all,proto-names,protocol,record-schema,records,response-size,scripts,sessions,sign-ins,text-values,token-store,uploads,values}.test.ts",
   "test/runtime/fetch-*.test.ts",
   "test/security/{echoed-secrets,find-injection,fuzz-responses,secrets,security}.test.ts",
   "test/query/builder.test.ts",

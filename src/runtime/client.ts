@@ -3,6 +3,7 @@ import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
 import type { DatabaseCalls } from "./database-calls.js";
+import type { ContainerFile, DownloadOptions } from "./download.js";
 import type { LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
@@ -83,6 +84,11 @@ export interface FileMakerClient<Db extends AnyDatabase = string> extends Layout
    * with a plain name the signature has no such check, so that it costs the compiler nothing per call.
    */
   layout: [Db] extends [string] ? <D extends AnyDefinition>(definition: D) => LayoutClient<D, Db> : <D extends AnyDefinition>(definition: D & OfClientDatabase<D, Db>) => LayoutClient<D, Db>;
+  /**
+   * Downloads a container URL of this client's server (a field's value; any other origin is refused): the file's
+   * name, type, size and body, which is read once (`body`, `bytes()` or `blob()`) up to `maxResponseBytes`.
+   */
+  download(url: string, options?: DownloadOptions): Promise<ContainerFile>;
   /** Ends the session (token in the path); the next call logs in again. */
   logout(options?: { signal?: AbortSignal }): Promise<void>;
   /** Logs out and closes the client's own connection pool (on Node). */
@@ -131,6 +137,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     ),
     // The parameter's type adds a compile-time check (OfClientDatabase) that nothing here needs.
     layout: ((definition: AnyDefinition) => new LayoutClient(definition, session, settings)) as FileMakerClient<Db>["layout"],
+    download: async (url, opts) => (await import("./download.js")).downloadUrl(session, url, opts),
     logout: (opts) => session.logout(opts?.signal),
     close: async () => {
       try {

@@ -15,6 +15,8 @@ export function fetchTransport(settings: TransportSettings, fetchFunction?: type
     send: (req, scrub) => send(settings, fetchFunction ?? globalThis.fetch, req, scrub),
     filePaths: false,
     close: async () => {},
+    settings,
+    fetch: (url, init) => (fetchFunction ?? globalThis.fetch)(url, init),
   };
 }
 

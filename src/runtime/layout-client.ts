@@ -8,6 +8,7 @@ import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import type { UploadSource } from "./multipart.js";
 import type { UploadOptions } from "./upload.js";
+import type { ContainerDownloadOptions, ContainerFile } from "./download.js";
 import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import type { PortalWireKeys, PortalWrites } from "./portal-writes.js";
@@ -19,6 +20,7 @@ import { listQuery, positive, type CallOptions, type DataInfo, type Page, type S
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 export type { UploadOptions } from "./upload.js";
+export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
 
 export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
@@ -350,6 +352,13 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     // Loaded on first use: most apps never upload.
     const { uploadInto } = await import("./upload.js");
     return uploadInto(this.#session, this.definition, this.#recordPath("upload", recordId), field, data, options);
+  }
+
+  /** Downloads the file of a record's container field (that repetition's): `null` when the container is empty. */
+  async download(recordId: string | number, field: ContainersOf<D>, options: ContainerDownloadOptions = {}): Promise<ContainerFile | null> {
+    // Loaded on first use: most apps never download.
+    const { downloadFrom } = await import("./download.js");
+    return downloadFrom(this.#session, this.definition, this.#recordPath("download", recordId), field, options);
   }
 
   /**

@@ -4,7 +4,7 @@ export type { CommonClientOptions, FileMakerClient } from "./client.js";
 export type { LayoutEntry, LayoutListing, ListingOptions, ScriptEntry } from "./layout-list.js";
 export type { DatabaseCalls, DatabaseEntry, ProductInfo } from "./database-calls.js";
 export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
-export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions } from "./layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions, ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./layout-client.js";
 export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
 export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
 export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";

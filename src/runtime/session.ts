@@ -109,6 +109,11 @@ export class Session {
   /** `text` (what a server or proxy said) without this session's secrets: how an error quotes it. */
   readonly scrub: Scrub = (text) => scrub(text, this.#secrets());
 
+  /** The transport the session's requests go through (a download fetches with it). */
+  get transport(): Transport {
+    return this.#options.transport;
+  }
+
   /** Whether uploads may name a file path (the transport reads files: Node only). */
   get filePaths(): boolean {
     return this.#options.transport.filePaths;

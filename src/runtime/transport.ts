@@ -48,6 +48,10 @@ export interface Transport {
   readonly filePaths: boolean;
   /** Releases what the transport owns (its connection pool). */
   close(): Promise<void>;
+  /** What the transport was made with: a download checks its URL against `origin` and reads up to `maxResponseBytes`. */
+  readonly settings: TransportSettings;
+  /** A plain `fetch` of the transport's (container downloads, which answer bytes rather than envelopes). */
+  fetch(url: string, init: RequestInit): Promise<Response>;
 }
 
 const MAX_QUOTE = 120;

@@ -28,6 +28,9 @@ export function undiciTransport(settings: TransportSettings, dispatcher?: Dispat
     close: async () => {
       await (await own)?.close();
     },
+    settings,
+    // Node's own fetch (undici inside), through the caller's dispatcher when there is one.
+    fetch: (url, init) => fetch(url, dispatcher ? ({ ...init, dispatcher } as unknown as RequestInit) : init),
   };
 }
 

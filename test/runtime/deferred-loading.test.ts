@@ -9,12 +9,12 @@ import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator
 import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
 // What most apps never use is loaded on its first use (a dynamic import), not by `import "@fmgen/runtime"`: the
-// client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts), uploads, and the portal rows and
+// client-level calls (runScript, setGlobals, productInfo, databases, layouts, scripts), uploads, downloads, and the portal rows and
 // related-row deletions of creates and edits. The size budgets of scripts/runtime-size.mjs count the entries without
 // them and each of them on its own.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DEFERRED = ["database-calls", "layout-list", "upload", "portal-writes"];
+const DEFERRED = ["database-calls", "layout-list", "upload", "download", "portal-writes"];
 
 describe("features loaded on first use", () => {
   it.each([
@@ -60,12 +60,14 @@ describe("features loaded on first use", () => {
         mark("client calls");
         const { modId } = await contacts.upload(data[0].recordId, "Photo", new Uint8Array([1, 2, 3]), { filename: "a.bin" });
         mark("upload");
+        const downloaded = (await (await contacts.download(data[0].recordId, "Photo")).bytes()).length;
+        mark("download");
         await contacts.edit(data[0].recordId, { portalData: { Invoices: [{ "Invoices::Amount": 5 }] } });
         mark("portal writes");
         await fm.close();
-        console.log(JSON.stringify({ product: info.name, layouts: layouts.length, modId }));`;
+        console.log(JSON.stringify({ product: info.name, layouts: layouts.length, modId, downloaded }));`;
       const out = await runNode(["--import", "./test/support/load-log.mjs", "--input-type=module", "-e", script], { FMGEN_LOAD_LOG: log });
-      expect(JSON.parse(out)).toEqual({ product: expect.any(String), layouts: expect.any(Number), modId: expect.any(String) });
+      expect(JSON.parse(out)).toEqual({ product: expect.any(String), layouts: expect.any(Number), modId: expect.any(String), downloaded: 3 });
 
       // The runtime's files loaded in each step, by name.
       const steps: Record<string, string[]> = {};
@@ -80,6 +82,7 @@ describe("features loaded on first use", () => {
       for (const name of DEFERRED) expect(steps.records).not.toContain(name);
       expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
       expect(steps.upload).toEqual(["upload"]);
+      expect(steps.download).toEqual(["download"]);
       expect(steps["portal writes"]).toEqual(["portal-writes"]);
     });
   });

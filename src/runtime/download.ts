@@ -1,0 +1,199 @@
+import { broken, pageIn } from "./answer-shape.js";
+import { repetitionKey } from "./codecs.js";
+import type { FieldSpec, LayoutSpec } from "./definition.js";
+import { fileMakerError } from "./errors.js";
+import { getOwn } from "./own.js";
+import { ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
+import { redact, scrub, secretPattern } from "./redact.js";
+import type { Session } from "./session.js";
+import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+}
+
+export interface ContainerDownloadOptions extends DownloadOptions {
+  /** One-based repetition (default 1). */
+  repetition?: number;
+}
+
+/**
+ * A container's file, its body not yet read: read it once, as `body` (a stream), `bytes()` or `blob()`. Reading stops
+ * with a ResponseTooLargeError past the client's `maxResponseBytes`, and with a NetworkError when the call's signal aborts.
+ */
+export interface ContainerFile {
+  /** The file's name: Content-Disposition's, else the URL's last segment; never a path (no "/" or "\\"). */
+  name: string;
+  /** Content-Type (default application/octet-stream). */
+  type: string;
+  /** Content-Length, when the server gives it. */
+  size: number | undefined;
+  body: ReadableStream<Uint8Array>;
+  bytes(): Promise<Uint8Array>;
+  blob(): Promise<Blob>;
+}
+
+/**
+ * A layout client's `download`, loaded on its first use: reads the record, then the file its container field's URL
+ * (that repetition's) points to. An empty container is `null`.
+ */
+export async function downloadFrom(session: Session, definition: LayoutSpec, recordPath: string, field: string, options: ContainerDownloadOptions): Promise<ContainerFile | null> {
+  const { layout, fields } = definition;
+  const spec = getOwn(fields, field) as FieldSpec | undefined;
+  if (spec?.type !== "container") throw new TypeError(`download: layout "${layout}": "${field}" is not a container field`);
+  const repetition = options.repetition ?? 1;
+  const repetitions = spec.repetitions ?? 1;
+  if (!Number.isInteger(repetition) || repetition < 1 || repetition > repetitions) {
+    throw new RangeError(`download: layout "${layout}", field "${field}": repetition ${repetition} is not between 1 and ${repetitions}`);
+  }
+  const req = { method: "GET", path: recordPath } as const;
+  const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
+  const record = (pageIn(envelope, req).data as { fieldData: Record<string, unknown> }[])[0];
+  const url = getOwn(record?.fieldData ?? {}, repetitionKey(field, repetition - 1));
+  if (url === "") return null;
+  if (typeof url !== "string") throw broken(envelope, req, `the record has no "${field}" value`);
+  return downloadUrl(session, url, options, { method: "download", path: `${recordPath}/containers/${segment(field)}/${repetition}` });
+}
+
+/**
+ * `fm.download(url)`: a container URL of the client's own server (a URL of any other origin is refused before any
+ * request: it is fetched with the session's cookie). The first GET may answer 302 with `Set-Cookie: X-FMS-Session-Key`
+ * and a Location on the same server; the GET that brings the cookie gets the file (data-api-server.md, section 11).
+ * `timeoutMs` bounds the exchange up to the file's headers; its body is then read as fast as the caller reads it.
+ */
+export async function downloadUrl(session: Session, url: string, options: DownloadOptions = {}, call: FailedCall = { method: "download", path: "{container URL}" }): Promise<ContainerFile> {
+  const { settings, fetch } = session.transport;
+  const { signal } = options;
+  const target = URL.canParse(url) ? new URL(url) : undefined;
+  // A URL's token (and later the cookie) are secrets: errors show neither, nor anything quoting them.
+  const secrets = [url, target?.pathname ?? "", target?.search ?? ""];
+  const scrubAll = (text: string) => session.scrub(scrub(text, secretPattern(secrets)));
+  const clean = <E>(error: E): E => session.redact(redact(error, secretPattern(secrets)));
+  const own = (u: URL | undefined) => !!u && u.origin === settings.origin && !u.username && !u.password;
+  if (!own(target)) {
+    throw new TypeError(`download: the URL is not of the client's server ${settings.origin}${target ? ` (its origin is ${target.origin})` : ""}: a container URL is fetched with the session's cookie, never sent elsewhere`);
+  }
+  if (signal?.aborted) throw stoppedError("aborted", call, settings.timeoutMs, signal);
+  // One controller for the whole download: the caller's signal, and the time limit until the file's headers.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(stoppedError("aborted", call, settings.timeoutMs, signal));
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(stoppedError("timeout", call, settings.timeoutMs, signal)), settings.timeoutMs);
+  const done = () => signal?.removeEventListener("abort", onAbort);
+  const get = async (at: URL, headers: Record<string, string>, redirect: "manual" | "follow" = "manual"): Promise<Response> => {
+    try {
+      return await fetch(at.href, { headers, signal: controller.signal, redirect, ...(redirect === "follow" ? { credentials: "include" } : {}) });
+    } catch (error) {
+      throw controller.signal.aborted ? controller.signal.reason : connectionError(error, call, scrubAll);
+    }
+  };
+  try {
+    let response = await get(target!, {});
+    // A browser neither shows a redirect nor its cookies: it follows it with its own cookie jar.
+    if (response.type === "opaqueredirect") response = await get(target!, {}, "follow");
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const setCookies = response.headers.getSetCookie?.() ?? [response.headers.get("set-cookie") ?? ""];
+      const pairs = setCookies.map((c) => c.split(";")[0]!.trim()).filter(Boolean);
+      secrets.push(...pairs, ...pairs.map((pair) => pair.slice(pair.indexOf("=") + 1)));
+      const next = URL.canParse(response.headers.get("location") ?? "", target!.href) ? new URL(response.headers.get("location")!, target) : target!;
+      if (!own(next)) throw new TypeError(`download: the server redirected to another origin (${next.origin}); not followed with the session's cookie`);
+      secrets.push(next.pathname, next.search);
+      response = await get(next, pairs.length ? { cookie: pairs.join("; ") } : {});
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new ProtocolError(response.status, "", call, "redirects again once given the X-FMS-Session-Key cookie");
+      }
+    }
+    const length = Number(response.headers.get("content-length") ?? NaN);
+    const size = Number.isSafeInteger(length) ? length : undefined;
+    if (size! > settings.maxResponseBytes) {
+      await response.body?.cancel();
+      throw new ResponseTooLargeError(response.status, call, settings.maxResponseBytes);
+    }
+    const body = bounded(response, call, settings.maxResponseBytes, scrubAll, clean, done, controller.signal);
+    if (response.status !== 200) {
+      // An error answer: FileMaker's envelope (401 / 952, 404 / 1630) as its typed error, anything else a ProtocolError.
+      const text = new TextDecoder().decode(await drain(body));
+      const envelope = parseEnvelope(response.status, {}, text, call, scrubAll);
+      throw envelope.code === "0" ? new ProtocolError(response.status, "", call, "is not the file") : fileMakerError(envelope.code, scrubAll(envelope.message), response.status, call);
+    }
+    const type = response.headers.get("content-type") || "application/octet-stream";
+    return {
+      name: nameOf(response.headers.get("content-disposition"), response.url ? new URL(response.url) : target!),
+      type,
+      size,
+      body,
+      bytes: () => drain(body),
+      blob: async () => new Blob([await drain(body)] as ConstructorParameters<typeof Blob>[0], { type }),
+    };
+  } catch (error) {
+    done();
+    throw clean(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The answer's body, read as it is consumed: past `max` bytes, or on an abort or a fault, it fails with the runtime's error. */
+function bounded(response: Response, call: FailedCall, max: number, scrubAll: (text: string) => string, clean: <E>(error: E) => E, done: () => void, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = response.body?.getReader();
+  let received = 0;
+  const fail = (error: unknown) => {
+    done();
+    reader?.cancel().catch(() => undefined);
+    throw clean(error);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>> | undefined;
+      try {
+        chunk = await reader?.read();
+      } catch (error) {
+        fail(signal.aborted ? signal.reason : connectionError(error, call, scrubAll));
+      }
+      if (!chunk || chunk.done) {
+        done();
+        return controller.close();
+      }
+      received += chunk.value.byteLength;
+      if (received > max) fail(new ResponseTooLargeError(response.status, call, max));
+      controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      done();
+      return reader?.cancel(reason);
+    },
+  });
+}
+
+/** Every byte of `body`, in one array; its error (a ResponseTooLargeError, an abort) as the rejection. */
+async function drain(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (const reader = body.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  return bytes;
+}
+
+/** Content-Disposition's `filename*` (RFC 5987) or `filename`, else the URL's last segment; only its last part, never "." or "..". */
+function nameOf(disposition: string | null, url: URL): string {
+  const star = /filename\*\s*=\s*[^']*'[^']*'([^;\s]+)/i.exec(disposition ?? "")?.[1];
+  const plain = /filename\s*=\s*"?([^";]*)"?/i.exec(disposition ?? "")?.[1];
+  const raw = star ?? plain ?? url.pathname.split("/").at(-1)!;
+  let name = raw;
+  try {
+    if (plain === undefined || star !== undefined) name = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoding after all: the name as sent.
+  }
+  name = name.split(/[\\/]/).at(-1)!;
+  return /^\.{0,2}$/.test(name) ? "download" : name;
+}
