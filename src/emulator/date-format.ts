@@ -11,6 +11,7 @@ import {
   type ContainerRef,
   type DecodeResult,
   type StoredValue,
+  WIRE_FORM,
 } from "./stored-value.js";
 
 /**
@@ -95,6 +96,13 @@ export function encodeFieldValue(type: FieldType, value: StoredValue, containerU
     if (type === "timestamp") return formatIsoTimestamp(value);
   }
   return encodeWireValue(type, value, containerUrl);
+}
+
+/** The form {@link decodeFieldValue} reads a type in, for error messages: `"MM/DD/YYYY"`, or `"YYYY-MM-DD"` with ISO dates. */
+export function fieldValueForm(type: FieldType, format: DateFormat = US_DATES): string {
+  if (format === ISO_DATES && type === "date") return '"YYYY-MM-DD"';
+  if (format === ISO_DATES && type === "timestamp") return '"YYYY-MM-DD HH:MM:SS"';
+  return WIRE_FORM[type];
 }
 
 /** A client's value for a field, written in this format ("" always means empty). */

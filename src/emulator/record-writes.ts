@@ -7,7 +7,7 @@ import type { LayoutField, TableField } from "./model.js";
 import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
 import { FILE_GLOBALS } from "./globals.js";
 import type { StoredValue } from "./stored-value.js";
-import { decodeFieldValue, US_DATES, type DateFormat } from "./date-format.js";
+import { decodeFieldValue, fieldValueForm, US_DATES, type DateFormat } from "./date-format.js";
 
 /** One value to store: a field, a zero-based repetition, the decoded value (a container's file for uploads). */
 export interface FieldChange {
@@ -45,7 +45,7 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
     checkWritable(field, key, entry);
     const decoded = decodeFieldValue(field.type, raw, input.dateFormat ?? US_DATES);
     if (!decoded.ok) {
-      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}"`);
+      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${fieldValueForm(field.type, input.dateFormat)})`);
     }
     changes.push({ field, repetition, value: decoded.value });
   }

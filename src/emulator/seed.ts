@@ -7,7 +7,7 @@ import { FILE_GLOBALS } from "./globals.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
 import type { Account } from "./sessions.js";
 import type { HostedDatabase, TableData } from "./store.js";
-import { decodeWireValue } from "./stored-value.js";
+import { decodeWireValue, WIRE_FORM } from "./stored-value.js";
 
 /** `records` is read by {@link parseSeedRecords}: zod's `record()` drops a key named "__proto__". */
 export const seedSchema = z
@@ -119,7 +119,7 @@ function seedChange(table: TableData, key: string, raw: string | number, where: 
   if (repetition < 0 || repetition >= field.repetitions) throw new Error(`${where}: "${field.name}" has ${field.repetitions} repetition(s)`);
   if (field.type === "container") throw new Error(`${where}: container fields are filled by upload, not seed data`);
   const decoded = decodeWireValue(field.type, raw);
-  if (!decoded.ok) throw new Error(`${where}: ${JSON.stringify(raw)} is not a valid ${field.type}`);
+  if (!decoded.ok) throw new Error(`${where}: ${JSON.stringify(raw)} is not a valid ${field.type} (expected ${WIRE_FORM[field.type]})`);
   return { field, repetition, value: decoded.value };
 }
 

@@ -105,6 +105,16 @@ export function parseWireNumber(value: string | number): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** The form a value of each type is written in on the wire (US dates), as error messages name it. */
+export const WIRE_FORM: Record<FieldType, string> = {
+  text: "a string",
+  number: "a number",
+  date: '"MM/DD/YYYY"',
+  time: '"HH:MM:SS"',
+  timestamp: '"MM/DD/YYYY HH:MM:SS"',
+  container: "an upload",
+};
+
 /** Outcome of reading a client-supplied wire value into a field of the given type. */
 export type DecodeResult = { ok: true; value: StoredScalar } | { ok: false };
 

@@ -4,10 +4,16 @@
  * offsets and limits.
  */
 
-export type SortOrder = "ascend" | "descend";
+/**
+ * `"ascend"`, `"descend"`, or the name of a value list of the layout's file: records sort in that list's order. A
+ * layout description does not know its file's value list names, so any other string is taken for one (the server
+ * answers an unknown name with an error).
+ */
+export type SortOrder = "ascend" | "descend" | (string & {});
 export interface SortSpec<Name extends string = string> {
   fieldName: Name;
-  sortOrder: SortOrder;
+  /** Default `"ascend"`, as the Data API's. */
+  sortOrder?: SortOrder;
 }
 
 export interface DataInfo {

@@ -97,7 +97,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
 
   /** Sorts by a field of the layout (after any sort given before). */
   sort(field: SortNameOf<D>, order: SortOrder = "ascend"): FindQuery<D, P> {
-    if (order !== "ascend" && order !== "descend") throw new TypeError(`sort order must be "ascend" or "descend", got ${JSON.stringify(order)}`);
+    if (typeof order !== "string" || order === "") throw new TypeError(`sort order must be "ascend", "descend" or a value list's name, got ${JSON.stringify(order)}`);
     if (!Object.hasOwn(this.#client.definition.fields, field)) throw new TypeError(`sort on layout "${this.#client.definition.layout}": no field "${field}"`);
     return this.#with({ sort: [...this.#state.sort, Object.freeze({ fieldName: field, sortOrder: order })] });
   }

@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { parseEnv } from "node:util";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { loadConfigFile } from "../../src/project/index.js";
@@ -10,7 +11,7 @@ describe("fmgen init", () => {
     const dir = await tempDir("init");
     const io = memoryIo();
     expect(await run(["init", "--dir", dir, "--server", "https://fms.example.com", "--database", "Contacts"], io)).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual([".env.example", "fmgen.config.json"]);
+    expect((await readdir(dir)).sort()).toEqual([".env.example", ".gitignore", "fmgen.config.json"]);
     expect(await readFile(join(dir, "fmgen.config.json"), "utf8")).toBe(
       [
         "{",
@@ -42,8 +43,41 @@ describe("fmgen init", () => {
       layouts: ["fm/layouts", "shared/*.layout.json"],
       outDir: "src/fm",
     });
-    expect(await readFile(join(dir, ".env.example"), "utf8")).toMatch(/^FMS_USER=\nFMS_PASS=\n$/m);
+    expect(await readFile(join(dir, ".env.example"), "utf8")).toMatch(/^FMS_USER=\nFMS_PASS=$/m);
     expect(io.out.join("\n")).toMatch(/Set "server" and "database" in .*fmgen\.config\.json/);
+  });
+
+  it(".env.example holds FM_SERVER and FM_DATABASE, the README's app reads, with the values init was given", async () => {
+    const dir = await tempDir("init");
+    expect(await run(["init", "--dir", dir, "--server", "https://fms.example.com/fmi/data/vLatest", "--database", "Sales # 2024"], memoryIo())).toBe(0);
+    const example = await readFile(join(dir, ".env.example"), "utf8");
+    expect(example).toMatch(/^FM_SERVER=https:\/\/fms\.example\.com$/m);
+    expect(parseEnv(example)).toMatchObject({ FM_USERNAME: "", FM_PASSWORD: "", FM_SERVER: "https://fms.example.com", FM_DATABASE: "Sales # 2024" });
+
+    const bare = await tempDir("init");
+    expect(await run(["init", "--dir", bare], memoryIo())).toBe(0);
+    expect(parseEnv(await readFile(join(bare, ".env.example"), "utf8"))).toEqual({ FM_USERNAME: "", FM_PASSWORD: "", FM_SERVER: "", FM_DATABASE: "" });
+  });
+
+  it("adds .env to .gitignore (creating it, appending to one, leaving one that ignores it), and says the token file belongs there too", async () => {
+    const fresh = await tempDir("init");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", fresh], io)).toBe(0);
+    expect(await readFile(join(fresh, ".gitignore"), "utf8")).toMatch(/^\.env$/m);
+    expect(io.out.join("\n")).toMatch(/fileTokenStore\(path\) should list that file in \.gitignore/);
+
+    const existing = await tempDir("init");
+    await writeFile(join(existing, ".gitignore"), "node_modules\ndist");
+    expect(await run(["init", "--dir", existing], memoryIo())).toBe(0);
+    expect(await readFile(join(existing, ".gitignore"), "utf8")).toMatch(/^node_modules\ndist\n(#.*\n)?\.env\n$/);
+    // Again (--force): .env is already there, nothing is added twice.
+    expect(await run(["init", "--dir", existing, "--force"], memoryIo())).toBe(0);
+    expect((await readFile(join(existing, ".gitignore"), "utf8")).match(/^\.env$/gm)).toHaveLength(1);
+
+    const ignoring = await tempDir("init");
+    await writeFile(join(ignoring, ".gitignore"), "/.env*\n");
+    expect(await run(["init", "--dir", ignoring], memoryIo())).toBe(0);
+    expect(await readFile(join(ignoring, ".gitignore"), "utf8")).toBe("/.env*\n");
   });
 
   it("refuses to overwrite either file without --force", async () => {

@@ -12,8 +12,8 @@ const fm = createClient({ server: "http://127.0.0.1:9", database: "Contacts", au
 function typeChecksOnly(contacts: LayoutClient<typeof Contact>) {
   // @ts-expect-error sort only by fields of the layout
   void contacts.list({ sort: [{ fieldName: "Nope", sortOrder: "ascend" }] });
-  // @ts-expect-error sortOrder is ascend | descend
-  void contacts.list({ sort: [{ fieldName: "Email", sortOrder: "up" }] });
+  // sortOrder is ascend | descend | a value list's name, and optional
+  void contacts.list({ sort: [{ fieldName: "Email", sortOrder: "Statuses" }, { fieldName: "Email" }] });
   // @ts-expect-error read-only fields are not input
   void contacts.create({ fieldData: { id: 5 } });
   // @ts-expect-error containers are not input

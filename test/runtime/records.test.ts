@@ -66,6 +66,13 @@ describe("list", () => {
     expect(firstNames(all)).toEqual(["Katherine", "Grace", "Alan", "Ada"]);
   });
 
+  it("a sort without sortOrder sorts ascending, as the Data API's default (list, find, query)", async () => {
+    expect(firstNames((await contacts.list({ sort: [{ fieldName: "First Name" }] })).data)).toEqual(["Ada", "Alan", "Grace", "Katherine"]);
+    const found = await contacts.find({ query: [{ "First Name": "Katherine" }, { "First Name": "Ada" }, { "First Name": "Grace" }], sort: [{ fieldName: "First Name" }] });
+    expect(firstNames(found.data)).toEqual(["Ada", "Grace", "Katherine"]);
+    expect(firstNames(await collect(contacts.listAll({ pageSize: 3, sort: [{ fieldName: "First Name" }] })))).toEqual(["Ada", "Alan", "Grace", "Katherine"]);
+  });
+
   it("listAll with a page size that divides the count exactly stops after an empty page", async () => {
     const { result, requests } = await counting(emu, () => collect(contacts.listAll({ pageSize: 2 })));
     expect(result).toHaveLength(4);

@@ -114,8 +114,15 @@ export async function sortAndFind(): Promise<void> {
   await contacts.find({ query: [{ Nickname: "Ada" }] });
   // @ts-expect-error: a wrong value type in a find request
   await invoices.find({ query: [{ Amount: "ten" }] });
-  // @ts-expect-error: a sort order that does not exist
-  await contacts.list({ sort: [{ fieldName: "Email", sortOrder: "up" }] });
+  // sortOrder is optional (the Data API sorts ascending), or a value list's name (its order): a layout description
+  // does not know its file's value list names, so any string is one; the server refuses an unknown one.
+  await contacts.list({ sort: [{ fieldName: "Email" }, { fieldName: "Status", sortOrder: "Statuses" }] });
+  await contacts.find({ query: [{ Status: "Active" }], sort: [{ fieldName: "First Name" }] });
+  expectTypeOf<SortSpec["sortOrder"]>().toEqualTypeOf<"ascend" | "descend" | (string & {}) | undefined>();
+  // @ts-expect-error: a sort order is a string
+  await contacts.list({ sort: [{ fieldName: "Email", sortOrder: 1 }] });
+  // @ts-expect-error: a sort names its field
+  await contacts.list({ sort: [{ sortOrder: "ascend" }] });
 }
 
 export async function upload(data: Blob): Promise<void> {

@@ -174,8 +174,9 @@ export async function unknownFields(): Promise<void> {
   contacts.query().sort("Nickname");
   // @ts-expect-error: sorting on a portal field
   contacts.query().sort("Invoices::Amount");
-  // @ts-expect-error: a sort order that does not exist
-  contacts.query().sort("Birthday", "up");
+  contacts.query().sort("Status", "Statuses"); // a value list's order
+  // @ts-expect-error: a sort order is a string
+  contacts.query().sort("Birthday", 1);
   // @ts-expect-error: q has no such helper
   q.like("a%");
 }

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import {
@@ -39,7 +40,7 @@ const DEFAULT_LAYOUTS = "layouts";
 const DEFAULT_OUT = "generated";
 
 /**
- * `fmgen init`: writes `fmgen.config.json` and `.env.example`. Every value has a flag; on a terminal it asks
+ * `fmgen init`: writes `fmgen.config.json` and `.env.example`, and adds `.env` to `.gitignore` (creating it) unless a line ignores it. Every value has a flag; on a terminal it asks
  * for the ones not given, otherwise it takes the defaults (and leaves out server and database when not given).
  * It never overwrites either file without `--force`.
  */
@@ -81,11 +82,14 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       } catch (error) {
         throw usageError((error as Error).message);
       }
+      const gitignore = gitignoreWithEnv(await readFile(join(dir, ".gitignore"), "utf8").catch(() => undefined));
+      if (gitignore !== undefined) files.push({ path: ".gitignore", contents: gitignore });
       await writeFilesAtomically(files.map((file) => ({ file: join(dir, file.path), contents: file.contents })));
       const show = (name: string) => relative(process.cwd(), join(dir, name)) || name;
       io.stdout(`fmgen init: wrote ${files.map((f) => show(f.path)).join(", ")}`);
       if (values.server === undefined || values.database === undefined) io.stdout(`Set "server" and "database" in ${show(CONFIG_FILE_NAME)} (or pass --server and --database to fmgen pull).`);
       io.stdout(`Next: copy .env.example to .env and fill in ${values.usernameEnv} and ${values.passwordEnv} (never commit .env), then run fmgen pull "<Layout Name>" and fmgen generate.`);
+      io.stdout("An app that keeps tokens with fileTokenStore(path) should list that file in .gitignore too: it holds live session tokens.");
       setExitCode(0);
     },
   };
@@ -111,6 +115,27 @@ async function collectValues(args: InitArgs, io: CliIo): Promise<InitValues> {
   return { server, database, usernameEnv, passwordEnv, layouts, outDir };
 }
 
+/** The variables the README's app reads its server and database from; `.env.example` holds them with init's values. */
+export const APP_SERVER_ENV = "FM_SERVER";
+export const APP_DATABASE_ENV = "FM_DATABASE";
+
+/** A value as a `.env` line holds it: bare when plain, else quoted so that `#`, spaces and quotes survive. */
+function envValue(value: string): string {
+  if (/^[\w.:/@%+-]*$/.test(value)) return value;
+  return value.includes("'") ? JSON.stringify(value) : `'${value}'`;
+}
+
+/**
+ * `.gitignore` with `.env` in it: `existing` with a `.env` line appended, or undefined when a line already ignores it
+ * (`.env`, `/.env`, `.env*`). A folder without one gets a new file.
+ */
+export function gitignoreWithEnv(existing: string | undefined): string | undefined {
+  const lines = (existing ?? "").split(/\r?\n/).map((line) => line.trim());
+  if (lines.some((line) => line === ".env" || line === "/.env" || line === ".env*" || line === "/.env*")) return undefined;
+  const base = existing === undefined || existing === "" ? "" : existing.endsWith("\n") ? existing : `${existing}\n`;
+  return `${base}# Credentials (fmgen init): never commit them.\n.env\n`;
+}
+
 /** The files init writes, validated against the config schema (pure: no disk access). */
 export function initFiles(values: InitValues, dir: string): { path: string; contents: string }[] {
   const $schema = schemaReference("config.schema.json", dir, dir);
@@ -126,11 +151,18 @@ export function initFiles(values: InitValues, dir: string): { path: string; cont
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.usernameEnv) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.passwordEnv)) {
     throw new Error(`environment variable names must be letters, digits and _, got "${values.usernameEnv}" and "${values.passwordEnv}"`);
   }
+  // The server and database the README's app passes to createClient (fmgen pull reads them from the config).
+  const appLines = [
+    [APP_SERVER_ENV, values.server ?? ""],
+    [APP_DATABASE_ENV, values.database ?? ""],
+  ].filter(([name]) => name !== values.usernameEnv && name !== values.passwordEnv);
   const envExample = [
     `# The FileMaker account fmgen pull logs in with. Copy this file to .env (beside ${CONFIG_FILE_NAME}) and fill it in;`,
-    "# never commit .env. Variables already set in the environment win over the file.",
+    "# never commit .env (fmgen init lists it in .gitignore). Variables already set in the environment win over the file.",
     `${values.usernameEnv}=`,
     `${values.passwordEnv}=`,
+    "# Where your app connects: createClient({ server: process.env.FM_SERVER, database: process.env.FM_DATABASE, ... }).",
+    ...appLines.map(([name, value]) => `${name}=${envValue(value!)}`),
     "",
   ].join("\n");
   return [

@@ -1,5 +1,5 @@
 import type { FieldType } from "../../layout/schema.js";
-import type { DateFormat } from "../date-format.js";
+import { fieldValueForm, type DateFormat } from "../date-format.js";
 import {
   compileTextComparison,
   compileTextRange,
@@ -137,7 +137,7 @@ function compileTyped(tokens: readonly Token[], type: TypedFieldType, criterion:
   const read = (operand: readonly Token[]): Interval => {
     const interval = parseTypedOperand(type, tokenText(operand), context.today, context.dateFormat);
     if (interval === null) {
-      throw new FindCriterionError(INVALID_CODE[type], `find criterion "${criterion}" is not a valid ${type}`);
+      throw new FindCriterionError(INVALID_CODE[type], `find criterion "${criterion}" is not a valid ${type} (expected ${fieldValueForm(type, context.dateFormat)}, or a range or operator on one)`);
     }
     return interval;
   };

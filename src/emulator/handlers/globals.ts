@@ -5,7 +5,7 @@ import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { nullFieldValue } from "../record-writes.js";
 import { emptyValues } from "../store.js";
-import { decodeWireValue, type StoredValue } from "../stored-value.js";
+import { decodeWireValue, WIRE_FORM, type StoredValue } from "../stored-value.js";
 
 const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "500", text: "500", container: "102" } as const;
 
@@ -37,7 +37,7 @@ export async function setGlobals(ctx: RequestContext): Promise<Answer> {
       if (field.type === "container") throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
       if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
       const decoded = decodeWireValue(field.type, raw);
-      if (!decoded.ok) throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}"`);
+      if (!decoded.ok) throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${WIRE_FORM[field.type]})`);
       writes.push({ target, repetition, value: field.type === "text" && decoded.value === null ? "" : decoded.value });
     }
   }
