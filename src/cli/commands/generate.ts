@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import type { CommandModule } from "yargs";
-import { generateAndCheck, generateAndWrite, resolveGenerateSettings, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import { generateAndCheck, generateAndWrite, resolveGenerateSettings, unsupportedSetup, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
 import type { CliIo } from "../io.js";
 
 interface GenerateArgs {
@@ -54,6 +54,12 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       }
 
       const settings = await loadSettings();
+      const unsupported = await unsupportedSetup(settings.outDir, show);
+      if (unsupported !== undefined) {
+        io.stderr(`fmgen generate: the generated modules would not compile here: ${unsupported}`);
+        setExitCode(1);
+        return;
+      }
       if (args.check) {
         const drift = await generateAndCheck(settings, cwd);
         if (drift.length === 0) {
