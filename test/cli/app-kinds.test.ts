@@ -118,4 +118,20 @@ describe("fmgen generate in the app's module setup", () => {
     expect((await generate(node16)).code).toBe(0);
     expect(compile(node16)).toEqual([]);
   }, 60_000);
+
+  it("follows a relative extends, and never refuses on what it cannot read (a package's tsconfig)", async () => {
+    const based = await appProject({ name: "extends", type: "commonjs", compilerOptions: {} });
+    await writeFile(join(based, "tsconfig.base.json"), JSON.stringify({ compilerOptions: { module: "commonjs", strict: true, noEmit: true } }));
+    await writeFile(join(based, "tsconfig.json"), JSON.stringify({ extends: "./tsconfig.base.json", compilerOptions: { skipLibCheck: true } }));
+    const refused = await generate(based);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`${shown(based, "tsconfig.json")} sets "module": "commonjs"`);
+
+    const shared = await appProject({ name: "shared config", type: "commonjs", compilerOptions: {} });
+    await mkdir(join(shared, "node_modules/@acme/tsconfig"), { recursive: true });
+    await writeFile(join(shared, "node_modules/@acme/tsconfig/tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", strict: true, noEmit: true } }));
+    await writeFile(join(shared, "tsconfig.json"), JSON.stringify({ extends: "@acme/tsconfig/tsconfig.json", compilerOptions: { skipLibCheck: true } }));
+    expect((await generate(shared)).code).toBe(0);
+    expect(compile(shared)).toEqual([]);
+  }, 60_000);
 });
