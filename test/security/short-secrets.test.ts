@@ -1,9 +1,7 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, ProtocolError, RecordMissingError } from "../../src/runtime/index.js";
-import { envelope } from "../support/runtime-emulator.js";
+import { envelope, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
 
 // Redaction takes secrets out where they can appear (a server's or proxy's echo: its message, a body that is not an
@@ -12,7 +10,6 @@ import { Contact, DATABASE } from "../support/runtime-layouts.js";
 // layout named Invoices.
 
 const USER = "leaktest";
-const TOKEN = "tok-SECRET-5e1f0c8a9b7d4e2f";
 const LONG = "Long-Secret-Password-7f3e9b2c";
 // Short ones (a digit, a letter, a layout's name, regular expression metacharacters), and a long one.
 const PASSWORDS = ["0", "1", "Invoices", "a", "a.b*", "(x)|[y]$^\\", LONG];
@@ -21,36 +18,16 @@ const PASSWORDS = ["0", "1", "Invoices", "a", "a.b*", "(x)|[y]$^\\", LONG];
 const Invoices = { ...Contact, layout: "Invoices" } as typeof Contact;
 const PATH = `/databases/${DATABASE}/layouts/Invoices/records`;
 
-type Answer = { status: number; body: string; type?: string };
-let onLogin: ((req: IncomingMessage, body: string) => Answer) | undefined;
-let onData: (req: IncomingMessage, body: string) => Answer = () => ({ status: 200, body: envelope({}) });
+let onLogin: ((req: SeenRequest) => FakeAnswer) | undefined;
+let onData: () => FakeAnswer = () => ({ status: 200, body: envelope({}) });
 
-let url: string;
-let close: () => Promise<void>;
+let fake: FakeServer;
 beforeAll(async () => {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const session = /\/sessions(\/[^/]*)?$/.test(req.url ?? "");
-      const login = session && req.method === "POST";
-      const answer = login ? (onLogin?.(req, body) ?? { status: 200, body: envelope({ token: TOKEN }) }) : session ? { status: 200, body: envelope({}) } : onData(req, body);
-      res.writeHead(answer.status, { "content-type": answer.type ?? "application/json" });
-      res.end(answer.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  fake = await startFakeServer(() => onData(), { loginAnswer: (req) => onLogin?.(req) });
 });
-afterAll(() => close());
+afterAll(() => fake.close());
 
-const client = (password: string) => createClient({ server: url, database: DATABASE, auth: { username: USER, password }, retry: { retries: 0 } });
+const client = (password: string) => createClient({ server: fake.url, database: DATABASE, auth: { username: USER, password }, retry: { retries: 0 } });
 
 async function failure(run: () => Promise<unknown>): Promise<Error> {
   const error = await run().then(
@@ -113,7 +90,7 @@ describe.each(PASSWORDS)("with the password %j", (password) => {
     const pair = `${USER}:${password}`;
     onLogin = (req) => {
       const basic = /^Basic (.*)$/.exec(req.headers.authorization ?? "")![1]!;
-      return { status: 502, type: "text/html", body: `<pre>authorization: Basic ${basic} (${Buffer.from(basic, "base64").toString()})\n${req.method} ${req.url}</pre>` };
+      return { status: 502, contentType: "text/html", body: `<pre>authorization: Basic ${basic} (${Buffer.from(basic, "base64").toString()})\n${req.method} ${req.url}</pre>` };
     };
     const fm = client(password);
     try {

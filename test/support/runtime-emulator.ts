@@ -80,7 +80,7 @@ export function envelope(response: object, code = "0", message = code === "0" ? 
  */
 export async function startFakeServer(
   answer: (req: SeenRequest, index: number) => FakeAnswer,
-  options: { loginTokenIn?: "body" | "header" | "both"; logoutAnswer?: FakeAnswer } = {},
+  options: { loginTokenIn?: "body" | "header" | "both"; logoutAnswer?: FakeAnswer; loginAnswer?: (req: SeenRequest) => FakeAnswer | undefined } = {},
 ): Promise<FakeServer> {
   const tokenIn = options.loginTokenIn ?? "both";
   const requests: SeenRequest[] = [];
@@ -93,14 +93,15 @@ export async function startFakeServer(
       const isSession = /\/sessions(\/[^/]*)?$/.test(seen.url.split("?")[0]!);
       if (isSession) {
         sessionRequests.push(seen);
-        const logoutAnswer = options.logoutAnswer;
-        if (seen.method === "DELETE" && logoutAnswer !== undefined && logoutAnswer !== "silence" && logoutAnswer !== "trickle") {
-          if (logoutAnswer === "hang-up") {
+        // A login or logout answered otherwise (a proxy's page, a cut connection); undefined: as a server would.
+        const other = seen.method === "DELETE" ? options.logoutAnswer : seen.method === "POST" ? options.loginAnswer?.(seen) : undefined;
+        if (other !== undefined && other !== "silence" && other !== "trickle") {
+          if (other === "hang-up") {
             req.socket.destroy();
             return;
           }
-          res.writeHead(logoutAnswer.status, { "content-type": logoutAnswer.contentType ?? "application/json" });
-          res.end(logoutAnswer.body);
+          res.writeHead(other.status, { "content-type": other.contentType ?? "application/json" });
+          res.end(other.body);
           return;
         }
         const login = seen.method === "POST";
