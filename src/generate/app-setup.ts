@@ -12,11 +12,11 @@ import { readIfExists } from "../project/index.js";
  * Only values written in the nearest tsconfig.json (and the relative files it extends) are judged: an unset or
  * unreadable option never refuses, since defaults change between TypeScript versions.
  */
-export async function unsupportedSetup(outDir: string, show: (path: string) => string = (path) => path): Promise<string | undefined> {
+export async function unsupportedSetup(outDir: string, show: (path: string) => string): Promise<string | undefined> {
   const tsconfigFile = await nearestFile(resolve(outDir), "tsconfig.json");
   if (tsconfigFile === undefined) return undefined;
-  const tsconfig = show(tsconfigFile);
-  const options = await compilerOptions(tsconfigFile, 0);
+  const tsconfig = show(tsconfigFile.file);
+  const options = await compilerOptions(tsconfigFile.file, 0, tsconfigFile.text);
   if (options === undefined) return undefined;
   const module = lower(options.module);
   const explicit = lower(options.moduleResolution);
@@ -31,8 +31,8 @@ export async function unsupportedSetup(outDir: string, show: (path: string) => s
   if (module === "node16") {
     const pkgFile = await nearestFile(resolve(outDir), "package.json");
     if (pkgFile === undefined) return undefined;
-    const type = await packageType(pkgFile);
-    const pkg = show(pkgFile);
+    const type = packageType(pkgFile.text);
+    const pkg = show(pkgFile.file);
     if (type === "module" || type === "unreadable") return undefined;
     return (
       `${tsconfig} sets "module": "node16" and ${pkg} makes ${show(outDir)} CommonJS (${type === undefined ? 'no "type"' : `"type": "${type}"`}): ` +
@@ -43,16 +43,18 @@ export async function unsupportedSetup(outDir: string, show: (path: string) => s
   return undefined;
 }
 
-async function nearestFile(dir: string, name: string): Promise<string | undefined> {
+/** The nearest file of that name at or above `dir`, with its text (read once). */
+async function nearestFile(dir: string, name: string): Promise<{ file: string; text: string } | undefined> {
   for (let at = dir; ; at = dirname(at)) {
     const file = join(at, name);
-    if ((await readIfExists(file)) !== undefined) return file;
+    const text = await readIfExists(file);
+    if (text !== undefined) return { file, text };
     if (dirname(at) === at) return undefined;
   }
 }
 
-async function packageType(file: string): Promise<string | undefined | "unreadable"> {
-  const json = parseJsonc((await readIfExists(file)) ?? "");
+function packageType(text: string): string | undefined | "unreadable" {
+  const json = parseJsonc(text);
   if (json === undefined) return "unreadable";
   const type = (json as { type?: unknown }).type;
   return typeof type === "string" ? type : undefined;
@@ -65,9 +67,9 @@ interface Options {
   complete: boolean;
 }
 
-async function compilerOptions(file: string, depth: number): Promise<Options | undefined> {
+async function compilerOptions(file: string, depth: number, text?: string): Promise<Options | undefined> {
   if (depth > 8) return undefined;
-  const json = parseJsonc((await readIfExists(file)) ?? "") as { extends?: unknown; compilerOptions?: Record<string, unknown> } | undefined;
+  const json = parseJsonc(text ?? (await readIfExists(file)) ?? "") as { extends?: unknown; compilerOptions?: Record<string, unknown> } | undefined;
   if (json === undefined || typeof json !== "object" || json === null) return undefined;
   const bases = json.extends === undefined ? [] : Array.isArray(json.extends) ? json.extends : [json.extends];
   let merged: Options = { complete: true };

@@ -17,7 +17,7 @@ export function formatJson(value: unknown): string {
   while (todo.length) {
     const next = todo.pop()!;
     if (typeof next === "string") out.push(next);
-    else out.push(...print(next[0], next[1], todo));
+    else out.push(print(next[0], next[1], todo));
   }
   return `${out.join("")}\n`;
 }
@@ -46,12 +46,12 @@ function inline(value: unknown): string {
  * The text that starts `value` at `indent`; what follows it (each member, indented, then the closing line) is pushed
  * on `todo`, last first.
  */
-function print(value: unknown, indent: string, todo: (string | [unknown, string])[]): string[] {
-  if (isScalar(value)) return [inline(value)];
-  if (Array.isArray(value) && (value.length === 0 || value.every(isScalar))) return [inline(value)];
+function print(value: unknown, indent: string, todo: (string | [unknown, string])[]): string {
+  if (isScalar(value)) return inline(value);
+  if (Array.isArray(value) && (value.length === 0 || value.every(isScalar))) return inline(value);
   const pairs: [string | undefined, Json][] = Array.isArray(value) ? value.map((v: Json) => [undefined, v]) : entries(value as object);
-  if (pairs.length === 0) return ["{}"];
-  if (!Array.isArray(value) && isLeaf(Object.fromEntries(pairs))) return [`{ ${pairs.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(", ")} }`];
+  if (pairs.length === 0) return "{}";
+  if (!Array.isArray(value) && isLeaf(Object.fromEntries(pairs))) return `{ ${pairs.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(", ")} }`;
   const inner = indent + "  ";
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   todo.push(`\n${indent}${close}`);
@@ -59,5 +59,5 @@ function print(value: unknown, indent: string, todo: (string | [unknown, string]
     const [key, member] = pairs[i]!;
     todo.push([member, inner], `${i ? ",\n" : ""}${inner}${key === undefined ? "" : `${JSON.stringify(key)}: `}`);
   }
-  return [`${open}\n`];
+  return `${open}\n`;
 }

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import type { CommandModule } from "yargs";
 import {
@@ -9,6 +8,7 @@ import {
   formatJson,
   parseConfig,
   pathExists,
+  readIfExists,
   schemaReference,
   serverBaseUrl,
   writeFilesAtomically,
@@ -82,7 +82,7 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       } catch (error) {
         throw usageError((error as Error).message);
       }
-      const gitignore = gitignoreWithEnv(await readFile(join(dir, ".gitignore"), "utf8").catch(() => undefined));
+      const gitignore = gitignoreWithEnv(await readIfExists(join(dir, ".gitignore")));
       if (gitignore !== undefined) files.push({ path: ".gitignore", contents: gitignore });
       await writeFilesAtomically(files.map((file) => ({ file: join(dir, file.path), contents: file.contents })));
       const show = (name: string) => relative(process.cwd(), join(dir, name)) || name;
