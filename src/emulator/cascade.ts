@@ -15,47 +15,30 @@ export function deleteWithCascade(db: HostedDatabase, tableName: string, record:
 
 /**
  * Deletes the records and everything their cascadeDelete relations reach, in one step: the whole set is
- * collected first (where anything can fail), then removed; should a removal fail, the records already removed
- * are put back, so a delete removes the whole cascade or nothing. How far a cascade goes is the data's choice (a
- * chain of records each relating to the next), so it is walked with a worklist, never with recursion.
+ * collected first (where anything can fail), then removed (which cannot fail: map and index deletions), so a delete
+ * removes the whole cascade or nothing. How far a cascade goes is the data's choice (a chain of records each
+ * relating to the next), so it is walked with a worklist, never with recursion.
  */
 export function deleteAllWithCascade(db: HostedDatabase, roots: readonly DeletionRoot[]): void {
-  const doomed = cascadeOf(db, roots);
-  const removed: { table: TableData; record: StoredRecord }[] = [];
-  try {
-    for (const entry of doomed) {
-      entry.table.remove(entry.record.recordId);
-      removed.push(entry);
-    }
-  } catch (error) {
-    const byTable = new Map<TableData, StoredRecord[]>();
-    for (const { table, record } of removed) {
-      let records = byTable.get(table);
-      if (!records) byTable.set(table, (records = []));
-      records.push(record);
-    }
-    for (const [table, records] of byTable) table.restore(records);
-    throw error;
-  }
+  for (const { table, record } of cascadeOf(db, roots)) table.remove(record.recordId);
 }
 
 /** Each record the roots' deletion removes, once: the roots, then what their cascading relations reach. */
-function cascadeOf(db: HostedDatabase, roots: readonly DeletionRoot[]): { table: TableData; record: StoredRecord }[] {
+function cascadeOf(db: HostedDatabase, roots: readonly DeletionRoot[]): { table: TableData; tableName: string; record: StoredRecord }[] {
   const cascading = cascadingPortals(db);
   const seen = new Map<TableData, Set<number>>();
-  const doomed: { table: TableData; record: StoredRecord }[] = [];
-  const work: { table: TableData; tableName: string; record: StoredRecord }[] = [];
+  // Both the answer and the worklist: each entry is visited once, in order, and may add more after it.
+  const doomed: { table: TableData; tableName: string; record: StoredRecord }[] = [];
   const visit = (tableName: string, table: TableData, record: StoredRecord) => {
     let ids = seen.get(table);
     if (!ids) seen.set(table, (ids = new Set()));
     if (ids.has(record.recordId) || !table.records.has(record.recordId)) return;
     ids.add(record.recordId);
-    doomed.push({ table, record });
-    work.push({ table, tableName, record });
+    doomed.push({ table, tableName, record });
   };
   for (const { tableName, record } of roots) visit(tableName, db.tables.get(tableName)!, record);
-  while (work.length > 0) {
-    const { table, tableName, record } = work.pop()!;
+  for (let i = 0; i < doomed.length; i++) {
+    const { table, tableName, record } = doomed[i]!;
     for (const portal of cascading.get(tableName) ?? []) {
       const childTable = db.tables.get(portal.table.name)!;
       for (const child of portalRows(portal, table, record, childTable, db.globals)) visit(portal.table.name, childTable, child);

@@ -78,18 +78,6 @@ export class TableData {
     if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
   }
 
-  /**
-   * Puts back records removed by a step that then failed, each where it was in creation order (record ids are
-   * handed out in creation order): the undo of {@link remove}.
-   */
-  restore(records: readonly StoredRecord[]): void {
-    if (records.length === 0) return;
-    for (const record of records) this.put(record);
-    const ordered = [...this.records.values()].sort((a, b) => a.recordId - b.recordId);
-    this.records.clear();
-    for (const record of ordered) this.records.set(record.recordId, record);
-  }
-
   newRecordId(): number {
     return this.nextRecordId++;
   }

@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
-import { joinKey } from "../../src/emulator/relations.js";
-import { TableData } from "../../src/emulator/store.js";
-import type { TableField } from "../../src/emulator/model.js";
 import { DataApi, expectOk, p } from "../support/data-api-http.js";
 
 // A cascading delete follows data: record n's portal relation (cascadeDelete) leads to record n + 1, so the
@@ -80,21 +77,5 @@ describe("a cascading delete over a chain of records", () => {
     expectOk(await api.call("PATCH", p`/databases/Chains/layouts/Holders/records/1`, { token, json: { fieldData: { deleteRelated: "Links.1" } } }));
     expect(count("Links")).toBe(0);
     expect(count("Holders")).toBe(2);
-  });
-});
-
-describe("the undo of a delete that fails part-way (TableData.restore)", () => {
-  it("puts the removed records back where they were in creation order, and into the indexes", () => {
-    const key: TableField = { name: "Key", type: "text", repetitions: 1, readOnly: false, required: false, unique: false, global: false, validate: "dataEntry", declaredIn: "test" };
-    const table = new TableData({ name: "T", fields: new Map([["Key", key]]) });
-    table.addIndex(key, "join", joinKey);
-    const records = [1, 2, 3, 4].map((n) => ({ recordId: table.newRecordId(), modId: 0, values: new Map([["Key", [n % 2 === 0 ? "even" : "odd"]]]) }));
-    for (const record of records) table.put(record);
-    table.remove(2);
-    table.remove(3);
-    table.restore([records[2]!, records[1]!]);
-    expect([...table.records.keys()]).toEqual([1, 2, 3, 4]);
-    expect(table.index(key, "join")!.lookup("even")).toEqual([2, 4]);
-    expect(table.index(key, "join")!.lookup("odd")).toEqual([1, 3]);
   });
 });

@@ -116,8 +116,8 @@ async function collectValues(args: InitArgs, io: CliIo): Promise<InitValues> {
 }
 
 /** The variables the README's app reads its server and database from; `.env.example` holds them with init's values. */
-export const APP_SERVER_ENV = "FM_SERVER";
-export const APP_DATABASE_ENV = "FM_DATABASE";
+const APP_SERVER_ENV = "FM_SERVER";
+const APP_DATABASE_ENV = "FM_DATABASE";
 
 /** A value as a `.env` line holds it: bare when plain, else quoted so that `#`, spaces and quotes survive. */
 function envValue(value: string): string {
@@ -129,7 +129,7 @@ function envValue(value: string): string {
  * `.gitignore` with `.env` in it: `existing` with a `.env` line appended, or undefined when a line already ignores it
  * (`.env`, `/.env`, `.env*`). A folder without one gets a new file.
  */
-export function gitignoreWithEnv(existing: string | undefined): string | undefined {
+function gitignoreWithEnv(existing: string | undefined): string | undefined {
   const lines = (existing ?? "").split(/\r?\n/).map((line) => line.trim());
   if (lines.some((line) => line === ".env" || line === "/.env" || line === ".env*" || line === "/.env*")) return undefined;
   const base = existing === undefined || existing === "" ? "" : existing.endsWith("\n") ? existing : `${existing}\n`;
@@ -161,7 +161,7 @@ export function initFiles(values: InitValues, dir: string): { path: string; cont
     "# never commit .env (fmgen init lists it in .gitignore). Variables already set in the environment win over the file.",
     `${values.usernameEnv}=`,
     `${values.passwordEnv}=`,
-    "# Where your app connects: createClient({ server: process.env.FM_SERVER, database: process.env.FM_DATABASE, ... }).",
+    `# Where your app connects: createClient({ server: process.env.${APP_SERVER_ENV}, database: process.env.${APP_DATABASE_ENV}, ... }).`,
     ...appLines.map(([name, value]) => `${name}=${envValue(value!)}`),
     "",
   ].join("\n");

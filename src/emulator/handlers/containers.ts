@@ -17,9 +17,9 @@ import { STREAMING_COOKIE } from "../streaming-sessions.js";
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeContainer looks the record up again once the file is in.
   const recordId = currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId)).recordId;
-  // `?modId=`: checked like an edit's modId when the record is written (data-api-server.md section 7).
-  const modIds = ctx.query.getAll("modId");
-  if (modIds.length > 1) throw new EmulatorError(400, "1708", `modId is given ${modIds.length} times; give it once`);
+  // `?modId=`: checked like an edit's modId when the record is written (data-api-server.md section 7); given twice,
+  // it was refused with every other repeated parameter (checkQueryNames).
+  const modId = ctx.query.get("modId") ?? undefined;
   const fieldName = ctx.params.fieldName!;
   const layoutField = ctx.layout.fields.get(fieldName);
   if (!layoutField) throw new EmulatorError(404, "102", `field "${fieldName}" is not on layout "${ctx.layout.description.layout}"`);
@@ -42,7 +42,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
 
   // Everything the request carries is in: from here on, one synchronous write.
   const storeFile = () => ctx.state.containers.put(ctx.db.model.name, file.name || "upload.bin", file.type || "application/octet-stream", bytes);
-  const record = writeContainer(ctx.db, ctx.layout, recordId, layoutField.field, repetition - 1, storeFile, ctx.state.clock, modIds[0]);
+  const record = writeContainer(ctx.db, ctx.layout, recordId, layoutField.field, repetition - 1, storeFile, ctx.state.clock, modId);
   return { response: { modId: String(record.modId) } };
 }
 

@@ -5,7 +5,8 @@
 
 const MAX_QUOTED_CHARS = 80;
 
-function shorten(text: string): string {
+/** `text`, cut to a length an error message can quote. */
+export function shorten(text: string): string {
   return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
 }
 

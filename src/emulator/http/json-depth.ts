@@ -1,5 +1,5 @@
 import { EmulatorError } from "../fm-error.js";
-import { describePath } from "./input-text.js";
+import { describeInput, describePath } from "./input-text.js";
 
 /**
  * How deeply a request's JSON may nest arrays and objects. The Data API's deepest shape, a portal row in a
@@ -76,8 +76,7 @@ export function assertNoDuplicateKeys(text: string, name: string): void {
       if (text[next] !== ":") continue;
       const key = JSON.parse(text.slice(start, end + 1)) as string;
       if (keys.has(key)) {
-        const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
-        throw new EmulatorError(400, "1708", `${name}: the key ${JSON.stringify(shown)} is given twice in one object; give it once`);
+        throw new EmulatorError(400, "1708", `${name}: the key ${describeInput(key)} is given twice in one object; give it once`);
       }
       keys.add(key);
       continue;

@@ -1,5 +1,6 @@
 import { EmulatorError } from "../fm-error.js";
 import { readJsonObject } from "./body.js";
+import { shorten } from "./input-text.js";
 import type { RequestContext } from "./routes.js";
 
 /**
@@ -11,7 +12,7 @@ import type { RequestContext } from "./routes.js";
 
 export function unknownParameters(names: readonly string[]): EmulatorError {
   // Names as the client sent them (shortened), as FileMaker Server lists them: "Unknown parameter(s): script".
-  return new EmulatorError(400, "960", names.map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n)).join(", "));
+  return new EmulatorError(400, "960", names.map(shorten).join(", "));
 }
 
 /**
@@ -27,19 +28,11 @@ export function checkQueryNames(ctx: RequestContext): void {
     unknown.add(name);
   }
   if (unknown.size > 0) throw unknownParameters([...unknown]);
-  checkEachQueryNameOnce(ctx.query);
-}
-
-/** 400 / 1708 for the first query parameter name given more than once. */
-export function checkEachQueryNameOnce(query: URLSearchParams): void {
+  // One rule for every name (rule one: nothing silently read once): a name given twice is 1708.
   const seen = new Set<string>();
-  for (const name of query.keys()) {
-    if (!seen.has(name)) {
-      seen.add(name);
-      continue;
-    }
-    const shown = name.length > 80 ? `${name.slice(0, 80)}…` : name;
-    throw new EmulatorError(400, "1708", `${shown} is given ${query.getAll(name).length} times; give it once`);
+  for (const name of ctx.query.keys()) {
+    if (seen.has(name)) throw new EmulatorError(400, "1708", `${shorten(name)} is given ${ctx.query.getAll(name).length} times; give it once`);
+    seen.add(name);
   }
 }
 
