@@ -42,6 +42,8 @@ export class ApiKeyRing {
   private readonly keys: { digest: Buffer; prefix: string }[];
   /** Per key (by its digest), made on first use. */
   private readonly globals = new Map<string, SessionGlobals>();
+  /** The same values as a set: asked for every container file a key's global holds. */
+  private readonly ownGlobals = new Set<SessionGlobals>();
   /** Prefixes as decoded path segments, longest first so a nested prefix wins over its parent. */
   private readonly prefixes: string[][];
   private readonly prefixOfRequest = new WeakMap<IncomingMessage, string>();
@@ -77,19 +79,22 @@ export class ApiKeyRing {
     const id = this.match(req, bearer);
     if (id === undefined) return undefined;
     let globals = this.globals.get(id);
-    if (!globals) this.globals.set(id, (globals = new SessionGlobals()));
+    if (!globals) {
+      this.globals.set(id, (globals = new SessionGlobals()));
+      this.ownGlobals.add(globals);
+    }
     return globals;
   }
 
   /** Whether these are a key's global values (the container files they hold are kept meanwhile, as a session's). */
   ownsGlobals(globals: SessionGlobals): boolean {
-    for (const own of this.globals.values()) if (own === globals) return true;
-    return false;
+    return this.ownGlobals.has(globals);
   }
 
   /** Forgets every key's global values, as a server restart forgets every session's. */
   forgetGlobals(): void {
     this.globals.clear();
+    this.ownGlobals.clear();
   }
 
   /** The key's digest (hex) when the Bearer credential is a key served under this request's path prefix. */

@@ -24,6 +24,8 @@ export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: Ex
 export class SessionRegistry {
   private readonly accounts = new AccountBook();
   private readonly sessions = new Map<string, Session>();
+  /** Whose global values these are: asked for every container file a global holds, so not by a scan of every session. */
+  private readonly tokenOfGlobals = new WeakMap<SessionGlobals, string>();
   private lastSweepMs: number;
   logins = 0;
 
@@ -76,16 +78,17 @@ export class SessionRegistry {
   globalsOf(token: string): SessionGlobals | undefined {
     const session = this.sessions.get(token);
     if (!session) return undefined;
-    return (session.globals ??= new SessionGlobals());
+    if (!session.globals) this.tokenOfGlobals.set((session.globals = new SessionGlobals()), token);
+    return session.globals;
   }
 
   /** Whether these are a live session's global values (the container files they hold are kept meanwhile). */
   ownsGlobals(globals: SessionGlobals): boolean {
-    for (const session of this.sessions.values()) {
-      if (session.globals === globals) return this.clock.now() - session.lastUsedMs < TOKEN_IDLE_LIMIT_MS;
-    }
-    return false;
+    const token = this.tokenOfGlobals.get(globals);
+    const session = token === undefined ? undefined : this.sessions.get(token);
+    return session?.globals === globals && this.clock.now() - session.lastUsedMs < TOKEN_IDLE_LIMIT_MS;
   }
+
 
   /** A successful call resets the idle timer. */
   touch(token: string): void {
