@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SWEEP_EVERY_MS } from "../../src/emulator/sessions.js";
 import { startConformanceEmulator, type Emulator } from "../support/conformance-emulator.js";
 import { CONTACTS, type DataApi, expectError, expectOk } from "../support/data-api-http.js";
 
@@ -63,15 +64,22 @@ describe("expired sessions are swept", () => {
 });
 
 describe("the sweep timer", () => {
-  const refTimers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-
-  it("does not keep the process alive (unref'd), and close() leaves no timer behind", async () => {
-    await emu.close();
-    const before = refTimers();
-    const another = await startConformanceEmulator();
-    expect(refTimers()).toBe(before);
-    await another.emu.close();
-    expect(refTimers()).toBe(before);
-    ({ emu, api } = await startConformanceEmulator());
+  // process.getActiveResourcesInfo() does not list unref'd timers, so the timer is watched where it is made.
+  it("does not keep the process alive (unref'd), and close() clears it", async () => {
+    const set = vi.spyOn(globalThis, "setInterval");
+    const clear = vi.spyOn(globalThis, "clearInterval");
+    try {
+      const another = await startConformanceEmulator();
+      const made = set.mock.calls.findIndex(([, ms]) => ms === SWEEP_EVERY_MS);
+      expect(made).toBeGreaterThanOrEqual(0);
+      const sweeper = set.mock.results[made]!.value as NodeJS.Timeout;
+      expect(sweeper.hasRef()).toBe(false);
+      expect(clear).not.toHaveBeenCalledWith(sweeper);
+      await another.emu.close();
+      expect(clear).toHaveBeenCalledWith(sweeper);
+    } finally {
+      set.mockRestore();
+      clear.mockRestore();
+    }
   });
 });
