@@ -153,7 +153,7 @@ describe("rule one: a container URL takes no query parameters", () => {
       expect(res.status).toBe(400);
       const body = (await res.json()) as { messages: { code: string; message: string }[] };
       expect(body.messages[0]!.code).toBe("960");
-      expect(body.messages[0]!.message).toContain(query.slice(1, 2));
+      expect(body.messages[0]!.message).toContain([...new URLSearchParams(query).keys()][0]);
     }
   });
 });
