@@ -26,12 +26,13 @@ import { gzipSync } from "node:zlib";
 // a store refused by name where WebCrypto is missing +76 B: node 13,627 B, fetch 13,644 B.
 // Budgets re-set to 13,950 B (about 3 %); metadata (1,941 B: record ids and path segments checked) to 2,000 B,
 // layout-list (486 B: folders walked without recursion) to 500 B, database-calls (1,121 B: runScript refuses a layout
-// of another database) to 1,160 B.
+// of another database) to 1,160 B. Container downloads (issue 22: `download` on the layout client and the client, the
+// module itself loaded on first use) +90 B: node 13,717 B, fetch 13,721 B, budgets 14,150 B (about 3 %).
 const ENTRIES = [
   // What `import "@fmgen/runtime"` loads on Node: the undici transport.
-  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 13_950 },
+  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 14_150 },
   // What Workers, Deno, Bun and browsers load: the fetch transport, no node: module.
-  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 13_950 },
+  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_150 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
   { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 1_450 },
   // What fmgen pull loads for layout metadata and undecoded records.
