@@ -8,7 +8,7 @@ import type { LayoutListing } from "./layout-list.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
-import { segment, type Transport, type TransportSettings } from "./transport.js";
+import { pathStep, type Transport, type TransportSettings } from "./transport.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -107,7 +107,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
   // A "." or ".." step (%2e too) in the proxy's prefix or the version would take requests elsewhere (around the
   // proxy): refused, as in every path segment. (The URL's own path comes parsed, its steps taken.)
-  for (const step of basePath.split("/")) segment(step, "createClient: auth.pathPrefix or version segment");
+  for (const step of basePath.split("/")) pathStep(step, "createClient: auth.pathPrefix or version segment");
   const transport = connect({
     origin: url.origin,
     basePath,
@@ -180,7 +180,7 @@ function databaseOption(database: unknown): string {
   if (typeof name !== "string" || name.trim() === "") {
     throw new TypeError(`createClient: database must be a database name or a generated database definition, got ${typeof name === "string" ? '""' : typeof database}`);
   }
-  return segment(name, "createClient: database") && name;
+  return pathStep(name, "createClient: database");
 }
 
 /**

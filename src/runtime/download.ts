@@ -1,6 +1,7 @@
 import { broken, pageIn } from "./answer-shape.js";
 import { repetitionKey } from "./codecs.js";
-import type { FieldSpec, LayoutSpec } from "./definition.js";
+import { containerRepetition } from "./container-field.js";
+import type { LayoutSpec } from "./definition.js";
 import { fileMakerError } from "./errors.js";
 import { getOwn } from "./own.js";
 import { ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
@@ -38,14 +39,7 @@ export interface ContainerFile {
  * (that repetition's) points to. An empty container is `null`.
  */
 export async function downloadFrom(session: Session, definition: LayoutSpec, recordPath: string, field: string, options: ContainerDownloadOptions): Promise<ContainerFile | null> {
-  const { layout, fields } = definition;
-  const spec = getOwn(fields, field) as FieldSpec | undefined;
-  if (spec?.type !== "container") throw new TypeError(`download: layout "${layout}": "${field}" is not a container field`);
-  const repetition = options.repetition ?? 1;
-  const repetitions = spec.repetitions ?? 1;
-  if (!Number.isInteger(repetition) || repetition < 1 || repetition > repetitions) {
-    throw new RangeError(`download: layout "${layout}", field "${field}": repetition ${repetition} is not between 1 and ${repetitions}`);
-  }
+  const repetition = containerRepetition("download: ", definition, field, options.repetition);
   const req = { method: "GET", path: recordPath } as const;
   const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
   const record = (pageIn(envelope, req).data as { fieldData: Record<string, unknown> }[])[0];

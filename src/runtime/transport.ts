@@ -157,11 +157,15 @@ export function neverReachedServer(error: unknown): boolean {
 }
 
 /**
- * Percent-encodes one path segment (database, layout, script, field name). With `what` (the call and what the value
- * is, for the error), "." and ".." are refused: URL parsers (fetch's, a proxy's, the server's) read them, encoded or
- * not, as steps through the path, so the request would go to another endpoint.
+ * `value`, refused when it is "." or ".." (encoded or not): URL parsers (fetch's, a proxy's, the server's) read those
+ * as steps through the path, so the request would go to another endpoint. `what` names the call and the value.
  */
+export function pathStep(value: string, what: string): string {
+  if (/^(\.|%2e){1,2}$/i.test(value)) throw new TypeError(`${what} "${value}" cannot be a URL path segment`);
+  return value;
+}
+
+/** Percent-encodes one path segment (database, layout, script, field name); with `what`, checked by {@link pathStep}. */
 export function segment(value: string, what?: string): string {
-  if (what && /^(\.|%2e){1,2}$/i.test(value)) throw new TypeError(`${what} "${value}" cannot be a URL path segment`);
-  return encodeURIComponent(value);
+  return encodeURIComponent(what ? pathStep(value, what) : value);
 }

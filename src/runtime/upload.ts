@@ -1,7 +1,7 @@
 import { idIn } from "./answer-shape.js";
-import type { FieldSpec, LayoutSpec } from "./definition.js";
+import { containerRepetition } from "./container-field.js";
+import type { LayoutSpec } from "./definition.js";
 import type { MultipartBody, UploadSource } from "./multipart.js";
-import { getOwn } from "./own.js";
 import type { CallOptions } from "./paging.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
@@ -18,16 +18,9 @@ export interface UploadOptions extends CallOptions {
  * sends the file as `multipart/form-data` into `<recordPath>/containers/<field>/<repetition>`.
  */
 export async function uploadInto(session: Session, definition: LayoutSpec, recordPath: string, field: string, data: UploadSource, options: UploadOptions): Promise<{ modId: string }> {
-  const { layout, fields } = definition;
-  const spec = getOwn(fields, field) as FieldSpec | undefined;
-  if (spec?.type !== "container") throw new TypeError(`layout "${layout}": "${field}" is not a container field`);
-  const repetition = options.repetition ?? 1;
-  const repetitions = spec.repetitions ?? 1;
-  if (!Number.isInteger(repetition) || repetition < 1 || repetition > repetitions) {
-    throw new RangeError(`layout "${layout}", field "${field}": repetition ${repetition} is not between 1 and ${repetitions}`);
-  }
+  const repetition = containerRepetition("", definition, field, options.repetition);
   if (typeof data === "string" && !session.filePaths) {
-    throw new TypeError(`layout "${layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
+    throw new TypeError(`layout "${definition.layout}", field "${field}": upload from a file path needs Node; here pass a Blob, a Uint8Array or a ReadableStream`);
   }
   const path = `${recordPath}/containers/${segment(field, "upload: field")}/${repetition}`;
   // The body is built per attempt: a stream can be read once, and an upload is re-sent only after a 952.

@@ -14,7 +14,8 @@ import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 // them and each of them on its own.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DEFERRED = ["database-calls", "layout-list", "upload", "download", "portal-writes"];
+// container-field: the container check upload and download share, loaded with the first of them.
+const DEFERRED = ["database-calls", "layout-list", "upload", "download", "container-field", "portal-writes"];
 
 describe("features loaded on first use", () => {
   it.each([
@@ -81,7 +82,7 @@ describe("features loaded on first use", () => {
       expect(steps.records).toEqual(expect.arrayContaining([entry, "client", "layout-client"]));
       for (const name of DEFERRED) expect(steps.records).not.toContain(name);
       expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
-      expect(steps.upload).toEqual(["upload"]);
+      expect(steps.upload).toEqual(["upload", "container-field"]);
       expect(steps.download).toEqual(["download"]);
       expect(steps["portal writes"]).toEqual(["portal-writes"]);
     });
