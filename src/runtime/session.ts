@@ -133,6 +133,9 @@ export class Session {
     return redact(error, this.#secrets());
   }
 
+  /** The secrets' pattern, with the secrets it was built from (joined). */
+  #pattern: [string, RegExp] | undefined;
+
   #secrets(): RegExp {
     const { auth, fmDataSource = [] } = this.#options;
     const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
@@ -141,7 +144,10 @@ export class Session {
       secrets.push(pair, base64(pair), auth.password);
     }
     if ("oauth" in auth) secrets.push(auth.oauth.identifier);
-    return secretPattern(secrets);
+    // Built again only when the secrets change (a new token): a server's error is scrubbed, then redacted.
+    const key = secrets.join("\0");
+    if (this.#pattern?.[0] !== key) this.#pattern = [key, secretPattern(secrets)];
+    return this.#pattern[1];
   }
 
   async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
