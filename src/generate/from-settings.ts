@@ -7,8 +7,9 @@ import { writeGeneratedFiles, type WriteReport } from "./write.js";
 /** Loads every description the settings name (layouts, and the databases' beside them) and generates from them; touches no output. */
 export async function generateFromSettings(settings: GenerateSettings): Promise<GeneratedFile[]> {
   const validateRecords = settings.config?.options?.validateRecords;
+  const importExtension = settings.importExtension ?? settings.config?.options?.importExtension;
   const [layouts, databases] = await Promise.all([loadLayouts(settings.layouts), loadDatabaseDescriptionsBeside(settings.layouts)]);
-  return generate(layouts, { databases, ...(validateRecords === false ? { validateRecords } : {}) });
+  return generate(layouts, { databases, ...(validateRecords === false ? { validateRecords } : {}), ...(importExtension !== undefined ? { importExtension } : {}) });
 }
 
 /** `fmgen generate`: generate and write. */

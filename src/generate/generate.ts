@@ -1,5 +1,5 @@
 import type { DatabaseDescription, LayoutDescription } from "../layout/index.js";
-import { compareCodeUnits } from "../project/index.js";
+import { compareCodeUnits, type ImportExtension } from "../project/index.js";
 import { emitDatabaseModule } from "./emit/database-module.js";
 import { emitIndexFile } from "./emit/index-file.js";
 import { emitLayoutModule } from "./emit/layout-module.js";
@@ -24,6 +24,12 @@ export interface GenerateOptions {
    * database with layouts gets a module, described or not (then with no scripts).
    */
   databases?: readonly DatabaseDescription[];
+  /**
+   * The extension of the relative imports between the generated modules (`index.ts`'s re-exports): ".js" (default,
+   * what `"module": "nodenext"` wants) or ".ts" (Deno with no flag; tsc then needs `allowImportingTsExtensions` or
+   * `rewriteRelativeImportExtensions`).
+   */
+  importExtension?: ImportExtension;
 }
 
 /**
@@ -37,7 +43,7 @@ export function emitFiles(layouts: readonly LayoutDescription[], options: Genera
   const databases = planDatabases(options.databases ?? [], plans, template);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
   for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template) });
-  files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template) });
+  files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template, options.importExtension) });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { CONFIG_FILE_NAME, findProjectConfig, type FmgenConfig } from "../project/index.js";
+import { CONFIG_FILE_NAME, findProjectConfig, type FmgenConfig, type ImportExtension } from "../project/index.js";
 
 /** Where a run reads and writes: the config file merged with the command line. */
 export interface GenerateSettings {
@@ -10,6 +10,8 @@ export interface GenerateSettings {
   /** The config file used, if any. */
   configFile?: string;
   config?: FmgenConfig;
+  /** `--import-extension`: replaces the config's `options.importExtension`; absent without the flag. */
+  importExtension?: ImportExtension;
 }
 
 export interface SettingsRequest {
@@ -19,6 +21,8 @@ export interface SettingsRequest {
   layouts?: readonly string[] | undefined;
   /** `--out`: replaces the config's `outDir`; relative to `cwd`. */
   out?: string | undefined;
+  /** `--import-extension`: replaces the config's `options.importExtension`. */
+  importExtension?: ImportExtension | undefined;
   cwd: string;
 }
 
@@ -39,5 +43,11 @@ export async function resolveGenerateSettings(request: SettingsRequest): Promise
   if (!layouts || outDir === undefined) {
     throw new SettingsError(`fmgen generate needs --layouts and --out, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);
   }
-  return { layouts, outDir, ...(configFile !== undefined ? { configFile } : {}), ...(config ? { config } : {}) };
+  return {
+    layouts,
+    outDir,
+    ...(configFile !== undefined ? { configFile } : {}),
+    ...(config ? { config } : {}),
+    ...(request.importExtension !== undefined ? { importExtension: request.importExtension } : {}),
+  };
 }

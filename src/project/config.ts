@@ -14,6 +14,10 @@ export const CONFIG_FILE_NAME = "fmgen.config.json";
 export const DEFAULT_USERNAME_ENV = "FM_USERNAME";
 export const DEFAULT_PASSWORD_ENV = "FM_PASSWORD";
 
+/** The extension of the relative imports between generated modules: `options.importExtension`, `--import-extension`. */
+export const IMPORT_EXTENSIONS = [".js", ".ts"] as const;
+export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];
+
 export const generateOptionsSchema = z
   .object({
     validateRecords: z
@@ -22,6 +26,14 @@ export const generateOptionsSchema = z
       .describe(
         "Whether clients check every record of these layouts against the layout's schema before decoding it (default true). " +
           "false emits `validate: false` in each definition, which overrides createClient's `validate`.",
+      ),
+    importExtension: z
+      .enum(IMPORT_EXTENSIONS)
+      .default(".js")
+      .describe(
+        "The extension of the relative imports between generated modules (index.ts re-exporting each module). " +
+          '".js" (default) is what TypeScript\'s "module": "nodenext" wants; ".ts" runs on Deno with no flag (and on Bun, ' +
+          'bundlers and Node\'s type stripping), and tsc then needs "allowImportingTsExtensions" or "rewriteRelativeImportExtensions".',
       ),
   })
   .strict()

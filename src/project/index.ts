@@ -10,6 +10,8 @@ export {
   DEFAULT_PASSWORD_ENV,
   DEFAULT_USERNAME_ENV,
   configSchema,
+  IMPORT_EXTENSIONS,
+  type ImportExtension,
   generateOptionsSchema,
   parseConfig,
   loadConfigFile,

@@ -1,12 +1,14 @@
 import { relative } from "node:path";
 import type { CommandModule } from "yargs";
 import { generateAndCheck, generateAndWrite, resolveGenerateSettings, unsupportedSetup, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import { IMPORT_EXTENSIONS, type ImportExtension } from "../../project/index.js";
 import type { CliIo } from "../io.js";
 
 interface GenerateArgs {
   layouts?: string[];
   out?: string;
   config?: string;
+  "import-extension"?: ImportExtension;
   check: boolean;
   watch: boolean;
 }
@@ -24,6 +26,11 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
         .option("layouts", { type: "string", array: true, describe: "Description files, folders of *.layout.json, or globs (replaces the config's layouts)" })
         .option("out", { type: "string", describe: "Output folder (replaces the config's outDir)" })
         .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
+        .option("import-extension", {
+          type: "string",
+          choices: IMPORT_EXTENSIONS,
+          describe: 'Extension of the imports between generated modules: ".js" (nodenext) or ".ts" (Deno with no flag) (replaces the config\'s options.importExtension)',
+        })
         .option("check", { type: "boolean", default: false, describe: "Write nothing; print a diff and exit 1 when the output is stale" })
         .option("watch", { type: "boolean", default: false, describe: "Regenerate whenever a description changes, until stopped" }) as never,
     handler: async (args) => {
@@ -31,7 +38,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       const cwd = process.cwd();
       const loadSettings = async () => {
         try {
-          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, out: args.out });
+          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, out: args.out, importExtension: args["import-extension"] });
         } catch (error) {
           throw error instanceof SettingsError ? usageError(error.message) : error;
         }
