@@ -32,8 +32,8 @@ export const generateOptionsSchema = z
       .default(".js")
       .describe(
         "The extension of the relative imports between generated modules (index.ts re-exporting each module). " +
-          '".js" (default) is what TypeScript\'s "module": "nodenext" wants; ".ts" runs on Deno with no flag (and on Bun, ' +
-          'bundlers and Node\'s type stripping), and tsc then needs "allowImportingTsExtensions" or "rewriteRelativeImportExtensions".',
+          '".js" (default) is what TypeScript\'s "module": "nodenext" wants; ".ts" runs on Deno with no flag (and on Bun and ' +
+          'bundlers), and tsc then needs "allowImportingTsExtensions" or "rewriteRelativeImportExtensions".',
       ),
   })
   .strict()

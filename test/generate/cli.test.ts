@@ -67,6 +67,28 @@ describe("fmgen generate", () => {
     expect((await readdir(other)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts"]);
   });
 
+  it("writes index.ts's imports with options.importExtension or --import-extension (the flag wins), .js by default", async () => {
+    const { root, out } = await project();
+    const indexImports = async () => (await readFile(join(out, "index.ts"), "utf8")).match(/^export \* from ".*";$/gm);
+    const config = join(root, "fmgen.config.json");
+    await writeFile(config, JSON.stringify({ layouts: ["layouts"], outDir: "generated" }));
+    expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
+    expect(await indexImports()).toEqual(['export * from "./contact.js";', 'export * from "./contacts.js";', 'export * from "./invoice.js";']);
+    await writeFile(config, JSON.stringify({ layouts: ["layouts"], outDir: "generated", options: { importExtension: ".ts" } }));
+    expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
+    expect(await indexImports()).toEqual(['export * from "./contact.ts";', 'export * from "./contacts.ts";', 'export * from "./invoice.ts";']);
+    expect(await run(["generate", "--config", config, "--check"], memoryIo())).toBe(0);
+    expect(await run(["generate", "--config", config, "--import-extension", ".js"], memoryIo())).toBe(0);
+    expect(await indexImports()).toEqual(['export * from "./contact.js";', 'export * from "./contacts.js";', 'export * from "./invoice.js";']);
+    // Only the barrel changes: the layout modules import nothing relative.
+    const io = memoryIo();
+    expect(await run(["generate", "--config", config, "--import-extension", ".ts"], io)).toBe(0);
+    expect(io.out.join("\n")).toMatch(/: wrote index\.ts \(4 files\)/);
+    const bad = memoryIo();
+    expect(await run(["generate", "--config", config, "--import-extension", "ts"], bad)).toBe(2);
+    expect(bad.err.join("\n")).toMatch(/import-extension/);
+  });
+
   it("deletes the module of a removed layout", async () => {
     const { layouts, out } = await project();
     expect(await run(["generate", "--layouts", layouts, "--out", out], memoryIo())).toBe(0);

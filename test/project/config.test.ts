@@ -24,6 +24,8 @@ describe("fmgen.config.json", () => {
     });
     expect(config.options?.validateRecords).toBe(true);
     expect(parseConfig({ layouts: ["l"], outDir: "o", options: { validateRecords: false } }).options?.validateRecords).toBe(false);
+    expect(config.options?.importExtension).toBe(".js");
+    expect(parseConfig({ layouts: ["l"], outDir: "o", options: { importExtension: ".ts" } }).options?.importExtension).toBe(".ts");
   });
 
   it.each([
@@ -34,6 +36,7 @@ describe("fmgen.config.json", () => {
     [{ layouts: ["l"], outDir: "o", auth: { username: "web" } }, /auth/],
     [{ layouts: ["l"], outDir: "o", outdir: "typo" }, /Unrecognized key/],
     [{ layouts: ["l"], outDir: "o", options: { validateRecords: "yes" } }, /options\.validateRecords: /],
+    [{ layouts: ["l"], outDir: "o", options: { importExtension: "ts" } }, /options\.importExtension: /],
   ])("rejects %j, naming the file and the path", (json, message) => {
     expect(() => parseConfig(json, "fmgen.config.json")).toThrow(ConfigFileError);
     expect(() => parseConfig(json, "fmgen.config.json")).toThrow(message);

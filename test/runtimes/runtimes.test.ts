@@ -107,6 +107,8 @@ function expectEveryStep(results: StepResult[]): void {
 let emulator: RunningEmulator;
 let app: string;
 let server: string;
+/** tsc on the app, started once the modules are generated and awaited by the last test: it runs beside the runtimes. */
+let compiled: Promise<Finished>;
 
 beforeAll(async () => {
   emulator = await startEmulator({
@@ -119,10 +121,9 @@ beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), "fmgen-runtimes-"));
   cpSync(join(HERE, "app"), app, { recursive: true });
   writeFileSync(join(app, "target.json"), `${JSON.stringify({ server, ...ACCOUNT })}\n`);
-  // The app's package.json names the runtime: Deno then reads bare specifiers from node_modules ("manual"), and
-  // deno.json says so too, so that nothing is fetched.
+  // An app's package.json, as npm leaves it: with one, Deno reads bare specifiers from node_modules (its "manual"
+  // nodeModulesDir, no deno.json needed, as README says), so nothing is fetched.
   writeFileSync(join(app, "package.json"), `${JSON.stringify({ type: "module", private: true, dependencies: { "@fmgen/runtime": "*", zod: "*" } })}\n`);
-  writeFileSync(join(app, "deno.json"), `${JSON.stringify({ nodeModulesDir: "manual" })}\n`);
   mkdirSync(join(app, "node_modules/@fmgen"), { recursive: true });
   symlinkSync(join(ROOT, "packages/runtime"), join(app, "node_modules/@fmgen/runtime"), "junction");
   symlinkSync(join(ROOT, "node_modules/zod"), join(app, "node_modules/zod"), "junction");
@@ -130,9 +131,12 @@ beforeAll(async () => {
   const io = memoryIo();
   const code = await run(["generate", "--layouts", join(HERE, "fixture"), "--out", join(app, "generated"), "--import-extension", ".ts"], io);
   if (code !== 0) throw new Error(`fmgen generate failed (${code}): ${[...io.out, ...io.err].join("\n")}`);
+  compiled = finished(spawn(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(app, "tsconfig.json")], { cwd: app }), "tsc");
+  compiled.catch(() => {}); // awaited (and reported) by its test
 }, 30_000);
 
 afterAll(async () => {
+  await compiled?.catch(() => undefined);
   await emulator?.close();
   if (app) rmSync(app, { recursive: true, force: true });
 });
@@ -150,14 +154,6 @@ async function scenarioOn(go: () => Promise<StepResult[]>): Promise<StepResult[]
 }
 
 describe("a generated client on real runtimes, against the emulator", () => {
-  it("the generated modules (--import-extension .ts) and the scenario compile with tsc (allowImportingTsExtensions)", async () => {
-    expect(readFileSync(join(app, "generated/index.ts"), "utf8")).toMatch(/^export \* from "\.\/member\.ts";$/m);
-    const tsc = spawn(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(app, "tsconfig.json")], { cwd: app });
-    const output = await finished(tsc, "tsc");
-    expect(output.stdout + output.stderr).toBe("");
-    expect(output.code).toBe(0);
-  });
-
   it("Deno runs the TypeScript with no flag but the network permission for the emulator", async () => {
     const port = new URL(server).port;
     const results = await scenarioOn(async () => {
@@ -246,5 +242,18 @@ const worker :Workerd.Worker = (
       workerd.kill("SIGTERM");
       await exited.catch(() => undefined);
     }
+  });
+
+  it("tsc compiles the generated modules (--import-extension .ts) and the scenario for Node (rewriteRelativeImportExtensions), and Node runs them", async () => {
+    expect(readFileSync(join(app, "generated/index.ts"), "utf8")).toMatch(/^export \* from "\.\/member\.ts";$/m);
+    const output = await compiled;
+    expect(output.stdout + output.stderr).toBe("");
+    expect(output.code).toBe(0);
+    expect(readFileSync(join(app, ".build/generated/index.js"), "utf8")).toMatch(/^export \* from "\.\/member\.js";$/m);
+    const results = await scenarioOn(async () => {
+      const node = spawn(process.execPath, [".build/main.js"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+      return resultsOf(await finished(node, "node"), "node");
+    });
+    expectEveryStep(results);
   });
 });
