@@ -24,6 +24,10 @@ const MODULES = join(HERE, "node_modules");
 const ACCOUNT = JSON.parse(readFileSync(join(HERE, "fixture/seed.json"), "utf8")).accounts[0] as { username: string; password: string };
 /** Each runtime process gets this long, from start to exit; then it is killed and the test fails. */
 const PROCESS_TIMEOUT_MS = 60_000;
+/** Each test's own limit: longer than a process's, so that the process is killed (and reported) first. */
+const TEST_TIMEOUT_MS = PROCESS_TIMEOUT_MS + 30_000;
+/** Every child still running: afterAll kills them, whatever happened. */
+const running = new Set<ChildProcess>();
 
 /** The platform package's binary each runtime's npm package would run (its postinstall is not run: --ignore-scripts). */
 function binary(runtime: "deno" | "bun" | "workerd"): string {
@@ -70,6 +74,8 @@ interface Finished {
 
 /** Waits for a child to exit; past the timeout it is killed (SIGKILL) and the promise rejects with what it printed. */
 function finished(child: ChildProcess, what: string, timeoutMs = PROCESS_TIMEOUT_MS): Promise<Finished> {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -133,9 +139,10 @@ beforeAll(async () => {
   if (code !== 0) throw new Error(`fmgen generate failed (${code}): ${[...io.out, ...io.err].join("\n")}`);
   compiled = finished(spawn(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(app, "tsconfig.json")], { cwd: app }), "tsc");
   compiled.catch(() => {}); // awaited (and reported) by its test
-}, 30_000);
+}, TEST_TIMEOUT_MS);
 
 afterAll(async () => {
+  for (const child of running) child.kill("SIGKILL");
   await compiled?.catch(() => undefined);
   await emulator?.close();
   if (app) rmSync(app, { recursive: true, force: true });
@@ -165,7 +172,7 @@ describe("a generated client on real runtimes, against the emulator", () => {
       return resultsOf(await finished(deno, "deno"), "deno");
     });
     expectEveryStep(results);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it("Bun runs the TypeScript", async () => {
     const results = await scenarioOn(async () => {
@@ -177,7 +184,7 @@ describe("a generated client on real runtimes, against the emulator", () => {
       return resultsOf(await finished(bun, "bun"), "bun");
     });
     expectEveryStep(results);
-  });
+  }, TEST_TIMEOUT_MS);
 
   it("workerd runs an esbuild bundle (conditions workerd, worker, browser) with no nodejs_compat, over loopback", async () => {
     const esbuild = (await import(pathToFileURL(join(MODULES, "esbuild/lib/main.js")).href)) as typeof import("esbuild");
@@ -220,7 +227,12 @@ const worker :Workerd.Worker = (
       const port = await new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`workerd reported no listening port in ${PROCESS_TIMEOUT_MS} ms`)), PROCESS_TIMEOUT_MS);
         createInterface({ input: workerd.stdio[3] as NodeJS.ReadableStream }).on("line", (line) => {
-          const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
+          let message: { event?: string; socket?: string; port?: number };
+          try {
+            message = JSON.parse(line) as typeof message;
+          } catch {
+            return; // not a control message
+          }
           if (message.event === "listen" && message.socket === "http" && message.port !== undefined) {
             clearTimeout(timer);
             resolve(message.port);
@@ -242,7 +254,7 @@ const worker :Workerd.Worker = (
       workerd.kill("SIGTERM");
       await exited.catch(() => undefined);
     }
-  });
+  }, TEST_TIMEOUT_MS);
 
   it("tsc compiles the generated modules (--import-extension .ts) and the scenario for Node (rewriteRelativeImportExtensions), and Node runs them", async () => {
     expect(readFileSync(join(app, "generated/index.ts"), "utf8")).toMatch(/^export \* from "\.\/member\.ts";$/m);
@@ -255,5 +267,5 @@ const worker :Workerd.Worker = (
       return resultsOf(await finished(node, "node"), "node");
     });
     expectEveryStep(results);
-  });
+  }, TEST_TIMEOUT_MS);
 });
