@@ -62,6 +62,19 @@ describe("generate()", () => {
     expect(moduleOf(await generate([description]))).not.toContain("validate:");
   });
 
+  it("writes index.ts's relative imports with importExtension (.js by default), and only those: the other modules are the same", async () => {
+    const layouts = await allGoldenLayouts();
+    const [byDefault, js, ts] = await Promise.all([generate(layouts), generate(layouts, { importExtension: ".js" }), generate(layouts, { importExtension: ".ts" })]);
+    expect(js).toEqual(byDefault);
+    const index = (files: { path: string; contents: string }[]) => files.find((f) => f.path === "index.ts")!.contents;
+    const specifiers = (text: string) => [...text.matchAll(/ from "(\.[^"]*)"/g)].map((m) => m[1]!);
+    expect(specifiers(index(byDefault)).length).toBeGreaterThan(2);
+    expect(specifiers(index(byDefault)).every((s) => s.endsWith(".js"))).toBe(true);
+    expect(specifiers(index(ts))).toEqual(specifiers(index(byDefault)).map((s) => s.replace(/\.js$/, ".ts")));
+    expect(ts.filter((f) => f.path !== "index.ts")).toEqual(byDefault.filter((f) => f.path !== "index.ts"));
+    for (const file of ts) expect(specifiers(file.contents).every((s) => s.endsWith(".ts")), file.path).toBe(true);
+  });
+
   it("reports identifier clashes instead of generating", async () => {
     await expect(generate([layout({ layout: "A", name: "X", fields: [] }, "a.json"), layout({ layout: "B", name: "X", fields: [] }, "b.json")])).rejects.toThrow(IdentifierClashError);
   });

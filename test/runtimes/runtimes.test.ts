@@ -117,6 +117,8 @@ let server: string;
 let compiled: Promise<Finished>;
 
 beforeAll(async () => {
+  const entry = join(ROOT, "packages/runtime/dist/fetch.js");
+  if (!existsSync(entry)) throw new Error(`test/runtimes: ${entry} is missing: run "npm run build" (npm test does)`);
   emulator = await startEmulator({
     layouts: [join(HERE, "fixture")],
     data: join(HERE, "fixture/seed.json"),
