@@ -96,13 +96,13 @@ function finished(child: ChildProcess, what: string, timeoutMs = PROCESS_TIMEOUT
   });
 }
 
-/** The results line main.ts prints, or an error quoting what the process printed. */
-function resultsOf(output: Finished, what: string): StepResult[] {
+/** The results line main.ts prints (the file "@fmgen/runtime" resolved to, and each step), or an error quoting what the process printed. */
+function resultsOf(output: Finished, what: string): { entry: string; results: StepResult[] } {
   const line = output.stdout.split("\n").find((l) => l.startsWith("FMGEN-RUNTIME-RESULTS "));
   if (line === undefined || output.code !== 0) {
     throw new Error(`${what} exited with ${output.code ?? output.signal} and no results line.\nstdout: ${output.stdout}\nstderr: ${output.stderr}`);
   }
-  return JSON.parse(line.slice("FMGEN-RUNTIME-RESULTS ".length)) as StepResult[];
+  return JSON.parse(line.slice("FMGEN-RUNTIME-RESULTS ".length)) as { entry: string; results: StepResult[] };
 }
 
 /** Every step, by name, ok: a failing step shows here with its name and what it saw. */
@@ -171,7 +171,9 @@ describe("a generated client on real runtimes, against the emulator", () => {
         env: { ...process.env, DENO_DIR: join(app, ".deno"), DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       });
-      return resultsOf(await finished(deno, "deno"), "deno");
+      const { entry, results } = resultsOf(await finished(deno, "deno"), "deno");
+      expect(entry, "the deno export condition's entry").toMatch(/\/packages\/runtime\/dist\/fetch\.js$/);
+      return results;
     });
     expectEveryStep(results);
   }, TEST_TIMEOUT_MS);
@@ -183,7 +185,9 @@ describe("a generated client on real runtimes, against the emulator", () => {
         env: { ...process.env, BUN_INSTALL_CACHE_DIR: join(app, ".bun"), NO_COLOR: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       });
-      return resultsOf(await finished(bun, "bun"), "bun");
+      const { entry, results } = resultsOf(await finished(bun, "bun"), "bun");
+      expect(entry, "the bun export condition's entry").toMatch(/\/packages\/runtime\/dist\/fetch\.js$/);
+      return results;
     });
     expectEveryStep(results);
   }, TEST_TIMEOUT_MS);
@@ -266,7 +270,9 @@ const worker :Workerd.Worker = (
     expect(readFileSync(join(app, ".build/generated/index.js"), "utf8")).toMatch(/^export \* from "\.\/member\.js";$/m);
     const results = await scenarioOn(async () => {
       const node = spawn(process.execPath, [".build/main.js"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
-      return resultsOf(await finished(node, "node"), "node");
+      const { entry, results } = resultsOf(await finished(node, "node"), "node");
+      expect(entry, "the node export condition's entry").toMatch(/\/packages\/runtime\/dist\/index\.js$/);
+      return results;
     });
     expectEveryStep(results);
   }, TEST_TIMEOUT_MS);
