@@ -13,7 +13,8 @@ import { STEPS, type StepResult } from "./app/steps.js";
 // Issue 22, item 1: a client fmgen generated, run by the real Deno, Bun and workerd (test/runtimes/package.json, installed
 // by scripts/install-peer-clients.mjs) against the emulator this file starts on 127.0.0.1: the scenario of
 // app/scenario.ts, written once, reports each step. Deno and Bun run the TypeScript directly; workerd runs an esbuild
-// bundle made as a Workers build makes one, with no nodejs_compat, reaching the emulator over loopback. The app is
+// bundle made as a Workers build makes one, with no nodejs_compat, reaching the emulator over loopback; Node runs what
+// tsc makes of the same files (rewriteRelativeImportExtensions), tsc running beside the others. The app is
 // a temporary folder: the generated modules (--import-extension .ts: Deno loads them with no flag), the scenario,
 // node_modules/@fmgen/runtime linked to packages/runtime (its built dist: `npm test` builds first) and zod (the
 // bundle takes it in through @fmgen/runtime/schema); nothing is fetched from the network.
