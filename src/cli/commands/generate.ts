@@ -29,7 +29,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
         .option("import-extension", {
           type: "string",
           choices: IMPORT_EXTENSIONS,
-          describe: 'Extension of the imports between generated modules: ".js" (nodenext) or ".ts" (Deno with no flag) (replaces the config\'s options.importExtension)',
+          describe: 'How index.ts imports the other modules: ".js" (default; module nodenext) or ".ts" (Deno, no flag needed); replaces the config\'s options.importExtension',
         })
         .option("check", { type: "boolean", default: false, describe: "Write nothing; print a diff and exit 1 when the output is stale" })
         .option("watch", { type: "boolean", default: false, describe: "Regenerate whenever a description changes, until stopped" }) as never,
