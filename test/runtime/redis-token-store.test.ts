@@ -235,7 +235,8 @@ describe.skipIf(SKIP)("three processes sharing a Redis store (the built package)
       const rounds = await Promise.all(children.map((p) => p.round()));
       for (const round of rounds) {
         expect(round).toMatchObject({ ok: true });
-        expect(round.failures.filter((f) => f !== "client error")).toEqual(["get timeout", "set timeout"]);
+        // A timeout (the command queued until Redis comes back), or an error (one sent as the socket closed).
+        expect(round.failures.filter((f) => f !== "client error")).toEqual([expect.stringMatching(/^get (timeout|error)$/), expect.stringMatching(/^set (timeout|error)$/)]);
         expect(round.ms).toBeLessThan(3_000);
       }
       expect(logins()).toBe(5);
