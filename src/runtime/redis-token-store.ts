@@ -93,7 +93,7 @@ export function redisTokenStore(client: RedisClientLike, options: RedisTokenStor
         settled = true;
         clearTimeout(timer);
         // Neither the token nor the key (its verifier) in what is reported: a Redis error may quote a command.
-        for (const secret of secrets) message = message.split(secret).join("[redacted]");
+        for (const secret of secrets) if (secret) message = message.split(secret).join("[redacted]");
         report({ op, kind }, message);
         resolve(undefined);
       };

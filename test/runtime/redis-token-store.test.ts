@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
-import { createClient as createRedisClient } from "redis";
+import { createClient as createRedisClient, RESP_TYPES } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisTokenStore, type RedisTokenStoreFailure } from "../../src/runtime/redis-token-store.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
@@ -123,6 +123,27 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
     expect(warned).toHaveLength(3);
     expect(warned[0]).toMatch(/^redisTokenStore: get failed: .*; signing in without the store/);
     expect(warned.join("\n")).not.toMatch(/secret-token|key-1/);
+  });
+
+  it("a client that answers buffers shares nothing, and says so; an onError that throws changes nothing", async () => {
+    const { client, close } = await redisClient("node-redis", redis.url);
+    try {
+      const buffers = (client as ReturnType<typeof createRedisClient>).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+      const { seen, onError } = failures();
+      const store = redisTokenStore(buffers, { prefix: "buf:", onError });
+      await store.set("k", "token-3");
+      expect(await store.get("k")).toBeUndefined();
+      expect(seen).toEqual(["get error"]);
+      const throwing = redisTokenStore(createRedisClient({ url: redis.url }), {
+        onError: () => {
+          throw new Error("the app's onError broke");
+        },
+      });
+      expect(await throwing.get("k")).toBeUndefined();
+      await throwing.set("k", "t");
+    } finally {
+      await close();
+    }
   });
 
   it("a Redis that hangs (the process stopped): the call logs in within the timeout, onError told", async () => {
