@@ -4,9 +4,10 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { createClient as createRedisClient, RESP_TYPES } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisTokenStore, type RedisTokenStoreFailure } from "../../src/runtime/redis-token-store.js";
-import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
-import { DATABASE, PASSWORD } from "../support/runtime-layouts.js";
+import { createClient, defineDatabase, defineLayout } from "../../src/runtime/index.js";
+import { redisTokenStore, type RedisTokenStoreFailure, type TokenStore } from "../../src/runtime/redis-token-store.js";
+import { connect, counting, exampleSeed, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { DATABASE, EXAMPLE_LAYOUTS, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 import { redisSkipReason, startRedisServer, startSilentServer, type RedisServer } from "../support/redis-server.js";
 
 // @fmgen/runtime/redis-token-store (issue 22): a TokenStore over the get/set/del of a node-redis or ioredis client,
@@ -22,6 +23,17 @@ const SKIP = redisSkipReason();
 if (SKIP) console.warn(SKIP);
 
 type Kind = "node-redis" | "ioredis";
+
+/** A layout of one record and a global field, for what a shared session shares. */
+const Prefs = defineLayout<{ fields: { Name: string; gCurrentUser: string }; input: { Name?: string | null }; portals: Record<never, never>; portalInput: Record<never, never>; containers: never }>({
+  layout: "Prefs",
+  database: DATABASE,
+  fields: { Name: { type: "text" }, gCurrentUser: { type: "text" } },
+});
+const WithGlobals = defineDatabase({ database: DATABASE, scripts: [], globals: { "Prefs::gCurrentUser": { type: "text" } } });
+
+/** A client of the emulator with the globals above, sharing sessions through `tokenStore`. */
+const globalsClient = (emu: Emulator, tokenStore: TokenStore) => createClient({ server: emu.url, database: WithGlobals, auth: { username: USERNAME, password: PASSWORD }, tokenStore });
 
 /** A connected client of `url`, its raw PTTL, and how to let it go, for each client the store supports. */
 async function redisClient(kind: Kind, url: string) {
@@ -50,7 +62,10 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
   let redis: RedisServer;
   let emu: Emulator;
   beforeAll(async () => {
-    [redis, emu] = await Promise.all([startRedisServer(), startRuntimeEmulator()]);
+    const data = exampleSeed();
+    (data.records as Record<string, unknown[]>).Prefs = [{ Name: "only" }];
+    const prefs = { database: DATABASE, layout: "Prefs", table: "Prefs", fields: [{ name: "Name", type: "text" as const }, { name: "gCurrentUser", type: "text" as const, global: true }] };
+    [redis, emu] = await Promise.all([startRedisServer(), startRuntimeEmulator({ layouts: [EXAMPLE_LAYOUTS, prefs], data })]);
   });
   afterAll(async () => {
     await Promise.all([redis?.stop(), emu?.close()]);
@@ -89,6 +104,26 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
         await connect(emu.url, { tokenStore: redisTokenStore(b.client, { prefix }) }).layouts();
       });
       expect(logins).toBe(1);
+    } finally {
+      await a.close();
+      b.close();
+    }
+  });
+
+  it("clients sharing a store share the session's globals; a prefix per user gives each user a session of its own", async () => {
+    const a = await redisClient("node-redis", redis.url);
+    const b = await redisClient("ioredis", redis.url);
+    try {
+      const gCurrentUser = async (fm: ReturnType<typeof globalsClient>) => (await fm.layout(Prefs).list()).data[0]!.fieldData.gCurrentUser;
+      const [first, second] = [globalsClient(emu, redisTokenStore(a.client, { prefix: "globals:" })), globalsClient(emu, redisTokenStore(b.client, { prefix: "globals:" }))];
+      await first.setGlobals({ "Prefs::gCurrentUser": "ada" });
+      expect(await gCurrentUser(second)).toBe("ada");
+      const [ada, bob] = [globalsClient(emu, redisTokenStore(a.client, { prefix: "user:ada:" })), globalsClient(emu, redisTokenStore(b.client, { prefix: "user:bob:" }))];
+      await ada.setGlobals({ "Prefs::gCurrentUser": "ada" });
+      expect(await gCurrentUser(bob)).toBe("");
+      await bob.setGlobals({ "Prefs::gCurrentUser": "bob" });
+      expect(await gCurrentUser(ada)).toBe("ada");
+      for (const fm of [first, ada, bob]) await fm.logout();
     } finally {
       await a.close();
       b.close();
