@@ -50,7 +50,8 @@ export interface RedisTokenStoreOptions {
  * Unlike a store that fails the call, Redis failing never fails one: a get that fails or outlasts `timeoutMs` finds
  * nothing, so the client logs in; a set or delete that does is skipped; each is reported to `onError`. So a Redis
  * gone away degrades to one login per process, never to a failed call or an unhandled error. The store listens to the
- * client's `error` events (reported as op `client`): node-redis ends the process on one nobody listens to.
+ * client's `error` events (reported as op `client`): node-redis ends the process on one nobody listens to. Each store
+ * adds one listener: make one store per client and keep it, not one per request.
  */
 export function redisTokenStore(client: RedisClientLike, options: RedisTokenStoreOptions = {}): TokenStore {
   const named = (what: string) => new TypeError(`redisTokenStore: ${what}`);
