@@ -32,11 +32,13 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
   /**
    * Where the session token is kept, so that clients in other processes (or machines) signing in with the same
    * credential (account and secret: the key carries a PBKDF2 verifier of the secret) reuse it: `memoryTokenStore()`,
-   * `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, or any `TokenStore`. Default: none (the token is the
-   * client's alone). With a store given, `close()` leaves a stored session open for the store's other users;
-   * `logout()` ends it. `{ token }` and `{ apiKey }` never log in: they neither read nor write a store. A store that
-   * fails fails the call (`tokenStore.set failed: <its message>`); a token already obtained is kept: the next calls
-   * use it, and `logout()` and `close()` end it.
+   * `fileTokenStore(path)` of `@fmgen/runtime/file-token-store`, `redisTokenStore(client)` of
+   * `@fmgen/runtime/redis-token-store` (across machines; Redis failing degrades to logging in), or any `TokenStore`.
+   * Default: none (the token is the client's alone). Clients sharing a session share its globals too. With a store
+   * given, `close()` leaves a stored session open for the store's other users; `logout()` ends it. `{ token }` and
+   * `{ apiKey }` never log in: they neither read nor write a store. A store that fails fails the call
+   * (`tokenStore.set failed: <its message>`); a token already obtained is kept: the next calls use it, and `logout()`
+   * and `close()` end it.
    */
   tokenStore?: TokenStore;
   version?: "v1" | "v2" | "vLatest";

@@ -14,7 +14,7 @@
  * database definition with the scripts and globals the README names), `contacts` (`fm.layout(Contact)`), `Contact`,
  * `Contacts`, `ContactSummary` (a response layout of the same table), `createClient`, `assertScripts`, `q`,
  * `startEmulator`, and the values `server`, `auth`, `id`, `query`, `fieldData`, `layouts`, `data`. Modules the
- * documentation imports that are not installed (`redis`) are declared in AMBIENT, only as far as the blocks use them.
+ * documentation imports that are not installed would be declared in AMBIENT, only as far as the blocks use them.
  *
  * A comment on the lines just above a block changes that:
  * - `<!-- snippet: skip (reason) -->`: the block is deliberately not compiled (a fragment, a signature excerpt); the
@@ -85,17 +85,12 @@ declare global {
 export {};
 `;
 
-/** Modules the documentation imports that this repository does not install, as far as its blocks use them. */
-const AMBIENT = `
-declare module "redis" {
-  export function createClient(options: { url?: string | undefined }): {
-    connect(): Promise<unknown>;
-    get(key: string): Promise<string | null>;
-    set(key: string, value: string): Promise<unknown>;
-    del(key: string): Promise<number>;
-  };
-}
-`;
+/**
+ * Modules the documentation imports that this repository does not install, as far as its blocks use them. None today:
+ * the Redis clients the README's token store takes (`redis`, `ioredis`) are devDependencies, so their blocks compile
+ * against the real clients' types.
+ */
+const AMBIENT = "";
 
 /** The records named Ada, as a find over the wire answers them to the example's puller account. */
 async function fetchJson(url: string, server: string): Promise<{ recordId: string; fieldData: Record<string, unknown> }[]> {

@@ -106,6 +106,7 @@ const EXTRA_PATHS: Readonly<Record<string, string[]>> = {
   "fmgen/emulator": ["./src/emulator/index.ts"],
   "fmgen/runtime": ["./src/runtime/index.ts"],
   "@fmgen/runtime/file-token-store": ["./src/runtime/file-token-store.ts"],
+  "@fmgen/runtime/redis-token-store": ["./src/runtime/redis-token-store.ts"],
 };
 
 /**

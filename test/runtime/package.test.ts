@@ -113,6 +113,15 @@ describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () =
     expect(code).not.toMatch(/["']node:|["']undici["']/);
   });
 
+  it("the redis-token-store subpath: its one file, with no node: module and no Redis client, for any runtime", async () => {
+    const source = `export { redisTokenStore } from "@fmgen/runtime/redis-token-store";`;
+    for (const [, options] of [...fetchRuntimes, ["Node", { platform: "node" as const }] as const]) {
+      const { files, code } = await resolved(source, options);
+      expect(files).toEqual(["dist/redis-token-store.js"]);
+      expect(code).not.toMatch(/["']node:|["'](?:io)?redis["']/);
+    }
+  });
+
   it("Node: the undici entry", async () => {
     const { files, code } = await resolved(`export { createClient } from "@fmgen/runtime";`, { platform: "node" });
     expect(files).toContain("dist/index.js");
