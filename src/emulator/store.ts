@@ -51,7 +51,8 @@ export class TableData {
   /** Indexes a (non-global) field for one purpose; each purpose has its own key function. */
   addIndex(field: TableField, purpose: IndexPurpose, keyOf: (value: StoredValue | undefined) => string | undefined): void {
     const name = `${purpose}:${field.name}`;
-    if (!field.global && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+    // Global and computed values are not the record's stored ones: lookups of them scan instead.
+    if (!field.global && !field.computed && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
   }
 
   index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
@@ -94,9 +95,10 @@ export class TableData {
 
   /**
    * The values of a field in a record; for a global field, those the scope sees (a session's: globals.ts), or
-   * without a scope the file's.
+   * without a scope the file's; for a computed one (a calculation, a joined related field), computed now.
    */
   valuesOf(record: StoredRecord, field: TableField, scope?: GlobalScope): StoredValue[] {
+    if (field.computed) return field.computed.values(record, scope);
     if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
     return record.values.get(field.name) ?? emptyValues(field);
   }
