@@ -9,7 +9,7 @@
 export const calculations = {
   Invoices: {
     // Sum of the invoice's lines, as the FileMaker field Total = Sum(InvoiceLines::Amount) would be.
-    Total: (_invoice, related) => related.InvoiceLines.reduce((sum, line) => sum + Number(line.Quantity) * Number(line["Unit Price"]), 0),
+    Total: (_invoice, related) => (related.InvoiceLines ?? []).reduce((sum, line) => sum + Number(line.Quantity) * Number(line["Unit Price"]), 0),
   },
 };
 

@@ -1,14 +1,15 @@
-import type { ComputedField, DatabaseModel, TableField, TableModel } from "./model.js";
+import type { DatabaseModel, TableField, TableModel } from "./model.js";
 import { describeStep, relatedRows, relationSteps, type RelationStep } from "./relations.js";
-import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
+import { emptyValues, type ComputeValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
 import { decodeWireValue, encodeWireValue, WIRE_FORM, type StoredValue } from "./stored-value.js";
 
 /**
  * What the file computes on every read and never stores (docs/emulator.md, "Calculations and related fields"):
  * calculation fields, given as JavaScript functions of the record and its related rows, and related fields outside
  * portals (`Customers::Name` on an Invoices layout), joined through the descriptions' relations to the first related
- * record. Both are set on the table's field as its `computed` (model.ts), so every read (TableData.valuesOf: the
- * Data API's answers, portal rows, finds, sorts, script reads) computes them, and a table without them reads as before.
+ * record. Both are marked on the table's field as `computed` (model.ts) and computed by its table's data
+ * (TableData.compute), so every read (TableData.valuesOf: the Data API's answers, portal rows, finds, sorts, script
+ * reads) computes them, and a table without them reads as before.
  */
 
 /** One value a calculation gives (`null` or `""`: empty), in the wire form the scripts API uses (dates `MM/DD/YYYY`). */
@@ -99,13 +100,21 @@ export interface CalculationLog {
   write(line: string): void;
 }
 
+/** A computed field and how its table computes it (TableData.compute). */
+export interface ComputedValues {
+  table: string;
+  field: TableField;
+  values: ComputeValues;
+}
+
 /**
  * Marks the database's computed fields: related fields outside portals that a relation reaches (declaring the
- * related field on the other table when no description does), and the given calculations of its tables. Runs on the
- * model before its tables are made (so no index is kept on a computed field); `tables` is read when a value is
- * computed, so it may be filled afterwards.
+ * related field on the other table when no description does), and the given calculations of its tables; returns how
+ * each is computed, for its table's data. Runs on the model before its tables are made (so no index is kept on a
+ * computed field); `tables` is read when a value is computed, so it may be filled afterwards.
  */
-export function linkComputedFields(model: DatabaseModel, tables: ReadonlyMap<string, TableData>, calculations: Map<string, Map<string, GivenCalculation>>, log: CalculationLog): void {
+export function linkComputedFields(model: DatabaseModel, tables: ReadonlyMap<string, TableData>, calculations: Map<string, Map<string, GivenCalculation>>, log: CalculationLog): ComputedValues[] {
+  const computed: ComputedValues[] = [];
   const steps = relationSteps(model);
   const context: EvaluationContext = { tables, steps, log, said: new Set() };
   for (const layout of model.layouts.values()) {
@@ -127,7 +136,8 @@ export function linkComputedFields(model: DatabaseModel, tables: ReadonlyMap<str
       const target = model.tables.get(occurrence)!;
       const local = wireName.slice(at + 2);
       const targetField = target.fields.get(local) ?? declareRelated(target, local, field, where);
-      field.computed = joinedField(context, layout.table.name, field, step, targetField);
+      field.computed = { kind: "related", describe: `the relation ${describeStep(layout.table.name, step)}` };
+      computed.push({ table: layout.table.name, field, values: joinedValues(context, layout.table.name, field, step, targetField) });
     }
   }
   for (const [tableName, fields] of calculations) {
@@ -145,9 +155,11 @@ export function linkComputedFields(model: DatabaseModel, tables: ReadonlyMap<str
       if (field.global) throw refuse("is global: the emulator computes calculations of records, not global ones");
       if (field.required || field.unique) throw refuse("validates required or unique: a calculation field has no validation");
       if (field.type === "container") throw refuse("is a container field: a calculation gives text, numbers, dates or times");
-      field.computed = calculatedField(context, table, field, given.calculate);
+      field.computed = { kind: "calculation", describe: "a calculation" };
+      computed.push({ table: tableName, field, values: calculatedValues(context, table, field, given.calculate) });
     }
   }
+  return computed;
 }
 
 interface EvaluationContext {
@@ -178,18 +190,14 @@ function declareRelated(target: TableModel, name: string, like: TableField, wher
 }
 
 /** A related field outside a portal: the first related record's value, by creation order (empty: no related record). */
-function joinedField(context: EvaluationContext, tableName: string, field: TableField, step: RelationStep, targetField: TableField): ComputedField {
-  return {
-    kind: "related",
-    describe: `the relation ${describeStep(tableName, step)}`,
-    values(record, scope) {
-      const table = context.tables.get(tableName)!;
-      const target = context.tables.get(step.toTable)!;
-      const [first] = relatedRows(step.fromField, step.toField, table, record, target, scope);
-      const values = emptyValues(field);
-      if (first) target.valuesOf(first, targetField, scope).forEach((value, i) => i < values.length && (values[i] = value));
-      return values;
-    },
+function joinedValues(context: EvaluationContext, tableName: string, field: TableField, step: RelationStep, targetField: TableField): ComputeValues {
+  return (record, scope) => {
+    const table = context.tables.get(tableName)!;
+    const target = context.tables.get(step.toTable)!;
+    const [first] = relatedRows(step.fromField, step.toField, table, record, target, scope);
+    const values = emptyValues(field);
+    if (first) target.valuesOf(first, targetField, scope).forEach((value, i) => i < values.length && (values[i] = value));
+    return values;
   };
 }
 
@@ -204,34 +212,30 @@ class CircularCalculation extends Error {
   }
 }
 
-function calculatedField(context: EvaluationContext, model: TableModel, field: TableField, calculate: Calculation): ComputedField {
+function calculatedValues(context: EvaluationContext, model: TableModel, field: TableField, calculate: Calculation): ComputeValues {
   // The records this field is being computed for right now (calculations run synchronously).
   const computing = new Set<number>();
-  return {
-    kind: "calculation",
-    describe: "a calculation",
-    values(record, scope) {
-      if (computing.has(record.recordId)) throw new CircularCalculation(field, record.recordId, model.name);
-      const table = context.tables.get(model.name)!;
-      computing.add(record.recordId);
-      let problem: string;
-      try {
-        const result = calculate(recordView(table, record, scope), relatedView(context, table, record, scope));
-        const decoded = decodeResult(field, result);
-        if (typeof decoded !== "string") return decoded;
-        problem = decoded;
-      } catch (error) {
-        // A cycle is answered by the calculation it started from; the ones in between let it through.
-        if (error instanceof CircularCalculation && (error.field !== field || error.recordId !== record.recordId)) throw error;
-        problem = `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-      } finally {
-        computing.delete(record.recordId);
-      }
-      say(context, `calculation "${field.name}" of table "${model.name}", record ${record.recordId}: ${problem}; the field reads "?", as a server shows an invalid result`);
-      const values = emptyValues(field);
-      values[0] = "?";
-      return values;
-    },
+  return (record, scope) => {
+    if (computing.has(record.recordId)) throw new CircularCalculation(field, record.recordId, model.name);
+    const table = context.tables.get(model.name)!;
+    computing.add(record.recordId);
+    let problem: string;
+    try {
+      const result = calculate(recordView(table, record, scope), relatedView(context, table, record, scope));
+      const decoded = decodeResult(field, result);
+      if (typeof decoded !== "string") return decoded;
+      problem = decoded;
+    } catch (error) {
+      // A cycle is answered by the calculation it started from; the ones in between let it through.
+      if (error instanceof CircularCalculation && (error.field !== field || error.recordId !== record.recordId)) throw error;
+      problem = `threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    } finally {
+      computing.delete(record.recordId);
+    }
+    say(context, `calculation "${field.name}" of table "${model.name}", record ${record.recordId}: ${problem}; the field reads "?", as a server shows an invalid result`);
+    const values = emptyValues(field);
+    values[0] = "?";
+    return values;
   };
 }
 

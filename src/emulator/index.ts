@@ -207,8 +207,9 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
   for (const [name, model] of models) {
     // Computed fields are marked before the tables are made (no index is kept on them); their values read `tables`.
     const tables = new Map<string, TableData>();
-    linkComputedFields(model, tables, calculations, { write: log });
+    const computed = linkComputedFields(model, tables, calculations, { write: log });
     for (const [table, data] of createTables(model, containers)) tables.set(table, data);
+    for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);
     databases.set(name, { model, tables });
   }
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;

@@ -1,18 +1,14 @@
 import type { LayoutDescription } from "../layout/description.js";
 import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../layout/schema.js";
-import type { GlobalScope, StoredRecord } from "./store.js";
-import type { StoredValue } from "./stored-value.js";
-
 /**
  * A field the file computes on every read and never stores (calculations.ts): a calculation given as a JavaScript
- * function, or a related field outside a portal, joined through a relation to its first related record.
+ * function, or a related field outside a portal, joined through a relation to its first related record. Its table's
+ * data computes it (TableData.compute).
  */
 export interface ComputedField {
   kind: "calculation" | "related";
   /** What computes it, for messages: `a calculation` or `the relation Invoices::CustomerID = Customers::id`. */
   describe: string;
-  /** Its values in a record (one per repetition), as {@link TableData.valuesOf} answers them. */
-  values(record: StoredRecord, scope?: GlobalScope): StoredValue[];
 }
 
 /** A field of a table as the emulator stores it. */

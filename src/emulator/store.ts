@@ -24,6 +24,9 @@ export interface GlobalScope {
   own(table: TableData, field: string): StoredValue[] | undefined;
 }
 
+/** How a computed field's values are computed in a record (calculations.ts), one per repetition. */
+export type ComputeValues = (record: StoredRecord, scope?: GlobalScope) => StoredValue[];
+
 /** Unique validation folds case; joins compare keys as they are. */
 export type IndexPurpose = "unique" | "join";
 
@@ -32,6 +35,8 @@ export class TableData {
   /** Read freely; change only through put/remove, which keep the indexes current. */
   readonly records = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, FieldIndex>();
+  /** How the table's computed fields (those whose model says `computed`) are computed. */
+  private readonly computers = new Map<TableField, ComputeValues>();
   /** The file's values of global fields (seed data); sessions read them until they set their own (globals.ts). */
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
@@ -53,6 +58,11 @@ export class TableData {
     const name = `${purpose}:${field.name}`;
     // Global and computed values are not the record's stored ones: lookups of them scan instead.
     if (!field.global && !field.computed && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+  }
+
+  /** Sets how a field marked `computed` is computed, before any record is read. */
+  compute(field: TableField, values: ComputeValues): void {
+    this.computers.set(field, values);
   }
 
   index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
@@ -98,7 +108,7 @@ export class TableData {
    * without a scope the file's; for a computed one (a calculation, a joined related field), computed now.
    */
   valuesOf(record: StoredRecord, field: TableField, scope?: GlobalScope): StoredValue[] {
-    if (field.computed) return field.computed.values(record, scope);
+    if (field.computed) return this.computers.get(field)!(record, scope);
     if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
     return record.values.get(field.name) ?? emptyValues(field);
   }
