@@ -302,6 +302,7 @@ function decodeResult(field: TableField, result: unknown): StoredValue[] | strin
   }
   for (const [i, value] of list.entries()) {
     if (value === null || value === "") continue;
+    if (value instanceof Promise) return "returned a Promise; a calculation is synchronous (it runs on every read)";
     if (typeof value !== "string" && !(typeof value === "number" && Number.isFinite(value))) {
       return `returned ${typeof value === "number" ? String(value) : value === undefined ? "undefined" : typeof value}; a calculation returns a string, a finite number or null`;
     }

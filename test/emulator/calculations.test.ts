@@ -145,6 +145,38 @@ describe("calculations and joined related fields, on every read", () => {
   });
 });
 
+it("a circular calculation, a forgotten return and an async calculation read \"?\", each logged with its cause", async () => {
+  const log: string[] = [];
+  const number = (name: string) => ({ name, type: "number" as const, readOnly: true });
+  const emu = await startEmulator({
+    layouts: [{ database: DB, layout: "T", table: "T", fields: [{ name: "N", type: "number" }, number("A"), number("B"), number("C"), number("D")] }],
+    data: { accounts: [{ username: "web", password: "secret" }], records: { T: [{ N: 1 }] } },
+    calculations: {
+      T: {
+        A: (r) => Number(r.B) + 1,
+        B: (r) => Number(r.A) + 1,
+        C: (() => undefined) as never,
+        D: (async () => 1) as never,
+      },
+    },
+    log: (line) => log.push(line),
+  });
+  try {
+    const api = new DataApi(emu.url);
+    const token = await api.login("web", "secret", DB);
+    const { N, A, B, C, D } = (await api.getOk(token, "T", "1", DB)).fieldData;
+    expect({ N, A, B, C, D }).toEqual({ N: 1, A: "?", B: "?", C: "?", D: "?" });
+    expect(log).toEqual([
+      'calculation "A" of table "T", record 1: threw Error: circular calculation: "A" of table "T" reads itself (record 1); the field reads "?", as a server shows an invalid result',
+      'calculation "B" of table "T", record 1: threw Error: circular calculation: "B" of table "T" reads itself (record 1); the field reads "?", as a server shows an invalid result',
+      'calculation "C" of table "T", record 1: returned undefined; a calculation returns a string, a finite number or null; the field reads "?", as a server shows an invalid result',
+      'calculation "D" of table "T", record 1: returned a Promise; a calculation is synchronous (it runs on every read); the field reads "?", as a server shows an invalid result',
+    ]);
+  } finally {
+    await emu.close();
+  }
+});
+
 describe("calculations: what the emulator refuses at start", () => {
   const seed = (orders: Record<string, string | number>[]) => ({ records: { Orders: orders } });
 
