@@ -226,4 +226,25 @@ describe("fmgen serve --scripts: the module's calculations export", () => {
     }
     expect(await done).toBe(0);
   });
+
+  it("a module whose calculations export is not tables of functions stops it with exit code 1, naming the file", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = { stdout: (l) => out.push(l), stderr: (l) => err.push(l), stopSignal: () => new Promise<void>(() => {}) };
+    expect(await run(["serve", "--layouts", LAYOUTS, "--scripts", `${FIXTURE}bad-calculations.mjs`], io)).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.join("\n")).toContain('bad-calculations.mjs: export calculations: calculations["Orders"]["Total"] must be a function (record, related) => value, got number');
+  });
+
+  it("a module with only a calculations export gives calculations and no scripts", async () => {
+    const emu = await startEmulator({ layouts: [LAYOUTS], data: SEED, scripts: `${FIXTURE}only-calculations.mjs` });
+    try {
+      const api = new DataApi(emu.url);
+      const token = await api.login("web", "secret", DB);
+      expect((await api.getOk(token, "Lines", "3", DB)).fieldData.Amount).toBe(300);
+      expect(expectOk(await api.call("GET", p`/databases/${DB}/scripts`, { token })).scripts).toEqual([]);
+    } finally {
+      await emu.close();
+    }
+  });
 });
