@@ -20,13 +20,13 @@ const APP_OUTPUT: Record<string, string[]> = {
   ],
   invoices: [
     'created record 3; "Send Invoice" answered "sent INV-2024-003 (modId 1)" (error 0)',
-    "INV-2024-003 is Sent, due 2024-04-30, with 2 lines",
+    "INV-2024-003 for Acme Corporation is Sent, due 2024-04-30, with 2 lines, total 1053.99",
     "  line 4: 1 x Giant magnet at 999.99\n  line 5: 12 x Bird seed at 4.5",
     "Acme Corporation's first invoice of 2: INV-2024-001",
     'standalone "Invoice Total": 1053.99 EUR (error 0)',
     '"Export PDF" failed, as data: error 3',
     "assertScripts threw: after script failed: error 3",
-    "sent or paid, not for Globex, newest first: INV-2024-003 (Sent); INV-2024-001 (Paid, 1250.00)",
+    "sent or paid, not for Globex, newest first: INV-2024-003 (Sent, 1053.99); INV-2024-001 (Paid, 1250.00)",
   ],
 };
 

@@ -1,4 +1,4 @@
-// The invoices example app: portals and their ranges, related fields, create with portal rows, FileMaker scripts
+// The invoices example app: portals and their ranges, related fields, a calculation, create with portal rows, FileMaker scripts
 // (run by the emulator from scripts.mjs) on a create and standalone, a global field, optimistic locking, finds with
 // a response layout. Run it with `npm run example:invoices` (it starts the emulator and sets FM_SERVER for you).
 import { assertScripts, createClient, ModIdMismatchError, ScriptError } from "@fmgen/runtime";
@@ -35,7 +35,11 @@ try {
   const { recordId } = created;
   console.log(`created record ${recordId}; "Send Invoice" answered "${created.scripts.after?.result}" (error ${created.scripts.after?.error})`);
   const invoice = await invoices.get(recordId);
-  console.log(`${invoice.fieldData.Number} is ${invoice.fieldData.Status}, due ${invoice.fieldData.Due}, with ${invoice.portalData.Lines.length} lines`);
+  // Total is a calculation and Customers::Name a related field: the emulator computes both on every read.
+  console.log(
+    `${invoice.fieldData.Number} for ${invoice.fieldData["Customers::Name"]} is ${invoice.fieldData.Status}, due ${invoice.fieldData.Due}, ` +
+      `with ${invoice.portalData.Lines.length} lines, total ${invoice.fieldData.Total?.toFixed(2)}`,
+  );
 
   // A portal, a page of rows at a time (here one row a request), up to its found count.
   for await (const line of invoices.portalRows(recordId, "Lines", { pageSize: 1 })) {

@@ -1,6 +1,17 @@
 // The invoices example's FileMaker scripts, as JavaScript handlers for the emulator (docs/emulator.md, "Scripts"):
 // `fmgen serve --scripts scripts.mjs` (examples/run.mjs passes it). The default export maps script names to
 // handlers; layouts/Invoicing.database.json lists the same scripts in the file's folders, as `fmgen pull` would.
+// The `calculations` export is the file's calculation fields (docs/emulator.md, "Calculations and related fields"),
+// computed on every read; the related fields Customers::Name and Customers::Email need none: the emulator joins them
+// through the Customers layout's relation (Customers::id = Invoices::CustomerID).
+
+/** @type {import("fmgen/emulator").Calculations} */
+export const calculations = {
+  Invoices: {
+    // Sum of the invoice's lines, as the FileMaker field Total = Sum(InvoiceLines::Amount) would be.
+    Total: (_invoice, related) => (related.InvoiceLines ?? []).reduce((sum, line) => sum + Number(line.Quantity) * Number(line["Unit Price"]), 0),
+  },
+};
 
 /** @type {import("fmgen/emulator").ScriptHandlers} */
 export default {

@@ -75,6 +75,9 @@ export function appliesValidation(field: TableField, options: EntryOptions): boo
 
 /** Throws 201 when a client may not write this field under these options. */
 export function checkWritable(field: TableField, key: string, options: EntryOptions): void {
+  if (field.computed?.kind === "related") {
+    throw new EmulatorError(400, "201", `"${key}" is a related field, joined through ${field.computed.describe}; write it through a layout or portal of its own table`);
+  }
   if (!field.readOnly) return;
   if (field.autoEnter === undefined) {
     throw new EmulatorError(400, "201", `"${key}" is a calculation or summary field (readOnly without autoEnter); no option makes it writable`);

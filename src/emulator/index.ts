@@ -10,7 +10,7 @@ import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./fau
 import { handleRequest } from "./http/server.js";
 import { buildModel, type DatabaseModel } from "./model.js";
 import { uniqueKey } from "./record-writes.js";
-import { joinKey } from "./relations.js";
+import { joinKey, relationSteps } from "./relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
 import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
 import { SessionGlobals } from "./globals.js";
@@ -22,7 +22,8 @@ import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./scripts/script-catalog.js";
 import { checkFolderDepth } from "./layout-folders.js";
-import type { ScriptHandlers } from "./scripts/script-module.js";
+import { loadScriptModule, type ScriptHandlers } from "./scripts/script-module.js";
+import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./calculations.js";
 
 export type { SeedData } from "./seed.js";
 export type { Account } from "./sessions.js";
@@ -40,6 +41,7 @@ export type {
   ScriptSort,
 } from "./scripts/script-module.js";
 export { ScriptStepError } from "./scripts/handler-api.js";
+export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./calculations.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
@@ -91,6 +93,12 @@ export interface EmulatorOptions {
    * to handler functions, or the path of a module (resolved from the current directory) whose default export is one.
    */
   scripts?: string | ScriptHandlers;
+  /**
+   * Calculation fields (docs/emulator.md, "Calculations and related fields"): by table, then field, a function of
+   * the record and its related rows, computed on every read. Beside a scripts module's `calculations` export; a
+   * field given by both is an error.
+   */
+  calculations?: Calculations;
   /**
    * Database descriptions (`<Database>.database.json`: the file's scripts), as paths or objects, beside those
    * found in the folders among `layouts`.
@@ -186,9 +194,23 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
   const apiKeys = new ApiKeyRing(options.apiKeys ?? []);
   // A file a session's (or an API key's) global field holds is kept while the session lives (store.ts).
   const containers = new ContainerStore((scope) => !(scope instanceof SessionGlobals) || sessions.ownsGlobals(scope) || apiKeys.ownsGlobals(scope));
+  const log = options.log ?? ((line: string) => process.stderr.write(`fmgen emulator: ${line}\n`));
+  // The scripts module first: its calculations are part of the file's tables, which the seed fills.
+  const module = typeof options.scripts === "string" ? await loadScriptModule(options.scripts) : undefined;
+  const calculations = mergeCalculations([
+    ...(module?.calculations ? [{ calculations: module.calculations, source: `${options.scripts as string}: export calculations` }] : []),
+    ...(options.calculations ? [{ calculations: checkCalculations(options.calculations, "calculations"), source: "calculations" }] : []),
+  ]);
+  const models = buildModel(descriptions);
+  checkCalculationTables(calculations, models.values());
   const databases = new Map<string, HostedDatabase>();
-  for (const [name, model] of buildModel(descriptions)) {
-    databases.set(name, { model, tables: createTables(model, containers) });
+  for (const [name, model] of models) {
+    // Computed fields are marked before the tables are made (no index is kept on them); their values read `tables`.
+    const tables = new Map<string, TableData>();
+    const computed = linkComputedFields(model, tables, calculations, { write: log });
+    for (const [table, data] of createTables(model, containers)) tables.set(table, data);
+    for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);
+    databases.set(name, { model, tables });
   }
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
   const source = typeof options.data === "string" ? options.data : "<seed>";
@@ -216,10 +238,10 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
     streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
-      { scripts: options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
+      { scripts: module?.handlers ?? options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
       descriptions,
     ),
-    log: options.log ?? ((line) => process.stderr.write(`fmgen emulator: ${line}\n`)),
+    log,
   };
 }
 
@@ -233,6 +255,11 @@ function createTables(model: DatabaseModel, containers: ContainerStore): Map<str
     for (const portal of layout.portals) {
       if (portal.relation) tables.get(portal.table.name)!.addIndex(portal.relation.childField, "join", joinKey);
     }
+  }
+  // A table with computed fields reads its related rows both ways along its relations (calculations.ts).
+  for (const [from, byName] of relationSteps(model)) {
+    if (![...model.tables.get(from)!.fields.values()].some((field) => field.computed)) continue;
+    for (const steps of byName.values()) for (const step of steps) tables.get(step.toTable)!.addIndex(step.toField, "join", joinKey);
   }
   return tables;
 }

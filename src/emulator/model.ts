@@ -1,5 +1,15 @@
 import type { LayoutDescription } from "../layout/description.js";
 import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../layout/schema.js";
+/**
+ * A field the file computes on every read and never stores (calculations.ts): a calculation given as a JavaScript
+ * function, or a related field outside a portal, joined through a relation to its first related record. Its table's
+ * data computes it (TableData.compute).
+ */
+export interface ComputedField {
+  kind: "calculation" | "related";
+  /** What computes it, for messages: `a calculation` or `the relation Invoices::CustomerID = Customers::id`. */
+  describe: string;
+}
 
 /** A field of a table as the emulator stores it. */
 export interface TableField {
@@ -16,6 +26,8 @@ export interface TableField {
   valueList?: readonly string[];
   /** Where this field was declared, to name both sides of a conflict. */
   declaredIn: string;
+  /** Set when the file computes the field on every read (calculations.ts); its stored values are never read. */
+  computed?: ComputedField;
 }
 
 export interface TableModel {

@@ -19,7 +19,7 @@ export function writeDuplicate(db: HostedDatabase, layout: LayoutModel, recordId
   const original = currentRecord(table, recordId);
   const changes: FieldChange[] = [];
   for (const field of table.model.fields.values()) {
-    if (field.global || field.autoEnter !== undefined) continue;
+    if (field.global || field.computed || field.autoEnter !== undefined) continue;
     original.values.get(field.name)?.forEach((value, repetition) => changes.push({ field, repetition, value }));
   }
   const scope = globalScopeOf(db);

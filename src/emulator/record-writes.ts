@@ -82,7 +82,7 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
   const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
-    if (field.global) continue;
+    if (field.global || field.computed) continue;
     const values = emptyValues(field);
     const auto = autoEnterValue(table, field, now);
     if (auto !== undefined) values[0] = auto;
@@ -199,7 +199,8 @@ export function uniqueKey(value: StoredValue | undefined): string | undefined {
  */
 function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope, entry: EntryOptions): void {
   for (const field of table.model.fields.values()) {
-    if (!(field.required || field.unique) || !appliesValidation(field, entry)) continue;
+    // A computed field (a calculation, a joined related field) is not the record's to validate.
+    if (!(field.required || field.unique) || field.computed || !appliesValidation(field, entry)) continue;
     const first = field.global ? (globals.get(field.name) ?? scope.read(table, field.name))?.[0] : record.values.get(field.name)?.[0];
     if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
     const index = field.unique ? table.index(field, "unique") : undefined;

@@ -1,5 +1,5 @@
 import { lookupCost } from "./field-index.js";
-import type { PortalModel } from "./model.js";
+import type { DatabaseModel, PortalModel, TableField } from "./model.js";
 import type { GlobalScope, StoredRecord, TableData } from "./store.js";
 import type { StoredValue } from "./stored-value.js";
 
@@ -15,18 +15,59 @@ export function joinKey(value: StoredValue | undefined): string | undefined {
  */
 export function portalRows(portal: PortalModel, parentTable: TableData, parent: StoredRecord, childTable: TableData, globals?: GlobalScope): StoredRecord[] {
   if (!portal.relation) return [];
-  const { parentField, childField } = portal.relation;
+  return relatedRows(portal.relation.parentField, portal.relation.childField, parentTable, parent, childTable, globals);
+}
+
+/** The records of `childTable` whose `childField` equals the parent's `parentField`, in creation order. */
+export function relatedRows(parentField: TableField, childField: TableField, parentTable: TableData, parent: StoredRecord, childTable: TableData, globals?: GlobalScope): StoredRecord[] {
   const key = joinKey(parentTable.valuesOf(parent, parentField, globals)[0]);
   if (key === undefined) return [];
   const index = childTable.index(childField, "join");
   if (index) return index.lookup(key).map((id) => childTable.records.get(id)!);
-  // Global key fields are not indexed: scan.
+  // Global (and computed) key fields are not indexed: scan.
   const rows: StoredRecord[] = [];
   lookupCost.ids += childTable.records.size;
   for (const child of childTable.records.values()) {
     if (joinKey(childTable.valuesOf(child, childField, globals)[0]) === key) rows.push(child);
   }
   return rows;
+}
+
+/** One way along a relation: from a field of one table to the matching field of another (or the same) table. */
+export interface RelationStep {
+  fromField: TableField;
+  toTable: string;
+  toField: TableField;
+}
+
+/**
+ * Every table's relations, both ways (a FileMaker relationship joins both ways), by the table occurrence at the
+ * other end: the portals' `relation`s are the descriptions' relations, and a table occurrence is named by its table.
+ * A pair of tables joined by two different pairs of fields has several steps for one name.
+ */
+export function relationSteps(model: DatabaseModel): Map<string, Map<string, RelationStep[]>> {
+  const steps = new Map<string, Map<string, RelationStep[]>>();
+  const add = (from: string, step: RelationStep) => {
+    let byName = steps.get(from);
+    if (!byName) steps.set(from, (byName = new Map()));
+    const list = byName.get(step.toTable) ?? [];
+    if (!list.some((s) => s.fromField === step.fromField && s.toField === step.toField)) list.push(step);
+    byName.set(step.toTable, list);
+  };
+  for (const layout of model.layouts.values()) {
+    for (const portal of layout.portals) {
+      if (!portal.relation) continue;
+      const { parentField, childField } = portal.relation;
+      add(layout.table.name, { fromField: parentField, toTable: portal.table.name, toField: childField });
+      if (portal.table !== layout.table) add(portal.table.name, { fromField: childField, toTable: layout.table.name, toField: parentField });
+    }
+  }
+  return steps;
+}
+
+/** `Invoices::CustomerID = Customers::id`, as messages name a step. */
+export function describeStep(from: string, step: RelationStep): string {
+  return `${from}::${step.fromField.name} = ${step.toTable}::${step.toField.name}`;
 }
 
 /**

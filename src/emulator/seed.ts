@@ -118,6 +118,9 @@ function seedChange(table: TableData, key: string, raw: string | number, where: 
   const repetition = field.name === key ? 0 : Number(m![2]) - 1;
   if (repetition < 0 || repetition >= field.repetitions) throw new Error(`${where}: "${field.name}" has ${field.repetitions} repetition(s)`);
   if (field.type === "container") throw new Error(`${where}: container fields are filled by upload, not seed data`);
+  // A seeded value would hide the computation (docs/emulator.md, "Calculations and related fields").
+  if (field.computed?.kind === "calculation") throw new Error(`${where}: "${field.name}" is a calculation, computed on every read; remove it from the seed`);
+  if (field.computed) throw new Error(`${where}: "${field.name}" is a related field, joined through ${field.computed.describe}; seed the related record instead`);
   const decoded = decodeWireValue(field.type, raw);
   if (!decoded.ok) throw new Error(`${where}: ${JSON.stringify(raw)} is not a valid ${field.type} (expected ${WIRE_FORM[field.type]})`);
   return { field, repetition, value: decoded.value };

@@ -24,6 +24,9 @@ export interface GlobalScope {
   own(table: TableData, field: string): StoredValue[] | undefined;
 }
 
+/** How a computed field's values are computed in a record (calculations.ts), one per repetition. */
+export type ComputeValues = (record: StoredRecord, scope?: GlobalScope) => StoredValue[];
+
 /** Unique validation folds case; joins compare keys as they are. */
 export type IndexPurpose = "unique" | "join";
 
@@ -32,6 +35,8 @@ export class TableData {
   /** Read freely; change only through put/remove, which keep the indexes current. */
   readonly records = new Map<number, StoredRecord>();
   private readonly indexes = new Map<string, FieldIndex>();
+  /** How the table's computed fields (those whose model says `computed`) are computed. */
+  private readonly computers = new Map<TableField, ComputeValues>();
   /** The file's values of global fields (seed data); sessions read them until they set their own (globals.ts). */
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
@@ -51,7 +56,13 @@ export class TableData {
   /** Indexes a (non-global) field for one purpose; each purpose has its own key function. */
   addIndex(field: TableField, purpose: IndexPurpose, keyOf: (value: StoredValue | undefined) => string | undefined): void {
     const name = `${purpose}:${field.name}`;
-    if (!field.global && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+    // Global and computed values are not the record's stored ones: lookups of them scan instead.
+    if (!field.global && !field.computed && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+  }
+
+  /** Sets how a field marked `computed` is computed, before any record is read. */
+  compute(field: TableField, values: ComputeValues): void {
+    this.computers.set(field, values);
   }
 
   index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
@@ -94,9 +105,10 @@ export class TableData {
 
   /**
    * The values of a field in a record; for a global field, those the scope sees (a session's: globals.ts), or
-   * without a scope the file's.
+   * without a scope the file's; for a computed one (a calculation, a joined related field), computed now.
    */
   valuesOf(record: StoredRecord, field: TableField, scope?: GlobalScope): StoredValue[] {
+    if (field.computed) return this.computers.get(field)!(record, scope);
     if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
     return record.values.get(field.name) ?? emptyValues(field);
   }

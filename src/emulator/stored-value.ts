@@ -147,6 +147,8 @@ export function decodeWireValue(type: FieldType, value: unknown): DecodeResult {
 export function encodeWireValue(type: FieldType, value: StoredValue, containerUrl: (ref: ContainerRef) => string): string | number {
   if (value === null) return "";
   if (typeof value === "object") return containerUrl(value);
+  // Text in a field of another type is a calculation's invalid result, "?" (calculations.ts), answered as it is.
+  if (typeof value === "string") return value;
   switch (type) {
     case "text":
       return String(value);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -30,9 +31,12 @@ export async function tempDir(prefix: string): Promise<string> {
 
 /** The example's layouts and seed, served by an emulator with an extra account for pulls. */
 export function startExampleEmulator(name: ExampleName, options: { metadata?: boolean; layouts?: string } = {}): Promise<Emulator> {
+  // An example's scripts module (examples/run.mjs passes it too) gives its calculation fields: the invoices' Total.
+  const scripts = join(EXAMPLES, name, "scripts.mjs");
   return startEmulator({
     layouts: [options.layouts ?? join(EXAMPLES, name, "layouts")],
     data: join(EXAMPLES, name, "seed.json"),
+    ...(existsSync(scripts) ? { scripts } : {}),
     accounts: [{ username: PULL_USER, password: PULL_PASSWORD }],
     ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
   });

@@ -44,7 +44,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("metadata", { type: "boolean", default: true, describe: "Serve the layout metadata endpoints (--no-metadata: answer them 404 / 1630, as a server without them)" }) 
         .option("scripts", {
           type: "string",
-          describe: "A JavaScript module (.mjs) whose default export maps script names to handlers (docs/emulator.md, Scripts)",
+          describe:
+            "A JavaScript module (.mjs) whose default export maps script names to handlers, and whose calculations export gives calculation fields (docs/emulator.md, Scripts, Calculations)",
         })
         .option("faults", {
           type: "string",

@@ -60,7 +60,7 @@ export interface ScriptCatalogOptions {
 /** Loads the handlers and database descriptions; every problem is thrown, naming its file, before the server starts. */
 export async function loadScriptCatalog(options: ScriptCatalogOptions, layouts: readonly LayoutDescription[]): Promise<ScriptCatalog> {
   const handlers =
-    options.scripts === undefined ? Object.create(null) : typeof options.scripts === "string" ? await loadScriptModule(options.scripts) : checkScriptHandlers(options.scripts, "scripts");
+    options.scripts === undefined ? Object.create(null) : typeof options.scripts === "string" ? (await loadScriptModule(options.scripts)).handlers : checkScriptHandlers(options.scripts, "scripts");
   const descriptions = await loadDatabaseDescriptionsBeside(options.layoutPaths);
   for (const [i, entry] of (options.databases ?? []).entries()) {
     descriptions.push(typeof entry === "string" ? await loadDatabaseFile(entry) : parseDatabaseDescription(entry, `databases[${i}]`));

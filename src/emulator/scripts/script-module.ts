@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WireRecord } from "../record-view-types.js";
+import { checkCalculations, type Calculations } from "../calculations.js";
 
 /**
  * The scripts interface (DESIGN.md, "Emulator additions"; public contract): FileMaker scripts are JavaScript
@@ -96,20 +97,31 @@ export function checkScriptHandlers(value: unknown, source: string): ScriptHandl
   return handlers;
 }
 
+/** What a scripts module gives: its handlers (the default export) and its calculations (the `calculations` export). */
+export interface ScriptModule {
+  handlers: ScriptHandlers;
+  calculations?: Calculations;
+}
+
 /**
- * Imports a scripts module (a path resolved from the current directory) and checks its default export.
- * Every failure names the file: one that does not load, has no default export, or exports something else.
+ * Imports a scripts module (a path resolved from the current directory) and checks its default export (the script
+ * handlers) and its `calculations` export (calculations.ts); a module may have either or both. Every failure names
+ * the file: one that does not load, has neither export, or exports something else.
  */
-export async function loadScriptModule(path: string): Promise<ScriptHandlers> {
+export async function loadScriptModule(path: string): Promise<ScriptModule> {
   const file = resolve(path);
-  let module: { default?: unknown };
+  let module: { default?: unknown; calculations?: unknown };
   try {
-    module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    module = (await import(pathToFileURL(file).href)) as { default?: unknown; calculations?: unknown };
   } catch (error) {
     throw new Error(`${path}: cannot load the scripts module: ${(error as Error)?.message ?? String(error)}`);
   }
-  if (module.default === undefined) {
-    throw new Error(`${path}: the scripts module has no default export; export default an object mapping script names to handler functions`);
+  if (module.default === undefined && module.calculations === undefined) {
+    throw new Error(
+      `${path}: the scripts module has no default export; export default an object mapping script names to handler functions ` +
+        "(or export calculations, an object of tables to fields to functions)",
+    );
   }
-  return checkScriptHandlers(module.default, `${path}: default export`);
+  const handlers = module.default === undefined ? Object.create(null) : checkScriptHandlers(module.default, `${path}: default export`);
+  return module.calculations === undefined ? { handlers } : { handlers, calculations: checkCalculations(module.calculations, `${path}: export calculations`) };
 }
