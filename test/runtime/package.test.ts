@@ -21,11 +21,19 @@ interface PackedFile {
   path: string;
 }
 
+const packs = new Map<string, Promise<string[]>>();
+
 /** The files `npm pack` would put in the package's tarball (its prepack build skipped: npm test has built it). */
-async function packedFiles(dir: string): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir });
-  const [pack] = JSON.parse(stdout) as [{ files: PackedFile[] }];
-  return pack.files.map((f) => f.path).sort();
+function packedFiles(dir: string): Promise<string[]> {
+  let files = packs.get(dir);
+  if (!files) {
+    files = run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir }).then(({ stdout }) => {
+      const [pack] = JSON.parse(stdout) as [{ files: PackedFile[] }];
+      return pack.files.map((f) => f.path).sort();
+    });
+    packs.set(dir, files);
+  }
+  return files;
 }
 
 const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
@@ -47,6 +55,26 @@ describe("@fmgen/runtime's package.json", () => {
 });
 
 describe("what npm pack publishes", () => {
+  // npm runs these in a package it installs (prepare too, for a folder or git dependency) and npm 11 warns about
+  // each one not allowed by the app; a package that is already built has none to run. prepack (the build before
+  // packing) runs only where the package is packed.
+  it.each([
+    ["fmgen", ROOT],
+    ["@fmgen/runtime", RUNTIME],
+  ])("%s: no script that runs at install (preinstall, install, postinstall, prepare)", (_name, dir) => {
+    const scripts = (manifest(dir).scripts ?? {}) as Record<string, string>;
+    expect(Object.keys(scripts).filter((name) => ["preinstall", "install", "postinstall", "prepare"].includes(name))).toEqual([]);
+    expect(Object.keys(scripts)).toContain("prepack");
+  });
+
+  it("fmgen: carries its own zod (bundleDependencies), so an app's production install (--omit=dev) has none", async () => {
+    // A zod installed for fmgen (a devDependency) at the app's top level would satisfy @fmgen/runtime's optional
+    // peer dependency on zod; npm then flags it devOptional and keeps it in `npm ci --omit=dev`. Bundled, it sits
+    // in fmgen's own node_modules, which @fmgen/runtime does not resolve from, and leaves with fmgen.
+    expect(manifest(ROOT).bundleDependencies).toEqual(["zod"]);
+    expect(await packedFiles(ROOT)).toContain("node_modules/zod/package.json");
+  });
+
   it("@fmgen/runtime: its built runtime, README and LICENSE; no generator code, no source maps", async () => {
     const files = await packedFiles(RUNTIME);
     expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/fetch.js", "dist/schema.js", "dist/schema-node.js"]));
