@@ -183,7 +183,8 @@ describe("an app with @fmgen/runtime and no zod, on Node", () => {
       join(app, "app.js"),
       `import { createRequire } from "node:module";
 import { createClient } from "@fmgen/runtime";
-import { Contact, ContactSchema } from "./generated/index.js";
+import { Contact } from "./generated/index.js";
+import { ContactSchema } from "./generated/schemas.js";
 let zod = "resolvable";
 try { import.meta.resolve("zod"); } catch { zod = "not installed"; }
 // undici is loaded at the first request, not at import.
@@ -221,6 +222,32 @@ console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoad
       schema: 'a <Name>Schema needs zod, an optional peer dependency of @fmgen/runtime: install it ("npm install zod")',
       composed: null,
     });
+  });
+
+  it("bundles for Workers without zod when it uses no schema; a bundle that imports schemas.ts asks for zod", async () => {
+    // A bundler resolves every import it meets, used or not: the generated modules the app imports (index.ts) must
+    // not reach @fmgen/runtime/schema, whose bundler entry imports zod. The schemas are in schemas.ts alone.
+    const bundle = (source: string) =>
+      build({
+        stdin: { contents: source, resolveDir: app, sourcefile: "worker.ts", loader: "ts" },
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: "esm",
+        platform: "neutral",
+        conditions: ["workerd", "worker", "browser"],
+        logLevel: "silent",
+        tsconfigRaw: "{}",
+      });
+    const worker = `import { createClient } from "@fmgen/runtime";
+import { Contact } from "./generated/index.js";
+export default { fetch: async () => Response.json(await createClient({ server: "https://fms.example.com", database: "Contacts", auth: { username: "u", password: "p" } }).layout(Contact).list({ limit: 1 })) };`;
+    const result = await bundle(worker);
+    // Paths relative to the app (esbuild gives them relative to the working directory).
+    const inputs = Object.keys(result.metafile.inputs).map((f) => f.slice(f.indexOf("fmgen-no-zod-")).replace(/^[^/]*\//, ""));
+    expect(inputs).toContain("generated/contact.js");
+    expect(inputs.filter((f) => /schema|zod/.test(f))).toEqual([]);
+    await expect(bundle(`${worker}\nexport { ContactSchema } from "./generated/schemas.js";`)).rejects.toThrow(/Could not resolve "zod"/);
   });
 
   it("with zod installed, the same schema checks a record, and composes with the app's own zod", async () => {
