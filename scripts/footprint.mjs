@@ -18,7 +18,7 @@
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transformSync } from "esbuild";
@@ -232,6 +232,7 @@ try {
   const zodProbe = `let zod = "not installed"; try { import.meta.resolve("zod"); zod = "installed"; } catch {}`;
   const stub = await startStub();
   const base = `${stub.url}/fmi/data/vLatest/databases/Contacts`;
+  const loadBefore = loadavg()[0];
   const [bare, runtime, generated, firstAnswer, fetchAnswer] = await timeImports(app, [
     { name: "bare node", code: "" },
     { name: 'import("@fmgen/runtime")', code: 'await import("@fmgen/runtime");' },
@@ -249,6 +250,7 @@ try {
     },
   ]);
   await stub.close();
+  const loadAfter = loadavg()[0];
   let old;
   if (baseline) {
     console.log(`installing the baseline ${baseline} into a third app ...`);
@@ -288,6 +290,8 @@ try {
     `A Cloudflare Workers bundle (esbuild, conditions workerd, minified) of a worker that imports @fmgen/runtime and the contacts example's generated \`index.ts\` and uses no schema, in the runtime-only app (no zod installed): it builds, ${(workerBytes / 1e3).toFixed(1)} kB, without zod. The \`<Name>Schema\` exports are in the generated \`schemas.ts\`, which \`index.ts\` does not re-export; a worker that imports it needs zod installed.`,
     "",
     `## Import time and memory (medians of ${RUNS} runs, each run a fresh \`node --input-type=module -e\` in the runtime-only app)`,
+    "",
+    `The machine's load average (1 minute) was ${loadBefore.toFixed(1)} before these runs and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores: wall times grow with it (a bare start takes about 80 ms on an idle 2-core machine), so compare each row with the bare start of the same run.`,
     "",
     "| what | wall time | over bare node | RSS after | over bare node |",
     "|---|---|---|---|---|",
