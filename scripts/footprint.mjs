@@ -1,7 +1,13 @@
-// What the runtime costs an app, measured the way a user gets it: both packages packed (`npm pack`), installed
-// into fresh apps as the README says (`npm install @fmgen/runtime`, `npm install -D fmgen`; here from the
-// tarballs, while their own dependencies such as undici come from the registry), then:
-//   - node_modules of an app with only @fmgen/runtime (budget < 12 MB), and of one with fmgen as devDependency too;
+// What the runtime costs an app, measured the way a user gets it: the README's install block ("In your app", its
+// first sh block) run as written, with its own folders: in the clone (this repository) `npm pack` of both packages,
+// then in a fresh app the runtime's tarball and fmgen's as a devDependency (their own dependencies, such as undici,
+// come from the registry). It fails when a command of the block fails, or when npm warns about a package's install
+// scripts. Then:
+//   - node_modules of an app with only @fmgen/runtime (the block without its devDependency install; budget < 12 MB),
+//     of the app with fmgen as devDependency too, and of that app's production install (`npm ci --omit=dev`: no zod,
+//     budget < 12 MB); `fmgen generate` run in that app on the contacts example's descriptions;
+//   - a Cloudflare Workers bundle (esbuild, conditions workerd) of an app that imports the generated index.ts and
+//     uses no schema, in the app without zod: it must build, without zod;
 //   - the time `import("@fmgen/runtime")` adds to a bare `node` start (budget < 0.15 s; medians of RUNS runs,
 //     interleaved with bare starts), and the RSS after it; the same with the contacts example's generated modules
 //     imported too (zod must not load); and to a first answer (login + list against a stub on loopback), beside
@@ -11,11 +17,11 @@
 // (a tarball of an older fmgen, whose runtime was `fmgen/runtime`, measured the same way beside the new packages)
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { transformSync } from "esbuild";
+import { build, transformSync } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = join(ROOT, "test/bench/results/footprint.md");
@@ -25,6 +31,40 @@ const IMPORT_BUDGET_MS = 150;
 const baselineIndex = process.argv.indexOf("--baseline");
 const baseline = baselineIndex > 0 ? process.argv[baselineIndex + 1] : undefined;
 const labelIndex = process.argv.indexOf("--baseline-label");
+
+const INSTALL_BLOCK_DIR = "/tmp/fmgen-packages";
+
+/**
+ * The README's install block: its commands in order, each with the folder it runs in ("clone" after `cd fmgen`,
+ * "app" after `cd ../my-app`), comments removed.
+ */
+function installBlock() {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## In your app\n"));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('README.md: no ```sh block in "## In your app"');
+  const steps = [];
+  let where;
+  for (const raw of block.split("\n")) {
+    const line = raw.replace(/\s+#.*$/, "").trim();
+    if (!line) continue;
+    if (line === "cd fmgen") where = "clone";
+    else if (line === "cd ../my-app") where = "app";
+    else if (!where) throw new Error(`README.md, install block: "${line}" comes before "cd fmgen" or "cd ../my-app"`);
+    else steps.push({ where, command: line });
+  }
+  if (!steps.some((s) => s.where === "clone") || !steps.some((s) => s.where === "app")) throw new Error("README.md, install block: expected commands after `cd fmgen` and after `cd ../my-app`");
+  return steps;
+}
+
+/** Runs one command of the block in `cwd` with sh, its pack folder replaced by `packages`; fails on an install-scripts warning. */
+function runStep(command, cwd, packages) {
+  const line = command.replaceAll(INSTALL_BLOCK_DIR, packages);
+  const result = spawnSync("sh", ["-c", line], { cwd, encoding: "utf8", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } });
+  if (result.status !== 0) throw new Error(`README install block: \`${command}\` failed in ${cwd} (exit ${result.status}):\n${result.stderr}`);
+  if (/install-scripts/.test(result.stderr)) throw new Error(`README install block: \`${command}\` warned about install scripts:\n${result.stderr}`);
+  return result.stdout;
+}
 
 const npm = (args, cwd) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -105,44 +145,94 @@ const work = mkdtempSync(join(tmpdir(), "fmgen-footprint-"));
 const lines = [];
 let failed = false;
 try {
-  // 1. Both packages as npm pack makes them (built first; the tarballs hold what a publish would).
-  console.log("building and packing both packages ...");
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  // 1. The README's install block, in the clone: both packages packed (prepack builds each first).
+  console.log("running the README's install block: packing both packages ...");
+  const steps = installBlock();
   const tarballs = join(work, "tarballs");
   mkdirSync(tarballs);
-  const pack = (dir) => JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs], dir))[0];
-  const runtimePack = pack(join(ROOT, "packages/runtime"));
-  const fmgenPack = pack(ROOT);
-  const runtimeTgz = join(tarballs, runtimePack.filename);
-  const fmgenTgz = join(tarballs, fmgenPack.filename);
-
-  // 2. An app with only the runtime: `npm install @fmgen/runtime`.
-  console.log("installing @fmgen/runtime into a fresh app ...");
-  const app = freshApp(join(work, "runtime-only"));
-  npm(["install", runtimeTgz], app);
-  const installed = folderSize(join(app, "node_modules"));
-  const packages = packageSizes(join(app, "node_modules"));
-  // The contacts example's generated modules, compiled as the app's build would.
-  mkdirSync(join(app, "generated"));
-  for (const file of readdirSync(join(ROOT, "examples/contacts/generated"))) {
-    const { code } = transformSync(readFileSync(join(ROOT, "examples/contacts/generated", file), "utf8"), { loader: "ts", format: "esm" });
-    writeFileSync(join(app, "generated", file.replace(/\.ts$/, ".js")), code);
+  for (const step of steps.filter((s) => s.where === "clone")) runStep(step.command, ROOT, tarballs);
+  const packed = readdirSync(tarballs);
+  const manifestOf = (tgz) => JSON.parse(execFileSync("tar", ["-xzOf", join(tarballs, tgz), "package/package.json"], { encoding: "utf8" }));
+  const packInfo = (tgz) => {
+    const listing = execFileSync("tar", ["-tvzf", join(tarballs, tgz)], { encoding: "utf8" }).trim().split("\n");
+    return { filename: tgz, version: manifestOf(tgz).version, entryCount: listing.length, unpackedSize: listing.reduce((sum, l) => sum + Number(l.trim().split(/\s+/)[2]), 0) };
+  };
+  const runtimeFile = packed.find((f) => f.startsWith("fmgen-runtime-"));
+  const fmgenFile = packed.find((f) => /^fmgen-\d/.test(f));
+  if (!runtimeFile || !fmgenFile) throw new Error(`README install block: expected both tarballs, npm pack wrote ${packed.join(", ")}`);
+  const runtimePack = packInfo(runtimeFile);
+  const fmgenPack = packInfo(fmgenFile);
+  for (const [name, m] of [["@fmgen/runtime", manifestOf(runtimeFile)], ["fmgen", manifestOf(fmgenFile)]]) {
+    const scripts = Object.keys(m.scripts ?? {}).filter((k) => ["preinstall", "install", "postinstall", "prepare"].includes(k));
+    if (scripts.length) throw new Error(`the packed ${name} has install scripts: ${scripts.join(", ")}`);
   }
 
-  // 3. The whole setup: the runtime a dependency, fmgen a devDependency (`npm install -D fmgen`).
-  console.log("installing fmgen as a devDependency into a second app ...");
+  // 2. An app with only the runtime: the block's app commands but the devDependency install.
+  console.log("installing @fmgen/runtime into a fresh app ...");
+  const appSteps = steps.filter((s) => s.where === "app");
+  const app = freshApp(join(work, "runtime-only"));
+  for (const step of appSteps.filter((s) => !/\s(-D|--save-dev)\b/.test(s.command))) runStep(step.command, app, tarballs);
+  const installed = folderSize(join(app, "node_modules"));
+  const packages = packageSizes(join(app, "node_modules"));
+  // The contacts example's generated modules, compiled as the app's build would (and as written, for the bundle).
+  mkdirSync(join(app, "generated"));
+  mkdirSync(join(app, "src/generated"), { recursive: true });
+  for (const file of readdirSync(join(ROOT, "examples/contacts/generated"))) {
+    const source = readFileSync(join(ROOT, "examples/contacts/generated", file), "utf8");
+    writeFileSync(join(app, "generated", file.replace(/\.ts$/, ".js")), transformSync(source, { loader: "ts", format: "esm" }).code);
+    writeFileSync(join(app, "src/generated", file), source);
+  }
+
+  // A Workers bundle of an app that uses no schema, with no zod installed: it must build, and hold no zod.
+  console.log("bundling a worker (conditions workerd) ...");
+  const worker = await build({
+    stdin: {
+      contents: 'import { createClient } from "@fmgen/runtime";\nimport { Contact } from "./generated/index.js";\nexport default { fetch: async () => Response.json(await createClient({ server: "https://fms.example.com", database: "Contacts", auth: { username: "u", password: "p" } }).layout(Contact).list({ limit: 1 })) };',
+      resolveDir: join(app, "src"),
+      sourcefile: "worker.ts",
+      loader: "ts",
+    },
+    bundle: true,
+    minify: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    logLevel: "silent",
+    tsconfigRaw: "{}",
+  });
+  const workerBytes = worker.outputFiles[0].contents.length;
+  const workerZod = Object.keys(worker.metafile.inputs).filter((f) => f.includes("node_modules/zod"));
+  if (workerZod.length) throw new Error(`the worker bundle holds zod: ${workerZod.join(", ")}`);
+
+  // 3. The whole block: the runtime a dependency, fmgen a devDependency; then its production install.
+  console.log("running the block's app commands in a second app ...");
   const devApp = freshApp(join(work, "with-fmgen"));
-  npm(["install", runtimeTgz], devApp);
-  npm(["install", "-D", fmgenTgz], devApp);
+  for (const step of appSteps) runStep(step.command, devApp, tarballs);
   const devInstalled = folderSize(join(devApp, "node_modules"));
   const devManifest = JSON.parse(readFileSync(join(devApp, "package.json"), "utf8"));
-  const fmgenBin = spawnSync(process.execPath, [join(devApp, "node_modules/fmgen/dist/cli/bin.js"), "--version"], { encoding: "utf8" }).stdout.trim();
+  const fmgenBin = join(devApp, "node_modules/fmgen/dist/cli/bin.js");
+  const fmgenVersion = spawnSync(process.execPath, [fmgenBin, "--version"], { encoding: "utf8" }).stdout.trim();
+  cpSync(join(ROOT, "examples/contacts/layouts"), join(devApp, "layouts"), { recursive: true });
+  const generateRun = spawnSync(process.execPath, [fmgenBin, "generate", "--layouts", "layouts", "--out", "generated"], { cwd: devApp, encoding: "utf8" });
+  if (generateRun.status !== 0) throw new Error(`fmgen generate failed in the app: ${generateRun.stderr}`);
+  const generatedFiles = readdirSync(join(devApp, "generated")).sort();
+  const zodWhere = (dir) => ["node_modules/zod", "node_modules/fmgen/node_modules/zod"].filter((p) => existsSync(join(dir, p)));
+  const devZod = zodWhere(devApp);
+  console.log("npm ci --omit=dev in that app ...");
+  rmSync(join(devApp, "node_modules"), { recursive: true, force: true });
+  npm(["ci", "--omit=dev"], devApp);
+  const prodInstalled = folderSize(join(devApp, "node_modules"));
+  const prodPackages = packageSizes(join(devApp, "node_modules"));
+  const prodZod = zodWhere(devApp);
 
   // 4. Import time and RSS over a bare node start, in the runtime-only app.
   console.log(`timing imports (${RUNS} runs each, interleaved) ...`);
   const zodProbe = `let zod = "not installed"; try { import.meta.resolve("zod"); zod = "installed"; } catch {}`;
   const stub = await startStub();
   const base = `${stub.url}/fmi/data/vLatest/databases/Contacts`;
+  const loadBefore = loadavg()[0];
   const [bare, runtime, generated, firstAnswer, fetchAnswer] = await timeImports(app, [
     { name: "bare node", code: "" },
     { name: 'import("@fmgen/runtime")', code: 'await import("@fmgen/runtime");' },
@@ -160,6 +250,7 @@ try {
     },
   ]);
   await stub.close();
+  const loadAfter = loadavg()[0];
   let old;
   if (baseline) {
     console.log(`installing the baseline ${baseline} into a third app ...`);
@@ -175,25 +266,32 @@ try {
 
   const importOver = runtime.ms - bare.ms;
   const sizeOk = installed.bytes < NODE_MODULES_BUDGET;
+  const prodOk = prodInstalled.bytes < NODE_MODULES_BUDGET && prodZod.length === 0;
   const importOk = importOver < IMPORT_BUDGET_MS;
-  failed = !sizeOk || !importOk;
+  failed = !sizeOk || !prodOk || !importOk;
+  const appSteps1 = appSteps.filter((s) => !/\s(-D|--save-dev)\b/.test(s.command)).map((s) => `\`${s.command}\``).join(", ");
   const row = (r) => `| ${r.name} | ${ms(r.ms)} | ${ms(r.ms - bare.ms)} | ${mb(r.rss)} | ${mb(r.rss - bare.rss)} |`;
   lines.push(
     "# Footprint of @fmgen/runtime in an app",
     "",
-    `Measured by \`npm run footprint\` (scripts/footprint.mjs): Node ${process.version}, npm ${npm(["--version"], ROOT).trim()}, ${process.platform}/${process.arch}. Both packages packed with \`npm pack\` (@fmgen/runtime ${runtimePack.version}: ${runtimePack.entryCount} files, ${mb(runtimePack.unpackedSize)} unpacked; fmgen ${fmgenPack.version}: ${fmgenPack.entryCount} files, ${mb(fmgenPack.unpackedSize)} unpacked) and installed into fresh apps from the tarballs as the README says; their dependencies come from the registry. Sizes are the bytes of every file under node_modules.`,
+    `Measured by \`npm run footprint\` (scripts/footprint.mjs): Node ${process.version}, npm ${npm(["--version"], ROOT).trim()}, ${process.platform}/${process.arch}. The README's install block ("In your app") run as written, with its own folders: ${steps.map((s) => `\`${s.command}\``).join(", ")}. The tarballs: @fmgen/runtime ${runtimePack.version}, ${runtimePack.entryCount} entries, ${mb(runtimePack.unpackedSize)} unpacked; fmgen ${fmgenPack.version}, ${fmgenPack.entryCount} entries, ${mb(fmgenPack.unpackedSize)} unpacked (zod inside, bundled); neither has an install script, and npm warned about none. Their dependencies come from the registry. Sizes are the bytes of every file under node_modules.`,
     "",
     "## node_modules",
     "",
     "| app | node_modules | files | budget |",
     "|---|---|---|---|",
-    `| \`npm install @fmgen/runtime\` | ${mb(installed.bytes)} | ${installed.files} | < ${mb(NODE_MODULES_BUDGET)}: ${sizeOk ? "met" : "**over**"} |`,
-    `| and \`npm install -D fmgen\` (the generator, pull, the emulator) | ${mb(devInstalled.bytes)} | ${devInstalled.files} | - |`,
+    `| the runtime only (${appSteps1}) | ${mb(installed.bytes)} | ${installed.files} | < ${mb(NODE_MODULES_BUDGET)}: ${sizeOk ? "met" : "**over**"} |`,
+    `| and fmgen as devDependency (the whole block: the generator, pull, the emulator) | ${mb(devInstalled.bytes)} | ${devInstalled.files} | - |`,
+    `| that app's production install, \`npm ci --omit=dev\` | ${mb(prodInstalled.bytes)} | ${prodInstalled.files} | < ${mb(NODE_MODULES_BUDGET)} and no zod: ${prodOk ? "met" : "**not met**"} |`,
     ...(old ? [`| baseline: \`npm install\` ${old.label}, its runtime inside | ${mb(old.installed.bytes)} | ${old.installed.files} | - |`] : []),
     "",
-    `The runtime-only app's packages: ${packages.map((p) => `${p.name} ${mb(p.bytes)}`).join(", ")}. With fmgen the app's package.json reads dependencies ${JSON.stringify(devManifest.dependencies)}, devDependencies ${JSON.stringify(devManifest.devDependencies)}; \`fmgen --version\` there prints ${fmgenBin}.`,
+    `The runtime-only app's packages: ${packages.map((p) => `${p.name} ${mb(p.bytes)}`).join(", ")}. With fmgen the app's package.json reads dependencies ${JSON.stringify(devManifest.dependencies)}, devDependencies ${JSON.stringify(devManifest.devDependencies)}; zod is at ${devZod.join(", ") || "nowhere"} (fmgen's own, bundled: @fmgen/runtime does not resolve it, so npm does not count it as the runtime's optional peer); \`fmgen --version\` there prints ${fmgenVersion}, and \`fmgen generate\` on the contacts example's descriptions writes ${generatedFiles.join(", ")}. Its production install's packages: ${prodPackages.map((p) => `${p.name} ${mb(p.bytes)}`).join(", ")}; zod ${prodZod.length ? `**at ${prodZod.join(", ")}**` : "absent"}.`,
+    "",
+    `A Cloudflare Workers bundle (esbuild, conditions workerd, minified) of a worker that imports @fmgen/runtime and the contacts example's generated \`index.ts\` and uses no schema, in the runtime-only app (no zod installed): it builds, ${(workerBytes / 1e3).toFixed(1)} kB, without zod. The \`<Name>Schema\` exports are in the generated \`schemas.ts\`, which \`index.ts\` does not re-export; a worker that imports it needs zod installed.`,
     "",
     `## Import time and memory (medians of ${RUNS} runs, each run a fresh \`node --input-type=module -e\` in the runtime-only app)`,
+    "",
+    `The machine's load average (1 minute) was ${loadBefore.toFixed(1)} before these runs and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores: wall times grow with it (a bare start takes about 80 ms on an idle 2-core machine), so compare each row with the bare start of the same run.`,
     "",
     "| what | wall time | over bare node | RSS after | over bare node |",
     "|---|---|---|---|---|",
@@ -204,7 +302,7 @@ try {
     row(fetchAnswer),
     ...(old ? [`| baseline: import("fmgen/runtime") from ${old.label} | ${ms(old.runtime.ms)} | ${ms(old.runtime.ms - old.bare.ms)} | ${mb(old.runtime.rss)} | ${mb(old.runtime.rss - old.bare.rss)} |`] : []),
     "",
-    `Budget: importing @fmgen/runtime adds < ${IMPORT_BUDGET_MS} ms to a bare start: ${ms(importOver)}, ${importOk ? "met" : "**over**"}. The third row imports generated modules that export \`<Name>Schema\` in an app without zod (an optional peer dependency): it runs, because zod is loaded only when a schema is used. On Node, undici (the transport's dispatcher) is loaded at the first request, not at import: the fourth row pays for it; the fifth is what Node's own fetch costs for the same requests.`,
+    `Budget: importing @fmgen/runtime adds < ${IMPORT_BUDGET_MS} ms to a bare start: ${ms(importOver)}, ${importOk ? "met" : "**over**"}. The third row imports the generated modules (\`index.ts\`, which does not reach the schemas) in an app without zod (an optional peer dependency): it runs without it. On Node, undici (the transport's dispatcher) is loaded at the first request, not at import: the fourth row pays for it; the fifth is what Node's own fetch costs for the same requests.`,
     "",
   );
   writeFileSync(RESULTS, lines.join("\n"));

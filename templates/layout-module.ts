@@ -7,6 +7,10 @@
 //   - The imports are the import lists of every module; a module drops the names it does not use, and an import
 //     it uses no name of. recordSchema comes from its own entry, so that only schemas load zod. Database modules
 //     import defineDatabase from where the definition's call (defineLayout) comes from.
+//   - A declaration that uses a name imported from anywhere but the runtime (LayoutSchema: recordSchema) goes not
+//     into the layout module but into `schemas.ts`, once per layout, importing what it refers to from the layout
+//     modules. `index.ts` does not re-export it, so that importing the generated modules never reaches zod, not
+//     even in a bundle (a bundler resolves every import it meets, used or not).
 //   - Each exported declaration, with its JSDoc, is a declaration of every module, in this order; blank lines
 //     separate them. Two are filled from the description: the definition (`@fill definition`: the call up to its
 //     object literal is kept) and the read shape of the fields (`@fill fields`). Every other one is copied as

@@ -3,6 +3,7 @@ import { compareCodeUnits, type ImportExtension } from "../project/index.js";
 import { emitDatabaseModule } from "./emit/database-module.js";
 import { emitIndexFile } from "./emit/index-file.js";
 import { emitLayoutModule } from "./emit/layout-module.js";
+import { emitSchemasFile, SCHEMAS_FILE } from "./emit/schemas-file.js";
 import { formatPrinted } from "./format.js";
 import { planDatabases, planIdentifiers } from "./plan.js";
 import type { PrintedFile } from "./print.js";
@@ -44,12 +45,15 @@ export function emitFiles(layouts: readonly LayoutDescription[], options: Genera
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
   for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template) });
   files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template, options.importExtension) });
+  // After the barrel, which does not re-export it: importing the generated modules must not reach zod.
+  const schemas = emitSchemasFile(plans, template, options.importExtension);
+  if (schemas) files.push({ path: SCHEMAS_FILE, printed: schemas });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /**
  * The generator without the disk: validated descriptions in, files out (one module per layout, one per database,
- * `index.ts`).
+ * `index.ts`, and `schemas.ts` with every layout's `<Name>Schema`).
  * Plan -> emit (printed statements) -> format (prettier, only on statements with an over-long line); the same
  * descriptions, in any order, give the same bytes.
  */

@@ -17,7 +17,7 @@ import { RESERVED_WORDS } from "./text.js";
  *    the whole name it comes from, so any layout name, however long, generates.
  * 3. All these names share one namespace across the whole generation, together with the runtime names the
  *    template imports (`defineLayout`, `FmRecord`, ...); file names share another (compared in lower case, as
- *    on case-insensitive disks), with `index.ts` taken by the barrel.
+ *    on case-insensitive disks), with `index.ts` taken by the barrel and `schemas.ts` by the schemas module.
  * 4. Every derived identifier that takes part in a clash gets a suffix `_` + the first 6 hex digits of the
  *    SHA-256 of its own raw name (a layout: its database and layout names; a portal: its portal name). Both
  *    sides of a clash between derived names are suffixed, so a name depends only on which clashes exist, never
@@ -119,6 +119,7 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
     };
     for (const [name, what] of reserved) add(name, { reserved: what });
     add("file:index", { reserved: "the barrel index.ts" });
+    add("file:schemas", { reserved: "the schemas module schemas.ts" });
     candidates.forEach((c, layout) => {
       for (const suffix of layoutSuffixes) add(c.typeName + suffix, { layout });
       add(`file:${moduleFileBase(c.typeName)}`, { layout });
@@ -214,7 +215,7 @@ export function planDatabases(databases: readonly DatabaseDescription[], layoutP
   const problems = twice.map(([first, again]) => `database "${again.database}" is described twice: in ${first.source ?? "<database>"} and in ${again.source ?? "<database>"}`);
 
   const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS]);
-  const files = new Set<string>(["index"]);
+  const files = new Set<string>(["index", "schemas"]);
   for (const plan of layoutPlans) {
     files.add(plan.fileName.replace(/\.ts$/, ""));
     for (const d of template.declarations) {

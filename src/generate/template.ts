@@ -213,7 +213,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
 }
 
 /** The names a template text refers to: the template's own and its imports. */
-function referencesOf(text: TemplateText): string[] {
+export function referencesOf(text: TemplateText): string[] {
   return text.flatMap((part) => (typeof part === "object" && "ref" in part ? [part.ref] : []));
 }
 
@@ -237,4 +237,15 @@ export function fillTemplateText(text: TemplateText, rename: (templateName: stri
 /** The runtime names (imports) a template text uses. */
 export function importsUsed(text: TemplateText, imports: ReadonlySet<string>): string[] {
   return referencesOf(text).filter((name) => imports.has(name));
+}
+
+/**
+ * Whether a declaration of the template goes into the schemas module (`schemas.ts`) instead of the layout modules:
+ * it uses a name imported from a module other than the runtime's (recordSchema, from its own entry
+ * `@fmgen/runtime/schema`). The barrel does not re-export the schemas module, so importing the generated modules
+ * never reaches that entry, nor zod behind it, even in a bundler, which resolves every import it meets.
+ */
+export function inSchemasModule(declaration: TemplateDeclaration, template: Pick<LayoutModuleTemplate, "imports" | "runtimeModule">): boolean {
+  const elsewhere = new Set(template.imports.filter((i) => i.from !== template.runtimeModule).map((i) => i.name));
+  return importsUsed(declaration.text, elsewhere).length > 0;
 }

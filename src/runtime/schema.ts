@@ -1,7 +1,9 @@
 // @fmgen/runtime/schema for bundlers and runtimes without Node's modules (the "workerd", "browser" and "default"
 // export conditions): zod imported as usual, so that a bundler includes it, or leaves it out with every
-// `<Name>Schema` the app does not use (generated modules mark the call pure). Node, Deno and Bun get
-// schema-node.ts, which loads zod only when a schema is first used.
+// `<Name>Schema` the app does not use (generated modules mark the call pure). A bundler must still resolve zod
+// here: only the generated schemas.ts imports this entry, and index.ts does not re-export it, so that an app
+// without schemas never gets here. Node, Deno and Bun get schema-node.ts, which loads zod only when a schema is
+// first used.
 import { z } from "zod";
 import type { LayoutSpec } from "./definition.js";
 import { buildRecordSchema } from "./record-schema.js";

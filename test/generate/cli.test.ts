@@ -33,7 +33,7 @@ describe("fmgen generate", () => {
     const { layouts, out } = await project();
     const io = memoryIo();
     expect(await run(["generate", "--layouts", layouts, "--out", out], io)).toBe(0);
-    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote contacts\.ts, wrote index\.ts, wrote invoice\.ts \(4 files\)/);
+    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote contacts\.ts, wrote index\.ts, wrote invoice\.ts, wrote schemas\.ts \(5 files\)/);
     for (const file of await generate(await loadLayouts([layouts]))) expect(await readFile(join(out, file.path), "utf8")).toBe(file.contents);
 
     const check = memoryIo();
@@ -61,10 +61,10 @@ describe("fmgen generate", () => {
     await writeFile(config, JSON.stringify({ layouts: ["layouts/*.layout.json"], outDir: "generated" }));
     expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
     // contacts.ts: the database's module.
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts", "schemas.ts"]);
     const other = join(root, "other");
     expect(await run(["generate", "--config", config, "--out", other, "--layouts", join(root, "layouts/Contact.layout.json")], memoryIo())).toBe(0);
-    expect((await readdir(other)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts"]);
+    expect((await readdir(other)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "schemas.ts"]);
   });
 
   it("writes index.ts's imports with options.importExtension or --import-extension (the flag wins), .js by default", async () => {
@@ -95,8 +95,8 @@ describe("fmgen generate", () => {
     await rm(join(layouts, "Invoice.layout.json"));
     const io = memoryIo();
     expect(await run(["generate", "--layouts", layouts, "--out", out], io)).toBe(0);
-    expect(io.out.join("\n")).toMatch(/wrote index\.ts, deleted invoice\.ts/);
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts"]);
+    expect(io.out.join("\n")).toMatch(/wrote index\.ts, wrote schemas\.ts, deleted invoice\.ts/);
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "schemas.ts"]);
   });
 
   it("is a usage error (exit 2) without layouts and an output folder, or with --check and --watch", async () => {
@@ -126,7 +126,7 @@ describe("fmgen generate", () => {
     const json = JSON.parse(await readFile(invoice, "utf8")) as { fields: unknown[] };
     json.fields.push({ name: "Due", type: "date" });
     await writeFile(invoice, JSON.stringify(json));
-    await expect.poll(() => io.out.join("\n"), { timeout: 5000 }).toMatch(/: wrote invoice\.ts \(4 files\)/);
+    await expect.poll(() => io.out.join("\n"), { timeout: 5000 }).toMatch(/: wrote invoice\.ts \(5 files\)/);
     expect(await readFile(join(out, "invoice.ts"), "utf8")).toContain('Due: { type: "date" }');
 
     await writeFile(invoice, "{ broken");

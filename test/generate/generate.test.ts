@@ -21,9 +21,9 @@ function shuffled<T>(items: readonly T[], seed = 7): T[] {
 }
 
 describe("generate()", () => {
-  it("returns files as data: a module per layout, one per database and index.ts, in path order", async () => {
+  it("returns files as data: a module per layout, one per database, index.ts and schemas.ts, in path order", async () => {
     const files = await generate(await loadLayouts([goldenPath("../../examples/contacts/layouts")]));
-    expect(files.map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
+    expect(files.map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts", "schemas.ts"]);
   });
 
   it("is deterministic: two runs, one over a shuffled list of layouts, give identical bytes", async () => {

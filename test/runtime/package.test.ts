@@ -21,11 +21,19 @@ interface PackedFile {
   path: string;
 }
 
+const packs = new Map<string, Promise<string[]>>();
+
 /** The files `npm pack` would put in the package's tarball (its prepack build skipped: npm test has built it). */
-async function packedFiles(dir: string): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir });
-  const [pack] = JSON.parse(stdout) as [{ files: PackedFile[] }];
-  return pack.files.map((f) => f.path).sort();
+function packedFiles(dir: string): Promise<string[]> {
+  let files = packs.get(dir);
+  if (!files) {
+    files = run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir }).then(({ stdout }) => {
+      const [pack] = JSON.parse(stdout) as [{ files: PackedFile[] }];
+      return pack.files.map((f) => f.path).sort();
+    });
+    packs.set(dir, files);
+  }
+  return files;
 }
 
 const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
@@ -47,6 +55,26 @@ describe("@fmgen/runtime's package.json", () => {
 });
 
 describe("what npm pack publishes", () => {
+  // npm runs these in a package it installs (prepare too, for a folder or git dependency) and npm 11 warns about
+  // each one not allowed by the app; a package that is already built has none to run. prepack (the build before
+  // packing) runs only where the package is packed.
+  it.each([
+    ["fmgen", ROOT],
+    ["@fmgen/runtime", RUNTIME],
+  ])("%s: no script that runs at install (preinstall, install, postinstall, prepare)", (_name, dir) => {
+    const scripts = (manifest(dir).scripts ?? {}) as Record<string, string>;
+    expect(Object.keys(scripts).filter((name) => ["preinstall", "install", "postinstall", "prepare"].includes(name))).toEqual([]);
+    expect(Object.keys(scripts)).toContain("prepack");
+  });
+
+  it("fmgen: carries its own zod (bundleDependencies), so an app's production install (--omit=dev) has none", async () => {
+    // A zod installed for fmgen (a devDependency) at the app's top level would satisfy @fmgen/runtime's optional
+    // peer dependency on zod; npm then flags it devOptional and keeps it in `npm ci --omit=dev`. Bundled, it sits
+    // in fmgen's own node_modules, which @fmgen/runtime does not resolve from, and leaves with fmgen.
+    expect(manifest(ROOT).bundleDependencies).toEqual(["zod"]);
+    expect(await packedFiles(ROOT)).toContain("node_modules/zod/package.json");
+  });
+
   it("@fmgen/runtime: its built runtime, README and LICENSE; no generator code, no source maps", async () => {
     const files = await packedFiles(RUNTIME);
     expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/fetch.js", "dist/schema.js", "dist/schema-node.js"]));
@@ -164,7 +192,8 @@ describe("an app with @fmgen/runtime and no zod, on Node", () => {
       join(app, "app.js"),
       `import { createRequire } from "node:module";
 import { createClient } from "@fmgen/runtime";
-import { Contact, ContactSchema } from "./generated/index.js";
+import { Contact } from "./generated/index.js";
+import { ContactSchema } from "./generated/schemas.js";
 let zod = "resolvable";
 try { import.meta.resolve("zod"); } catch { zod = "not installed"; }
 // undici is loaded at the first request, not at import.
@@ -202,6 +231,32 @@ console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoad
       schema: 'a <Name>Schema needs zod, an optional peer dependency of @fmgen/runtime: install it ("npm install zod")',
       composed: null,
     });
+  });
+
+  it("bundles for Workers without zod when it uses no schema; a bundle that imports schemas.ts asks for zod", async () => {
+    // A bundler resolves every import it meets, used or not: the generated modules the app imports (index.ts) must
+    // not reach @fmgen/runtime/schema, whose bundler entry imports zod. The schemas are in schemas.ts alone.
+    const bundle = (source: string) =>
+      build({
+        stdin: { contents: source, resolveDir: app, sourcefile: "worker.ts", loader: "ts" },
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: "esm",
+        platform: "neutral",
+        conditions: ["workerd", "worker", "browser"],
+        logLevel: "silent",
+        tsconfigRaw: "{}",
+      });
+    const worker = `import { createClient } from "@fmgen/runtime";
+import { Contact } from "./generated/index.js";
+export default { fetch: async () => Response.json(await createClient({ server: "https://fms.example.com", database: "Contacts", auth: { username: "u", password: "p" } }).layout(Contact).list({ limit: 1 })) };`;
+    const result = await bundle(worker);
+    // Paths relative to the app (esbuild gives them relative to the working directory).
+    const inputs = Object.keys(result.metafile.inputs).map((f) => f.slice(f.indexOf("fmgen-no-zod-")).replace(/^[^/]*\//, ""));
+    expect(inputs).toContain("generated/contact.js");
+    expect(inputs.filter((f) => /schema|zod/.test(f))).toEqual([]);
+    await expect(bundle(`${worker}\nexport { ContactSchema } from "./generated/schemas.js";`)).rejects.toThrow(/Could not resolve "zod"/);
   });
 
   it("with zod installed, the same schema checks a record, and composes with the app's own zod", async () => {

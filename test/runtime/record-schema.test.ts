@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContactSchema, type ContactRecord } from "../../examples/contacts/generated/index.js";
+import type { ContactRecord } from "../../examples/contacts/generated/index.js";
+import { ContactSchema } from "../../examples/contacts/generated/schemas.js";
 import { defineLayout, type FileMakerClient } from "../../src/runtime/index.js";
 import { recordSchema } from "../../src/runtime/schema.js";
 import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";

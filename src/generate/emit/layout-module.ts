@@ -1,7 +1,7 @@
 import { declarationName, type LayoutPlan, type PortalPlan } from "../plan.js";
 import { importStatement, type PrintedFile, type PrintedStatement } from "../print.js";
 import { stringLiteral } from "../text.js";
-import { fillTemplateText, importsUsed, type LayoutModuleTemplate, type TemplateDeclaration } from "../template.js";
+import { fillTemplateText, importsUsed, inSchemasModule, type LayoutModuleTemplate, type TemplateDeclaration } from "../template.js";
 import { emitCopy } from "./copy.js";
 import { emitDefinition } from "./definition.js";
 import { emitFields } from "./fields.js";
@@ -9,39 +9,14 @@ import { emitFields } from "./fields.js";
 /**
  * One layout's module, statement by statement: the template's header and imports, then the template's
  * declarations in order, the definition and the fields filled from the description, the others copied;
- * per-portal declarations once per portal, in description order. The imports keep only the runtime names the
+ * per-portal declarations once per portal, in description order. The declarations of the schemas module
+ * (`inSchemasModule`) are left out: `emitSchemasFile` writes them. The imports keep only the runtime names the
  * module uses (an import none of whose names is used is left out).
  */
 export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplate, validateRecords = true): PrintedFile {
-  const importNames = new Set(template.imports.map((i) => i.name));
-  const used = new Set<string>();
-  const renamer = (portal: PortalPlan | undefined) => (templateName: string): string => {
-    if (importNames.has(templateName)) return templateName;
-    const declaration = template.declarations.find((d) => d.templateName === templateName);
-    if (!declaration || (declaration.perPortal && !portal)) throw new Error(`template name ${templateName} has no layout-level declaration`);
-    return declarationName(plan, declaration.suffix, declaration.perPortal ? portal : undefined);
-  };
-  const use = (declaration: TemplateDeclaration) => {
-    for (const name of importsUsed(declaration.text, importNames)) used.add(name);
-  };
-
-  const statements: string[] = [];
-  for (const declaration of template.declarations) {
-    const portals: (PortalPlan | undefined)[] = declaration.perPortal ? [...plan.portals] : [undefined];
-    for (const portal of portals) {
-      use(declaration);
-      const name = declarationName(plan, declaration.suffix, portal);
-      if (declaration.fill === "definition") statements.push(emitDefinition(plan, name, fillTemplateText(declaration.text, renamer(undefined)), validateRecords));
-      else if (declaration.fill === "fields") statements.push(emitFields(plan, name));
-      else statements.push(emitCopy(declaration, renamer(portal), portal && stringLiteral(portal.portal.name)));
-    }
-  }
-
-  const imports: string[] = [];
-  for (const from of new Set(template.imports.map((i) => i.from))) {
-    const names = template.imports.filter((i) => i.from === from && used.has(i.name)).map((i) => `${i.isTypeOnly ? "type " : ""}${i.name}`);
-    if (names.length) imports.push(importStatement(names, from));
-  }
+  const own = template.declarations.filter((d) => !inSchemasModule(d, template));
+  const { statements, used } = emitDeclarations(plan, template, own, validateRecords);
+  const imports = templateImports(template, used);
   return {
     header: `${template.header}\n\n`,
     statements: [
@@ -49,4 +24,43 @@ export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplat
       ...statements.map((text, i): PrintedStatement => ({ text, blankLineBefore: imports.length + i > 0 })),
     ],
   };
+}
+
+/** The template's names as one layout (and one of its portals) declares them: `LayoutFields` -> `ContactFields`. */
+export function layoutRenamer(plan: LayoutPlan, template: LayoutModuleTemplate, portal: PortalPlan | undefined): (templateName: string) => string {
+  const importNames = new Set(template.imports.map((i) => i.name));
+  return (templateName) => {
+    if (importNames.has(templateName)) return templateName;
+    const declaration = template.declarations.find((d) => d.templateName === templateName);
+    if (!declaration || (declaration.perPortal && !portal)) throw new Error(`template name ${templateName} has no layout-level declaration`);
+    return declarationName(plan, declaration.suffix, declaration.perPortal ? portal : undefined);
+  };
+}
+
+/** `declarations` of the template for one layout, as statements (per-portal ones once per portal), and the imports they use. */
+export function emitDeclarations(plan: LayoutPlan, template: LayoutModuleTemplate, declarations: readonly TemplateDeclaration[], validateRecords: boolean): { statements: string[]; used: Set<string> } {
+  const importNames = new Set(template.imports.map((i) => i.name));
+  const used = new Set<string>();
+  const statements: string[] = [];
+  for (const declaration of declarations) {
+    const portals: (PortalPlan | undefined)[] = declaration.perPortal ? [...plan.portals] : [undefined];
+    for (const portal of portals) {
+      for (const name of importsUsed(declaration.text, importNames)) used.add(name);
+      const name = declarationName(plan, declaration.suffix, portal);
+      if (declaration.fill === "definition") statements.push(emitDefinition(plan, name, fillTemplateText(declaration.text, layoutRenamer(plan, template, undefined)), validateRecords));
+      else if (declaration.fill === "fields") statements.push(emitFields(plan, name));
+      else statements.push(emitCopy(declaration, layoutRenamer(plan, template, portal), portal && stringLiteral(portal.portal.name)));
+    }
+  }
+  return { statements, used };
+}
+
+/** The template's import statements, each keeping only the `used` names (one none of whose names is used left out). */
+export function templateImports(template: LayoutModuleTemplate, used: ReadonlySet<string>): string[] {
+  const imports: string[] = [];
+  for (const from of new Set(template.imports.map((i) => i.from))) {
+    const names = template.imports.filter((i) => i.from === from && used.has(i.name)).map((i) => `${i.isTypeOnly ? "type " : ""}${i.name}`);
+    if (names.length) imports.push(importStatement(names, from));
+  }
+  return imports;
 }
