@@ -67,7 +67,7 @@ describe("fmgen generate", () => {
     expect((await readdir(other)).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "schemas.ts"]);
   });
 
-  it("writes index.ts's imports with options.importExtension or --import-extension (the flag wins), .js by default", async () => {
+  it("writes index.ts's and schemas.ts's imports with options.importExtension or --import-extension (the flag wins), .js by default", async () => {
     const { root, out } = await project();
     const indexImports = async () => (await readFile(join(out, "index.ts"), "utf8")).match(/^export \* from ".*";$/gm);
     const config = join(root, "fmgen.config.json");
@@ -80,10 +80,10 @@ describe("fmgen generate", () => {
     expect(await run(["generate", "--config", config, "--check"], memoryIo())).toBe(0);
     expect(await run(["generate", "--config", config, "--import-extension", ".js"], memoryIo())).toBe(0);
     expect(await indexImports()).toEqual(['export * from "./contact.js";', 'export * from "./contacts.js";', 'export * from "./invoice.js";']);
-    // Only the barrel changes: the layout modules import nothing relative.
+    // Only the barrel and the schemas module change: the layout modules import nothing relative.
     const io = memoryIo();
     expect(await run(["generate", "--config", config, "--import-extension", ".ts"], io)).toBe(0);
-    expect(io.out.join("\n")).toMatch(/: wrote index\.ts \(4 files\)/);
+    expect(io.out.join("\n")).toMatch(/: wrote index\.ts, wrote schemas\.ts \(5 files\)/);
     const bad = memoryIo();
     expect(await run(["generate", "--config", config, "--import-extension", "ts"], bad)).toBe(2);
     expect(bad.err.join("\n")).toMatch(/import-extension/);

@@ -62,7 +62,7 @@ describe("generate()", () => {
     expect(moduleOf(await generate([description]))).not.toContain("validate:");
   });
 
-  it("writes index.ts's relative imports with importExtension (.js by default), and only those: the other modules are the same", async () => {
+  it("writes index.ts's and schemas.ts's relative imports with importExtension (.js by default), and only those: the other modules are the same", async () => {
     const layouts = await allGoldenLayouts();
     const [byDefault, js, ts] = await Promise.all([generate(layouts), generate(layouts, { importExtension: ".js" }), generate(layouts, { importExtension: ".ts" })]);
     expect(js).toEqual(byDefault);
@@ -71,7 +71,11 @@ describe("generate()", () => {
     expect(specifiers(index(byDefault)).length).toBeGreaterThan(2);
     expect(specifiers(index(byDefault)).every((s) => s.endsWith(".js"))).toBe(true);
     expect(specifiers(index(ts))).toEqual(specifiers(index(byDefault)).map((s) => s.replace(/\.js$/, ".ts")));
-    expect(ts.filter((f) => f.path !== "index.ts")).toEqual(byDefault.filter((f) => f.path !== "index.ts"));
+    const schemas = (files: { path: string; contents: string }[]) => files.find((f) => f.path === "schemas.ts")!.contents;
+    expect(specifiers(schemas(byDefault)).length).toBeGreaterThan(2);
+    expect(specifiers(schemas(ts))).toEqual(specifiers(schemas(byDefault)).map((s) => s.replace(/\.js$/, ".ts")));
+    const others = (files: { path: string }[]) => files.filter((f) => f.path !== "index.ts" && f.path !== "schemas.ts");
+    expect(others(ts)).toEqual(others(byDefault));
     for (const file of ts) expect(specifiers(file.contents).every((s) => s.endsWith(".ts")), file.path).toBe(true);
   });
 
