@@ -5,6 +5,7 @@
  * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
+import type { CriteriaShape, FindOmit } from "./find-request.js";
 import { setOwn } from "./own.js";
 
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
@@ -74,7 +75,18 @@ export interface DefinitionTypes extends LayoutTypes {
   record: object;
   /** The field names sort specs take. */
   names: string;
+  /** The field criteria of one find request (the query builder's `where`, `or` and `omit`). */
+  criteria: object;
+  /** One find request: its criteria and `omit`. */
+  query: object;
 }
+
+/**
+ * A second base of a generated module's named shapes (`interface ContactInput extends InputOf<...>, Named {}`): the
+ * compiler compares an interface with one base and no members of its own as that base, and prints the base in its
+ * messages; with a second base, it prints the interface's name.
+ */
+export interface Named {}
 
 /** The key of a definition's types: declared, never present at run time, and not exported as a value. */
 declare const layoutTypes: unique symbol;
@@ -164,6 +176,8 @@ export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends 
   findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<SpecTypes<Fields, S>["rows"][keyof S["portals"]]>;
   record: FmRecord<Fields, SpecTypes<Fields, S>["portals"]>;
   names: keyof Fields & string;
+  criteria: CriteriaShape<SpecTypes<Fields, S>>;
+  query: SpecTypes<Fields, S>["criteria"] & FindOmit;
 }
 
 /** Field specs as kinds are read from them. */
@@ -195,6 +209,8 @@ export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes
   findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
   record: FmRecord<T["fields"], T["portals"]>;
   names: keyof T["fields"] & string;
+  criteria: CriteriaShape<HandWrittenTypes<T>>;
+  query: HandWrittenTypes<T>["criteria"] & FindOmit;
 }
 
 /** The ids of an existing portal row in create and edit: without them, a row is added. */
@@ -210,6 +226,8 @@ export interface RowIds {
  * have the compiler compare every layout's derived shapes with `DefinitionTypes`, member by member.
  */
 export type AnyDefinition = LayoutDefinition<any>;
+/** Every shape of definition `D` (a generated module's `<Name>Types` extends those of its spec). */
+export type TypesOf<D extends AnyDefinition> = D[LayoutTypesKey];
 // The shapes of a definition are read by indexed access, not `D extends LayoutDefinition<infer T>`: inference
 // would check the derived shapes against `LayoutTypes` member by member, for every layout.
 export type FieldsOf<D extends AnyDefinition> = D[LayoutTypesKey]["fields"];

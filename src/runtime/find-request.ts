@@ -69,19 +69,26 @@ export type KindsOf<D extends AnyDefinition> = D[LayoutTypesKey]["kinds"];
 /** What a find request may name: the layout's fields and its portals' fields. */
 export type FindableOf<D extends AnyDefinition> = D[LayoutTypesKey]["findable"];
 
-/**
- * One find request of a layout: its fields and its portals' fields (`FindRequest` of them, written out so that an
- * editor shows the fields rather than the alias).
- */
-export type QueryOf<D extends AnyDefinition> = {
-  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
-} & { omit?: boolean };
+/** What a find request may say besides its criteria. */
+export interface FindOmit {
+  /** Removes the request's matches from the records the requests before it found. */
+  omit?: boolean;
+}
 
 /**
- * The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). Written
- * out as `QueryOf` is rather than `QueryOf` being this `& { omit }`: that hover would show `CriteriaOf<...>` instead of
- * the fields, and it costs about 200 instantiations more on the 200-layout type-check benchmark.
+ * The field criteria of one request of a layout whose types are `T` (a definition's types): its fields and its
+ * portals' fields, each a value or a `q` criterion of its kind. Written out, not as `FindFields`, so that an editor
+ * shows the fields rather than the alias.
  */
-export type CriteriaOf<D extends AnyDefinition> = {
-  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
+export type CriteriaShape<T extends { findable: object; kinds: KindSource }> = {
+  [K in keyof T["findable"]]?: FieldCriterion<SourceKind<T["kinds"], K, FindValue<T["findable"][K]>>, FindValue<T["findable"][K]>> | Inherited<K>;
 };
+
+/**
+ * One find request of a layout: the field criteria of its fields and its portals' fields, and `omit`. A generated
+ * layout names it (`<Name>Query`, an interface), and messages about a request name that.
+ */
+export type QueryOf<D extends AnyDefinition> = D[LayoutTypesKey]["query"];
+
+/** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take; `<Name>Criteria`). */
+export type CriteriaOf<D extends AnyDefinition> = D[LayoutTypesKey]["criteria"];
