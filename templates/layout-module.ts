@@ -27,7 +27,7 @@
 // printed expanded.) `Named`, a second, empty base, keeps the compiler from treating an interface that only extends
 // one type as that type. The compiler checks that `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
 
-import { defineLayout, type CriteriaOf, type FindOmit, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type PortalsOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
+import { defineLayout, type CriteriaOf, type FindOmit, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
 import { recordSchema } from "@fmgen/runtime/schema";
 
 /** @fill definition */
@@ -73,7 +73,7 @@ export const Layout: LayoutLayout = LayoutSpec;
 export interface LayoutLayout extends LayoutDefinition<LayoutTypes> {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
-export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portals: LayoutPortals; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria: LayoutCriteria; query: LayoutQuery }
+export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria: LayoutCriteria; query: LayoutQuery }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
 export interface LayoutInput extends InputOf<typeof LayoutSpec>, Named {}
@@ -82,7 +82,7 @@ export interface LayoutInput extends InputOf<typeof LayoutSpec>, Named {}
 export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];
 
 /** portalData of a record: each portal's rows. */
-export interface LayoutPortals extends PortalsOf<typeof LayoutSpec>, Named {}
+export type LayoutPortals = LayoutTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
 export interface LayoutPortalInput extends PortalInputOf<typeof LayoutSpec>, Named {}

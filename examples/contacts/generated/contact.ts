@@ -8,7 +8,6 @@ import {
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
-  type PortalsOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -83,7 +82,6 @@ export interface ContactLayout extends LayoutDefinition<ContactTypes> {}
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface ContactTypes extends TypesOf<typeof ContactSpec> {
   input: ContactInput;
-  portals: ContactPortals;
   portalInput: ContactPortalInput;
   record: ContactRecord;
   names: ContactFieldName;
@@ -98,7 +96,7 @@ export interface ContactInput extends InputOf<typeof ContactSpec>, Named {}
 export type ContactInvoicesRow = ContactTypes["rows"]["Invoices"];
 
 /** portalData of a record: each portal's rows. */
-export interface ContactPortals extends PortalsOf<typeof ContactSpec>, Named {}
+export type ContactPortals = ContactTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
 export interface ContactPortalInput extends PortalInputOf<typeof ContactSpec>, Named {}

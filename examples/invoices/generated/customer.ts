@@ -8,7 +8,6 @@ import {
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
-  type PortalsOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -61,7 +60,6 @@ export interface CustomerLayout extends LayoutDefinition<CustomerTypes> {}
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface CustomerTypes extends TypesOf<typeof CustomerSpec> {
   input: CustomerInput;
-  portals: CustomerPortals;
   portalInput: CustomerPortalInput;
   record: CustomerRecord;
   names: CustomerFieldName;
@@ -76,7 +74,7 @@ export interface CustomerInput extends InputOf<typeof CustomerSpec>, Named {}
 export type CustomerInvoicesRow = CustomerTypes["rows"]["Invoices"];
 
 /** portalData of a record: each portal's rows. */
-export interface CustomerPortals extends PortalsOf<typeof CustomerSpec>, Named {}
+export type CustomerPortals = CustomerTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
 export interface CustomerPortalInput extends PortalInputOf<typeof CustomerSpec>, Named {}

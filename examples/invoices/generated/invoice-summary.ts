@@ -8,7 +8,6 @@ import {
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
-  type PortalsOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -57,7 +56,6 @@ export interface InvoiceSummaryLayout extends LayoutDefinition<InvoiceSummaryTyp
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface InvoiceSummaryTypes extends TypesOf<typeof InvoiceSummarySpec> {
   input: InvoiceSummaryInput;
-  portals: InvoiceSummaryPortals;
   portalInput: InvoiceSummaryPortalInput;
   record: InvoiceSummaryRecord;
   names: InvoiceSummaryFieldName;
@@ -69,7 +67,7 @@ export interface InvoiceSummaryTypes extends TypesOf<typeof InvoiceSummarySpec> 
 export interface InvoiceSummaryInput extends InputOf<typeof InvoiceSummarySpec>, Named {}
 
 /** portalData of a record: each portal's rows. */
-export interface InvoiceSummaryPortals extends PortalsOf<typeof InvoiceSummarySpec>, Named {}
+export type InvoiceSummaryPortals = InvoiceSummaryTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
 export interface InvoiceSummaryPortalInput extends PortalInputOf<typeof InvoiceSummarySpec>, Named {}

@@ -8,7 +8,6 @@ import {
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
-  type PortalsOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -89,7 +88,6 @@ export interface InvoiceLayout extends LayoutDefinition<InvoiceTypes> {}
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface InvoiceTypes extends TypesOf<typeof InvoiceSpec> {
   input: InvoiceInput;
-  portals: InvoicePortals;
   portalInput: InvoicePortalInput;
   record: InvoiceRecord;
   names: InvoiceFieldName;
@@ -104,7 +102,7 @@ export interface InvoiceInput extends InputOf<typeof InvoiceSpec>, Named {}
 export type InvoiceLinesRow = InvoiceTypes["rows"]["Lines"];
 
 /** portalData of a record: each portal's rows. */
-export interface InvoicePortals extends PortalsOf<typeof InvoiceSpec>, Named {}
+export type InvoicePortals = InvoiceTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
 export interface InvoicePortalInput extends PortalInputOf<typeof InvoiceSpec>, Named {}
