@@ -27,7 +27,7 @@
 // printed expanded.) `Named`, a second, empty base, keeps the compiler from treating an interface that only extends
 // one type as that type. The compiler checks that `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
 
-import { defineLayout, type CriteriaOf, type FindOmit, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
+import { defineLayout, type CriteriaOf, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type QueryOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
 import { recordSchema } from "@fmgen/runtime/schema";
 
 /** @fill definition */
@@ -103,7 +103,7 @@ export type LayoutSort = SortSpec<LayoutFieldName>;
 export interface LayoutCriteria extends CriteriaOf<typeof LayoutSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export interface LayoutQuery extends LayoutCriteria, FindOmit {}
+export interface LayoutQuery extends QueryOf<typeof LayoutSpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const LayoutSchema = /* @__PURE__ */ recordSchema(Layout);

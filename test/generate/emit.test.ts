@@ -199,7 +199,7 @@ describe("emitters, one per concept", () => {
     expect(text).toContain("export interface ThingTypes extends TypesOf<typeof ThingSpec> {");
     expect(text).toContain("export interface ThingInput extends InputOf<typeof ThingSpec>, Named {}");
     expect(text).toContain("export interface ThingRecord extends RecordOf<typeof ThingSpec>, Named {}");
-    expect(text).toContain("export interface ThingQuery extends ThingCriteria, FindOmit {}");
+    expect(text).toContain("export interface ThingQuery extends QueryOf<typeof ThingSpec>, Named {}");
     expect(text).toContain("/** A field name of the layout: what sort specs and find requests accept. */\nexport type ThingFieldName = keyof ThingFields;");
     expect(text).toContain("export const ThingSchema = /* @__PURE__ */ recordSchema(Thing);");
     const noPortals = joinPrinted(emitLayoutModule(planOf(layout({ name: "Plain", fields: [] })), template));

@@ -14,11 +14,11 @@ describe("templates/layout-module.ts, the source of truth of every layout module
     expect(template.imports.map((i) => `${i.isTypeOnly ? "type " : ""}${i.name} from ${i.from}`)).toEqual([
       "defineLayout from @fmgen/runtime",
       "type CriteriaOf from @fmgen/runtime",
-      "type FindOmit from @fmgen/runtime",
       "type InputOf from @fmgen/runtime",
       "type LayoutDefinition from @fmgen/runtime",
       "type Named from @fmgen/runtime",
       "type PortalInputOf from @fmgen/runtime",
+      "type QueryOf from @fmgen/runtime",
       "type RecordOf from @fmgen/runtime",
       "type SortSpec from @fmgen/runtime",
       "type TypesOf from @fmgen/runtime",

@@ -3,11 +3,11 @@
 import {
   defineLayout,
   type CriteriaOf,
-  type FindOmit,
   type InputOf,
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
+  type QueryOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -117,7 +117,7 @@ export type ContactSort = SortSpec<ContactFieldName>;
 export interface ContactCriteria extends CriteriaOf<typeof ContactSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export interface ContactQuery extends ContactCriteria, FindOmit {}
+export interface ContactQuery extends QueryOf<typeof ContactSpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const ContactSchema = /* @__PURE__ */ recordSchema(Contact);

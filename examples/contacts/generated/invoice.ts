@@ -3,11 +3,11 @@
 import {
   defineLayout,
   type CriteriaOf,
-  type FindOmit,
   type InputOf,
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
+  type QueryOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -85,7 +85,7 @@ export type InvoiceSort = SortSpec<InvoiceFieldName>;
 export interface InvoiceCriteria extends CriteriaOf<typeof InvoiceSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export interface InvoiceQuery extends InvoiceCriteria, FindOmit {}
+export interface InvoiceQuery extends QueryOf<typeof InvoiceSpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const InvoiceSchema = /* @__PURE__ */ recordSchema(Invoice);

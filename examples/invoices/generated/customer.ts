@@ -3,11 +3,11 @@
 import {
   defineLayout,
   type CriteriaOf,
-  type FindOmit,
   type InputOf,
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
+  type QueryOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -95,7 +95,7 @@ export type CustomerSort = SortSpec<CustomerFieldName>;
 export interface CustomerCriteria extends CriteriaOf<typeof CustomerSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export interface CustomerQuery extends CustomerCriteria, FindOmit {}
+export interface CustomerQuery extends QueryOf<typeof CustomerSpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const CustomerSchema = /* @__PURE__ */ recordSchema(Customer);

@@ -3,11 +3,11 @@
 import {
   defineLayout,
   type CriteriaOf,
-  type FindOmit,
   type InputOf,
   type LayoutDefinition,
   type Named,
   type PortalInputOf,
+  type QueryOf,
   type RecordOf,
   type SortSpec,
   type TypesOf,
@@ -88,7 +88,7 @@ export type InvoiceSummarySort = SortSpec<InvoiceSummaryFieldName>;
 export interface InvoiceSummaryCriteria extends CriteriaOf<typeof InvoiceSummarySpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export interface InvoiceSummaryQuery extends InvoiceSummaryCriteria, FindOmit {}
+export interface InvoiceSummaryQuery extends QueryOf<typeof InvoiceSummarySpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const InvoiceSummarySchema = /* @__PURE__ */ recordSchema(InvoiceSummary);
