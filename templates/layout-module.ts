@@ -73,7 +73,7 @@ export const Layout: LayoutLayout = LayoutSpec;
 export interface LayoutLayout extends LayoutDefinition<LayoutTypes> {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
-export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria: LayoutCriteria; query: LayoutQuery }
+export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria?: LayoutCriteria; query?: LayoutQuery }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
 export interface LayoutInput extends InputOf<typeof LayoutSpec>, Named {}

@@ -5,7 +5,6 @@
  * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
-import type { CriteriaShape, FindOmit } from "./find-request.js";
 import { setOwn } from "./own.js";
 
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
@@ -75,10 +74,6 @@ export interface DefinitionTypes extends LayoutTypes {
   record: object;
   /** The field names sort specs take. */
   names: string;
-  /** The field criteria of one find request (the query builder's `where`, `or` and `omit`). */
-  criteria: object;
-  /** One find request: its criteria and `omit`. */
-  query: object;
 }
 
 /**
@@ -176,8 +171,6 @@ export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends 
   findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<SpecTypes<Fields, S>["rows"][keyof S["portals"]]>;
   record: FmRecord<Fields, SpecTypes<Fields, S>["portals"]>;
   names: keyof Fields & string;
-  criteria: CriteriaShape<SpecTypes<Fields, S>>;
-  query: SpecTypes<Fields, S>["criteria"] & FindOmit;
 }
 
 /** Field specs as kinds are read from them. */
@@ -209,8 +202,6 @@ export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes
   findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
   record: FmRecord<T["fields"], T["portals"]>;
   names: keyof T["fields"] & string;
-  criteria: CriteriaShape<HandWrittenTypes<T>>;
-  query: HandWrittenTypes<T>["criteria"] & FindOmit;
 }
 
 /** The ids of an existing portal row in create and edit: without them, a row is added. */

@@ -85,10 +85,15 @@ export type CriteriaShape<T extends { findable: object; kinds: KindSource }> = {
 };
 
 /**
- * One find request of a layout: the field criteria of its fields and its portals' fields, and `omit`. A generated
- * layout names it (`<Name>Query`, an interface), and messages about a request name that.
+ * The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). A generated
+ * definition's types name them (`criteria?: <Name>Criteria`, an interface, which compiler messages print by name;
+ * optional, so that the spec's own types, which lack it, are a `<Name>Layout`); other definitions get them worked
+ * out here.
  */
-export type QueryOf<D extends AnyDefinition> = D[LayoutTypesKey]["query"];
+export type CriteriaOf<D extends AnyDefinition> = "criteria" extends keyof D[LayoutTypesKey] ? Named<D[LayoutTypesKey], "criteria"> : CriteriaShape<D[LayoutTypesKey]>;
 
-/** The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take; `<Name>Criteria`). */
-export type CriteriaOf<D extends AnyDefinition> = D[LayoutTypesKey]["criteria"];
+/** One find request of a layout: its field criteria and `omit` (a generated definition's types name it: `query?: <Name>Query`). */
+export type QueryOf<D extends AnyDefinition> = "query" extends keyof D[LayoutTypesKey] ? Named<D[LayoutTypesKey], "query"> : CriteriaOf<D> & FindOmit;
+
+/** Member `K` of a definition's types, which names a shape, without the `undefined` of an optional member. */
+type Named<T, K extends string> = Exclude<T[K & keyof T], undefined>;

@@ -85,8 +85,8 @@ export interface ContactTypes extends TypesOf<typeof ContactSpec> {
   portalInput: ContactPortalInput;
   record: ContactRecord;
   names: ContactFieldName;
-  criteria: ContactCriteria;
-  query: ContactQuery;
+  criteria?: ContactCriteria;
+  query?: ContactQuery;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

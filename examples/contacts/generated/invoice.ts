@@ -56,8 +56,8 @@ export interface InvoiceTypes extends TypesOf<typeof InvoiceSpec> {
   portalInput: InvoicePortalInput;
   record: InvoiceRecord;
   names: InvoiceFieldName;
-  criteria: InvoiceCriteria;
-  query: InvoiceQuery;
+  criteria?: InvoiceCriteria;
+  query?: InvoiceQuery;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

@@ -63,8 +63,8 @@ export interface CustomerTypes extends TypesOf<typeof CustomerSpec> {
   portalInput: CustomerPortalInput;
   record: CustomerRecord;
   names: CustomerFieldName;
-  criteria: CustomerCriteria;
-  query: CustomerQuery;
+  criteria?: CustomerCriteria;
+  query?: CustomerQuery;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

@@ -59,8 +59,8 @@ export interface InvoiceSummaryTypes extends TypesOf<typeof InvoiceSummarySpec> 
   portalInput: InvoiceSummaryPortalInput;
   record: InvoiceSummaryRecord;
   names: InvoiceSummaryFieldName;
-  criteria: InvoiceSummaryCriteria;
-  query: InvoiceSummaryQuery;
+  criteria?: InvoiceSummaryCriteria;
+  query?: InvoiceSummaryQuery;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

@@ -49,8 +49,8 @@ export interface ContactsWeb_26a729Types extends TypesOf<typeof ContactsWeb_26a7
   portalInput: ContactsWeb_26a729PortalInput;
   record: ContactsWeb_26a729Record;
   names: ContactsWeb_26a729FieldName;
-  criteria: ContactsWeb_26a729Criteria;
-  query: ContactsWeb_26a729Query;
+  criteria?: ContactsWeb_26a729Criteria;
+  query?: ContactsWeb_26a729Query;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

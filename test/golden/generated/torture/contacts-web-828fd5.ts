@@ -49,8 +49,8 @@ export interface ContactsWeb_828fd5Types extends TypesOf<typeof ContactsWeb_828f
   portalInput: ContactsWeb_828fd5PortalInput;
   record: ContactsWeb_828fd5Record;
   names: ContactsWeb_828fd5FieldName;
-  criteria: ContactsWeb_828fd5Criteria;
-  query: ContactsWeb_828fd5Query;
+  criteria?: ContactsWeb_828fd5Criteria;
+  query?: ContactsWeb_828fd5Query;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */

@@ -816,8 +816,8 @@ export interface TortureLayoutTypes extends TypesOf<typeof TortureLayoutSpec> {
   portalInput: TortureLayoutPortalInput;
   record: TortureLayoutRecord;
   names: TortureLayoutFieldName;
-  criteria: TortureLayoutCriteria;
-  query: TortureLayoutQuery;
+  criteria?: TortureLayoutCriteria;
+  query?: TortureLayoutQuery;
 }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
