@@ -26,6 +26,8 @@
 // types with the spec's literal type. (An interface is printed by its name; a type alias of a mapped type is
 // printed expanded.) `Named`, a second, empty base, keeps the compiler from treating an interface that only extends
 // one type as that type. The compiler checks that `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
+// (`criteria` and `query` are optional in `LayoutTypes`: the spec's own types lack them; the runtime's `CriteriaOf` and
+// `QueryOf` read them when a definition names them, and work them out otherwise.)
 
 import { defineLayout, type CriteriaOf, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type QueryOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
 import { recordSchema } from "@fmgen/runtime/schema";
