@@ -68,7 +68,7 @@ export interface LayoutFields {
   toString: string;
 }
 
-/** The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print. */
+/** The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print. */
 export const Layout: LayoutLayout = LayoutSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
@@ -101,7 +101,7 @@ export interface LayoutRecord extends RecordOf<typeof LayoutSpec>, Named {}
 /** One sort criterion: a field of the layout and an order. */
 export type LayoutSort = SortSpec<LayoutFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface LayoutCriteria extends CriteriaOf<typeof LayoutSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

@@ -90,10 +90,10 @@ export type CriteriaShape<T extends { findable: object; kinds: KindSource }> = {
  * optional, so that the spec's own types, which lack it, are a `<Name>Layout`); other definitions get them worked
  * out here.
  */
-export type CriteriaOf<D extends AnyDefinition> = "criteria" extends keyof D[LayoutTypesKey] ? Named<D[LayoutTypesKey], "criteria"> : CriteriaShape<D[LayoutTypesKey]>;
+export type CriteriaOf<D extends AnyDefinition> = "criteria" extends keyof D[LayoutTypesKey] ? NamedShape<D[LayoutTypesKey], "criteria"> : CriteriaShape<D[LayoutTypesKey]>;
 
 /** One find request of a layout: its field criteria and `omit` (a generated definition's types name it: `query?: <Name>Query`). */
-export type QueryOf<D extends AnyDefinition> = "query" extends keyof D[LayoutTypesKey] ? Named<D[LayoutTypesKey], "query"> : CriteriaOf<D> & FindOmit;
+export type QueryOf<D extends AnyDefinition> = "query" extends keyof D[LayoutTypesKey] ? NamedShape<D[LayoutTypesKey], "query"> : CriteriaOf<D> & FindOmit;
 
 /** Member `K` of a definition's types, which names a shape, without the `undefined` of an optional member. */
-type Named<T, K extends string> = Exclude<T[K & keyof T], undefined>;
+type NamedShape<T, K extends string> = Exclude<T[K & keyof T], undefined>;

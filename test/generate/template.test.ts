@@ -116,7 +116,7 @@ describe("templates/layout-module.ts, the source of truth of every layout module
     ["a copy that refers to a portal row", (t: string) => t.replace('LayoutTypes["containers"]', "LayoutLinesRow"), /cannot refer to the per-portal "LayoutLinesRow"/],
     ["a copy on two lines", (t: string) => t.replace("export type LayoutSort = SortSpec<LayoutFieldName>;", "export type LayoutSort =\n  SortSpec<LayoutFieldName>;"), /"LayoutSort" is copied, so it must fit on one line/],
     ["the spec misnamed", (t: string) => t.replace("export const LayoutSpec = defineLayout", "export const LayoutSpecs = defineLayout").replace("= LayoutSpec;", "= LayoutSpecs;"), /the definition's spec must be named "LayoutSpec"/],
-    ["no definition", (t: string) => t.replace(/\/\*\* The layout definition to pass[^\n]*\nexport const Layout: [^\n]*\n/, ""), /the definition, a const named "Layout", is missing/],
+    ["no definition", (t: string) => t.replace(/\/\*\* The definition to pass[^\n]*\nexport const Layout: [^\n]*\n/, ""), /the definition, a const named "Layout", is missing/],
     ["a function", (t: string) => `${t}\nexport function helper(): void {}\n`, /only exported type aliases, interfaces and const declarations/],
     ["a renamed import", (t: string) => t.replace("type RecordOf,", "type RecordOf as Rec,"), /imports are not renamed/],
     ["a definition that calls nothing imported", (t: string) => t.replace("export const LayoutSpec = defineLayout<LayoutFields>()({", "export const LayoutSpec = makeLayout<LayoutFields>()({"), /the definition must call a function the template imports/],

@@ -72,7 +72,7 @@ export interface ContactFields {
 /**
  * Layout "Contacts Web" of database "Contacts" (table "Contacts").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const Contact: ContactLayout = ContactSpec;
 
@@ -113,7 +113,7 @@ export interface ContactRecord extends RecordOf<typeof ContactSpec>, Named {}
 /** One sort criterion: a field of the layout and an order. */
 export type ContactSort = SortSpec<ContactFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactCriteria extends CriteriaOf<typeof ContactSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

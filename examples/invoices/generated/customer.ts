@@ -50,7 +50,7 @@ export interface CustomerFields {
 /**
  * Layout "Customers" of database "Invoicing" (table "Customers").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const Customer: CustomerLayout = CustomerSpec;
 
@@ -91,7 +91,7 @@ export interface CustomerRecord extends RecordOf<typeof CustomerSpec>, Named {}
 /** One sort criterion: a field of the layout and an order. */
 export type CustomerSort = SortSpec<CustomerFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface CustomerCriteria extends CriteriaOf<typeof CustomerSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

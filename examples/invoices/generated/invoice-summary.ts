@@ -46,7 +46,7 @@ export interface InvoiceSummaryFields {
  *
  * Layout "Invoice Summary" of database "Invoicing" (table "Invoices").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const InvoiceSummary: InvoiceSummaryLayout = InvoiceSummarySpec;
 
@@ -84,7 +84,7 @@ export interface InvoiceSummaryRecord extends RecordOf<typeof InvoiceSummarySpec
 /** One sort criterion: a field of the layout and an order. */
 export type InvoiceSummarySort = SortSpec<InvoiceSummaryFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface InvoiceSummaryCriteria extends CriteriaOf<typeof InvoiceSummarySpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

@@ -78,7 +78,7 @@ export interface InvoiceFields {
  *
  * Layout "Invoice Detail" of database "Invoicing" (table "Invoices").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const Invoice: InvoiceLayout = InvoiceSpec;
 
@@ -119,7 +119,7 @@ export interface InvoiceRecord extends RecordOf<typeof InvoiceSpec>, Named {}
 /** One sort criterion: a field of the layout and an order. */
 export type InvoiceSort = SortSpec<InvoiceFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface InvoiceCriteria extends CriteriaOf<typeof InvoiceSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

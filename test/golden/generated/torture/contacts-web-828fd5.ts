@@ -36,7 +36,7 @@ export interface ContactsWeb_828fd5Fields {
 /**
  * Layout "Contacts-Web" of database "Contacts" (table "Contacts").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const ContactsWeb_828fd5: ContactsWeb_828fd5Layout = ContactsWeb_828fd5Spec;
 
@@ -74,7 +74,7 @@ export interface ContactsWeb_828fd5Record extends RecordOf<typeof ContactsWeb_82
 /** One sort criterion: a field of the layout and an order. */
 export type ContactsWeb_828fd5Sort = SortSpec<ContactsWeb_828fd5FieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactsWeb_828fd5Criteria extends CriteriaOf<typeof ContactsWeb_828fd5Spec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */

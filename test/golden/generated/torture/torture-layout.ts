@@ -803,7 +803,7 @@ export interface TortureLayoutFields {
  *
  * Layout "Torture / Layout ?#" of database "Tortüre DB" (table "Torture").
  *
- * The layout definition to pass to `fm.layout()`: the spec above, typed with the names of the layout's shapes, which compiler messages about its calls print.
+ * The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print.
  */
 export const TortureLayout: TortureLayoutLayout = TortureLayoutSpec;
 
@@ -865,7 +865,7 @@ export interface TortureLayoutRecord extends RecordOf<typeof TortureLayoutSpec>,
 /** One sort criterion: a field of the layout and an order. */
 export type TortureLayoutSort = SortSpec<TortureLayoutFieldName>;
 
-/** The field criteria of one find request (what the query builder's `where`, `or` and `omit` take): per field a value it must equal or a `q` criterion. */
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface TortureLayoutCriteria extends CriteriaOf<typeof TortureLayoutSpec>, Named {}
 
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
