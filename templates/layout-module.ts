@@ -12,8 +12,10 @@
 //     modules. `index.ts` does not re-export it, so that importing the generated modules never reaches zod, not
 //     even in a bundle (a bundler resolves every import it meets, used or not).
 //   - Each exported declaration, with its JSDoc, is a declaration of every module, in this order; blank lines
-//     separate them. Two are filled from the description: the definition (`@fill definition`: the call up to its
-//     object literal is kept) and the read shape of the fields (`@fill fields`). Every other one is copied as
+//     separate them. Two are filled from the description: the definition's spec (`@fill definition`, `LayoutSpec`:
+//     the call up to its object literal is kept, the layout's description becomes its JSDoc) and the read shape of
+//     the fields (`@fill fields`). The definition itself (`Layout`) gets the layout's description too, before the
+//     template's JSDoc. Every other one is copied as
 //     written, on one line, with the template's names (`Layout...`) replaced by the layout's planned names. The ones
 //     named `LayoutLines...` are copied once per portal, with "Lines" (in their code and JSDoc) replaced by the
 //     portal's name.
@@ -21,13 +23,21 @@
 //
 // The layout's facts are stated once: each field's kind, repetitions and value list in the definition's spec (the
 // writable fields apart from the read-only ones and the containers), its TypeScript type and documentation in
-// `LayoutFields`. The runtime's types derive everything else from the definition.
+// `LayoutFields`. The runtime's types derive everything else from the spec; the shapes a call checks an argument
+// against are named here by interfaces that extend what the runtime derives (`LayoutInput extends InputOf<...>`),
+// and `Layout`, the spec typed `LayoutLayout`, carries those names (`LayoutTypes`), so that a compiler message about
+// an argument names them (`'Nmae' does not exist in type 'ContactInput'`) instead of printing the runtime's generic
+// types with the spec's literal type. (An interface is printed by its name; a type alias of a mapped type is
+// printed expanded.) `Named`, a second, empty base, keeps the compiler from treating an interface that only extends
+// one type as that type. The compiler checks that `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
+// (`criteria` and `query` are optional in `LayoutTypes`: the spec's own types lack them; the runtime's `CriteriaOf` and
+// `QueryOf` read them when a definition names them, and work them out otherwise.)
 
-import { defineLayout, type LayoutTypesKey, type QueryOf, type SortSpec } from "@fmgen/runtime";
+import { defineLayout, type CriteriaOf, type InputOf, type LayoutDefinition, type Named, type PortalInputOf, type QueryOf, type RecordOf, type SortSpec, type TypesOf } from "@fmgen/runtime";
 import { recordSchema } from "@fmgen/runtime/schema";
 
 /** @fill definition */
-export const Layout = defineLayout<LayoutFields>()({
+export const LayoutSpec = defineLayout<LayoutFields>()({
   database: "Database",
   layout: "Layout",
   table: "Table",
@@ -62,11 +72,17 @@ export interface LayoutFields {
   toString: string;
 }
 
-/** Every TypeScript shape of the layout, derived by the runtime from the definition; the types below name them. */
-export type LayoutTypes = (typeof Layout)[LayoutTypesKey];
+/** The definition to pass to `fm.layout()`: the spec, typed with its shapes' names, which compiler messages print. */
+export const Layout: LayoutLayout = LayoutSpec;
+
+/** The type of the layout definition: the layout's shapes, by name. */
+export interface LayoutLayout extends LayoutDefinition<LayoutTypes> {}
+
+/** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
+export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria?: LayoutCriteria; query?: LayoutQuery }
 
 /** fieldData for create and edit: the writable fields, each optional; `null` clears a field. */
-export type LayoutInput = LayoutTypes["input"];
+export interface LayoutInput extends InputOf<typeof LayoutSpec>, Named {}
 
 /** A row of portal "Lines", decoded. */
 export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];
@@ -75,7 +91,7 @@ export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];
 export type LayoutPortals = LayoutTypes["portals"];
 
 /** portalData for create and edit: rows to add or change, per portal. */
-export type LayoutPortalInput = LayoutTypes["portalInput"];
+export interface LayoutPortalInput extends PortalInputOf<typeof LayoutSpec>, Named {}
 
 /** The container fields: the only ones upload() takes. */
 export type LayoutContainer = LayoutTypes["containers"];
@@ -84,13 +100,16 @@ export type LayoutContainer = LayoutTypes["containers"];
 export type LayoutFieldName = keyof LayoutFields;
 
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
-export type LayoutRecord = LayoutTypes["record"];
+export interface LayoutRecord extends RecordOf<typeof LayoutSpec>, Named {}
 
 /** One sort criterion: a field of the layout and an order. */
 export type LayoutSort = SortSpec<LayoutFieldName>;
 
+/** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
+export interface LayoutCriteria extends CriteriaOf<typeof LayoutSpec>, Named {}
+
 /** One find request: per field a value it must equal or a `q` criterion; `omit: true` excludes matches. */
-export type LayoutQuery = QueryOf<typeof Layout>;
+export interface LayoutQuery extends QueryOf<typeof LayoutSpec>, Named {}
 
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const LayoutSchema = /* @__PURE__ */ recordSchema(Layout);

@@ -17,6 +17,9 @@ export const LAYOUT_PLACEHOLDER = "Layout";
 /** The template's portal: per-portal names start with `LayoutLines`, and its name is the string "Lines". */
 export const PORTAL_PLACEHOLDER = "Lines";
 
+/** The suffix of the definition's spec (`@fill definition`), which the definition (`Layout`) types with its shapes' names. */
+export const SPEC_SUFFIX = "Spec";
+
 export const FILL_ROLES = ["definition", "fields"] as const;
 export type FillRole = (typeof FILL_ROLES)[number];
 
@@ -26,7 +29,7 @@ export type TemplateText = readonly (string | { ref: string } | { portalName: tr
 export interface TemplateDeclaration {
   /** Its name in the template (`LayoutFields`). */
   templateName: string;
-  /** The name without the placeholders: "" for the definition, "Fields", and "Row" for `LayoutLinesRow`. */
+  /** The name without the placeholders: "" for the definition, "Spec" for its spec, "Fields", and "Row" for `LayoutLinesRow`. */
   suffix: string;
   /** Repeated for each portal, named `<Layout><Portal><suffix>`. */
   perPortal: boolean;
@@ -156,7 +159,8 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     if (count !== 1) fail(`"@fill ${role}" must tag exactly one declaration, found ${count}`);
   }
   const definition = declarations.find((d) => d.fill === "definition")!;
-  if (definition.suffix !== "") fail(`the definition must be named "${LAYOUT_PLACEHOLDER}"`);
+  if (definition.suffix !== SPEC_SUFFIX) fail(`the definition's spec must be named "${LAYOUT_PLACEHOLDER}${SPEC_SUFFIX}"`);
+  if (!declarations.some((d) => d.suffix === "" && !d.perPortal && d.kind === "const")) fail(`the definition, a const named "${LAYOUT_PLACEHOLDER}", is missing`);
   const [definedWith] = importsUsed(definition.text, new Set(imports.map((i) => i.name)));
   if (definedWith === undefined) fail("the definition must call a function the template imports (defineLayout)");
   const runtimeModule = imports.find((i) => i.name === definedWith)!.from;

@@ -76,6 +76,13 @@ export interface DefinitionTypes extends LayoutTypes {
   names: string;
 }
 
+/**
+ * A second base of a generated module's named shapes (`interface ContactInput extends InputOf<...>, Named {}`): the
+ * compiler compares an interface with one base and no members of its own as that base, and prints the base in its
+ * messages; with a second base, it prints the interface's name.
+ */
+export interface Named {}
+
 /** The key of a definition's types: declared, never present at run time, and not exported as a value. */
 declare const layoutTypes: unique symbol;
 export type LayoutTypesKey = typeof layoutTypes;
@@ -210,6 +217,8 @@ export interface RowIds {
  * have the compiler compare every layout's derived shapes with `DefinitionTypes`, member by member.
  */
 export type AnyDefinition = LayoutDefinition<any>;
+/** Every shape of definition `D` (a generated module's `<Name>Types` extends those of its spec). */
+export type TypesOf<D extends AnyDefinition> = D[LayoutTypesKey];
 // The shapes of a definition are read by indexed access, not `D extends LayoutDefinition<infer T>`: inference
 // would check the derived shapes against `LayoutTypes` member by member, for every layout.
 export type FieldsOf<D extends AnyDefinition> = D[LayoutTypesKey]["fields"];

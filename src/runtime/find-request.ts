@@ -69,19 +69,31 @@ export type KindsOf<D extends AnyDefinition> = D[LayoutTypesKey]["kinds"];
 /** What a find request may name: the layout's fields and its portals' fields. */
 export type FindableOf<D extends AnyDefinition> = D[LayoutTypesKey]["findable"];
 
-/**
- * One find request of a layout: its fields and its portals' fields (`FindRequest` of them, written out so that an
- * editor shows the fields rather than the alias).
- */
-export type QueryOf<D extends AnyDefinition> = {
-  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
-} & { omit?: boolean };
+/** What a find request may say besides its criteria. */
+export interface FindOmit {
+  /** Removes the request's matches from the records the requests before it found. */
+  omit?: boolean;
+}
 
 /**
- * The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). Written
- * out as `QueryOf` is rather than `QueryOf` being this `& { omit }`: that hover would show `CriteriaOf<...>` instead of
- * the fields, and it costs about 200 instantiations more on the 200-layout type-check benchmark.
+ * The field criteria of one request of a layout whose types are `T` (a definition's types): its fields and its
+ * portals' fields, each a value or a `q` criterion of its kind. Written out, not as `FindFields`, so that an editor
+ * shows the fields rather than the alias.
  */
-export type CriteriaOf<D extends AnyDefinition> = {
-  [K in keyof FindableOf<D>]?: FieldCriterion<SourceKind<KindsOf<D>, K, FindValue<FindableOf<D>[K]>>, FindValue<FindableOf<D>[K]>> | Inherited<K>;
+export type CriteriaShape<T extends { findable: object; kinds: KindSource }> = {
+  [K in keyof T["findable"]]?: FieldCriterion<SourceKind<T["kinds"], K, FindValue<T["findable"][K]>>, FindValue<T["findable"][K]>> | Inherited<K>;
 };
+
+/**
+ * The field criteria of one request of a layout (what the query builder's `where`, `or` and `omit` take). A generated
+ * definition's types name them (`criteria?: <Name>Criteria`, an interface, which compiler messages print by name;
+ * optional, so that the spec's own types, which lack it, are a `<Name>Layout`); other definitions get them worked
+ * out here.
+ */
+export type CriteriaOf<D extends AnyDefinition> = "criteria" extends keyof D[LayoutTypesKey] ? NamedShape<D[LayoutTypesKey], "criteria"> : CriteriaShape<D[LayoutTypesKey]>;
+
+/** One find request of a layout: its field criteria and `omit` (a generated definition's types name it: `query?: <Name>Query`). */
+export type QueryOf<D extends AnyDefinition> = "query" extends keyof D[LayoutTypesKey] ? NamedShape<D[LayoutTypesKey], "query"> : CriteriaOf<D> & FindOmit;
+
+/** Member `K` of a definition's types, which names a shape, without the `undefined` of an optional member. */
+type NamedShape<T, K extends string> = Exclude<T[K & keyof T], undefined>;

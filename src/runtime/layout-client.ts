@@ -271,7 +271,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A find's response, not yet decoded; undefined when nothing matches. */
-  #findResponse(options: FindOptionsOf<D, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+  #findResponse(options: ListOptions<string, AnyDefinition, unknown> & { query: readonly object[] }, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     // Undefined members are left out of the JSON.
     const body = JSON.stringify({
       ...view?.keys,

@@ -5,7 +5,7 @@ export type { LayoutEntry, LayoutListing, ListingOptions, ScriptEntry } from "./
 export type { DatabaseCalls, DatabaseEntry, ProductInfo } from "./database-calls.js";
 export { LayoutClient, NotExactlyOneError } from "./layout-client.js";
 export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions, ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./layout-client.js";
-export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
+export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindOmit, FindRequest, KindsOf, NotApplicable, QueryOf } from "./find-request.js";
 export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./q.js";
 export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./query-builder.js";
 export type { ChosenPortals, NewPortalRow, OnlyPortals, PortalChoice, PortalEdits, PortalInfo, PortalRange, RelatedRow, ViewCheck, ViewOptions, ViewRecord } from "./portal-selection.js";
@@ -28,6 +28,7 @@ export type {
   LayoutSpec,
   LayoutTypes,
   LayoutTypesKey,
+  Named,
   PortalFieldsOf,
   PortalInputOf,
   PortalRow,
@@ -35,9 +36,11 @@ export type {
   PortalSpec,
   PortalsOf,
   ReadValue,
+  RecordOf,
   RowIds,
   SpecKindsOf,
   SpecTypes,
+  TypesOf,
 } from "./definition.js";
 export { DecodeError } from "./codecs.js";
 export { escapeFindValue } from "./find-criteria.js";

@@ -175,8 +175,10 @@ describe("emitters, one per concept", () => {
     const text = joinPrinted(emitLayoutModule(planOf(twoPortals), template));
     const declared = [...text.matchAll(/^export (?:type|interface|const) (\w+)/gm)].map((m) => m[1]);
     expect(declared).toEqual([
-      "Thing",
+      "ThingSpec",
       "ThingFields",
+      "Thing",
+      "ThingLayout",
       "ThingTypes",
       "ThingInput",
       "ThingP1Row",
@@ -187,13 +189,17 @@ describe("emitters, one per concept", () => {
       "ThingFieldName",
       "ThingRecord",
       "ThingSort",
+      "ThingCriteria",
       "ThingQuery",
     ]);
     expect(text).toContain('/** A row of portal "P1", decoded. */\nexport type ThingP1Row = ThingTypes["rows"]["P1"];');
     expect(text).toContain(`/** A row of portal 'P"2', decoded. */\nexport type ThingP2Row = ThingTypes["rows"]['P"2'];`);
-    expect(text).toContain("export type ThingTypes = (typeof Thing)[LayoutTypesKey];");
-    expect(text).toContain('export type ThingInput = ThingTypes["input"];');
-    expect(text).toContain('export type ThingRecord = ThingTypes["record"];');
+    expect(text).toContain("export const Thing: ThingLayout = ThingSpec;");
+    expect(text).toContain("export interface ThingLayout extends LayoutDefinition<ThingTypes> {}");
+    expect(text).toContain("export interface ThingTypes extends TypesOf<typeof ThingSpec> {");
+    expect(text).toContain("export interface ThingInput extends InputOf<typeof ThingSpec>, Named {}");
+    expect(text).toContain("export interface ThingRecord extends RecordOf<typeof ThingSpec>, Named {}");
+    expect(text).toContain("export interface ThingQuery extends QueryOf<typeof ThingSpec>, Named {}");
     expect(text).toContain("/** A field name of the layout: what sort specs and find requests accept. */\nexport type ThingFieldName = keyof ThingFields;");
     // The schema is the schemas module's (emitSchemasFile), and so is the import of its runtime entry.
     expect(text).not.toMatch(/Schema|@fmgen\/runtime\/schema/);
@@ -201,8 +207,8 @@ describe("emitters, one per concept", () => {
     expect(noPortals).toContain('import { defineLayout, type LayoutTypesKey, type QueryOf, type SortSpec } from "@fmgen/runtime";\n\n/** Layout "Things"');
     // An import only a per-portal declaration uses is left out of a module without portals.
     const text2 = readFileSync(LAYOUT_MODULE_TEMPLATE_FILE, "utf8")
-      .replace("type QueryOf,", "type PortalRowOf, type QueryOf,")
-      .replace('export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];', 'export type LayoutLinesRow = PortalRowOf<typeof Layout, "Lines">;');
+      .replace("type RecordOf,", "type PortalRowOf, type RecordOf,")
+      .replace('export type LayoutLinesRow = LayoutTypes["rows"]["Lines"];', 'export type LayoutLinesRow = PortalRowOf<typeof LayoutSpec, "Lines">;');
     const portalImport = parseLayoutModuleTemplate(text2);
     expect(joinPrinted(emitLayoutModule(planOf(twoPortals), portalImport))).toContain("type PortalRowOf,");
     expect(joinPrinted(emitLayoutModule(planOf(layout({ name: "Plain", fields: [] })), portalImport))).not.toContain("PortalRowOf");

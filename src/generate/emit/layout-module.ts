@@ -3,12 +3,13 @@ import { importStatement, type PrintedFile, type PrintedStatement } from "../pri
 import { stringLiteral } from "../text.js";
 import { fillTemplateText, importsUsed, inSchemasModule, type LayoutModuleTemplate, type TemplateDeclaration } from "../template.js";
 import { emitCopy } from "./copy.js";
-import { emitDefinition } from "./definition.js";
+import { emitDefinition, layoutDocs } from "./definition.js";
 import { emitFields } from "./fields.js";
 
 /**
  * One layout's module, statement by statement: the template's header and imports, then the template's
- * declarations in order, the definition and the fields filled from the description, the others copied;
+ * declarations in order, the definition's spec and the fields filled from the description, the others copied (the
+ * definition itself with the layout's description before its JSDoc);
  * per-portal declarations once per portal, in description order. The declarations of the schemas module
  * (`inSchemasModule`) are left out: `emitSchemasFile` writes them. The imports keep only the runtime names the
  * module uses (an import none of whose names is used is left out).
@@ -49,7 +50,7 @@ export function emitDeclarations(plan: LayoutPlan, template: LayoutModuleTemplat
       const name = declarationName(plan, declaration.suffix, portal);
       if (declaration.fill === "definition") statements.push(emitDefinition(plan, name, fillTemplateText(declaration.text, layoutRenamer(plan, template, undefined)), validateRecords));
       else if (declaration.fill === "fields") statements.push(emitFields(plan, name));
-      else statements.push(emitCopy(declaration, layoutRenamer(plan, template, portal), portal && stringLiteral(portal.portal.name)));
+      else statements.push(emitCopy(declaration, layoutRenamer(plan, template, portal), portal && stringLiteral(portal.portal.name), declaration.suffix === "" ? layoutDocs(plan) : undefined));
     }
   }
   return { statements, used };
