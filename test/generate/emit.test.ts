@@ -204,7 +204,9 @@ describe("emitters, one per concept", () => {
     // The schema is the schemas module's (emitSchemasFile), and so is the import of its runtime entry.
     expect(text).not.toMatch(/Schema|@fmgen\/runtime\/schema/);
     const noPortals = joinPrinted(emitLayoutModule(planOf(layout({ name: "Plain", fields: [] })), template));
-    expect(noPortals).toContain('import { defineLayout, type LayoutTypesKey, type QueryOf, type SortSpec } from "@fmgen/runtime";\n\n/** Layout "Things"');
+    expect(noPortals).toContain(
+      'import {\n  defineLayout,\n  type CriteriaOf,\n  type InputOf,\n  type LayoutDefinition,\n  type Named,\n  type PortalInputOf,\n  type QueryOf,\n  type RecordOf,\n  type SortSpec,\n  type TypesOf,\n} from "@fmgen/runtime";\n\n/** Layout "Things"',
+    );
     // An import only a per-portal declaration uses is left out of a module without portals.
     const text2 = readFileSync(LAYOUT_MODULE_TEMPLATE_FILE, "utf8")
       .replace("type RecordOf,", "type PortalRowOf, type RecordOf,")
