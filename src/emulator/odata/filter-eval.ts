@@ -137,7 +137,7 @@ const FIELD_READERS: Partial<Record<FilterType, (raw: Raw) => FilterValue>> = {
   "Edm.Decimal": (raw) => {
     if (typeof raw === "number") return Number.isFinite(raw) ? raw : null;
     const text = textOf(raw)?.trim();
-    if (!text) return null;
+    if (!text || !isDecimalText(text)) return null;
     const n = Number(text);
     return Number.isFinite(n) ? n : null;
   },
@@ -147,6 +147,15 @@ const FIELD_READERS: Partial<Record<FilterType, (raw: Raw) => FilterValue>> = {
   /** Only emptiness is ever asked of a container. */
   "Edm.Binary": (raw) => (textOf(raw) === null ? null : "container"),
 };
+
+/** Digits, sign, point and exponent only: `Number()` would also read `0x10`, `0b1` and `Infinity`. */
+function isDecimalText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46 || c === 69 || c === 101)) return false;
+  }
+  return true;
+}
 
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 

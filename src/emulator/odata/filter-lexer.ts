@@ -14,8 +14,10 @@ export type TokenKind =
 
 export interface Token {
   readonly kind: TokenKind;
-  /** The token as written; for "quoted" and "string", the value (quotes removed, `''` undone). */
+  /** The token's value: as written, except for "quoted" and "string" (quotes removed, `''` undone). */
   readonly text: string;
+  /** The token as written, to quote in an error. */
+  readonly raw: string;
   /** For number, date, time and timestamp tokens. */
   readonly value: number;
   readonly start: number;
@@ -60,7 +62,7 @@ export class FilterLexer {
       const after = this.skipBlanks(end);
       this.pos = end;
       this.meter.steps += end - start + 1;
-      return { kind, text, value, start, end, spaced: s.slice(before, after), call: false };
+      return { kind, text, raw: s.slice(start, end), value, start, end, spaced: s.slice(before, after), call: false };
     };
     if (start >= s.length) return make("end", start, "");
     const c = s.charCodeAt(start);

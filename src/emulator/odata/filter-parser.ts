@@ -80,17 +80,17 @@ class FilterParser {
 
   /** A token where an operand belongs. */
   private unexpectedOperand() {
-    return parseFailure(this.token.text);
+    return parseFailure(this.token.raw);
   }
 
   private checkDepth(depth: number, at: Token): number {
-    if (depth > MAX_FILTER_DEPTH) throw parseFailure(at.text);
+    if (depth > MAX_FILTER_DEPTH) throw parseFailure(at.raw);
     return depth;
   }
 
   /** Runs a nested parse, counting it against the depth limit before it can recurse. */
   private nested<T>(at: Token, parse: () => T): T {
-    if (++this.nesting > MAX_FILTER_DEPTH) throw parseFailure(at.text);
+    if (++this.nesting > MAX_FILTER_DEPTH) throw parseFailure(at.raw);
     try {
       return parse();
     } finally {
@@ -111,13 +111,14 @@ class FilterParser {
     if (!this.isWord(op)) return first;
     const operands = [first.node];
     let depth = first.depth;
+    const opToken = this.token;
     while (this.isWord(op)) {
       this.advance();
       const next = operand();
       operands.push(next.node);
       depth = Math.max(depth, next.depth);
     }
-    return { node: { kind: "logical", op, operands, at: first.node.at }, depth: depth + 1 };
+    return { node: { kind: "logical", op, operands, at: first.node.at }, depth: this.checkDepth(depth + 1, opToken) };
   }
 
   private parseNot(): Parsed {

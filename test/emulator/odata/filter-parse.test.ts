@@ -140,7 +140,7 @@ describe("$filter names", () => {
     expect(parseError("and eq 1")).toBe(failure("and"));
     expect(parseError("a eq or")).toBe(failure("or"));
     expect(parseError("$it eq 1")).toBe(failure("$it"));
-    expect(parseError('"" eq 1')).toBe(failure(""));
+    expect(parseError('"" eq 1')).toBe(failure('""'));
     expect(parseError("Orders/Lines/Qty eq 1")).toBe(syntax("/"));
     expect(parseError("FMFID:1/Total eq 1")).toBe(syntax("/"));
     expect(parseError("Orders/ eq 1")).toBe(failure("eq"));
