@@ -69,8 +69,13 @@ class FilterParser {
     return taken;
   }
 
+  /** An operator word; `(` may follow it straight (`not(a eq 1)`, `…)or(…`). */
   private isWord(word: string): boolean {
-    return this.token.kind === "word" && !this.token.call && this.token.text === word;
+    return this.token.kind === "word" && this.token.text === word;
+  }
+
+  private isOperatorIn(ops: ReadonlySet<string>): boolean {
+    return this.token.kind === "word" && ops.has(this.token.text);
   }
 
   /** A token where an operator (or the end) belongs. */
@@ -130,7 +135,7 @@ class FilterParser {
 
   private parseComparison(): Parsed {
     const left = this.parseArithmetic(ADDITIVE, () => this.parseMultiplicative());
-    if (this.token.kind !== "word" || this.token.call || !COMPARISONS.has(this.token.text)) return left;
+    if (!this.isOperatorIn(COMPARISONS)) return left;
     const op = this.advance();
     const right = this.parseArithmetic(ADDITIVE, () => this.parseMultiplicative());
     const node: FilterNode = { kind: "compare", op: op.text as ComparisonOperator, left: left.node, right: right.node, at: left.node.at };
@@ -144,7 +149,7 @@ class FilterParser {
   /** A left-associative chain of `ops`; its tree depth grows with its length, so it counts against the limit. */
   private parseArithmetic(ops: ReadonlySet<string>, operand: () => Parsed): Parsed {
     let left = operand();
-    while (this.token.kind === "word" && !this.token.call && ops.has(this.token.text)) {
+    while (this.isOperatorIn(ops)) {
       const op = this.advance();
       const right = operand();
       const node: FilterNode = { kind: "arithmetic", op: op.text as ArithmeticOperator, left: left.node, right: right.node, at: left.node.at };
@@ -187,7 +192,7 @@ class FilterParser {
         this.advance();
         return this.parsePath({ by: "id", id: token.text }, token);
       case "word":
-        return token.call ? this.parseCall() : this.parseWord();
+        return token.call && !RESERVED.has(token.text) ? this.parseCall() : this.parseWord();
       default:
         throw this.unexpectedOperand();
     }

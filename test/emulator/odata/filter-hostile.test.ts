@@ -101,6 +101,11 @@ describe("$filter on hostile input", () => {
       onlyTypedErrors(make(n));
     }
     onlyTypedErrors("(".repeat(MAX_FILTER_LENGTH));
+    // The deepest trees that parse also check, compile and evaluate.
+    expect(names(`${"not ".repeat(98)}Name eq 'Ann'`)).toEqual(["Ann"]);
+    expect(names(`${"not ".repeat(97)}Name eq 'Ann'`)).toEqual(["bob", "Émile", "Zoë😀"]);
+    expect(names(`${"tolower(".repeat(98)}Name${")".repeat(98)} eq 'bob'`)).toEqual(["bob"]);
+    expect(names(`Age${" add 1".repeat(98)} eq 105`)).toEqual(["bob"]);
     onlyTypedErrors(`${"not ".repeat(MAX_FILTER_LENGTH / 4 - 3)}a eq 1`.slice(0, MAX_FILTER_LENGTH));
   });
 });

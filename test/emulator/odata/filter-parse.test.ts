@@ -54,6 +54,9 @@ describe("$filter operators and precedence", () => {
     ["-(a) lt 0", "((- a) lt number:0)"],
     ["  a  eq  1  ", "(a eq number:1)"],
     ["contains(a,'x')", "contains(a,string:x)"],
+    ["not(a eq 1)", "(not (a eq number:1))"],
+    ["(a eq 1)or(b eq 2)and(c eq 3)", "((a eq number:1) or ((b eq number:2) and (c eq number:3)))"],
+    ["a add(1) eq(2)", "((a add number:1) eq number:2)"],
   ])("%s", (text, want) => {
     expect(parsed(text)).toBe(want);
   });
@@ -66,6 +69,8 @@ describe("$filter operators and precedence", () => {
     expect(parseError("a eq 1 eq 2")).toBe(syntax(" eq "));
     expect(parseError("a+eq+1")).toBe(syntax("+"));
     expect(parseError("a eq 1 xor b eq 2")).toBe(syntax(" xor "));
+    expect(parseError("a in('a')")).toBe(syntax(" in"));
+    expect(parseError("and(a eq 1)")).toBe(failure("and"));
   });
 });
 
