@@ -5,7 +5,8 @@ export type ComparisonOperator = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
 export type ArithmeticOperator = "add" | "sub" | "mul" | "div" | "mod";
 
 /** The Edm types of odata-server.md 1.4: the types a field can have and `cast` can name. */
-export type EdmType = "Edm.String" | "Edm.Decimal" | "Edm.Date" | "Edm.TimeOfDay" | "Edm.DateTimeOffset" | "Edm.Binary" | "Edm.Stream";
+export type EdmType =
+  "Edm.String" | "Edm.Decimal" | "Edm.Date" | "Edm.TimeOfDay" | "Edm.DateTimeOffset" | "Edm.Binary" | "Edm.Stream";
 
 export type FilterLiteral =
   | { readonly kind: "string"; readonly value: string }
@@ -30,28 +31,95 @@ export type FilterNode =
   | { readonly kind: "not"; readonly operand: FilterNode; readonly at: number }
   | { readonly kind: "negate"; readonly operand: FilterNode; readonly at: number }
   /** `and`/`or` chains are flat: a thousand-term `or` is one node, not a thousand levels. */
-  | { readonly kind: "logical"; readonly op: "and" | "or"; readonly operands: readonly FilterNode[]; readonly at: number }
-  | { readonly kind: "compare"; readonly op: ComparisonOperator; readonly left: FilterNode; readonly right: FilterNode; readonly at: number }
-  | { readonly kind: "arithmetic"; readonly op: ArithmeticOperator; readonly left: FilterNode; readonly right: FilterNode; readonly at: number }
+  | {
+      readonly kind: "logical";
+      readonly op: "and" | "or";
+      readonly operands: readonly FilterNode[];
+      readonly at: number;
+    }
+  | {
+      readonly kind: "compare";
+      readonly op: ComparisonOperator;
+      readonly left: FilterNode;
+      readonly right: FilterNode;
+      readonly at: number;
+    }
+  | {
+      readonly kind: "arithmetic";
+      readonly op: ArithmeticOperator;
+      readonly left: FilterNode;
+      readonly right: FilterNode;
+      readonly at: number;
+    }
   | { readonly kind: "call"; readonly name: FunctionName; readonly args: readonly FilterNode[]; readonly at: number }
   | { readonly kind: "cast"; readonly operand: FilterNode; readonly target: EdmType; readonly at: number };
 
 /** The functions of the `FilterFunctions` annotation (2.7) that the emulator evaluates; `cast` has its own node. */
 export type FunctionName =
-  | "contains" | "endswith" | "startswith" | "length" | "indexof" | "substring" | "tolower" | "toupper" | "trim" | "concat"
-  | "year" | "month" | "day" | "hour" | "minute" | "second" | "date" | "time" | "totaloffsetminutes" | "totalseconds"
-  | "now" | "mindatetime" | "maxdatetime" | "round" | "floor" | "ceiling";
+  | "contains"
+  | "endswith"
+  | "startswith"
+  | "length"
+  | "indexof"
+  | "substring"
+  | "tolower"
+  | "toupper"
+  | "trim"
+  | "concat"
+  | "year"
+  | "month"
+  | "day"
+  | "hour"
+  | "minute"
+  | "second"
+  | "date"
+  | "time"
+  | "totaloffsetminutes"
+  | "totalseconds"
+  | "now"
+  | "mindatetime"
+  | "maxdatetime"
+  | "round"
+  | "floor"
+  | "ceiling";
 
 /** Each function's arity: [least, most]. */
 export const FUNCTION_ARITY: Readonly<Record<FunctionName, readonly [number, number]>> = {
-  contains: [2, 2], endswith: [2, 2], startswith: [2, 2], length: [1, 1], indexof: [2, 2], substring: [2, 3],
-  tolower: [1, 1], toupper: [1, 1], trim: [1, 1], concat: [2, 2],
-  year: [1, 1], month: [1, 1], day: [1, 1], hour: [1, 1], minute: [1, 1], second: [1, 1], date: [1, 1], time: [1, 1],
-  totaloffsetminutes: [1, 1], totalseconds: [1, 1], now: [0, 0], mindatetime: [0, 0], maxdatetime: [0, 0],
-  round: [1, 1], floor: [1, 1], ceiling: [1, 1],
+  contains: [2, 2],
+  endswith: [2, 2],
+  startswith: [2, 2],
+  length: [1, 1],
+  indexof: [2, 2],
+  substring: [2, 3],
+  tolower: [1, 1],
+  toupper: [1, 1],
+  trim: [1, 1],
+  concat: [2, 2],
+  year: [1, 1],
+  month: [1, 1],
+  day: [1, 1],
+  hour: [1, 1],
+  minute: [1, 1],
+  second: [1, 1],
+  date: [1, 1],
+  time: [1, 1],
+  totaloffsetminutes: [1, 1],
+  totalseconds: [1, 1],
+  now: [0, 0],
+  mindatetime: [0, 0],
+  maxdatetime: [0, 0],
+  round: [1, 1],
+  floor: [1, 1],
+  ceiling: [1, 1],
 };
 
 export const isFunctionName = (name: string): name is FunctionName => Object.hasOwn(FUNCTION_ARITY, name);
 
 /** The types `cast` may name: those of 1.4 that hold a filterable value. */
-export const CAST_TARGETS: ReadonlySet<string> = new Set<EdmType>(["Edm.String", "Edm.Decimal", "Edm.Date", "Edm.TimeOfDay", "Edm.DateTimeOffset"]);
+export const CAST_TARGETS: ReadonlySet<string> = new Set<EdmType>([
+  "Edm.String",
+  "Edm.Decimal",
+  "Edm.Date",
+  "Edm.TimeOfDay",
+  "Edm.DateTimeOffset",
+]);

@@ -14,14 +14,42 @@ export type FilterValue = string | number | boolean | null;
 
 export type CheckedNode =
   | { readonly kind: "const"; readonly type: FilterType; readonly value: FilterValue; readonly quotedText: boolean }
-  | { readonly kind: "field"; readonly type: FilterType; readonly name: string; readonly navigation: string | undefined }
+  | {
+      readonly kind: "field";
+      readonly type: FilterType;
+      readonly name: string;
+      readonly navigation: string | undefined;
+    }
   | { readonly kind: "not"; readonly type: "Boolean"; readonly operand: CheckedNode }
   | { readonly kind: "negate"; readonly type: FilterType; readonly operand: CheckedNode }
-  | { readonly kind: "logical"; readonly type: "Boolean"; readonly op: "and" | "or"; readonly operands: readonly CheckedNode[] }
+  | {
+      readonly kind: "logical";
+      readonly type: "Boolean";
+      readonly op: "and" | "or";
+      readonly operands: readonly CheckedNode[];
+    }
   /** `never`: a quoted string against a date, time or timestamp: no error, no row matches (OOGI, 2.7). */
-  | { readonly kind: "compare"; readonly type: "Boolean"; readonly op: ComparisonOperator; readonly left: CheckedNode; readonly right: CheckedNode; readonly never: boolean }
-  | { readonly kind: "arithmetic"; readonly type: FilterType; readonly op: ArithmeticOperator; readonly left: CheckedNode; readonly right: CheckedNode }
-  | { readonly kind: "call"; readonly type: FilterType; readonly name: FunctionName; readonly args: readonly CheckedNode[] }
+  | {
+      readonly kind: "compare";
+      readonly type: "Boolean";
+      readonly op: ComparisonOperator;
+      readonly left: CheckedNode;
+      readonly right: CheckedNode;
+      readonly never: boolean;
+    }
+  | {
+      readonly kind: "arithmetic";
+      readonly type: FilterType;
+      readonly op: ArithmeticOperator;
+      readonly left: CheckedNode;
+      readonly right: CheckedNode;
+    }
+  | {
+      readonly kind: "call";
+      readonly type: FilterType;
+      readonly name: FunctionName;
+      readonly args: readonly CheckedNode[];
+    }
   | { readonly kind: "cast"; readonly type: FilterType; readonly from: FilterType; readonly operand: CheckedNode };
 
 const S = "Edm.String";
@@ -31,7 +59,9 @@ const TIME = "Edm.TimeOfDay";
 const DTO = "Edm.DateTimeOffset";
 
 /** Each function's parameter types (alternatives per position) and result. */
-const SIGNATURES: Readonly<Record<FunctionName, { readonly params: readonly (readonly FilterType[])[]; readonly returns: FilterType }>> = {
+const SIGNATURES: Readonly<
+  Record<FunctionName, { readonly params: readonly (readonly FilterType[])[]; readonly returns: FilterType }>
+> = {
   contains: { params: [[S], [S]], returns: "Boolean" },
   endswith: { params: [[S], [S]], returns: "Boolean" },
   startswith: { params: [[S], [S]], returns: "Boolean" },
@@ -105,11 +135,22 @@ function check(node: FilterNode, table: FilterTable): CheckedNode {
     case "not":
       return { kind: "not", type: "Boolean", operand: boolean(check(node.operand, table)) };
     case "logical":
-      return { kind: "logical", type: "Boolean", op: node.op, operands: node.operands.map((o) => boolean(check(o, table))) };
+      return {
+        kind: "logical",
+        type: "Boolean",
+        op: node.op,
+        operands: node.operands.map((o) => boolean(check(o, table))),
+      };
     case "negate":
       return { kind: "negate", type: D, operand: expect(check(node.operand, table), [D]) };
     case "arithmetic":
-      return { kind: "arithmetic", type: D, op: node.op, left: expect(check(node.left, table), [D]), right: expect(check(node.right, table), [D]) };
+      return {
+        kind: "arithmetic",
+        type: D,
+        op: node.op,
+        left: expect(check(node.left, table), [D]),
+        right: expect(check(node.right, table), [D]),
+      };
     case "compare":
       return compare(node.op, check(node.left, table), check(node.right, table));
     case "call": {
@@ -141,13 +182,16 @@ function resolveField(node: Extract<FilterNode, { kind: "field" }>, table: Filte
     const type: FilterType = field.type === "Edm.Stream" ? "Edm.Binary" : field.type;
     return { kind: "field", type, name: field.name, navigation: node.navigation };
   }
-  if (ref.by === "name" && SPECIAL_COLUMNS.includes(ref.name)) return { kind: "field", type: D, name: ref.name, navigation: node.navigation };
+  if (ref.by === "name" && SPECIAL_COLUMNS.includes(ref.name))
+    return { kind: "field", type: D, name: ref.name, navigation: node.navigation };
   throw unknownField(ref.by === "name" ? ref.name : ref.id);
 }
 
 /** `true`/`false` stand for 1 and 0 wherever a number is wanted (choice of 2.7). */
 function asNumber(node: CheckedNode): CheckedNode {
-  return node.kind === "const" && node.type === "Boolean" ? { kind: "const", type: D, value: node.value ? 1 : 0, quotedText: false } : node;
+  return node.kind === "const" && node.type === "Boolean"
+    ? { kind: "const", type: D, value: node.value ? 1 : 0, quotedText: false }
+    : node;
 }
 
 function expect(node: CheckedNode, types: readonly FilterType[]): CheckedNode {

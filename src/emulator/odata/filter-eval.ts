@@ -113,7 +113,12 @@ function compileNode(node: CheckedNode, now: number): Evaluate {
     case "compare":
       return compileCompare(node, now);
     case "call":
-      return compileCall(node.name, node.args.map((a) => (a.type === "Boolean" ? compileBoolean(a, now) : compileNode(a, now))), node.args[0]?.type, now);
+      return compileCall(
+        node.name,
+        node.args.map((a) => (a.type === "Boolean" ? compileBoolean(a, now) : compileNode(a, now))),
+        node.args[0]?.type,
+        now,
+      );
     case "cast":
       return compileCast(node.from, node.type, compileNode(node.operand, now));
   }
@@ -161,11 +166,15 @@ const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
 function compileArithmetic(op: string, left: Evaluate, right: Evaluate): Evaluate {
   const apply =
-    op === "add" ? (a: number, b: number) => a + b
-    : op === "sub" ? (a: number, b: number) => a - b
-    : op === "mul" ? (a: number, b: number) => a * b
-    : op === "div" ? (a: number, b: number) => (b === 0 ? Number.NaN : a / b)
-    : (a: number, b: number) => (b === 0 ? Number.NaN : a % b);
+    op === "add"
+      ? (a: number, b: number) => a + b
+      : op === "sub"
+        ? (a: number, b: number) => a - b
+        : op === "mul"
+          ? (a: number, b: number) => a * b
+          : op === "div"
+            ? (a: number, b: number) => (b === 0 ? Number.NaN : a / b)
+            : (a: number, b: number) => (b === 0 ? Number.NaN : a % b);
   return (scope) => {
     const a = left(scope);
     const b = right(scope);
@@ -190,7 +199,8 @@ export function compareValues(a: string | number | boolean, b: string | number |
 }
 
 /** Surrogates (U+D800–DFFF) sort after U+E000–FFFF, as the code points they encode do. */
-const codePointOrder = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+const codePointOrder = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 function compileCompare(node: Extract<CheckedNode, { kind: "compare" }>, now: number): Evaluate {
   if (node.never) return () => false;
@@ -204,12 +214,18 @@ function compileCompare(node: Extract<CheckedNode, { kind: "compare" }>, now: nu
     }
     const c = compareValues(a, b);
     switch (node.op) {
-      case "eq": return c === 0;
-      case "ne": return c !== 0;
-      case "gt": return c > 0;
-      case "ge": return c >= 0;
-      case "lt": return c < 0;
-      case "le": return c <= 0;
+      case "eq":
+        return c === 0;
+      case "ne":
+        return c !== 0;
+      case "gt":
+        return c > 0;
+      case "ge":
+        return c >= 0;
+      case "lt":
+        return c < 0;
+      case "le":
+        return c <= 0;
     }
   };
   return (scope) => test(left(scope), right(scope));
@@ -224,55 +240,89 @@ const codePointLength = (s: string): number => {
   return n;
 };
 
-function compileCall(name: string, args: readonly Evaluate[], firstType: FilterType | undefined, now: number): Evaluate {
+function compileCall(
+  name: string,
+  args: readonly Evaluate[],
+  firstType: FilterType | undefined,
+  now: number,
+): Evaluate {
   const [a = () => null, b = () => null, c] = args;
-  const num = (f: (x: number) => number): Evaluate => (scope) => {
-    const v = a(scope);
-    return typeof v === "number" ? finite(f(v)) : null;
-  };
+  const num =
+    (f: (x: number) => number): Evaluate =>
+    (scope) => {
+      const v = a(scope);
+      return typeof v === "number" ? finite(f(v)) : null;
+    };
   const utc = (f: (d: Date) => number): Evaluate => num((ms) => f(new Date(ms)));
   // On a timestamp, the clock time of its (UTC) day; a time field is kept whole (FileMaker times may pass 24:00).
   const clock = firstType === "Edm.DateTimeOffset" ? timeOfDay : (ms: number) => ms;
   switch (name) {
-    case "contains": return (s) => text(a(s)).includes(text(b(s)));
-    case "startswith": return (s) => text(a(s)).startsWith(text(b(s)));
-    case "endswith": return (s) => text(a(s)).endsWith(text(b(s)));
-    case "length": return (s) => codePointLength(text(a(s)));
-    case "indexof": return (s) => {
-      const hay = text(a(s));
-      const at = hay.indexOf(text(b(s)));
-      return at < 0 ? -1 : codePointLength(hay.slice(0, at));
-    };
-    case "substring": return (s) => {
-      const start = b(s);
-      const length = c ? c(s) : null;
-      if (typeof start !== "number" || (c && typeof length !== "number")) return null;
-      const points = Array.from(text(a(s)));
-      const from = Math.max(0, Math.floor(start));
-      const to = typeof length === "number" ? from + Math.max(0, Math.floor(length)) : points.length;
-      return emptyIsNull(points.slice(from, to).join(""));
-    };
-    case "tolower": return (s) => emptyIsNull(text(a(s)).toLowerCase());
-    case "toupper": return (s) => emptyIsNull(text(a(s)).toUpperCase());
-    case "trim": return (s) => emptyIsNull(text(a(s)).trim());
-    case "concat": return (s) => emptyIsNull(text(a(s)) + text(b(s)));
-    case "year": return utc((d) => d.getUTCFullYear());
-    case "month": return utc((d) => d.getUTCMonth() + 1);
-    case "day": return utc((d) => d.getUTCDate());
-    case "hour": return num((ms) => Math.floor(clock(ms) / 3_600_000));
-    case "minute": return num((ms) => Math.floor(clock(ms) / 60_000) % 60);
-    case "second": return num((ms) => Math.floor(clock(ms) / 1000) % 60);
-    case "date": return num(dayStart);
-    case "time": return num(timeOfDay);
-    case "totaloffsetminutes": return num(() => 0);
-    case "totalseconds": return num((ms) => ms / 1000);
-    case "now": return () => now;
-    case "mindatetime": return () => MIN_DATETIME;
-    case "maxdatetime": return () => MAX_DATETIME;
-    case "round": return num((x) => Math.sign(x) * Math.round(Math.abs(x)));
-    case "floor": return num(Math.floor);
-    case "ceiling": return num(Math.ceil);
-    default: throw new Error(`compileCall: no evaluator for the function ${name}`);
+    case "contains":
+      return (s) => text(a(s)).includes(text(b(s)));
+    case "startswith":
+      return (s) => text(a(s)).startsWith(text(b(s)));
+    case "endswith":
+      return (s) => text(a(s)).endsWith(text(b(s)));
+    case "length":
+      return (s) => codePointLength(text(a(s)));
+    case "indexof":
+      return (s) => {
+        const hay = text(a(s));
+        const at = hay.indexOf(text(b(s)));
+        return at < 0 ? -1 : codePointLength(hay.slice(0, at));
+      };
+    case "substring":
+      return (s) => {
+        const start = b(s);
+        const length = c ? c(s) : null;
+        if (typeof start !== "number" || (c && typeof length !== "number")) return null;
+        const points = Array.from(text(a(s)));
+        const from = Math.max(0, Math.floor(start));
+        const to = typeof length === "number" ? from + Math.max(0, Math.floor(length)) : points.length;
+        return emptyIsNull(points.slice(from, to).join(""));
+      };
+    case "tolower":
+      return (s) => emptyIsNull(text(a(s)).toLowerCase());
+    case "toupper":
+      return (s) => emptyIsNull(text(a(s)).toUpperCase());
+    case "trim":
+      return (s) => emptyIsNull(text(a(s)).trim());
+    case "concat":
+      return (s) => emptyIsNull(text(a(s)) + text(b(s)));
+    case "year":
+      return utc((d) => d.getUTCFullYear());
+    case "month":
+      return utc((d) => d.getUTCMonth() + 1);
+    case "day":
+      return utc((d) => d.getUTCDate());
+    case "hour":
+      return num((ms) => Math.floor(clock(ms) / 3_600_000));
+    case "minute":
+      return num((ms) => Math.floor(clock(ms) / 60_000) % 60);
+    case "second":
+      return num((ms) => Math.floor(clock(ms) / 1000) % 60);
+    case "date":
+      return num(dayStart);
+    case "time":
+      return num(timeOfDay);
+    case "totaloffsetminutes":
+      return num(() => 0);
+    case "totalseconds":
+      return num((ms) => ms / 1000);
+    case "now":
+      return () => now;
+    case "mindatetime":
+      return () => MIN_DATETIME;
+    case "maxdatetime":
+      return () => MAX_DATETIME;
+    case "round":
+      return num((x) => Math.sign(x) * Math.round(Math.abs(x)));
+    case "floor":
+      return num(Math.floor);
+    case "ceiling":
+      return num(Math.ceil);
+    default:
+      throw new Error(`compileCall: no evaluator for the function ${name}`);
   }
 }
 

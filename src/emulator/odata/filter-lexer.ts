@@ -8,8 +8,16 @@ export type TokenKind =
   | "word" // a bare name, keyword or function name; dotted `A.B` is one word
   | "quoted" // a double-quoted name
   | "fmfid" // FMFID:n
-  | "string" | "number" | "date" | "timeOfDay" | "dateTimeOffset"
-  | "(" | ")" | "," | "/" | "-"
+  | "string"
+  | "number"
+  | "date"
+  | "timeOfDay"
+  | "dateTimeOffset"
+  | "("
+  | ")"
+  | ","
+  | "/"
+  | "-"
   | "end";
 
 export interface Token {
@@ -115,7 +123,11 @@ export class FilterLexer {
    * A number, or (from unsigned digits) a date `YYYY-MM-DD`, a timestamp `YYYY-MM-DDThh:mm[:ss[.f]]` with a zone, or a
    * time `hh:mm[:ss[.f]]`. A timestamp without a zone ends at its date, so the parser refuses its `T…` (2.7, OOGI).
    */
-  private numeric(start: number, digitsFrom: number, make: (kind: TokenKind, end: number, text?: string, value?: number) => Token): Token {
+  private numeric(
+    start: number,
+    digitsFrom: number,
+    make: (kind: TokenKind, end: number, text?: string, value?: number) => Token,
+  ): Token {
     const s = this.text;
     let end = digitsFrom;
     while (isDigit(s.charCodeAt(end))) end++;
@@ -138,7 +150,10 @@ export class FilterLexer {
       end += 2;
       while (isDigit(s.charCodeAt(end))) end++;
     }
-    if ((s[end] === "e" || s[end] === "E") && (isDigit(s.charCodeAt(end + 1)) || ((s[end + 1] === "+" || s[end + 1] === "-") && isDigit(s.charCodeAt(end + 2))))) {
+    if (
+      (s[end] === "e" || s[end] === "E") &&
+      (isDigit(s.charCodeAt(end + 1)) || ((s[end + 1] === "+" || s[end + 1] === "-") && isDigit(s.charCodeAt(end + 2))))
+    ) {
       end += 2;
       while (isDigit(s.charCodeAt(end))) end++;
     }
@@ -150,7 +165,8 @@ export class FilterLexer {
   /** The run of non-blank characters at `i`, to quote a malformed literal. */
   private wordAt(i: number): string {
     let end = i;
-    while (end < this.text.length && end - i < 40 && !isBlank(this.text.charCodeAt(end)) && this.text[end] !== ")") end++;
+    while (end < this.text.length && end - i < 40 && !isBlank(this.text.charCodeAt(end)) && this.text[end] !== ")")
+      end++;
     return this.text.slice(i, end);
   }
 }

@@ -33,7 +33,16 @@ const COMPARISONS: ReadonlySet<string> = new Set<ComparisonOperator>(["eq", "ne"
 const ADDITIVE: ReadonlySet<string> = new Set<ArithmeticOperator>(["add", "sub"]);
 const MULTIPLICATIVE: ReadonlySet<string> = new Set<ArithmeticOperator>(["mul", "div", "mod"]);
 /** Operator words: never a bare name (quote a field called `and`). */
-const RESERVED: ReadonlySet<string> = new Set(["and", "or", "not", ...COMPARISONS, ...ADDITIVE, ...MULTIPLICATIVE, "has", "in"]);
+const RESERVED: ReadonlySet<string> = new Set([
+  "and",
+  "or",
+  "not",
+  ...COMPARISONS,
+  ...ADDITIVE,
+  ...MULTIPLICATIVE,
+  "has",
+  "in",
+]);
 
 export function parseFilter(text: string, options: ParseFilterOptions = {}): FilterNode {
   if (text.length > MAX_FILTER_LENGTH) throw parseFailure(text.slice(MAX_FILTER_LENGTH, MAX_FILTER_LENGTH + 20));
@@ -130,7 +139,10 @@ class FilterParser {
     if (!this.isWord("not")) return this.parseComparison();
     const not = this.advance();
     const operand = this.nested(not, () => this.parseNot());
-    return { node: { kind: "not", operand: operand.node, at: not.start }, depth: this.checkDepth(operand.depth + 1, not) };
+    return {
+      node: { kind: "not", operand: operand.node, at: not.start },
+      depth: this.checkDepth(operand.depth + 1, not),
+    };
   }
 
   private parseComparison(): Parsed {
@@ -138,7 +150,13 @@ class FilterParser {
     if (!this.isOperatorIn(COMPARISONS)) return left;
     const op = this.advance();
     const right = this.parseArithmetic(ADDITIVE, () => this.parseMultiplicative());
-    const node: FilterNode = { kind: "compare", op: op.text as ComparisonOperator, left: left.node, right: right.node, at: left.node.at };
+    const node: FilterNode = {
+      kind: "compare",
+      op: op.text as ComparisonOperator,
+      left: left.node,
+      right: right.node,
+      at: left.node.at,
+    };
     return { node, depth: this.checkDepth(Math.max(left.depth, right.depth) + 1, op) };
   }
 
@@ -152,7 +170,13 @@ class FilterParser {
     while (this.isOperatorIn(ops)) {
       const op = this.advance();
       const right = operand();
-      const node: FilterNode = { kind: "arithmetic", op: op.text as ArithmeticOperator, left: left.node, right: right.node, at: left.node.at };
+      const node: FilterNode = {
+        kind: "arithmetic",
+        op: op.text as ArithmeticOperator,
+        left: left.node,
+        right: right.node,
+        at: left.node.at,
+      };
       left = { node, depth: this.checkDepth(Math.max(left.depth, right.depth) + 1, op) };
     }
     return left;
@@ -162,7 +186,10 @@ class FilterParser {
     if (this.token.kind !== "-") return this.parsePrimary();
     const minus = this.advance();
     const operand = this.nested(minus, () => this.parseUnary());
-    return { node: { kind: "negate", operand: operand.node, at: minus.start }, depth: this.checkDepth(operand.depth + 1, minus) };
+    return {
+      node: { kind: "negate", operand: operand.node, at: minus.start },
+      depth: this.checkDepth(operand.depth + 1, minus),
+    };
   }
 
   private parsePrimary(): Parsed {
@@ -171,7 +198,8 @@ class FilterParser {
       case "(": {
         this.advance();
         const inner = this.nested(token, () => this.parseOr());
-        if (this.token.kind !== ")") throw this.token.kind === "end" ? this.unexpectedOperand() : this.unexpectedOperator();
+        if (this.token.kind !== ")")
+          throw this.token.kind === "end" ? this.unexpectedOperand() : this.unexpectedOperator();
         this.advance();
         return inner;
       }
@@ -228,7 +256,12 @@ class FilterParser {
     else if (second.kind === "fmfid") field = { by: "id", id: second.text };
     // `Nav/any(…)`, `Nav/all(…)`: lambdas are unsupported (CL/odata-unsupported-features).
     else if (second.kind === "word" && second.call) throw syntaxError(second.text);
-    else if (second.kind === "word" && !RESERVED.has(second.text) && !second.text.startsWith("$") && second.text !== "ID") {
+    else if (
+      second.kind === "word" &&
+      !RESERVED.has(second.text) &&
+      !second.text.startsWith("$") &&
+      second.text !== "ID"
+    ) {
       field = { by: "name", name: second.text };
     } else throw this.unexpectedOperand();
     this.advance();
@@ -247,14 +280,22 @@ class FilterParser {
       const args: Parsed[] = [];
       if (name === "cast") {
         args.push(this.parseOr());
-        if (this.token.kind !== ",") throw this.token.kind === ")" || this.token.kind === "end" ? this.unexpectedOperand() : this.unexpectedOperator();
+        if (this.token.kind !== ",")
+          throw this.token.kind === ")" || this.token.kind === "end"
+            ? this.unexpectedOperand()
+            : this.unexpectedOperator();
         this.advance();
         const target = this.token;
         if (target.kind !== "word" || !CAST_TARGETS.has(target.text)) throw this.unexpectedOperand();
         this.advance();
         this.closeCall();
         const operand = args[0] as Parsed;
-        const node: FilterNode = { kind: "cast", operand: operand.node, target: target.text as EdmType, at: nameToken.start };
+        const node: FilterNode = {
+          kind: "cast",
+          operand: operand.node,
+          target: target.text as EdmType,
+          at: nameToken.start,
+        };
         return { node, depth: this.checkDepth(operand.depth + 1, nameToken) };
       }
       const [least, most] = FUNCTION_ARITY[name as keyof typeof FUNCTION_ARITY];
@@ -272,7 +313,12 @@ class FilterParser {
       if (args.length < least && this.token.kind === ")") throw parseFailure(")");
       this.closeCall();
       const depth = args.reduce((d, a) => Math.max(d, a.depth), 0) + 1;
-      const node: FilterNode = { kind: "call", name: name as keyof typeof FUNCTION_ARITY, args: args.map((a) => a.node), at: nameToken.start };
+      const node: FilterNode = {
+        kind: "call",
+        name: name as keyof typeof FUNCTION_ARITY,
+        args: args.map((a) => a.node),
+        at: nameToken.start,
+      };
       return { node, depth: this.checkDepth(depth, nameToken) };
     });
   }

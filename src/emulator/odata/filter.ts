@@ -11,6 +11,10 @@ export { ODataFilterError } from "./filter-error.js";
 export type { FilterField, FilterRow, FilterTable } from "./filter-schema.js";
 export type { FilterPredicate } from "./filter-eval.js";
 
-export function compileODataFilter(text: string, table: FilterTable, options: CompileFilterOptions = {}): FilterPredicate {
+export function compileODataFilter(
+  text: string,
+  table: FilterTable,
+  options: CompileFilterOptions = {},
+): FilterPredicate {
   return compileFilter(checkFilter(parseFilter(text), table), options);
 }

@@ -10,7 +10,10 @@ function show(node: FilterNode): string {
     case "literal":
       return "value" in node.literal ? `${node.literal.kind}:${String(node.literal.value)}` : "null";
     case "field":
-      return (node.navigation === undefined ? "" : `${node.navigation}/`) + (node.field.by === "name" ? node.field.name : node.field.id);
+      return (
+        (node.navigation === undefined ? "" : `${node.navigation}/`) +
+        (node.field.by === "name" ? node.field.name : node.field.id)
+      );
     case "not":
       return `(not ${show(node.operand)})`;
     case "negate":
@@ -118,14 +121,14 @@ describe("$filter literals", () => {
 describe("$filter names", () => {
   it.each([
     ["Name eq 'x'", "(Name eq string:x)"],
-    ['"First Name" eq \'x\'', "(First Name eq string:x)"],
+    ["\"First Name\" eq 'x'", "(First Name eq string:x)"],
     ['"a~b?c" eq 1', "(a~b?c eq number:1)"],
     ["A.B eq 'x'", "(A.B eq string:x)"],
     ["Orders/Total gt 1", "(Orders/Total gt number:1)"],
     ['Orders/"Total" gt 1', "(Orders/Total gt number:1)"],
     ["Orders/FMFID:42 gt 1", "(Orders/FMFID:42 gt number:1)"],
     ["FMFID:4296032405 eq 'x'", "(FMFID:4296032405 eq string:x)"],
-    ['"id" eq \'x\'', "(id eq string:x)"],
+    ["\"id\" eq 'x'", "(id eq string:x)"],
     ['"ID" eq 1', "(ID eq number:1)"],
     ["Id eq 1", "(Id eq number:1)"],
     ['"and" eq 1', "(and eq number:1)"],
@@ -200,12 +203,15 @@ describe("$filter functions", () => {
     expect(parseError("cast(a, Edm.Binary) eq 1")).toBe(failure("Edm.Binary"));
   });
 
-  it.each(["fractionalseconds(t) eq 0", "isof(a, Edm.String)", "geo.distance(a, b) lt 1", "matchesPattern(a,'x')", "nosuch(a) eq 1"])(
-    "refuses the unsupported function in %s at its name",
-    (text) => {
-      expect(parseError(text)).toBe(syntax(text.slice(0, text.indexOf("("))));
-    },
-  );
+  it.each([
+    "fractionalseconds(t) eq 0",
+    "isof(a, Edm.String)",
+    "geo.distance(a, b) lt 1",
+    "matchesPattern(a,'x')",
+    "nosuch(a) eq 1",
+  ])("refuses the unsupported function in %s at its name", (text) => {
+    expect(parseError(text)).toBe(syntax(text.slice(0, text.indexOf("("))));
+  });
 
   it("treats a name not written straight before '(' as a field", () => {
     expect(parseError("length (Name) eq 1")).toBe(syntax(" ("));
@@ -238,7 +244,9 @@ describe("$filter structure errors", () => {
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ODataFilterError);
-      expect((e as ODataFilterError).toBody()).toEqual({ error: { code: "-1002", message: "Error: syntax error in URL at: ' in '" } });
+      expect((e as ODataFilterError).toBody()).toEqual({
+        error: { code: "-1002", message: "Error: syntax error in URL at: ' in '" },
+      });
     }
   });
 
@@ -251,7 +259,9 @@ describe("$filter structure errors", () => {
     expect(parseError(nest(MAX_FILTER_DEPTH - 1, "not "))).toBe(failure("not"));
     expect(parseError(nest(MAX_FILTER_DEPTH + 1, "not "))).toBe(failure("not"));
     expect(parseError(`${"- ".repeat(MAX_FILTER_DEPTH + 1)}a eq 1`)).toBe(failure("-"));
-    expect(parseError(`${"tolower(".repeat(MAX_FILTER_DEPTH + 1)}a${")".repeat(MAX_FILTER_DEPTH + 1)} eq 'a'`)).toBe(failure("tolower"));
+    expect(parseError(`${"tolower(".repeat(MAX_FILTER_DEPTH + 1)}a${")".repeat(MAX_FILTER_DEPTH + 1)} eq 'a'`)).toBe(
+      failure("tolower"),
+    );
     // An arithmetic chain is not recursion but its tree is as deep: limited too, so no later stage recurses deeper.
     expect(parseError(`a${" add 1".repeat(MAX_FILTER_DEPTH + 1)} eq 1`)).toBe(failure("add"));
     // Flat and/or chains have no depth: a 500-term `or` parses.
