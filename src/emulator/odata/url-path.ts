@@ -144,7 +144,7 @@ function splitSegments(path: string): string[] {
 function toName(text: string): string {
   const dollar = text.indexOf("$");
   if (dollar >= 0) throw syntaxError(text.slice(dollar));
-  if (text === "" || /[~?()'",]/.test(text)) throw syntaxError(text === "" ? "(" : text);
+  if (text === "" || /[~?()'"]/.test(text)) throw syntaxError(text === "" ? "(" : text);
   return text;
 }
 
