@@ -18,6 +18,8 @@ export interface MimePart {
   readonly content: string;
   /** Where `content` starts in the whole body, for line numbers in errors. */
   readonly offset: number;
+  /** Where the part's headers start, likewise. */
+  readonly headersAt: number;
 }
 
 /** -1015, the section 4 message: "Expected batch boundary at '{}...' batch body near line:1". */
@@ -78,7 +80,9 @@ export function splitMultipart(text: string, boundary: string, start: number, st
   while (i < stop && (text[i] === "\n" || (text[i] === "\r" && text[i + 1] === "\n"))) i += text[i] === "\n" ? 1 : 2;
   if (!text.startsWith(dash, i) || i + dash.length > stop) throw badBody(text, i);
   let d = delimiterEnd(text, i + dash.length);
-  if (d === undefined || d.close) throw badBody(text, i);
+  if (d === undefined) throw badBody(text, i);
+  // A batch of no parts: the close delimiter alone (choice; RFC 2046 wants one part, the writer writes this).
+  if (d.close) return [];
   const parts: MimePart[] = [];
   let pos = d.end;
   for (;;) {
@@ -111,7 +115,7 @@ export function splitMultipart(text: string, boundary: string, start: number, st
 
 function readPart(text: string, start: number, end: number): MimePart {
   const { headers, bodyStart } = readHeaders(text, start, end);
-  return { headers, content: text.slice(bodyStart, end), offset: bodyStart };
+  return { headers, content: text.slice(bodyStart, end), offset: bodyStart, headersAt: start };
 }
 
 /** Header lines from `start` to the first blank line; -1015 when there is none or a line is not `Name: value`. */

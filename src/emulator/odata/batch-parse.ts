@@ -102,10 +102,10 @@ export function parseBatchRequest(body: Uint8Array | string, options: BatchParse
 function checkHttpPart(text: string, part: MimePart): void {
   const type = headerValue(part.headers, "Content-Type");
   if (type === undefined || type.split(";")[0]!.trim().toLowerCase() !== "application/http") {
-    throw badPart(text, part.offset, `Content-Type '${type ?? ""}' is not application/http or multipart/mixed`);
+    throw badPart(text, part.headersAt, `Content-Type '${type ?? ""}' is not application/http or multipart/mixed`);
   }
   const cte = headerValue(part.headers, "Content-Transfer-Encoding");
-  if (cte !== undefined && cte.toLowerCase() !== "binary") throw badPart(text, part.offset, `Content-Transfer-Encoding '${cte}' is not binary`);
+  if (cte !== undefined && cte.toLowerCase() !== "binary") throw badPart(text, part.headersAt, `Content-Transfer-Encoding '${cte}' is not binary`);
 }
 
 function readRequestPart(text: string, part: MimePart, db: string, budget: { left: number }): BatchRequestPart {
