@@ -171,6 +171,20 @@ const pathArb: fc.Arbitrary<ODataPath> = fc.oneof(
   fc.record({ db: dbArb, id: fc.integer({ min: 0, max: 1e6 }) }).map((r): ODataPath => ({ kind: "webhook", operation: "Invoke", ...r })),
 );
 
+describe("$crossjoin query options (2.9, the live capture)", () => {
+  const cj = "/fmi/odata/v4/DB/$crossjoin(a,b)";
+  it("$top, $filter and one $expand of a joined set parse", () => {
+    expect(parseODataRequestTarget(`${cj}?$top=10&$expand=a&$filter=x%20eq%201`).query).toEqual({ top: 10, expand: [{ nav: "a", options: {} }], filter: "x eq 1", ignored: [] });
+  });
+  it("$select → parse failure, two expands → syntax error, $orderby → internal error", () => {
+    expectODataError(() => parseODataRequestTarget(`${cj}?$select=x`), 400, "-1002", "Error: parse failure in URL at: '$select'");
+    expectODataError(() => parseODataRequestTarget(`${cj}?$expand=a,b`), 400, "-1002", syntax("b"));
+    expectODataError(() => parseODataRequestTarget(`${cj}?$expand=c`), 400, "-1002", syntax("c"));
+    expectODataError(() => parseODataRequestTarget(`${cj}?$expand=a($top=1)`), 400, "-1002", syntax("a"));
+    expectODataError(() => parseODataRequestTarget(`${cj}?$orderby=x`), 500, "-1", "Unexpected internal OData Provider error");
+  });
+});
+
 describe("properties", () => {
   it("formatting a random valid path, then parsing it, gives it back", () => {
     fc.assert(
