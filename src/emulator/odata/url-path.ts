@@ -51,8 +51,10 @@ export function parseODataPath(rawPath: string): ODataPath {
   if (!rawPath.startsWith("/")) throw syntaxError(rawPath);
   let path = decodeOnce(rawPath.slice(1));
   if (path.endsWith("/")) path = path.slice(0, -1);
-  const segments = splitSegments(path);
-  const [db, ...rest] = segments as [string, ...string[]];
+  // The database segment holds no key, so it ends at the first `/` whatever quotes it has ("Bob's DB").
+  const slash = path.indexOf("/");
+  const db = slash < 0 ? path : path.slice(0, slash);
+  const rest = slash < 0 ? [] : splitSegments(path.slice(slash + 1));
   if (db === "" || db.startsWith("$")) throw syntaxError(db === "" ? "/" : db);
   if (rest.length === 0) return { kind: "serviceDocument", db };
   for (const s of rest) if (s === "") throw syntaxError("/");

@@ -17,6 +17,8 @@ describe("OData request paths (odata-server.md 1.1, 2.4, 5, 6, 7)", () => {
     ["/DB", { kind: "serviceDocument", db: "DB" }],
     ["/DB/", { kind: "serviceDocument", db: "DB" }],
     ["/WebData.fmp12", { kind: "serviceDocument", db: "WebData.fmp12" }],
+    ["/Bob's%20DB/contacts", { kind: "collection", db: "Bob's DB", set: T("contacts") }],
+    ["/D(1)/contacts", { kind: "collection", db: "D(1)", set: T("contacts") }],
     ["/DB/$metadata", { kind: "metadata", db: "DB" }],
     ["/DB/$metadata%23contacts", { kind: "metadata", db: "DB", table: "contacts" }],
     ["/DB/$batch", { kind: "batch", db: "DB" }],
@@ -156,7 +158,10 @@ const keyArb: fc.Arbitrary<EntityKey> = fc.oneof(
   fc.integer({ min: 0, max: 2 ** 40 }).map((rowid): EntityKey => ({ kind: "rowid", rowid })),
   fc.array(literalArb, { minLength: 2, maxLength: 4 }).map((values): EntityKey => ({ kind: "composite", values })),
 );
-const dbArb = safeName.filter((s) => !s.startsWith("$"));
+const dbArb = fc
+  .tuple(safeName, fc.constantFrom("", "'", "(", ")", "'s"))
+  .map(([a, b]) => a + b)
+  .filter((s) => !s.startsWith("$"));
 const pathArb: fc.Arbitrary<ODataPath> = fc.oneof(
   fc.constant<ODataPath>({ kind: "serviceRoot" }),
   dbArb.map((db): ODataPath => ({ kind: "serviceDocument", db })),
