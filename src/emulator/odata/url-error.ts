@@ -55,7 +55,14 @@ export function decodeOnce(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    const esc = /(%[0-9A-Fa-f]{2})+/.exec(text);
-    throw syntaxError(esc ? esc[0] : text);
+    // The first run of escapes that is not UTF-8.
+    for (const run of text.matchAll(/(?:%[0-9A-Fa-f]{2})+/g)) {
+      try {
+        decodeURIComponent(run[0]);
+      } catch {
+        throw syntaxError(run[0]);
+      }
+    }
+    throw syntaxError(text);
   }
 }

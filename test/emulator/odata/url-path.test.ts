@@ -117,6 +117,7 @@ describe("OData request paths (odata-server.md 1.1, 2.4, 5, 6, 7)", () => {
     ["/DB/FileMaker_Tables/a/b/c", syntax("c")],
     ["/DB/contacts%ZZ", syntax("%ZZ")],
     ["/DB/contacts%C3%28", syntax("%C3%28")],
+    ["/DB/a%20b%C3", syntax("%C3")],
   ];
   it.each(errors)("%s → 400 -1002", (raw, message) => {
     expectODataError(() => parseODataPath(raw), 400, "-1002", message);
