@@ -3,7 +3,7 @@
 // and Content-Length counts characters. CRLF is the contract's line ending; a bare LF is accepted too (choice: clients
 // assembled by hand send LF), also mixed.
 
-import { ODataRequestError } from "./url-error.js";
+import { ODataError } from "./odata-error.js";
 
 /** Largest `$batch` body read (choice): larger → 413 -1015. */
 export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
@@ -23,14 +23,14 @@ export interface MimePart {
 }
 
 /** -1015, the section 4 message: "Expected batch boundary at '{}...' batch body near line:1". */
-export function badBody(text: string, at: number, status = 400): ODataRequestError {
+export function badBody(text: string, at: number, status = 400): ODataError {
   const line = text.slice(at).split(/\r?\n/, 1)[0]!.slice(0, 20);
-  return new ODataRequestError(status, "-1015", `Expected batch boundary at '${line}...' batch body near line:${lineOf(text, at)}`);
+  return new ODataError(status, "-1015", `Expected batch boundary at '${line}...' batch body near line:${lineOf(text, at)}`);
 }
 
 /** -1015 with what is wrong, for a part whose framing was found but whose content is not a request. */
-export function badPart(text: string, at: number, what: string): ODataRequestError {
-  return new ODataRequestError(400, "-1015", `Malformed batch part near line:${lineOf(text, at)}: ${what}`);
+export function badPart(text: string, at: number, what: string): ODataError {
+  return new ODataError(400, "-1015", `Malformed batch part near line:${lineOf(text, at)}: ${what}`);
 }
 
 export function lineOf(text: string, at: number): number {
@@ -106,7 +106,7 @@ export function splitMultipart(text: string, boundary: string, start: number, st
       search = at + 1;
     }
     if (found < 0) throw badBody(text, Math.min(stop, text.length));
-    if (parts.length >= maxParts) throw new ODataRequestError(400, "-1015", `Batch request has more than ${maxParts} parts`);
+    if (parts.length >= maxParts) throw new ODataError(400, "-1015", `Batch request has more than ${maxParts} parts`);
     parts.push(readPart(text, pos, lineBreak));
     pos = d!.end;
     if (d!.close) return parts;

@@ -1,9 +1,9 @@
 // Parses a `$batch` request body (/work/shared/odata-server.md section 4) into requests and changesets, and a
-// `$batch` response body (what batch-write.ts writes) back into responses. Envelope errors are ODataRequestError:
+// `$batch` response body (what batch-write.ts writes) back into responses. Envelope errors are ODataError:
 // -1014 not multipart, -1015 bad body (413 when too large), -1000 a service root other than `/fmi/odata/v4` inside a
 // part, -1032 another database inside a part, -1002 a `$<Content-ID>` reference (not supported, CL).
 
-import { decodeOnce, incorrectServiceRoot, ODataRequestError, syntaxError } from "./url-error.js";
+import { decodeOnce, incorrectServiceRoot, ODataError, syntaxError } from "./odata-error.js";
 import {
   badBody,
   badPart,
@@ -50,12 +50,12 @@ export interface BatchParseOptions {
 export const SERVICE_ROOT_PATH = "/fmi/odata/v4";
 const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PATCH", "PUT", "DELETE"]);
 
-export function notMultipart(): ODataRequestError {
-  return new ODataRequestError(400, "-1014", "Batch operation requires multipart content type");
+export function notMultipart(): ODataError {
+  return new ODataError(400, "-1014", "Batch operation requires multipart content type");
 }
 
-export function databaseMismatch(): ODataRequestError {
-  return new ODataRequestError(400, "-1032", "Operation database does not match batch request database");
+export function databaseMismatch(): ODataError {
+  return new ODataError(400, "-1032", "Operation database does not match batch request database");
 }
 
 /** The batch database name inner URLs must use: the outer name without `.fmp12`. */
@@ -72,12 +72,12 @@ function byteLength(body: Uint8Array | string): number {
   return typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength;
 }
 
-/** Parses a `$batch` request body. Throws only ODataRequestError. */
+/** Parses a `$batch` request body. Throws only ODataError. */
 export function parseBatchRequest(body: Uint8Array | string, options: BatchParseOptions): BatchItem[] {
   const boundary = multipartBoundary(options.contentType);
   if (boundary === undefined) throw notMultipart();
   const maxBytes = options.maxBytes ?? MAX_BATCH_BYTES;
-  if (byteLength(body) > maxBytes) throw new ODataRequestError(413, "-1015", `Batch body exceeds ${maxBytes} bytes`);
+  if (byteLength(body) > maxBytes) throw new ODataError(413, "-1015", `Batch body exceeds ${maxBytes} bytes`);
   const text = toText(body);
   const db = canonicalDb(options.db);
   const budget = { left: options.maxParts ?? MAX_BATCH_PARTS };
@@ -109,7 +109,7 @@ function checkHttpPart(text: string, part: MimePart): void {
 }
 
 function readRequestPart(text: string, part: MimePart, db: string, budget: { left: number }): BatchRequestPart {
-  if (--budget.left < 0) throw new ODataRequestError(400, "-1015", `Batch request has more than ${MAX_BATCH_PARTS} parts`);
+  if (--budget.left < 0) throw new ODataError(400, "-1015", `Batch request has more than ${MAX_BATCH_PARTS} parts`);
   checkHttpPart(text, part);
   const { first, headers, body } = readHttpMessage(text, part);
   const m = /^([A-Z]+) (\S+) HTTP\/1\.[01]$/.exec(first);
@@ -193,11 +193,11 @@ export type BatchResponseItem =
   | { readonly kind: "response"; readonly response: BatchResponsePart }
   | { readonly kind: "changeset"; readonly responses: readonly BatchResponsePart[] };
 
-/** Parses a `$batch` response body (the writer's output, or a server's). Throws only ODataRequestError. */
+/** Parses a `$batch` response body (the writer's output, or a server's). Throws only ODataError. */
 export function parseBatchResponse(body: Uint8Array | string, contentType: string | undefined): BatchResponseItem[] {
   const boundary = multipartBoundary(contentType);
   if (boundary === undefined) throw notMultipart();
-  if (byteLength(body) > MAX_BATCH_BYTES) throw new ODataRequestError(413, "-1015", `Batch body exceeds ${MAX_BATCH_BYTES} bytes`);
+  if (byteLength(body) > MAX_BATCH_BYTES) throw new ODataError(413, "-1015", `Batch body exceeds ${MAX_BATCH_BYTES} bytes`);
   const text = toText(body);
   const items: BatchResponseItem[] = [];
   for (const part of splitMultipart(text, boundary, 0, text.length, MAX_BATCH_PARTS)) {

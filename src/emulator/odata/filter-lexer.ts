@@ -1,7 +1,7 @@
 // Tokens of a `$filter`, pulled one at a time by the parser so that errors come in text order. One pass, each
 // character looked at a bounded number of times; no RegExp.
 
-import { syntaxError } from "./filter-error.js";
+import { syntaxError } from "./odata-error.js";
 import { scanDate, scanTime, scanZone } from "./filter-values.js";
 
 export type TokenKind =

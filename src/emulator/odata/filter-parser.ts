@@ -17,7 +17,7 @@ import {
   type FieldName,
   type FilterNode,
 } from "./filter-ast.js";
-import { parseFailure, syntaxError } from "./filter-error.js";
+import { parseFailure, syntaxError } from "./odata-error.js";
 import { FilterLexer, type FilterMeter, type Token } from "./filter-lexer.js";
 
 /** The URL length cap the contract chooses (odata-server.md 10): no filter is longer. */

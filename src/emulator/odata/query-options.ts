@@ -4,7 +4,7 @@
 // Every pass is linear in the text it reads; nested `$expand` levels re-read their own text, at most MAX_EXPAND_DEPTH
 // times, so the whole is linear too.
 
-import { decodeOnce, parseFailure, syntaxError } from "./url-error.js";
+import { decodeOnce, parseFailure, syntaxError } from "./odata-error.js";
 
 /** A name path: `["name"]`, `["Nav", "Field"]`, or `["*"]`. Quoted names come unquoted. */
 export type NamePath = readonly string[];
@@ -89,7 +89,7 @@ function optionName(raw: string, known: ReadonlySet<string>): OptionName | undef
 }
 
 /**
- * Parses the raw query string (without the `?`). Throws only ODataRequestError: 400 -1002 with section 9's messages.
+ * Parses the raw query string (without the `?`). Throws only ODataError: 400 -1002 with section 9's messages.
  */
 export function parseQueryOptions(rawQuery: string): QueryOptions {
   const ignored: string[] = [];

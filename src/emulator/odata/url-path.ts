@@ -2,7 +2,7 @@
 // discriminated union. Pure: whether a table, field, script or webhook exists is the caller's job; this names them.
 // The path is percent-decoded once (2.8's choice), then split at `/` outside quoted keys and parentheses.
 
-import { decodeOnce, syntaxError } from "./url-error.js";
+import { decodeOnce, syntaxError } from "./odata-error.js";
 
 /** An entity set: a table occurrence by name, or by its FMTID (`FMTID:1065093`). */
 export type SetRef = { readonly by: "name"; readonly name: string } | { readonly by: "id"; readonly id: number };
@@ -44,7 +44,7 @@ const MAX_LIST = 64;
 
 /**
  * Parses the path after `/fmi/odata/v4` (`""`, `"/"`, `"/DB/contacts('a')/name/$value"`, …). Throws only
- * ODataRequestError (400 -1002 with section 9's message) for a path that is not one of section 1.1's forms.
+ * ODataError (400 -1002 with section 9's message) for a path that is not one of section 1.1's forms.
  */
 export function parseODataPath(rawPath: string): ODataPath {
   if (rawPath === "" || rawPath === "/") return { kind: "serviceRoot" };

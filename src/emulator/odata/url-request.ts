@@ -1,7 +1,7 @@
 // A whole OData request target (`/fmi/odata/v4/DB/contacts?$top=2`): the length cap (section 10's choice, 414), the
 // service root prefix, then the path (url-path.ts) and the query string (query-options.ts).
 
-import { incorrectServiceRoot, MAX_URL_LENGTH, ODataRequestError, parseFailure, syntaxError, uriTooLong } from "./url-error.js";
+import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, parseFailure, syntaxError, uriTooLong } from "./odata-error.js";
 import { parseODataPath, type ODataPath, type SetRef } from "./url-path.js";
 import { parseQueryOptions, type QueryOptions } from "./query-options.js";
 
@@ -14,7 +14,7 @@ export interface ODataRequestTarget {
 
 /**
  * Parses a request target as it arrives on the request line (path and query, still percent-encoded). Throws only
- * ODataRequestError: 414 over MAX_URL_LENGTH, 404 -1000 outside `/fmi/odata/v4`, 400 -1002 for syntax.
+ * ODataError: 414 over MAX_URL_LENGTH, 404 -1000 outside `/fmi/odata/v4`, 400 -1002 for syntax.
  */
 export function parseODataRequestTarget(target: string): ODataRequestTarget {
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
@@ -36,7 +36,7 @@ export function parseODataRequestTarget(target: string): ODataRequestTarget {
  */
 function checkCrossjoinOptions(sets: readonly SetRef[], query: QueryOptions): void {
   if (query.select !== undefined) throw parseFailure("$select");
-  if (query.orderby !== undefined) throw new ODataRequestError(500, "-1", "Unexpected internal OData Provider error");
+  if (query.orderby !== undefined) throw new ODataError(500, "-1", "Unexpected internal OData Provider error");
   const expand = query.expand ?? [];
   if (expand.length > 1) throw syntaxError(expand[1]!.nav);
   const [one] = expand;

@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ODataFilterError } from "../../../src/emulator/odata/filter-error.js";
+import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import type { FilterMeter } from "../../../src/emulator/odata/filter-lexer.js";
 import { MAX_FILTER_LENGTH, parseFilter } from "../../../src/emulator/odata/filter-parser.js";
 import { names } from "./filter-support.js";
 
-/** Runs the whole pipeline (parse, check, compile, evaluate on every row); any error but ODataFilterError fails. */
+/** Runs the whole pipeline (parse, check, compile, evaluate on every row); any error but ODataError fails. */
 function onlyTypedErrors(filter: string): void {
   try {
     names(filter);
   } catch (e) {
-    if (!(e instanceof ODataFilterError)) throw e;
+    if (!(e instanceof ODataError)) throw e;
     expect(e.status).toBe(400);
     expect(["-1002", "8309"]).toContain(e.code);
     expect(e.message.length).toBeLessThan(200);
@@ -153,7 +153,7 @@ describe("$filter on hostile input", () => {
     try {
       parseFilter(text, { meter });
     } catch (e) {
-      if (!(e instanceof ODataFilterError)) throw e;
+      if (!(e instanceof ODataError)) throw e;
     }
     return meter.steps;
   }

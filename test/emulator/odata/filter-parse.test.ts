@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FilterNode } from "../../../src/emulator/odata/filter-ast.js";
-import { ODataFilterError } from "../../../src/emulator/odata/filter-error.js";
+import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH, parseFilter } from "../../../src/emulator/odata/filter-parser.js";
 import { errorOf } from "./filter-support.js";
 
@@ -238,13 +238,13 @@ describe("$filter structure errors", () => {
     expect(message).toBe(syntax(`'${"x".repeat(99)}`));
   });
 
-  it("errors are ODataFilterError objects with a body for the HTTP layer", () => {
+  it("errors are ODataError objects with a body for the HTTP layer", () => {
     try {
       parseFilter("a in b");
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ODataFilterError);
-      expect((e as ODataFilterError).toBody()).toEqual({
+      expect(e).toBeInstanceOf(ODataError);
+      expect((e as ODataError).toJSON()).toEqual({
         error: { code: "-1002", message: "Error: syntax error in URL at: ' in '" },
       });
     }

@@ -201,7 +201,7 @@ describe("properties", () => {
       { numRuns: 400 },
     );
   });
-  it("random input throws nothing but ODataRequestError", () => {
+  it("random input throws nothing but ODataError", () => {
     const piece = fc.constantFrom(
       ..."$&=()'\",;/+% :*".split(""),
       "$select=",

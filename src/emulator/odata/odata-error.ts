@@ -1,9 +1,14 @@
-// The typed error of the OData request parsers (url-*, query-options*, batch-*): the HTTP status and the FileMaker
-// OData error code and message, exactly as /work/shared/odata-server.md section 9 shows them. The parsers throw only
+// The typed error of the OData API's parsers and checks (url-*, query-options*, batch-*, filter-*): the HTTP status
+// and the FileMaker OData error code and message, exactly as odata-server.md section 9 shows them. They throw only
 // this; the emulator answers it as {"error":{"code":…,"message":…}} with `status`.
 
-export class ODataRequestError extends Error {
-  override readonly name = "ODataRequestError";
+/** How far an offending text is quoted in a message: hostile input must not come back as a megabyte of error. */
+const QUOTED_TEXT_LIMIT = 100;
+
+export const quoted = (text: string) => (text.length > QUOTED_TEXT_LIMIT ? text.slice(0, QUOTED_TEXT_LIMIT) : text);
+
+export class ODataError extends Error {
+  override readonly name = "ODataError";
   constructor(
     readonly status: number,
     /** FileMaker's code, always a string on the wire ("-1002", "-1014", …). */
@@ -20,28 +25,28 @@ export class ODataRequestError extends Error {
 }
 
 /** 400 -1002 "Error: syntax error in URL at: '<text>'". */
-export function syntaxError(at: string): ODataRequestError {
-  return new ODataRequestError(400, "-1002", `Error: syntax error in URL at: '${at}'`);
+export function syntaxError(at: string): ODataError {
+  return new ODataError(400, "-1002", `Error: syntax error in URL at: '${quoted(at)}'`);
 }
 
 /** 400 -1002 "Error: parse failure in URL at: '<text>'" (the form a bare `ID` in `$select` gets). */
-export function parseFailure(at: string): ODataRequestError {
-  return new ODataRequestError(400, "-1002", `Error: parse failure in URL at: '${at}'`);
+export function parseFailure(at: string): ODataError {
+  return new ODataError(400, "-1002", `Error: parse failure in URL at: '${quoted(at)}'`);
 }
 
 /**
  * -1000 "Incorrect OData service root path": a path outside `/fmi/odata/v4` (404, as for an unknown database), or a
  * proxy prefix inside a batch part (400, section 4's choice).
  */
-export function incorrectServiceRoot(status: 400 | 404 = 404): ODataRequestError {
-  return new ODataRequestError(status, "-1000", "Incorrect OData service root path");
+export function incorrectServiceRoot(status: 400 | 404 = 404): ODataError {
+  return new ODataError(status, "-1000", "Incorrect OData service root path");
 }
 
 /** Longest request target accepted (section 10 choice): longer → 414. */
 export const MAX_URL_LENGTH = 8192;
 
-export function uriTooLong(length: number): ODataRequestError {
-  return new ODataRequestError(414, "-1002", `Error: URL of ${length} characters exceeds the limit of ${MAX_URL_LENGTH}`);
+export function uriTooLong(length: number): ODataError {
+  return new ODataError(414, "-1002", `Error: URL of ${length} characters exceeds the limit of ${MAX_URL_LENGTH}`);
 }
 
 /**
