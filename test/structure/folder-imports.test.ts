@@ -66,4 +66,25 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     expect(cyclic.report.folderCycles).toEqual([["a", "b"]]);
     expect(cyclic.code).toBe(1);
   });
+
+  it("--within a folder: its sub-folders are the units, its own files one more, and a cycle between them fails", async () => {
+    const src = await mkdtemp(join(tmpdir(), "fmgen-imports-"));
+    dirs.push(src);
+    await mkdir(join(src, "app", "low"), { recursive: true });
+    await mkdir(join(src, "app", "high"));
+    await mkdir(join(src, "other"));
+    await writeFile(join(src, "other", "o.ts"), "export const o = 1;\n");
+    await writeFile(join(src, "app", "low", "l.ts"), 'import { o } from "../../other/o.js";\nexport const l = o;\n');
+    await writeFile(join(src, "app", "high", "h.ts"), 'import { l } from "../low/l.js";\nexport const h = l;\n');
+    await writeFile(join(src, "app", "index.ts"), 'export { h } from "./high/h.js";\n');
+    const oneWay = await report(["--src", src, "--within", "app"]);
+    expect(oneWay.report.folders).toEqual(["(app)", "high", "low"]);
+    expect(oneWay.report.matrix).toEqual({ "(app)": { "(app)": 0, high: 1, low: 0 }, high: { "(app)": 0, high: 0, low: 1 }, low: { "(app)": 0, high: 0, low: 0 } });
+    expect(oneWay.code).toBe(0);
+
+    await writeFile(join(src, "app", "low", "l.ts"), 'import type { h } from "../high/h.js";\nexport const l = 1;\nexport type k = typeof h;\n');
+    const cyclic = await report(["--src", src, "--within", "app"]);
+    expect(cyclic.report.folderCycles).toEqual([["high", "low"]]);
+    expect(cyclic.code).toBe(1);
+  });
 });
