@@ -1,6 +1,6 @@
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
-import { unknownParameters } from "./http/known-params.js";
+import { unknownParameters } from "./http/unknown-parameters.js";
 import type { TableField } from "./model.js";
 
 /**

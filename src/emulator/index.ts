@@ -8,6 +8,7 @@ import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./faults.js";
 import { handleRequest } from "./http/server.js";
+import { dataApi } from "./http/data-api-server.js";
 import { buildModel, type DatabaseModel } from "./model.js";
 import { uniqueKey } from "./record-writes.js";
 import { joinKey, relationSteps } from "./relations.js";
@@ -148,7 +149,9 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Starts a Data API emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const state = await createState(options);
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
+  // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
+  const api = dataApi(state);
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, api, req, res));
   server.on("clientError", answerMalformed);
   await listen(server, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;

@@ -1,8 +1,9 @@
 import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
-import { unknownParameters } from "./http/known-params.js";
+import { unknownParameters } from "./http/unknown-parameters.js";
 import { jsonParam, positiveInteger } from "./http/params.js";
 import type { LayoutModel, PortalModel } from "./model.js";
+import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "./portal-range.js";
 
 /**
  * Which portals a list, get or find answers with, and which rows of each (data-api-server.md section 3):
@@ -11,17 +12,6 @@ import type { LayoutModel, PortalModel } from "./model.js";
  * Without `portal`, every portal of the layout comes back; each returns at most 50 rows unless a limit says
  * otherwise; offsets are one-based.
  */
-
-/** Rows a portal returns when no limit says otherwise. */
-export const DEFAULT_PORTAL_LIMIT = 50;
-
-export interface PortalRange {
-  portal: PortalModel;
-  /** One-based index of the first row returned. */
-  offset: number;
-  /** Most rows returned. */
-  limit: number;
-}
 
 /** GET query names of a portal's range (`_offset.Invoices`); the find body drops the underscore. */
 const QUERY_RANGE = /^_(offset|limit)\.(.+)$/s;
@@ -35,15 +25,6 @@ export function isPortalRangeQueryName(name: string): boolean {
 /** Whether a find body key is a portal range (`limit.Invoices`; `_limit.Invoices` is not one: 960). */
 export function isPortalRangeBodyName(name: string): boolean {
   return BODY_RANGE.test(name);
-}
-
-const everyPortal = new WeakMap<LayoutModel, readonly PortalRange[]>();
-
-/** Every portal of the layout with the default range: what a call without portal parameters answers. */
-export function allPortals(layout: LayoutModel): readonly PortalRange[] {
-  let ranges = everyPortal.get(layout);
-  if (!ranges) everyPortal.set(layout, (ranges = layout.portals.map((portal) => ({ portal, offset: 1, limit: DEFAULT_PORTAL_LIMIT }))));
-  return ranges;
 }
 
 /** One portal range parameter as sent: `_limit.Invoices=10` is { key, kind: "limit", name: "Invoices", raw: "10" }. */

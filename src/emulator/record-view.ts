@@ -2,7 +2,7 @@ import type { LayoutField, LayoutModel } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
 import { encodeFieldValue } from "./date-format.js";
 import { portalRows } from "./relations.js";
-import { allPortals, type PortalRange } from "./portal-selection.js";
+import { allPortals, type PortalRange } from "./portal-range.js";
 import type { PortalDataInfo, ViewContext, WireFields, WireRecord } from "./record-view-types.js";
 
 /** A record as the Data API shows it through a layout, with the chosen portals and rows (default: all, 50 each). */

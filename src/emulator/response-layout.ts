@@ -2,7 +2,8 @@ import { EmulatorError } from "./fm-error.js";
 import { describeInput } from "./http/input-text.js";
 import type { RequestContext } from "./http/routes.js";
 import type { LayoutModel } from "./model.js";
-import { allPortals, portalSelectionFromBody, portalSelectionFromQuery, type PortalRange } from "./portal-selection.js";
+import { allPortals, type PortalRange } from "./portal-range.js";
+import { portalSelectionFromBody, portalSelectionFromQuery } from "./portal-selection.js";
 
 /**
  * The shape a page of records is answered in: the layout whose fields and portals it shows (the request's

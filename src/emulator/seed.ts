@@ -5,7 +5,7 @@ import type { EmulatorClock } from "./clock.js";
 import { SCRIPT_ENTRY } from "./entry-options.js";
 import { FILE_GLOBALS } from "./globals.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
-import type { Account } from "./sessions.js";
+import type { Account } from "./sign-ins.js";
 import type { HostedDatabase, TableData } from "./store.js";
 import { decodeWireValue, WIRE_FORM } from "./stored-value.js";
 

@@ -1,9 +1,8 @@
 import type { EmulatorClock } from "./clock.js";
 import { createHmac } from "node:crypto";
 import type { FaultPlan } from "./faults.js";
-import type { LayoutModel } from "./model.js";
 import type { SessionRegistry } from "./sessions.js";
-import type { ContainerStore, HostedDatabase, TableData } from "./store.js";
+import type { ContainerStore, HostedDatabase } from "./store.js";
 import type { ContainerRef } from "./stored-value.js";
 import type { ViewContext } from "./record-view-types.js";
 import type { ApiKeyRing } from "./api-keys.js";
@@ -70,10 +69,6 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
 export function dropAllSessions(state: EmulatorState): void {
   state.sessions.dropAll();
   state.apiKeys.forgetGlobals();
-}
-
-export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
-  return db.tables.get(layout.table.name)!;
 }
 
 /** The per-file URL token: an HMAC of the database and the container id under the emulator's random key. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ContainerRef, StoredValue } from "./stored-value.js";
 import { FieldIndex } from "./field-index.js";
-import type { DatabaseModel, TableField, TableModel } from "./model.js";
+import type { DatabaseModel, LayoutModel, TableField, TableModel } from "./model.js";
 
 /** One stored record: per field, one value per repetition. */
 export interface StoredRecord {
@@ -225,4 +225,9 @@ export class ContainerStore {
       if (!entry || entry.records > 0 || !this.files.has(id)) this.candidates.delete(id);
     }
   }
+}
+
+/** The table a layout shows. */
+export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
+  return db.tables.get(layout.table.name)!;
 }

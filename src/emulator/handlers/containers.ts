@@ -6,7 +6,8 @@ import { recordIdParam } from "../http/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { currentRecord, writeContainer } from "../record-transaction.js";
 import type { EmulatorState } from "../state.js";
-import { containerUrlToken, tableOf } from "../state.js";
+import { containerUrlToken } from "../state.js";
+import { tableOf } from "../store.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
 

@@ -4,8 +4,7 @@ import type { Answer, RequestContext } from "../http/routes.js";
 import { writeDuplicate } from "../record-duplicate.js";
 import { currentRecord } from "../record-transaction.js";
 import { withScripts } from "../scripts/script-phases.js";
-import { tableOf } from "../state.js";
-import type { StoredRecord } from "../store.js";
+import { tableOf, type StoredRecord } from "../store.js";
 
 /**
  * POST .../layouts/{layout}/records/{recordId}: duplicates the record (data-api-server.md section 7). The body is

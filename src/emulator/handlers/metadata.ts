@@ -5,7 +5,7 @@ import { valueListName } from "../value-lists.js";
 import { recordIdParam } from "../http/params.js";
 import { layoutCatalog } from "../layout-folders.js";
 import { currentRecord } from "../record-transaction.js";
-import { tableOf } from "../state.js";
+import { tableOf } from "../store.js";
 
 /** GET /databases/{database}/layouts: the layout list in FileMaker Server's shape. */
 export function listLayouts(ctx: RequestContext): Answer {

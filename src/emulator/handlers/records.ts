@@ -4,10 +4,10 @@ import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../http/par
 import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
 import { sortRecords } from "../sorting.js";
-import { tableOf, viewContext } from "../state.js";
+import { viewContext } from "../state.js";
 import { callView } from "../http/call-view.js";
 import { dateFormatFromQuery } from "../date-format.js";
-import type { StoredRecord } from "../store.js";
+import { tableOf, type StoredRecord } from "../store.js";
 import { deleteWithCascade } from "../cascade.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
 import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";

@@ -2,18 +2,14 @@ import { EmulatorError } from "../fm-error.js";
 import { readJsonObject } from "./body.js";
 import { shorten } from "./input-text.js";
 import type { RequestContext } from "./routes.js";
+import { unknownParameters } from "./unknown-parameters.js";
 
 /**
  * No parameter is silently ignored (data-api-server.md, rule one): each route lists the query parameters and
  * body keys it implements (its `accepts`: AcceptedNames, routes.ts), and any other name answers HTTP 400, code
- * 960, naming it. A test that passes against the emulator must not pass because the emulator skipped what the
- * client asked for.
+ * 960, naming it (unknown-parameters.ts). A test that passes against the emulator must not pass because the
+ * emulator skipped what the client asked for.
  */
-
-export function unknownParameters(names: readonly string[]): EmulatorError {
-  // Names as the client sent them (shortened), as FileMaker Server lists them: "Unknown parameter(s): script".
-  return new EmulatorError(400, "960", names.map(shorten).join(", "));
-}
 
 /**
  * Refuses the query parameters the route does not implement (960), then any name given more than once (1708):

@@ -2,14 +2,14 @@ import { deleteWithCascade } from "../cascade.js";
 import { compileFindQuery } from "../find-requests.js";
 import { SCRIPT_ENTRY } from "../entry-options.js";
 import { EmulatorError } from "../fm-error.js";
+import type { EmulatorClock } from "../clock.js";
 import { recordIdParam, sortKeys } from "../http/params.js";
-import type { RequestContext } from "../http/routes.js";
 import type { LayoutModel } from "../model.js";
 import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
 import { recordToWire } from "../record-view.js";
+import type { ViewContext } from "../record-view-types.js";
 import { sortRecords } from "../sorting.js";
-import { tableOf, viewContext } from "../state.js";
-import type { StoredRecord } from "../store.js";
+import { tableOf, type HostedDatabase, type StoredRecord } from "../store.js";
 import type { ScriptRecords } from "./script-module.js";
 
 /** A script step that failed, with its FileMaker error code. */
@@ -23,20 +23,27 @@ export class ScriptStepError extends Error {
   }
 }
 
+/** Where a script runs: the database as the caller's session sees it, the file's clock, and how records read. */
+export interface ScriptScope {
+  db: HostedDatabase;
+  clock: EmulatorClock;
+  /** The view records are read through (record-view-types.ts), made when a step reads records. */
+  view: () => ViewContext;
+}
+
 /**
- * The `records` of handlers run by this request (ScriptRecords, script-module.ts): its database as its session sees
+ * The `records` of handlers run by one call (ScriptRecords, script-module.ts): its database as its session sees
  * it. Their creates and edits are a script's writes, not data entry (SCRIPT_ENTRY, entry-options.ts).
  */
-export function scriptRecords(ctx: RequestContext): ScriptRecords {
-  const { db } = ctx;
-  const clock = ctx.state.clock;
+export function scriptRecords(scope: ScriptScope): ScriptRecords {
+  const { db, clock } = scope;
   const layoutOf = (name: unknown): LayoutModel => {
     const layout = typeof name === "string" ? db.model.layouts.get(name) : undefined;
     if (!layout) throw new EmulatorError(404, "105", `no layout named ${JSON.stringify(name)} in "${db.model.name}"`);
     return layout;
   };
   const toWire = (layout: LayoutModel, records: readonly StoredRecord[]) => {
-    const view = viewContext(ctx.state, db);
+    const view = scope.view();
     return records.map((record) => recordToWire(layout, record, view));
   };
   const recordOf = (layout: LayoutModel, recordId: unknown) => currentRecord(tableOf(db, layout), recordIdParam(typeof recordId === "number" ? String(recordId) : (recordId as string)));

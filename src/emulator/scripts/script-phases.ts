@@ -29,8 +29,8 @@ import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
 import { recordToWire } from "../record-view.js";
 import type { WireRecord } from "../record-view-types.js";
-import { tableOf, viewContext } from "../state.js";
-import type { StoredRecord, TableData } from "../store.js";
+import { viewContext } from "../state.js";
+import { tableOf, type StoredRecord, type TableData } from "../store.js";
 import { scriptRecords, ScriptStepError } from "./handler-api.js";
 import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "./script-module.js";
 
@@ -223,7 +223,7 @@ export async function runScript(ctx: RequestContext, script: RequestedScript, fo
     param: script.param,
     database: ctx.db.model.name,
     layout: ctx.layout.description.layout,
-    records: scriptRecords(ctx),
+    records: scriptRecords({ db: ctx.db, clock: ctx.state.clock, view: () => viewContext(ctx.state, ctx.db) }),
     globals: globalsSnapshot(ctx.db, view.containerUrl),
     ...(foundSet ? { foundSet } : {}),
   };
