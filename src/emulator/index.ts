@@ -5,28 +5,28 @@ import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
-import { EmulatorClock } from "./clock.js";
+import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./faults.js";
 import { handleRequest } from "./http/server.js";
 import { dataApi } from "./http/data-api-server.js";
-import { buildModel, type DatabaseModel } from "./model.js";
-import { uniqueKey } from "./record-writes.js";
-import { joinKey, relationSteps } from "./relations.js";
-import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
+import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
+import { uniqueKey } from "./hosted-file/records/record-writes.js";
+import { joinKey, relationSteps } from "./hosted-file/relations.js";
+import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
 import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
-import { SessionGlobals } from "./globals.js";
+import { SessionGlobals } from "./hosted-file/globals.js";
 import { ApiKeyRing, type ApiKey } from "./api-keys.js";
 import { StreamingSessions } from "./streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
 import { dropAllSessions, type EmulatorState } from "./state.js";
-import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
+import { ContainerStore, TableData, type HostedDatabase } from "./hosted-file/store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
-import { loadScriptCatalog } from "./scripts/script-catalog.js";
-import { checkFolderDepth } from "./layout-folders.js";
-import { loadScriptModule, type ScriptHandlers } from "./scripts/script-module.js";
-import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./calculations.js";
+import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
+import { checkFolderDepth } from "./hosted-file/layout-folders.js";
+import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/script-module.js";
+import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
-export type { SeedData } from "./seed.js";
+export type { SeedData } from "./hosted-file/seed.js";
 export type { Account } from "./sessions.js";
 export type { ApiKey } from "./api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
@@ -40,9 +40,9 @@ export type {
   ScriptRecords,
   ScriptReturn,
   ScriptSort,
-} from "./scripts/script-module.js";
-export { ScriptStepError } from "./scripts/handler-api.js";
-export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./calculations.js";
+} from "./hosted-file/scripts/script-module.js";
+export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
+export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */

@@ -1,8 +1,8 @@
-import { EmulatorError } from "./fm-error.js";
-import { describeInput } from "./http/input-text.js";
+import { EmulatorError } from "./hosted-file/fm-error.js";
+import { describeInput } from "./hosted-file/input/input-text.js";
 import type { RequestContext } from "./http/routes.js";
-import type { LayoutModel } from "./model.js";
-import { allPortals, type PortalRange } from "./portal-range.js";
+import type { LayoutModel } from "./hosted-file/model.js";
+import { allPortals, type PortalRange } from "./hosted-file/layout-view/portal-range.js";
 import { portalSelectionFromBody, portalSelectionFromQuery } from "./portal-selection.js";
 
 /**

@@ -1,13 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EmulatorError } from "../fm-error.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
 import { mediaType, readBody } from "../http/body.js";
-import { recordIdParam } from "../http/params.js";
+import { recordIdParam } from "../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { currentRecord, writeContainer } from "../record-transaction.js";
+import { currentRecord, writeContainer } from "../hosted-file/records/record-transaction.js";
 import type { EmulatorState } from "../state.js";
 import { containerUrlToken } from "../state.js";
-import { tableOf } from "../store.js";
+import { tableOf } from "../hosted-file/store.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
 

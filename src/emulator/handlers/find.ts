@@ -1,12 +1,12 @@
-import { EmulatorError } from "../fm-error.js";
-import { compileFindQuery } from "../find-requests.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
+import { compileFindQuery } from "../hosted-file/find/find-requests.js";
 import { readRequestBody } from "../http/known-params.js";
-import { positiveInteger, sortKeys } from "../http/params.js";
+import { positiveInteger, sortKeys } from "../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { sortRecords } from "../sorting.js";
-import { tableOf, type StoredRecord } from "../store.js";
+import { sortRecords } from "../hosted-file/sorting.js";
+import { tableOf, type StoredRecord } from "../hosted-file/store.js";
 import { pageAnswer } from "./records.js";
-import { dateFormatFromBody } from "../date-format.js";
+import { dateFormatFromBody } from "../hosted-file/date-format.js";
 import { withScripts } from "../scripts/script-phases.js";
 import { shapeFromFindBody } from "../response-layout.js";
 

@@ -1,17 +1,17 @@
-import { EmulatorError } from "../fm-error.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
 import { readRequestBody } from "../http/known-params.js";
-import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../http/params.js";
+import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { recordToWire } from "../record-view.js";
-import { sortRecords } from "../sorting.js";
+import { recordToWire } from "../hosted-file/layout-view/record-view.js";
+import { sortRecords } from "../hosted-file/sorting.js";
 import { viewContext } from "../state.js";
 import { callView } from "../http/call-view.js";
-import { dateFormatFromQuery } from "../date-format.js";
-import { tableOf, type StoredRecord } from "../store.js";
-import { deleteWithCascade } from "../cascade.js";
-import { currentRecord, writeCreate, writeEdit } from "../record-transaction.js";
+import { dateFormatFromQuery } from "../hosted-file/date-format.js";
+import { tableOf, type StoredRecord } from "../hosted-file/store.js";
+import { deleteWithCascade } from "../hosted-file/cascade.js";
+import { currentRecord, writeCreate, writeEdit } from "../hosted-file/records/record-transaction.js";
 import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";
-import type { NewPortalRecordInfo } from "../portal-writes.js";
+import type { NewPortalRecordInfo } from "../hosted-file/records/portal-writes.js";
 import { deleteScriptKeys, withScripts } from "../scripts/script-phases.js";
 
 /** The `dataInfo` block and records of a page, shared by list, get and find, in the shape the call asked for. */

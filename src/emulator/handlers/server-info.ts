@@ -1,6 +1,6 @@
-import { EmulatorError } from "../fm-error.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { signInOf } from "../sign-ins.js";
+import { signInOf } from "../hosted-file/sign-ins.js";
 import { signInRefused } from "./sessions.js";
 
 /**

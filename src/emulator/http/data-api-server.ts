@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EmulatorError, standardMessage } from "../fm-error.js";
+import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import type { FaultKind, PlannedFault } from "../faults.js";
 import { serveContainer } from "../handlers/containers.js";
-import { SessionGlobals, sessionDatabase } from "../globals.js";
+import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
 import { dropAllSessions, type EmulatorState } from "../state.js";
 import { sendEnvelope } from "./envelope.js";
 import { checkQueryNames } from "./known-params.js";
-import { unknownParameters } from "./unknown-parameters.js";
+import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "./server.js";

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { EmulatorState } from "../state.js";
-import type { HostedDatabase } from "../store.js";
-import type { LayoutModel } from "../model.js";
-import type { DateFormat } from "../date-format.js";
+import type { HostedDatabase } from "../hosted-file/store.js";
+import type { LayoutModel } from "../hosted-file/model.js";
+import type { DateFormat } from "../hosted-file/date-format.js";
 
 /** What a handler answers: a `response` payload (code 0 unless said otherwise) and extra headers. */
 export interface Answer {

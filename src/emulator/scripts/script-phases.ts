@@ -22,17 +22,17 @@
  * for added to `response`. An error of the action or the answer (401 no records, 101, 509...) after a script ran
  * carries those scripts' answer keys in its `response`; scripts after the failure do not run.
  */
-import { EmulatorError } from "../fm-error.js";
-import { globalsSnapshot } from "../globals.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
+import { globalsSnapshot } from "../hosted-file/globals.js";
 import { discardBody, mediaType } from "../http/body.js";
 import { readRequestBody } from "../http/known-params.js";
 import type { Answer, RequestContext } from "../http/routes.js";
-import { recordToWire } from "../record-view.js";
-import type { WireRecord } from "../record-view-types.js";
+import { recordToWire } from "../hosted-file/layout-view/record-view.js";
+import type { WireRecord } from "../hosted-file/layout-view/record-view-types.js";
 import { viewContext } from "../state.js";
-import { tableOf, type StoredRecord, type TableData } from "../store.js";
-import { scriptRecords, ScriptStepError } from "./handler-api.js";
-import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "./script-module.js";
+import { tableOf, type StoredRecord, type TableData } from "../hosted-file/store.js";
+import { scriptRecords, ScriptStepError } from "../hosted-file/scripts/handler-api.js";
+import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "../hosted-file/scripts/script-module.js";
 
 /** The script keys a call may carry, on the query string (GET, DELETE) or in the JSON body (POST, PATCH). */
 export const SCRIPT_KEYS = ["script", "script.param", "script.prerequest", "script.prerequest.param", "script.presort", "script.presort.param"] as const;

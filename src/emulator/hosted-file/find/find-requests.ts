@@ -1,12 +1,12 @@
-import { EmulatorError } from "./fm-error.js";
-import { compileCriterion, FindCriterionError, type CriterionContext } from "./find/criteria.js";
-import type { Matcher } from "./find/matcher.js";
-import { US_DATES, type DateFormat } from "./date-format.js";
-import type { LayoutModel, PortalModel, TableField } from "./model.js";
-import { nullFieldValue } from "./record-writes.js";
-import { portalRows } from "./relations.js";
-import type { HostedDatabase, StoredRecord, TableData } from "./store.js";
-import type { StoredScalar, StoredValue } from "./stored-value.js";
+import { EmulatorError } from "../fm-error.js";
+import { compileCriterion, FindCriterionError, type CriterionContext } from "./criteria.js";
+import type { Matcher } from "./matcher.js";
+import { US_DATES, type DateFormat } from "../date-format.js";
+import type { LayoutModel, PortalModel, TableField } from "../model.js";
+import { nullFieldValue } from "../records/record-writes.js";
+import { portalRows } from "../relations.js";
+import type { HostedDatabase, StoredRecord, TableData } from "../store.js";
+import type { StoredScalar, StoredValue } from "../stored-value.js";
 
 type RecordTest = (record: StoredRecord) => boolean;
 

@@ -1,7 +1,7 @@
-import type { LayoutField, LayoutModel } from "./model.js";
-import type { StoredRecord, TableData } from "./store.js";
-import { encodeFieldValue } from "./date-format.js";
-import { portalRows } from "./relations.js";
+import type { LayoutField, LayoutModel } from "../model.js";
+import type { StoredRecord, TableData } from "../store.js";
+import { encodeFieldValue } from "../date-format.js";
+import { portalRows } from "../relations.js";
 import { allPortals, type PortalRange } from "./portal-range.js";
 import type { PortalDataInfo, ViewContext, WireFields, WireRecord } from "./record-view-types.js";
 

@@ -1,6 +1,6 @@
-import type { LayoutDescription } from "../../layout/description.js";
-import { descriptionsByDatabase, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../layout/database-load.js";
-import type { DatabaseDescription, DatabaseDescriptionInput } from "../../layout/database-schema.js";
+import type { LayoutDescription } from "../../../layout/description.js";
+import { descriptionsByDatabase, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../../layout/database-load.js";
+import type { DatabaseDescription, DatabaseDescriptionInput } from "../../../layout/database-schema.js";
 import { checkFolderDepth } from "../layout-folders.js";
 import { checkScriptHandlers, loadScriptModule, type ScriptHandler, type ScriptHandlers } from "./script-module.js";
 

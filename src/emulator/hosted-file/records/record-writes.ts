@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { EmulatorClock } from "./clock.js";
-import { EmulatorError } from "./fm-error.js";
-import { describeInput } from "./http/input-text.js";
+import type { EmulatorClock } from "../clock.js";
+import { EmulatorError } from "../fm-error.js";
+import { describeInput } from "../input/input-text.js";
 import { appliesValidation, checkWritable, USER_ENTRY, type EntryOptions } from "./entry-options.js";
-import type { LayoutField, TableField } from "./model.js";
-import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
-import { FILE_GLOBALS } from "./globals.js";
-import type { StoredValue } from "./stored-value.js";
-import { decodeFieldValue, fieldValueForm, US_DATES, type DateFormat } from "./date-format.js";
+import type { LayoutField, TableField } from "../model.js";
+import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "../store.js";
+import { FILE_GLOBALS } from "../globals.js";
+import type { StoredValue } from "../stored-value.js";
+import { decodeFieldValue, fieldValueForm, US_DATES, type DateFormat } from "../date-format.js";
 
 /** One value to store: a field, a zero-based repetition, the decoded value (a container's file for uploads). */
 export interface FieldChange {

@@ -1,9 +1,9 @@
-import { deleteAllWithCascade } from "./cascade.js";
-import { EmulatorError } from "./fm-error.js";
-import { describeInput } from "./http/input-text.js";
-import type { LayoutModel } from "./model.js";
-import { portalRow } from "./relations.js";
-import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
+import { deleteAllWithCascade } from "../cascade.js";
+import { EmulatorError } from "../fm-error.js";
+import { describeInput } from "../input/input-text.js";
+import type { LayoutModel } from "../model.js";
+import { portalRow } from "../relations.js";
+import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "../store.js";
 
 /**
  * What an edit does to related records beyond its portal rows' fields (data-api-server.md section 7):

@@ -1,4 +1,4 @@
-import type { FieldType } from "../../layout/schema.js";
+import type { FieldType } from "../../../layout/schema.js";
 import { fieldValueForm, type DateFormat } from "../date-format.js";
 import {
   compileTextComparison,

@@ -1,12 +1,12 @@
-import type { EmulatorClock } from "./clock.js";
-import { EmulatorError } from "./fm-error.js";
-import type { LayoutModel, PortalModel, TableField } from "./model.js";
+import type { EmulatorClock } from "../clock.js";
+import { EmulatorError } from "../fm-error.js";
+import type { LayoutModel, PortalModel, TableField } from "../model.js";
 import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange, type FieldInput } from "./record-writes.js";
-import { dateFormatFromBody } from "./date-format.js";
-import { joinKey, portalRow } from "./relations.js";
-import { globalScopeOf } from "./globals.js";
-import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "./store.js";
-import { decodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
+import { dateFormatFromBody } from "../date-format.js";
+import { joinKey, portalRow } from "../relations.js";
+import { globalScopeOf } from "../globals.js";
+import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "../store.js";
+import { decodeWireValue, type ContainerRef, type StoredValue } from "../stored-value.js";
 import { entryOptions, type EntryOptions } from "./entry-options.js";
 import { applyDeletions, parseDeleteRelated, resolveDeletions, splitDeleteRelated, type NewPortalRecordInfo } from "./portal-writes.js";
 

@@ -1,6 +1,6 @@
-import type { DateFormat } from "./date-format.js";
-import type { GlobalScope, TableData } from "./store.js";
-import type { ContainerRef } from "./stored-value.js";
+import type { DateFormat } from "../date-format.js";
+import type { GlobalScope, TableData } from "../store.js";
+import type { ContainerRef } from "../stored-value.js";
 
 /**
  * What reading a record through a layout takes and gives (record-view.ts reads it): a call's view of a hosted

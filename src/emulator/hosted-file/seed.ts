@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatJsonPath } from "../project/index.js";
+import { formatJsonPath } from "../../project/index.js";
 import type { EmulatorClock } from "./clock.js";
-import { SCRIPT_ENTRY } from "./entry-options.js";
+import { SCRIPT_ENTRY } from "./records/entry-options.js";
 import { FILE_GLOBALS } from "./globals.js";
-import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
+import { buildNewRecord, commitRecord, type FieldChange } from "./records/record-writes.js";
 import type { Account } from "./sign-ins.js";
 import type { HostedDatabase, TableData } from "./store.js";
 import { decodeWireValue, WIRE_FORM } from "./stored-value.js";

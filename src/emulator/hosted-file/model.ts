@@ -1,5 +1,5 @@
-import type { LayoutDescription } from "../layout/description.js";
-import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../layout/schema.js";
+import type { LayoutDescription } from "../../layout/description.js";
+import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../../layout/schema.js";
 /**
  * A field the file computes on every read and never stores (calculations.ts): a calculation given as a JavaScript
  * function, or a related field outside a portal, joined through a relation to its first related record. Its table's

@@ -1,7 +1,7 @@
-import { EmulatorError } from "./fm-error.js";
-import { describeInput } from "./http/input-text.js";
-import { unknownParameters } from "./http/unknown-parameters.js";
-import type { TableField } from "./model.js";
+import { EmulatorError } from "../fm-error.js";
+import { describeInput } from "../input/input-text.js";
+import { unknownParameters } from "../input/unknown-parameters.js";
+import type { TableField } from "../model.js";
 
 /**
  * `options: { entrymode, prohibitmode }` on create and edit (data-api-server.md section 7): whether the write

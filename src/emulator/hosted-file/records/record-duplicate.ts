@@ -1,10 +1,10 @@
-import type { EmulatorClock } from "./clock.js";
+import type { EmulatorClock } from "../clock.js";
 import { SCRIPT_ENTRY } from "./entry-options.js";
-import { globalScopeOf } from "./globals.js";
-import type { LayoutModel } from "./model.js";
+import { globalScopeOf } from "../globals.js";
+import type { LayoutModel } from "../model.js";
 import { currentRecord } from "./record-transaction.js";
 import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.js";
-import type { HostedDatabase, StoredRecord } from "./store.js";
+import type { HostedDatabase, StoredRecord } from "../store.js";
 
 /**
  * A copy of a record as it is now (data-api-server.md section 7, duplicate), in one synchronous step: a new

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { WireRecord } from "../record-view-types.js";
+import type { WireRecord } from "../layout-view/record-view-types.js";
 import { checkCalculations, type Calculations } from "../calculations.js";
 
 /**

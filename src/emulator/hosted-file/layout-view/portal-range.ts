@@ -1,4 +1,4 @@
-import type { LayoutModel, PortalModel } from "./model.js";
+import type { LayoutModel, PortalModel } from "../model.js";
 
 /**
  * Which rows of a portal a record view shows (record-view.ts): a one-based offset and a limit. Every portal with

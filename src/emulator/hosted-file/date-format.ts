@@ -1,6 +1,6 @@
 import { EmulatorError } from "./fm-error.js";
-import { describeInput } from "./http/input-text.js";
-import type { FieldType } from "../layout/schema.js";
+import { describeInput } from "./input/input-text.js";
+import type { FieldType } from "../../layout/schema.js";
 import {
   civilFromDays,
   daysFromCivil,
