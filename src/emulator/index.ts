@@ -6,19 +6,19 @@ import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
-import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./faults.js";
+import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
 import { handleRequest } from "./http/server.js";
-import { dataApi } from "./http/data-api-server.js";
+import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
 import { joinKey, relationSteps } from "./hosted-file/relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
-import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
+import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./data-api/sessions.js";
 import { SessionGlobals } from "./hosted-file/globals.js";
-import { ApiKeyRing, type ApiKey } from "./api-keys.js";
-import { StreamingSessions } from "./streaming-sessions.js";
+import { ApiKeyRing, type ApiKey } from "./data-api/api-keys.js";
+import { StreamingSessions } from "./data-api/streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
-import { dropAllSessions, type EmulatorState } from "./state.js";
+import { dropAllSessions, type EmulatorState } from "./data-api/state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./hosted-file/store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
@@ -27,9 +27,9 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
-export type { Account } from "./sessions.js";
-export type { ApiKey } from "./api-keys.js";
-export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
+export type { Account } from "./data-api/sessions.js";
+export type { ApiKey } from "./data-api/api-keys.js";
+export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
 export type {
   ScriptContext,
   ScriptFoundSet,

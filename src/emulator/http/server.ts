@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FaultPlan, PlannedFault } from "../faults.js";
+import type { FaultPlan, PlannedFault } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
 
 /**

@@ -24,12 +24,12 @@
  */
 import { EmulatorError } from "../hosted-file/fm-error.js";
 import { globalsSnapshot } from "../hosted-file/globals.js";
-import { discardBody, mediaType } from "../http/body.js";
-import { readRequestBody } from "../http/known-params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
+import { discardBody, mediaType } from "./wire/body.js";
+import { readRequestBody } from "./wire/known-params.js";
+import type { Answer, RequestContext } from "./routes.js";
 import { recordToWire } from "../hosted-file/layout-view/record-view.js";
 import type { WireRecord } from "../hosted-file/layout-view/record-view-types.js";
-import { viewContext } from "../state.js";
+import { viewContext } from "./state.js";
 import { tableOf, type StoredRecord, type TableData } from "../hosted-file/store.js";
 import { scriptRecords, ScriptStepError } from "../hosted-file/scripts/handler-api.js";
 import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "../hosted-file/scripts/script-module.js";

@@ -1,7 +1,7 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import { readRequestBody } from "../http/known-params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { readRequestBody } from "../wire/known-params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { signInOf, type SignInCheck } from "../../hosted-file/sign-ins.js";
 
 /**
  * POST /databases/{database}/sessions: HTTP Basic credentials, OAuth headers or an FMID id token (sign-ins.ts,

@@ -1,5 +1,5 @@
-import type { Answer, RequestContext } from "../http/routes.js";
-import { findScript, runScript, scriptKeyValue, standaloneAnswer } from "../scripts/script-phases.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { findScript, runScript, scriptKeyValue, standaloneAnswer } from "../script-phases.js";
 
 /**
  * GET /databases/{database}/layouts/{layout}/script/{script}?script.param=P (data-api-server.md, section 2): runs

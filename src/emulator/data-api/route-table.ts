@@ -1,15 +1,15 @@
-import { findRecords } from "../handlers/find.js";
-import { uploadContainer } from "../handlers/containers.js";
-import { layoutMetadata, listLayouts } from "../handlers/metadata.js";
-import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "../handlers/records.js";
-import { duplicateRecord } from "../handlers/duplicate.js";
-import { login, logout } from "../handlers/sessions.js";
-import { listDatabases, productInfo } from "../handlers/server-info.js";
+import { findRecords } from "./handlers/find.js";
+import { uploadContainer } from "./handlers/containers.js";
+import { layoutMetadata, listLayouts } from "./handlers/metadata.js";
+import { createRecord, deleteRecord, editRecord, getRecord, listRecords } from "./handlers/records.js";
+import { duplicateRecord } from "./handlers/duplicate.js";
+import { login, logout } from "./handlers/sessions.js";
+import { listDatabases, productInfo } from "./handlers/server-info.js";
 import { route, type Route } from "./routes.js";
-import { setGlobals } from "../handlers/globals.js";
-import { listScripts, runStandaloneScript } from "../handlers/scripts.js";
-import { SCRIPT_KEYS } from "../scripts/script-phases.js";
-import { isPortalRangeBodyName, isPortalRangeQueryName } from "../portal-selection.js";
+import { setGlobals } from "./handlers/globals.js";
+import { listScripts, runStandaloneScript } from "./handlers/scripts.js";
+import { SCRIPT_KEYS } from "./script-phases.js";
+import { isPortalRangeBodyName, isPortalRangeQueryName } from "./portal-selection.js";
 
 /** The layout metadata endpoints, which an emulator started with `metadata: false` does not have. */
 export const METADATA_ROUTES: readonly Route[] = [

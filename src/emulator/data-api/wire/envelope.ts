@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { standardMessage } from "../hosted-file/fm-error.js";
+import { standardMessage } from "../../hosted-file/fm-error.js";
 
 /** Writes the Data API envelope `{ response, messages: [{ code, message }] }`. */
 export function sendEnvelope(

@@ -1,15 +1,15 @@
-import type { EmulatorClock } from "./hosted-file/clock.js";
+import type { EmulatorClock } from "../hosted-file/clock.js";
 import { createHmac } from "node:crypto";
-import type { FaultPlan } from "./faults.js";
+import type { FaultPlan } from "../http/faults.js";
 import type { SessionRegistry } from "./sessions.js";
-import type { ContainerStore, HostedDatabase } from "./hosted-file/store.js";
-import type { ContainerRef } from "./hosted-file/stored-value.js";
-import type { ViewContext } from "./hosted-file/layout-view/record-view-types.js";
+import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
+import type { ContainerRef } from "../hosted-file/stored-value.js";
+import type { ViewContext } from "../hosted-file/layout-view/record-view-types.js";
 import type { ApiKeyRing } from "./api-keys.js";
-import type { ServedHosts } from "./http/request-host.js";
+import type { ServedHosts } from "../http/request-host.js";
 import type { StreamingSessions } from "./streaming-sessions.js";
-import type { DateFormat } from "./hosted-file/date-format.js";
-import type { ScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
+import type { DateFormat } from "../hosted-file/date-format.js";
+import type { ScriptCatalog } from "../hosted-file/scripts/script-catalog.js";
 
 export interface EmulatorLimits {
   maxJsonBytes: number;

@@ -1,5 +1,5 @@
-import type { CallView } from "../state.js";
-import { requestBaseUrl } from "./request-host.js";
+import type { CallView } from "./state.js";
+import { requestBaseUrl } from "../http/request-host.js";
 import type { RequestContext } from "./routes.js";
 
 /** How this call's records read: its `dateformats` (date-format.ts) and the host its client used (request-host.ts). */

@@ -1,10 +1,10 @@
-import { readRequestBody } from "../http/known-params.js";
-import { recordIdParam } from "../hosted-file/input/params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { writeDuplicate } from "../hosted-file/records/record-duplicate.js";
-import { currentRecord } from "../hosted-file/records/record-transaction.js";
-import { withScripts } from "../scripts/script-phases.js";
-import { tableOf, type StoredRecord } from "../hosted-file/store.js";
+import { readRequestBody } from "../wire/known-params.js";
+import { recordIdParam } from "../../hosted-file/input/params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { writeDuplicate } from "../../hosted-file/records/record-duplicate.js";
+import { currentRecord } from "../../hosted-file/records/record-transaction.js";
+import { withScripts } from "../script-phases.js";
+import { tableOf, type StoredRecord } from "../../hosted-file/store.js";
 
 /**
  * POST .../layouts/{layout}/records/{recordId}: duplicates the record (data-api-server.md section 7). The body is

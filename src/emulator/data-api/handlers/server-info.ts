@@ -1,6 +1,6 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { signInOf } from "../hosted-file/sign-ins.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { signInOf } from "../../hosted-file/sign-ins.js";
 import { signInRefused } from "./sessions.js";
 
 /**

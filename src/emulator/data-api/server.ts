@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
-import type { FaultKind, PlannedFault } from "../faults.js";
-import { serveContainer } from "../handlers/containers.js";
+import type { FaultKind, PlannedFault } from "../http/faults.js";
+import { serveContainer } from "./handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
-import { dropAllSessions, type EmulatorState } from "../state.js";
-import { sendEnvelope } from "./envelope.js";
-import { checkQueryNames } from "./known-params.js";
+import { dropAllSessions, type EmulatorState } from "./state.js";
+import { sendEnvelope } from "./wire/envelope.js";
+import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
-import type { HttpApi } from "./server.js";
+import type { HttpApi } from "../http/server.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
@@ -27,7 +27,7 @@ interface Reply {
   headers?: Record<string, string> | undefined;
 }
 
-/** The Data API as the HTTP shell carries it (server.ts): its paths, its envelopes, its faults' wire forms. */
+/** The Data API as the HTTP shell carries it (../http/server.ts): its paths, its envelopes, its faults' wire forms. */
 export function dataApi(state: EmulatorState): HttpApi {
   return {
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { SessionGlobals } from "./hosted-file/globals.js";
+import { SessionGlobals } from "../hosted-file/globals.js";
 
 /**
  * A static API key, as a proxy in front of the Data API takes it (OttoFMS, for example; data-api-server.md,

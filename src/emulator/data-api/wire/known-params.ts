@@ -1,8 +1,8 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { readJsonObject } from "./body.js";
-import { shorten } from "../hosted-file/input/input-text.js";
-import type { RequestContext } from "./routes.js";
-import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
+import { shorten } from "../../hosted-file/input/input-text.js";
+import type { RequestContext } from "../routes.js";
+import { unknownParameters } from "../../hosted-file/input/unknown-parameters.js";
 
 /**
  * No parameter is silently ignored (data-api-server.md, rule one): each route lists the query parameters and

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { EmulatorState } from "../state.js";
+import type { EmulatorState } from "./state.js";
 import type { HostedDatabase } from "../hosted-file/store.js";
 import type { LayoutModel } from "../hosted-file/model.js";
 import type { DateFormat } from "../hosted-file/date-format.js";

@@ -1,11 +1,11 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import { fieldsByQualifiedName, globalScopeOf, type QualifiedGlobal } from "../hosted-file/globals.js";
-import { describeInput } from "../hosted-file/input/input-text.js";
-import { readRequestBody } from "../http/known-params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { nullFieldValue } from "../hosted-file/records/record-writes.js";
-import { emptyValues } from "../hosted-file/store.js";
-import { decodeWireValue, WIRE_FORM, type StoredValue } from "../hosted-file/stored-value.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { fieldsByQualifiedName, globalScopeOf, type QualifiedGlobal } from "../../hosted-file/globals.js";
+import { describeInput } from "../../hosted-file/input/input-text.js";
+import { readRequestBody } from "../wire/known-params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { nullFieldValue } from "../../hosted-file/records/record-writes.js";
+import { emptyValues } from "../../hosted-file/store.js";
+import { decodeWireValue, WIRE_FORM, type StoredValue } from "../../hosted-file/stored-value.js";
 
 const TYPE_ERROR_CODE = { date: "500", time: "501", number: "502", timestamp: "500", text: "500", container: "102" } as const;
 

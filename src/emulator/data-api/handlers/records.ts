@@ -1,18 +1,18 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import { readRequestBody } from "../http/known-params.js";
-import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../hosted-file/input/params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { recordToWire } from "../hosted-file/layout-view/record-view.js";
-import { sortRecords } from "../hosted-file/sorting.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { readRequestBody } from "../wire/known-params.js";
+import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../../hosted-file/input/params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { recordToWire } from "../../hosted-file/layout-view/record-view.js";
+import { sortRecords } from "../../hosted-file/sorting.js";
 import { viewContext } from "../state.js";
-import { callView } from "../http/call-view.js";
-import { dateFormatFromQuery } from "../hosted-file/date-format.js";
-import { tableOf, type StoredRecord } from "../hosted-file/store.js";
-import { deleteWithCascade } from "../hosted-file/cascade.js";
-import { currentRecord, writeCreate, writeEdit } from "../hosted-file/records/record-transaction.js";
+import { callView } from "../call-view.js";
+import { dateFormatFromQuery } from "../../hosted-file/date-format.js";
+import { tableOf, type StoredRecord } from "../../hosted-file/store.js";
+import { deleteWithCascade } from "../../hosted-file/cascade.js";
+import { currentRecord, writeCreate, writeEdit } from "../../hosted-file/records/record-transaction.js";
 import { defaultShape, shapeFromQuery, type RecordShape } from "../response-layout.js";
-import type { NewPortalRecordInfo } from "../hosted-file/records/portal-writes.js";
-import { deleteScriptKeys, withScripts } from "../scripts/script-phases.js";
+import type { NewPortalRecordInfo } from "../../hosted-file/records/portal-writes.js";
+import { deleteScriptKeys, withScripts } from "../script-phases.js";
 
 /** The `dataInfo` block and records of a page, shared by list, get and find, in the shape the call asked for. */
 export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: number, limit: number, shape: RecordShape = defaultShape(ctx.layout)): Answer {

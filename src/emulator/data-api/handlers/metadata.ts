@@ -1,11 +1,11 @@
-import type { Answer, RequestContext } from "../http/routes.js";
-import type { AutoEnter, FieldDescription, FieldType } from "../../layout/schema.js";
-import type { LayoutField } from "../hosted-file/model.js";
-import { valueListName } from "../hosted-file/value-lists.js";
-import { recordIdParam } from "../hosted-file/input/params.js";
-import { layoutCatalog } from "../hosted-file/layout-folders.js";
-import { currentRecord } from "../hosted-file/records/record-transaction.js";
-import { tableOf } from "../hosted-file/store.js";
+import type { Answer, RequestContext } from "../routes.js";
+import type { AutoEnter, FieldDescription, FieldType } from "../../../layout/schema.js";
+import type { LayoutField } from "../../hosted-file/model.js";
+import { valueListName } from "../../hosted-file/value-lists.js";
+import { recordIdParam } from "../../hosted-file/input/params.js";
+import { layoutCatalog } from "../../hosted-file/layout-folders.js";
+import { currentRecord } from "../../hosted-file/records/record-transaction.js";
+import { tableOf } from "../../hosted-file/store.js";
 
 /** GET /databases/{database}/layouts: the layout list in FileMaker Server's shape. */
 export function listLayouts(ctx: RequestContext): Answer {

@@ -1,14 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import { mediaType, readBody } from "../http/body.js";
-import { recordIdParam } from "../hosted-file/input/params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { currentRecord, writeContainer } from "../hosted-file/records/record-transaction.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { mediaType, readBody } from "../wire/body.js";
+import { recordIdParam } from "../../hosted-file/input/params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { currentRecord, writeContainer } from "../../hosted-file/records/record-transaction.js";
 import type { EmulatorState } from "../state.js";
 import { containerUrlToken } from "../state.js";
-import { tableOf } from "../hosted-file/store.js";
-import { requestBaseUrl } from "../http/request-host.js";
+import { tableOf } from "../../hosted-file/store.js";
+import { requestBaseUrl } from "../../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
 
 /**

@@ -1,9 +1,9 @@
-import { EmulatorError } from "./hosted-file/fm-error.js";
-import { describeInput } from "./hosted-file/input/input-text.js";
-import { unknownParameters } from "./hosted-file/input/unknown-parameters.js";
-import { jsonParam, positiveInteger } from "./hosted-file/input/params.js";
-import type { LayoutModel, PortalModel } from "./hosted-file/model.js";
-import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "./hosted-file/layout-view/portal-range.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
+import { describeInput } from "../hosted-file/input/input-text.js";
+import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
+import { jsonParam, positiveInteger } from "../hosted-file/input/params.js";
+import type { LayoutModel, PortalModel } from "../hosted-file/model.js";
+import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "../hosted-file/layout-view/portal-range.js";
 
 /**
  * Which portals a list, get or find answers with, and which rows of each (data-api-server.md section 3):

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { EmulatorClock } from "./hosted-file/clock.js";
-import { SessionGlobals } from "./hosted-file/globals.js";
-import { AccountBook, type Account, type SignIn, type SignInCheck } from "./hosted-file/sign-ins.js";
+import type { EmulatorClock } from "../hosted-file/clock.js";
+import { SessionGlobals } from "../hosted-file/globals.js";
+import { AccountBook, type Account, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
 
-export type { Account } from "./hosted-file/sign-ins.js";
+export type { Account } from "../hosted-file/sign-ins.js";
 
 interface Session {
   database: string;

@@ -1,8 +1,8 @@
-import { EmulatorError } from "./hosted-file/fm-error.js";
-import { describeInput } from "./hosted-file/input/input-text.js";
-import type { RequestContext } from "./http/routes.js";
-import type { LayoutModel } from "./hosted-file/model.js";
-import { allPortals, type PortalRange } from "./hosted-file/layout-view/portal-range.js";
+import { EmulatorError } from "../hosted-file/fm-error.js";
+import { describeInput } from "../hosted-file/input/input-text.js";
+import type { RequestContext } from "./routes.js";
+import type { LayoutModel } from "../hosted-file/model.js";
+import { allPortals, type PortalRange } from "../hosted-file/layout-view/portal-range.js";
 import { portalSelectionFromBody, portalSelectionFromQuery } from "./portal-selection.js";
 
 /**

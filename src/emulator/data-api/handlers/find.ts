@@ -1,13 +1,13 @@
-import { EmulatorError } from "../hosted-file/fm-error.js";
-import { compileFindQuery } from "../hosted-file/find/find-requests.js";
-import { readRequestBody } from "../http/known-params.js";
-import { positiveInteger, sortKeys } from "../hosted-file/input/params.js";
-import type { Answer, RequestContext } from "../http/routes.js";
-import { sortRecords } from "../hosted-file/sorting.js";
-import { tableOf, type StoredRecord } from "../hosted-file/store.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { compileFindQuery } from "../../hosted-file/find/find-requests.js";
+import { readRequestBody } from "../wire/known-params.js";
+import { positiveInteger, sortKeys } from "../../hosted-file/input/params.js";
+import type { Answer, RequestContext } from "../routes.js";
+import { sortRecords } from "../../hosted-file/sorting.js";
+import { tableOf, type StoredRecord } from "../../hosted-file/store.js";
 import { pageAnswer } from "./records.js";
-import { dateFormatFromBody } from "../hosted-file/date-format.js";
-import { withScripts } from "../scripts/script-phases.js";
+import { dateFormatFromBody } from "../../hosted-file/date-format.js";
+import { withScripts } from "../script-phases.js";
 import { shapeFromFindBody } from "../response-layout.js";
 
 /** POST .../_find: `query` requests, `sort`, and `offset`/`limit` as strings; no match is 401. */
