@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createServer, STATUS_CODES, type Server } from "node:http";
-import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
-import { handleRequest } from "./http/server.js";
+import { listenHttp } from "./http/server.js";
 import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
@@ -27,7 +25,7 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
-export type { Account } from "./data-api/sessions.js";
+export type { Account } from "./hosted-file/sign-ins.js";
 export type { ApiKey } from "./data-api/api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
 export type {
@@ -151,9 +149,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const state = await createState(options);
   // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
   const api = dataApi(state);
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, api, req, res));
-  server.on("clientError", answerMalformed);
-  await listen(server, options.host ?? DEFAULT_HOST, options.port ?? 0);
+  const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -275,27 +271,4 @@ async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<Layo
     else out.push(parseLayoutDescription(entry, `layouts[${i}]`));
   }
   return out;
-}
-
-/** A request Node's HTTP parser refuses still gets an envelope with a code, then the connection closes. */
-function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const body = JSON.stringify({ response: {}, messages: [{ code: "1708", message: `malformed HTTP request (${error.code ?? "parse error"})` }] });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
 }

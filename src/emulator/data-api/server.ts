@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { serveContainer } from "./handlers/containers.js";
@@ -34,7 +35,21 @@ export function dataApi(state: EmulatorState): HttpApi {
     takesFaults: (target) => target.startsWith("/fmi/"),
     refuseHost: (res, hint) => sendEnvelope(res, 421, "1630", {}, `${standardMessage("1630")}: the Host header names a host this emulator does not serve (${hint})`),
     serve: (req, res, fault) => serve(state, req, res, fault),
+    answerMalformed,
   };
+}
+
+/** A request Node's HTTP parser refuses still gets an envelope with a code, then the connection closes. */
+function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const body = JSON.stringify({ response: {}, messages: [{ code: "1708", message: `malformed HTTP request (${error.code ?? "parse error"})` }] });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Answers one Data API request; every failure becomes an envelope with a code (a lost socket throws). */

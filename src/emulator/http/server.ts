@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FaultPlan, PlannedFault } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
 
@@ -27,6 +28,16 @@ export interface HttpApi {
   refuseHost(res: ServerResponse, hint: string): void;
   /** Answers the request, playing `fault` when one is due; it throws only when the connection is lost. */
   serve(req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void>;
+  /** Answers a request Node's HTTP parser refuses (its `clientError`), on the bare socket. */
+  answerMalformed(error: Error & { code?: string }, socket: Duplex): void;
+}
+
+/** An HTTP server carrying `api`, listening on host:port once this resolves. */
+export async function listenHttp(shell: HttpShell, api: HttpApi, host: string, port: number): Promise<Server> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(shell, api, req, res));
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => api.answerMalformed(error, socket));
+  await listen(server, host, port);
+  return server;
 }
 
 /** Answers one HTTP request through `api`; never throws. */
@@ -48,4 +59,14 @@ export async function handleRequest(shell: HttpShell, api: HttpApi, req: Incomin
     // A socket that went away mid-answer: nothing left to tell anyone.
     res.destroy();
   }
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
