@@ -1,7 +1,7 @@
 import { EmulatorError } from "../hosted-file/fm-error.js";
 import { describeInput } from "../hosted-file/input/input-text.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
-import { jsonParam, positiveInteger } from "../hosted-file/input/params.js";
+import { jsonParam, positiveInteger } from "./wire/params.js";
 import type { LayoutModel, PortalModel } from "../hosted-file/model.js";
 import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "../hosted-file/layout-view/portal-range.js";
 

@@ -1,7 +1,8 @@
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { compileFindQuery } from "../../hosted-file/find/find-requests.js";
 import { readRequestBody } from "../wire/known-params.js";
-import { positiveInteger, sortKeys } from "../../hosted-file/input/params.js";
+import { sortKeys } from "../../hosted-file/input/params.js";
+import { positiveInteger } from "../wire/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { sortRecords } from "../../hosted-file/sorting.js";
 import { tableOf, type StoredRecord } from "../../hosted-file/store.js";

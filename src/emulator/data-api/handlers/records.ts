@@ -1,6 +1,7 @@
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { readRequestBody } from "../wire/known-params.js";
-import { jsonParam, positiveInteger, recordIdParam, sortKeys } from "../../hosted-file/input/params.js";
+import { recordIdParam, sortKeys } from "../../hosted-file/input/params.js";
+import { jsonParam, positiveInteger } from "../wire/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { recordToWire } from "../../hosted-file/layout-view/record-view.js";
 import { sortRecords } from "../../hosted-file/sorting.js";

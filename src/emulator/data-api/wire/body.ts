@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
-import { assertJsonDepth, assertNoDuplicateKeys } from "../../hosted-file/input/json-depth.js";
+import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 
 /** Past this much discarded input an oversized request's connection is cut instead of drained. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;

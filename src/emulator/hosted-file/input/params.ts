@@ -1,22 +1,11 @@
 import { EmulatorError } from "../fm-error.js";
 import { describeInput } from "./input-text.js";
-import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 import type { LayoutModel } from "../model.js";
 import type { SortKey } from "../sorting.js";
 import { layoutValueLists } from "../value-lists.js";
 
-/** A whole number >= 1 given as text (query parameters, find's offset/limit) or as a JSON number. */
-export function positiveInteger(raw: unknown, name: string, fallback: number): number {
-  if (raw === undefined || raw === null) return fallback;
-  const text = typeof raw === "number" ? String(raw) : raw;
-  if (typeof text !== "string" || !/^\d+$/.test(text.trim())) {
-    throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${describeInput(raw)}`);
-  }
-  const n = Number(text.trim());
-  if (n < 1) throw new EmulatorError(400, "1708", `${name} must be a whole number >= 1, got ${describeInput(raw)}`);
-  // Any count past the largest safe integer means "all of them"; it is valid, just larger than any table.
-  return Math.min(n, Number.MAX_SAFE_INTEGER);
-}
+// What a call on a layout names, from the Data API or a script's records steps (scripts/handler-api.ts): its sort
+// keys and record ids. The Data API's own query values (counts, URL-encoded JSON) are data-api/wire/params.ts.
 
 /**
  * A list of SortSpec objects naming fields on the layout (102 when a field is not on it). `sortOrder` is optional
@@ -40,20 +29,6 @@ export function sortKeys(raw: unknown, name: string, layout: LayoutModel): SortK
     if (!field) throw new EmulatorError(400, "102", `cannot sort on "${spec.fieldName}": not on layout "${layout.description.layout}"`);
     return { field: field.field, descending: order === "descend", ...(valueList ? { valueList } : {}) };
   });
-}
-
-/** `_sort` travels as URL-encoded JSON. */
-export function jsonParam(raw: string | null, name: string): unknown {
-  if (raw === null) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new EmulatorError(400, "1708", `${name} must be URL-encoded JSON`);
-  }
-  assertJsonDepth(parsed, name, name);
-  assertNoDuplicateKeys(raw, name);
-  return parsed;
 }
 
 /** Record ids are whole numbers; anything else names no record (101). */

@@ -1,5 +1,5 @@
-import { EmulatorError } from "../fm-error.js";
-import { describeInput, describePath } from "./input-text.js";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { describeInput, describePath } from "../../hosted-file/input/input-text.js";
 
 /**
  * How deeply a request's JSON may nest arrays and objects. The Data API's deepest shape, a portal row in a
