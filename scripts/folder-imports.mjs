@@ -6,6 +6,9 @@
 //   node scripts/folder-imports.mjs            the matrix and the cycles of ./src
 //   node scripts/folder-imports.mjs --src DIR  of another tree (a checkout of an older commit, a test fixture)
 //   node scripts/folder-imports.mjs --json     as JSON: { folders, matrix, folderCycles, fileCycles }
+//   node scripts/folder-imports.mjs --within emulator
+//                                              of the sub-folders of src/emulator: its files directly in it are
+//                                              "(emulator)", imports that leave it are not counted
 //
 // Every `import ... from`, `export ... from`, `import "..."` and `import("...")` counts, type-only ones too: a
 // type cycle is still two modules that cannot be understood one without the other. `@fmgen/runtime` (and its
@@ -18,6 +21,21 @@ const args = process.argv.slice(2);
 const srcAt = args.indexOf("--src");
 const SRC = resolve(srcAt >= 0 ? args[srcAt + 1] : join(dirname(new URL(import.meta.url).pathname), "../src"));
 const JSON_OUT = args.includes("--json");
+const withinAt = args.indexOf("--within");
+const WITHIN = withinAt >= 0 ? args[withinAt + 1] : undefined;
+if (withinAt >= 0 && (!WITHIN || WITHIN.startsWith("--"))) {
+  console.error("folder-imports: --within needs a folder of src/ (--within emulator)");
+  process.exit(2);
+}
+/** The tree whose folders are the units: src/, or the folder --within names. */
+const ROOT = WITHIN === undefined ? SRC : resolve(SRC, WITHIN);
+const ROOT_LABEL = WITHIN === undefined ? "(root)" : `(${WITHIN.split(/[\\/]/).filter(Boolean).pop()})`;
+try {
+  if (!statSync(ROOT).isDirectory()) throw new Error();
+} catch {
+  console.error(`folder-imports: no folder ${relative(process.cwd(), ROOT) || "."}`);
+  process.exit(2);
+}
 
 function sourceFiles(dir) {
   const out = [];
@@ -38,11 +56,11 @@ function specifiersOf(text) {
 }
 
 const folderOf = (file) => {
-  const parts = relative(SRC, file).split(sep);
-  return parts.length === 1 ? "(root)" : parts[0];
+  const parts = relative(ROOT, file).split(sep);
+  return parts.length === 1 ? ROOT_LABEL : parts[0];
 };
 
-/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined when it leaves src/. */
+/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), or undefined when it leaves the tree. */
 function resolveFile(from, specifier) {
   const base = resolve(dirname(from), specifier);
   for (const candidate of [base, base.replace(/\.js$/, ".ts"), base.replace(/\.mjs$/, ".mts"), `${base}.ts`, join(base, "index.ts")]) {
@@ -53,7 +71,7 @@ function resolveFile(from, specifier) {
   return undefined;
 }
 
-const files = sourceFiles(SRC);
+const files = sourceFiles(ROOT);
 const folders = [...new Set(files.map(folderOf))].sort();
 const matrix = Object.fromEntries(folders.map((f) => [f, Object.fromEntries(folders.map((g) => [g, 0]))]));
 const fileEdges = new Map(files.map((f) => [f, new Set()]));
@@ -61,10 +79,12 @@ for (const file of files) {
   const from = folderOf(file);
   for (const specifier of specifiersOf(readFileSync(file, "utf8"))) {
     let to;
-    if (/^@fmgen\/runtime(\/|$)/.test(specifier)) to = "runtime";
-    else if (specifier.startsWith(".")) {
+    if (/^@fmgen\/runtime(\/|$)/.test(specifier)) {
+      if (WITHIN !== undefined) continue;
+      to = "runtime";
+    } else if (specifier.startsWith(".")) {
       const target = resolveFile(file, specifier);
-      if (!target || relative(SRC, target).startsWith("..")) continue;
+      if (!target || relative(ROOT, target).startsWith("..")) continue;
       fileEdges.get(file).add(target);
       to = folderOf(target);
     } else continue;
@@ -107,14 +127,14 @@ function cycles(nodes, next) {
 }
 
 const folderCycles = cycles(folders, (f) => folders.filter((g) => matrix[f][g] > 0));
-const fileCycles = cycles(files, (f) => fileEdges.get(f)).map((c) => c.map((f) => relative(SRC, f).split(sep).join("/")));
+const fileCycles = cycles(files, (f) => fileEdges.get(f)).map((c) => c.map((f) => relative(ROOT, f).split(sep).join("/")));
 
 if (JSON_OUT) {
   console.log(JSON.stringify({ folders, matrix, folderCycles, fileCycles }, null, 2));
 } else {
   const width = Math.max(...folders.map((f) => f.length), "imports ->".length);
   const cell = (text, w) => String(text).padStart(w);
-  console.log(`Imports between the folders of ${relative(process.cwd(), SRC) || "."} (row imports column; type-only imports included):\n`);
+  console.log(`Imports between the folders of ${relative(process.cwd(), ROOT) || "."} (row imports column; type-only imports included):\n`);
   console.log(`${"".padEnd(width)} ${folders.map((f) => cell(f, Math.max(f.length, 3))).join(" ")}`);
   for (const f of folders) console.log(`${f.padEnd(width)} ${folders.map((g) => cell(f === g ? "." : matrix[f][g] || "", Math.max(g.length, 3))).join(" ")}`);
   console.log("");

@@ -1,34 +1,33 @@
 import { randomBytes } from "node:crypto";
-import { createServer, STATUS_CODES, type Server } from "node:http";
-import type { Duplex } from "node:stream";
 import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
-import { EmulatorClock } from "./clock.js";
-import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./faults.js";
-import { handleRequest } from "./http/server.js";
-import { buildModel, type DatabaseModel } from "./model.js";
-import { uniqueKey } from "./record-writes.js";
-import { joinKey, relationSteps } from "./relations.js";
-import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./seed.js";
-import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./sessions.js";
-import { SessionGlobals } from "./globals.js";
-import { ApiKeyRing, type ApiKey } from "./api-keys.js";
-import { StreamingSessions } from "./streaming-sessions.js";
+import { EmulatorClock } from "./hosted-file/clock.js";
+import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
+import { listenHttp } from "./http/server.js";
+import { dataApi } from "./data-api/server.js";
+import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
+import { uniqueKey } from "./hosted-file/records/record-writes.js";
+import { joinKey, relationSteps } from "./hosted-file/relations.js";
+import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
+import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./data-api/sessions.js";
+import { SessionGlobals } from "./hosted-file/globals.js";
+import { ApiKeyRing, type ApiKey } from "./data-api/api-keys.js";
+import { StreamingSessions } from "./data-api/streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
-import { dropAllSessions, type EmulatorState } from "./state.js";
-import { ContainerStore, TableData, type HostedDatabase } from "./store.js";
+import { dropAllSessions, type EmulatorState } from "./data-api/state.js";
+import { ContainerStore, TableData, type HostedDatabase } from "./hosted-file/store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
-import { loadScriptCatalog } from "./scripts/script-catalog.js";
-import { checkFolderDepth } from "./layout-folders.js";
-import { loadScriptModule, type ScriptHandlers } from "./scripts/script-module.js";
-import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./calculations.js";
+import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
+import { checkFolderDepth } from "./hosted-file/layout-folders.js";
+import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/script-module.js";
+import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
-export type { SeedData } from "./seed.js";
-export type { Account } from "./sessions.js";
-export type { ApiKey } from "./api-keys.js";
-export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./faults.js";
+export type { SeedData } from "./hosted-file/seed.js";
+export type { Account } from "./hosted-file/sign-ins.js";
+export type { ApiKey } from "./data-api/api-keys.js";
+export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
 export type {
   ScriptContext,
   ScriptFoundSet,
@@ -39,9 +38,9 @@ export type {
   ScriptRecords,
   ScriptReturn,
   ScriptSort,
-} from "./scripts/script-module.js";
-export { ScriptStepError } from "./scripts/handler-api.js";
-export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./calculations.js";
+} from "./hosted-file/scripts/script-module.js";
+export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
+export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
@@ -148,9 +147,9 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Starts a Data API emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const state = await createState(options);
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(state, req, res));
-  server.on("clientError", answerMalformed);
-  await listen(server, options.host ?? DEFAULT_HOST, options.port ?? 0);
+  // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
+  const api = dataApi(state);
+  const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -272,27 +271,4 @@ async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<Layo
     else out.push(parseLayoutDescription(entry, `layouts[${i}]`));
   }
   return out;
-}
-
-/** A request Node's HTTP parser refuses still gets an envelope with a code, then the connection closes. */
-function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const body = JSON.stringify({ response: {}, messages: [{ code: "1708", message: `malformed HTTP request (${error.code ?? "parse error"})` }] });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
-import { MAX_FOLDER_DEPTH } from "../../src/emulator/layout-folders.js";
+import { MAX_FOLDER_DEPTH } from "../../src/emulator/hosted-file/layout-folders.js";
 import { DataApi, expectError, expectOk, p } from "../support/data-api-http.js";
 
 // Work whose depth the data chooses must not take a stack frame per step (cascade-delete.test.ts has the record

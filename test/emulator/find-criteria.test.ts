@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { FieldType } from "../../src/layout/schema.js";
-import { type FindCriterionErrorCode, FindCriterionError, compileCriterion } from "../../src/emulator/find/criteria.js";
-import { compareCodePoints } from "../../src/emulator/find/code-point-order.js";
-import { tokenizeCriterion } from "../../src/emulator/find/tokens.js";
+import { type FindCriterionErrorCode, FindCriterionError, compileCriterion } from "../../src/emulator/hosted-file/find/criteria.js";
+import { compareCodePoints } from "../../src/emulator/hosted-file/find/code-point-order.js";
+import { tokenizeCriterion } from "../../src/emulator/hosted-file/find/tokens.js";
 import {
   type StoredScalar,
   daysFromCivil,
   parseWireDate,
   parseWireTime,
   parseWireTimestamp,
-} from "../../src/emulator/stored-value.js";
+} from "../../src/emulator/hosted-file/stored-value.js";
 
 const today = daysFromCivil(2024, 3, 15)!;
 const context = { today };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
-import { lookupCost } from "../../src/emulator/field-index.js";
+import { lookupCost } from "../../src/emulator/hosted-file/field-index.js";
 import { DataApi, expectError, expectOk, p } from "../support/data-api-http.js";
 
 // One edit may write every row of a portal (portalData with recordIds, fieldData.deleteRelated). Before, each row

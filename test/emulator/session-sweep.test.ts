@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SWEEP_EVERY_MS } from "../../src/emulator/sessions.js";
+import { SWEEP_EVERY_MS } from "../../src/emulator/data-api/sessions.js";
 import { startConformanceEmulator, type Emulator } from "../support/conformance-emulator.js";
 import { CONTACTS, type DataApi, expectError, expectOk } from "../support/data-api-http.js";
 

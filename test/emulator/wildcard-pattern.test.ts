@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileWholeField, compileWordEquals, compileWordSearch } from "../../src/emulator/find/text-match.js";
-import { tokenizeCriterion, trimTokens, type Token } from "../../src/emulator/find/tokens.js";
-import type { Matcher } from "../../src/emulator/find/matcher.js";
-import { compilePattern, literalElements, type PatternElement } from "../../src/emulator/find/wildcard-pattern.js";
+import { compileWholeField, compileWordEquals, compileWordSearch } from "../../src/emulator/hosted-file/find/text-match.js";
+import { tokenizeCriterion, trimTokens, type Token } from "../../src/emulator/hosted-file/find/tokens.js";
+import type { Matcher } from "../../src/emulator/hosted-file/find/matcher.js";
+import { compilePattern, literalElements, type PatternElement } from "../../src/emulator/hosted-file/find/wildcard-pattern.js";
 import * as reference from "./support/regex-text-match.js";
 
 // The text matchers stopped compiling criteria into backtracking RegExps. They must still agree with the

@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { FaultPlan, seededRandom, type FaultKind, type FaultOptions } from "../../src/emulator/faults.js";
+import { FaultPlan, seededRandom, type FaultKind, type FaultOptions } from "../../src/emulator/http/faults.js";
 import { CapacityError, FileMakerError, NetworkError, ProtocolError } from "../../src/runtime/index.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact, PASSWORD, USERNAME } from "../support/runtime-layouts.js";

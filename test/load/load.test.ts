@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../src/emulator/faults.js";
+import { seededRandom } from "../../src/emulator/http/faults.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import * as runtime from "../../src/runtime/index.js";
 // @ts-expect-error: a plain JavaScript module shared with test/load/load.mjs (no declaration file).

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tokenizeCriterion } from "../../src/emulator/find/tokens.js";
+import { tokenizeCriterion } from "../../src/emulator/hosted-file/find/tokens.js";
 import { escapeFindValue, q } from "../../src/runtime/index.js";
 import { startItems } from "./items.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseWireNumber } from "../../src/emulator/stored-value.js";
+import { parseWireNumber } from "../../src/emulator/hosted-file/stored-value.js";
 import { classifyWireValue } from "../../src/pull/infer.js";
 import { createClient, defineLayout, escapeFindValue } from "../../src/runtime/index.js";
 import { DECODERS, DecodeError, INVALID } from "../../src/runtime/codecs.js";

@@ -47,6 +47,18 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     expect(r.matrix.cli?.pull).toBeGreaterThan(0);
   });
 
+  it("keeps the emulator's house (--within emulator): the hosted file imports neither API nor the shell, the shell imports neither", async () => {
+    const { code, report: r } = await report(["--within", "emulator"]);
+    expect(r.folderCycles).toEqual([]);
+    expect(r.fileCycles).toEqual([]);
+    expect(code).toBe(0);
+    const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
+    expect(r.folders).toEqual(expect.arrayContaining(["(emulator)", "data-api", "hosted-file", "http"]));
+    expect(imports("hosted-file")).toEqual([]);
+    expect(imports("http")).toEqual([]);
+    expect(imports("data-api").filter((to) => to !== "hosted-file" && to !== "http")).toEqual([]);
+  });
+
   it("fails on a cycle, between folders or between files", async () => {
     const src = await mkdtemp(join(tmpdir(), "fmgen-imports-"));
     dirs.push(src);
@@ -64,6 +76,27 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     const cyclic = await report(["--src", src]);
     expect(cyclic.report.matrix).toEqual({ a: { a: 0, b: 1 }, b: { a: 1, b: 0 } });
     expect(cyclic.report.folderCycles).toEqual([["a", "b"]]);
+    expect(cyclic.code).toBe(1);
+  });
+
+  it("--within a folder: its sub-folders are the units, its own files one more, and a cycle between them fails", async () => {
+    const src = await mkdtemp(join(tmpdir(), "fmgen-imports-"));
+    dirs.push(src);
+    await mkdir(join(src, "app", "low"), { recursive: true });
+    await mkdir(join(src, "app", "high"));
+    await mkdir(join(src, "other"));
+    await writeFile(join(src, "other", "o.ts"), "export const o = 1;\n");
+    await writeFile(join(src, "app", "low", "l.ts"), 'import { o } from "../../other/o.js";\nexport const l = o;\n');
+    await writeFile(join(src, "app", "high", "h.ts"), 'import { l } from "../low/l.js";\nexport const h = l;\n');
+    await writeFile(join(src, "app", "index.ts"), 'export { h } from "./high/h.js";\n');
+    const oneWay = await report(["--src", src, "--within", "app"]);
+    expect(oneWay.report.folders).toEqual(["(app)", "high", "low"]);
+    expect(oneWay.report.matrix).toEqual({ "(app)": { "(app)": 0, high: 1, low: 0 }, high: { "(app)": 0, high: 0, low: 1 }, low: { "(app)": 0, high: 0, low: 0 } });
+    expect(oneWay.code).toBe(0);
+
+    await writeFile(join(src, "app", "low", "l.ts"), 'import type { h } from "../high/h.js";\nexport const l = 1;\nexport type k = typeof h;\n');
+    const cyclic = await report(["--src", src, "--within", "app"]);
+    expect(cyclic.report.folderCycles).toEqual([["high", "low"]]);
     expect(cyclic.code).toBe(1);
   });
 });

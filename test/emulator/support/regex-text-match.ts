@@ -4,12 +4,12 @@
  * kept verbatim but for imports and exports. Its backtracking RegExps blow up on long values with many `*`,
  * so it is only ever run on short inputs.
  */
-import type { StoredScalar } from "../../../src/emulator/stored-value.js";
-import { foldCase } from "../../../src/emulator/find/case-fold.js";
-import { compareCodePoints } from "../../../src/emulator/find/code-point-order.js";
-import type { Comparison, Matcher } from "../../../src/emulator/find/matcher.js";
-import { type Token, tokenText, trimTokens } from "../../../src/emulator/find/tokens.js";
-import { WORD_CHAR_CLASS, isWordChar } from "../../../src/emulator/find/word-chars.js";
+import type { StoredScalar } from "../../../src/emulator/hosted-file/stored-value.js";
+import { foldCase } from "../../../src/emulator/hosted-file/find/case-fold.js";
+import { compareCodePoints } from "../../../src/emulator/hosted-file/find/code-point-order.js";
+import type { Comparison, Matcher } from "../../../src/emulator/hosted-file/find/matcher.js";
+import { type Token, tokenText, trimTokens } from "../../../src/emulator/hosted-file/find/tokens.js";
+import { WORD_CHAR_CLASS, isWordChar } from "../../../src/emulator/hosted-file/find/word-chars.js";
 
 /**
  * Matchers for text (and container file name) fields. All parsing, case folding and RegExp

@@ -1,0 +1,86 @@
+import type { IncomingMessage } from "node:http";
+import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
+
+/** Past this much discarded input an oversized request's connection is cut instead of drained. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Reads a whole request body, answering 413 (code 1708) past `limit` bytes. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    await drain(req);
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await drain(req);
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function tooLarge(limit: number): EmulatorError {
+  return new EmulatorError(413, "1708", `request body exceeds the emulator's limit of ${limit} bytes`);
+}
+
+/** Reads and drops the rest of a rejected body so the answer reaches the client on a clean connection. */
+async function drain(req: IncomingMessage): Promise<void> {
+  let dropped = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    dropped += chunk.byteLength;
+    if (dropped > MAX_DRAIN_BYTES) {
+      req.socket.destroy();
+      return;
+    }
+  }
+}
+
+/**
+ * Reads a body the call does not interpret (a record delete's body of another type than JSON) to its end and drops
+ * it, still answering 413 past `limit`, so the answer goes out on a clean connection.
+ */
+export async function discardBody(req: IncomingMessage, limit: number): Promise<void> {
+  await readBody(req, limit);
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. With `emptyIsObject`
+ * (the login: data-api-server.md, section 1) a body of no bytes at all means `{}`, whatever its Content-Type.
+ */
+export async function readJsonObject(req: IncomingMessage, limit: number, options: { emptyIsObject?: boolean } = {}): Promise<Record<string, unknown>> {
+  let raw: Buffer | undefined;
+  if (options.emptyIsObject) {
+    // Read first: only the body's length says whether it is empty (chunked bodies declare none).
+    raw = await readBody(req, limit);
+    if (raw.byteLength === 0) return {};
+  }
+  if (mediaType(req) !== "application/json") {
+    if (raw === undefined) await drain(req);
+    throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
+  }
+  raw ??= await readBody(req, limit);
+  const text = raw.toString("utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new EmulatorError(400, "1708", `body is not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new EmulatorError(400, "1708", "body must be a JSON object");
+  }
+  // Refused here, once for every JSON endpoint, before anything walks the body.
+  assertJsonDepth(parsed, "the body");
+  assertNoDuplicateKeys(text, "the body");
+  return parsed as Record<string, unknown>;
+}

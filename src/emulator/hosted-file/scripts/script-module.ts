@@ -1,0 +1,127 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { WireRecord } from "../layout-view/record-view-types.js";
+import { checkCalculations, type Calculations } from "../calculations.js";
+
+/**
+ * The scripts interface (DESIGN.md, "Emulator additions"; public contract): FileMaker scripts are JavaScript
+ * handlers the user supplies, `fmgen serve --scripts scripts.mjs` or `startEmulator({ scripts })`. The module's
+ * default export maps script names to handlers.
+ */
+
+/** A found set as a handler sees it (presort and after scripts): records as the Data API answers them. */
+export interface ScriptFoundSet {
+  foundCount: number;
+  totalRecordCount: number;
+  /** Every record of the found set (not only the page the call answers), through the call's layout. */
+  readonly records: readonly ScriptRecord[];
+}
+
+/** A record as the Data API answers it (`data[i]` of a list or find). */
+export type ScriptRecord = WireRecord;
+
+/** What a handler gets. */
+export interface ScriptContext {
+  /** `script.param` (or the phase's `.param`); "" when the call sent none, as Get(ScriptParameter) is. */
+  param: string;
+  /** The hosted database (file) name. */
+  database: string;
+  /** The layout of the call. */
+  layout: string;
+  /** The call's found set, for presort and after scripts; undefined for prerequest and standalone scripts. */
+  foundSet?: ScriptFoundSet;
+  /** Finds, reads and writes through a layout, as script steps do (globals.ts: writes to globals stay in the session). */
+  records: ScriptRecords;
+  /** The session's global field values, `"TO::field"` (repetitions `"TO::field(n)"`) to wire values: a snapshot. */
+  globals: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * `records`, what a script handler changes data with (DESIGN.md, "Emulator additions"): find, read, create, edit
+ * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
+ * values (dates `MM/DD/YYYY`), the same type checks and modId increments as the Data API calls, in the calling
+ * session (a global field written here is the session's, as `PATCH .../globals` sets it). A script's write is not
+ * data entry: `required` and `unique` are checked only for fields whose description says `"validate": "always"`.
+ *
+ * Each method is synchronous and one atomic step: the record is read, checked and written with no await in
+ * between, so no concurrent request can interleave with it. A handler as a whole is not a transaction (as a
+ * FileMaker script is not): what it changed stays changed when a later step fails.
+ *
+ * A step that fails throws a ScriptStepError (handler-api.ts) with the FileMaker code (101 no such record, 105 no such
+ * layout, 306 modId mismatch, 5xx validation, ...). A handler may catch it; if it does not, the script
+ * ends with that code as its `scriptError`, as a script that stops on an error reports `Get(LastError)`.
+ */
+export interface ScriptRecords {
+  /** `_find`'s requests (ORed, `omit`, FileMaker criteria) and optional sort; [] when no record matches. */
+  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  /** Every record of the layout's table (Show All Records), optionally sorted. */
+  list(layout: string, options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  /** One record by its record id. */
+  get(layout: string, recordId: string | number): WireRecord;
+  /** A new record; `portalData` rows are created through the portals' relations, as in a create call. */
+  create(layout: string, fieldData: Readonly<Record<string, string | number>>, options?: { portalData?: ScriptPortalData }): { recordId: string; modId: string };
+  /** Changes a record; `modId` (optional) is checked as an edit call checks it; `portalData` edits or adds rows. */
+  edit(layout: string, recordId: string | number, fieldData: Readonly<Record<string, string | number>>, options?: { modId?: string; portalData?: ScriptPortalData }): { modId: string };
+  /** Deletes a record (and its related rows where a relation says cascadeDelete). */
+  delete(layout: string, recordId: string | number): void;
+}
+
+export interface ScriptSort {
+  fieldName: string;
+  sortOrder?: string;
+}
+
+export type ScriptPortalData = Readonly<Record<string, readonly Readonly<Record<string, string | number>>[]>>;
+
+/** What a handler returns: a result, nothing, or a result and an error (`error` 0 or absent: success). */
+export type ScriptReturn = string | number | undefined | void | { result?: string | number; error?: string | number };
+
+export type ScriptHandler = (context: ScriptContext) => ScriptReturn | Promise<ScriptReturn>;
+
+/** The default export of a scripts module: script names to handlers. */
+export type ScriptHandlers = Readonly<Record<string, ScriptHandler>>;
+
+/** Checks that `value` is an object of functions (a scripts module's default export); `source` names it in errors. */
+export function checkScriptHandlers(value: unknown, source: string): ScriptHandlers {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error(`${source}: the scripts must be an object mapping script names to handler functions, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+  }
+  // Own keys only, into a null-prototype object: a script named "constructor" or "__proto__" is a name like any other.
+  const handlers: Record<string, ScriptHandler> = Object.create(null);
+  for (const [name, handler] of Object.entries(value)) {
+    if (typeof handler !== "function") {
+      throw new Error(`${source}: script "${name}" must be a handler function, got ${handler === null ? "null" : typeof handler}`);
+    }
+    handlers[name] = handler as ScriptHandler;
+  }
+  return handlers;
+}
+
+/** What a scripts module gives: its handlers (the default export) and its calculations (the `calculations` export). */
+export interface ScriptModule {
+  handlers: ScriptHandlers;
+  calculations?: Calculations;
+}
+
+/**
+ * Imports a scripts module (a path resolved from the current directory) and checks its default export (the script
+ * handlers) and its `calculations` export (calculations.ts); a module may have either or both. Every failure names
+ * the file: one that does not load, has neither export, or exports something else.
+ */
+export async function loadScriptModule(path: string): Promise<ScriptModule> {
+  const file = resolve(path);
+  let module: { default?: unknown; calculations?: unknown };
+  try {
+    module = (await import(pathToFileURL(file).href)) as { default?: unknown; calculations?: unknown };
+  } catch (error) {
+    throw new Error(`${path}: cannot load the scripts module: ${(error as Error)?.message ?? String(error)}`);
+  }
+  if (module.default === undefined && module.calculations === undefined) {
+    throw new Error(
+      `${path}: the scripts module has no default export; export default an object mapping script names to handler functions ` +
+        "(or export calculations, an object of tables to fields to functions)",
+    );
+  }
+  const handlers = module.default === undefined ? Object.create(null) : checkScriptHandlers(module.default, `${path}: default export`);
+  return module.calculations === undefined ? { handlers } : { handlers, calculations: checkCalculations(module.calculations, `${path}: export calculations`) };
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import type { ContainerRef, StoredValue } from "./stored-value.js";
+import { FieldIndex } from "./field-index.js";
+import type { DatabaseModel, LayoutModel, TableField, TableModel } from "./model.js";
+
+/** One stored record: per field, one value per repetition. */
+export interface StoredRecord {
+  recordId: number;
+  modId: number;
+  values: Map<string, StoredValue[]>;
+}
+
+/**
+ * Whose values of global fields a read or write sees: the file's, or one session's (globals.ts has both, and
+ * how FileMaker scopes global values). Declared here because a table's {@link TableData.valuesOf} reads
+ * through one.
+ */
+export interface GlobalScope {
+  /** The values this scope sees for a global field of a table (undefined: never set, so empty). */
+  read(table: TableData, field: string): StoredValue[] | undefined;
+  /** Sets (or, with undefined, unsets) the scope's own values of a global field. */
+  write(table: TableData, field: string, values: StoredValue[] | undefined): void;
+  /** The scope's own values, not a default it falls back to (what an undo restores). */
+  own(table: TableData, field: string): StoredValue[] | undefined;
+}
+
+/** How a computed field's values are computed in a record (calculations.ts), one per repetition. */
+export type ComputeValues = (record: StoredRecord, scope?: GlobalScope) => StoredValue[];
+
+/** Unique validation folds case; joins compare keys as they are. */
+export type IndexPurpose = "unique" | "join";
+
+/** The records of one table, in creation order (FileMaker's unsorted order). */
+export class TableData {
+  /** Read freely; change only through put/remove, which keep the indexes current. */
+  readonly records = new Map<number, StoredRecord>();
+  private readonly indexes = new Map<string, FieldIndex>();
+  /** How the table's computed fields (those whose model says `computed`) are computed. */
+  private readonly computers = new Map<TableField, ComputeValues>();
+  /** The file's values of global fields (seed data); sessions read them until they set their own (globals.ts). */
+  readonly globals = new Map<string, StoredValue[]>();
+  private nextRecordId = 1;
+  private readonly serials = new Map<string, number>();
+
+  /** The table's non-global container fields, whose files the container store keeps while a record holds them. */
+  private readonly containerFields: string[];
+
+  /** `containers`: the store whose files this table's container fields hold (none: nothing is counted). */
+  constructor(
+    readonly model: TableModel,
+    readonly containers?: ContainerStore,
+  ) {
+    this.containerFields = [...model.fields.values()].filter((f) => f.type === "container" && !f.global).map((f) => f.name);
+  }
+
+  /** Indexes a (non-global) field for one purpose; each purpose has its own key function. */
+  addIndex(field: TableField, purpose: IndexPurpose, keyOf: (value: StoredValue | undefined) => string | undefined): void {
+    const name = `${purpose}:${field.name}`;
+    // Global and computed values are not the record's stored ones: lookups of them scan instead.
+    if (!field.global && !field.computed && !this.indexes.has(name)) this.indexes.set(name, new FieldIndex(field, keyOf));
+  }
+
+  /** Sets how a field marked `computed` is computed, before any record is read. */
+  compute(field: TableField, values: ComputeValues): void {
+    this.computers.set(field, values);
+  }
+
+  index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
+    return this.indexes.get(`${purpose}:${field.name}`);
+  }
+
+  /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
+  put(record: StoredRecord): void {
+    const previous = this.records.get(record.recordId);
+    this.records.set(record.recordId, record);
+    for (const index of this.indexes.values()) index.update(record.recordId, record.values.get(index.field.name)?.[0]);
+    if (this.containers) {
+      for (const name of this.containerFields) {
+        this.containers.recordHolds(record.values.get(name), 1);
+        this.containers.recordHolds(previous?.values.get(name), -1);
+      }
+    }
+  }
+
+  remove(recordId: number): void {
+    const previous = this.records.get(recordId);
+    this.records.delete(recordId);
+    for (const index of this.indexes.values()) index.remove(recordId);
+    if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
+  }
+
+  newRecordId(): number {
+    return this.nextRecordId++;
+  }
+
+  /** Next serial number for a field: one past the highest value it has held. */
+  peekSerial(field: string): number {
+    return this.serials.get(field) ?? 1;
+  }
+
+  noteSerialValue(field: string, value: StoredValue): void {
+    const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+    if (Number.isInteger(n) && n >= (this.serials.get(field) ?? 1)) this.serials.set(field, n + 1);
+  }
+
+  /**
+   * The values of a field in a record; for a global field, those the scope sees (a session's: globals.ts), or
+   * without a scope the file's; for a computed one (a calculation, a joined related field), computed now.
+   */
+  valuesOf(record: StoredRecord, field: TableField, scope?: GlobalScope): StoredValue[] {
+    if (field.computed) return this.computers.get(field)!(record, scope);
+    if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
+    return record.values.get(field.name) ?? emptyValues(field);
+  }
+}
+
+export function emptyValues(field: TableField): StoredValue[] {
+  return Array.from({ length: field.repetitions }, () => (field.type === "text" ? "" : null));
+}
+
+/** A hosted database: its model and its tables' records. */
+export interface HostedDatabase {
+  model: DatabaseModel;
+  tables: Map<string, TableData>;
+  /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
+  globals?: GlobalScope;
+}
+
+/** Container bytes, addressed by the id that a container field's URL carries, of one hosted database. */
+export interface StoredFile extends ContainerRef {
+  bytes: Uint8Array;
+  /** The database whose field the file was uploaded into: only that database's URLs serve it. */
+  database: string;
+}
+
+/** Whether a global scope (a session's values, or the file's) still exists: a session's dies with the session. */
+export type ScopeLiveness = (scope: GlobalScope) => boolean;
+
+interface StoredEntry {
+  file: StoredFile;
+  /** How many repetitions of stored records hold the file (kept by TableData.put / remove). */
+  records: number;
+  /** Global fields whose values were set to the file, by scope; checked against the scope's current values. */
+  globals: { scope: GlobalScope; table: TableData; field: string }[];
+}
+
+/**
+ * Container files, each held while a record's field, or a live scope's global field, holds it. Records count
+ * their holds as they are stored and removed (TableData); a global field's value is noted when it is written and
+ * checked when asked. A file no field holds is never served, and it is dropped once the synchronous write that
+ * let go of it has finished (a microtask), so a write that fails and is undone within its step finds its files
+ * still there. Files held only by a session's global field are checked again at each upload and each count.
+ */
+export class ContainerStore {
+  private readonly files = new Map<string, StoredEntry>();
+  /** Files that may have lost their last holder, checked by {@link collect}. */
+  private readonly candidates = new Set<string>();
+  private collecting = false;
+
+  constructor(private readonly scopeLive: ScopeLiveness = () => true) {}
+
+  /** Keeps an uploaded file for `database`; dropped again unless a field holds it by the end of the write. */
+  put(database: string, filename: string, contentType: string, bytes: Uint8Array): ContainerRef {
+    const id = randomUUID().replaceAll("-", "").toUpperCase();
+    const ref: ContainerRef = { id, filename, contentType, size: bytes.byteLength };
+    this.files.set(id, { file: { ...ref, bytes, database }, records: 0, globals: [] });
+    this.candidates.add(id);
+    this.scheduleCollect();
+    return ref;
+  }
+
+  /** The file of that id, if it belongs to `database` and a field still holds it. */
+  get(database: string, id: string): StoredFile | undefined {
+    const entry = this.files.get(id);
+    return entry && entry.file.database === database && this.held(entry) ? entry.file : undefined;
+  }
+
+  /** How many files the store keeps, once those no field holds are dropped. */
+  count(): number {
+    this.collect();
+    return this.files.size;
+  }
+
+  /** A stored record's repetitions now hold these values (`+1`) or no longer do (`-1`). */
+  recordHolds(values: readonly StoredValue[] | undefined, change: 1 | -1): void {
+    for (const value of values ?? []) {
+      if (value === null || typeof value !== "object") continue;
+      const entry = this.files.get(value.id);
+      if (!entry) continue;
+      entry.records += change;
+      if (entry.records === 0) {
+        this.candidates.add(value.id);
+        this.scheduleCollect();
+      }
+    }
+  }
+
+  /** A scope's global field was set to these values (the ones it held before are checked when asked). */
+  globalHolds(scope: GlobalScope, table: TableData, field: string, values: readonly StoredValue[] | undefined): void {
+    for (const value of values ?? []) {
+      if (value === null || typeof value !== "object") continue;
+      const entry = this.files.get(value.id);
+      if (entry && !entry.globals.some((g) => g.scope === scope && g.table === table && g.field === field)) entry.globals.push({ scope, table, field });
+    }
+  }
+
+  private held(entry: StoredEntry): boolean {
+    if (entry.records > 0) return true;
+    entry.globals = entry.globals.filter(({ scope, table, field }) => this.scopeLive(scope) && (scope.own(table, field) ?? []).some((v) => v !== null && typeof v === "object" && v.id === entry.file.id));
+    return entry.globals.length > 0;
+  }
+
+  private scheduleCollect(): void {
+    if (this.collecting) return;
+    this.collecting = true;
+    queueMicrotask(() => this.collect());
+  }
+
+  /** Drops the candidates no field holds. */
+  private collect(): void {
+    this.collecting = false;
+    for (const id of this.candidates) {
+      const entry = this.files.get(id);
+      if (entry && !this.held(entry)) this.files.delete(id);
+      if (!entry || entry.records > 0 || !this.files.has(id)) this.candidates.delete(id);
+    }
+  }
+}
+
+/** The table a layout shows. */
+export function tableOf(db: HostedDatabase, layout: LayoutModel): TableData {
+  return db.tables.get(layout.table.name)!;
+}
