@@ -47,16 +47,18 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     expect(r.matrix.cli?.pull).toBeGreaterThan(0);
   });
 
-  it("keeps the emulator's house (--within emulator): the hosted file imports neither API nor the shell, the shell imports neither", async () => {
+  it("keeps the emulator's house (--within emulator): the hosted file imports neither API nor the shell, the shell imports neither, the APIs not each other", async () => {
     const { code, report: r } = await report(["--within", "emulator"]);
     expect(r.folderCycles).toEqual([]);
     expect(r.fileCycles).toEqual([]);
     expect(code).toBe(0);
     const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
-    expect(r.folders).toEqual(expect.arrayContaining(["(emulator)", "data-api", "hosted-file", "http"]));
+    expect(r.folders).toEqual(expect.arrayContaining(["(emulator)", "data-api", "hosted-file", "http", "odata"]));
     expect(imports("hosted-file")).toEqual([]);
     expect(imports("http")).toEqual([]);
     expect(imports("data-api").filter((to) => to !== "hosted-file" && to !== "http")).toEqual([]);
+    // The two APIs stand side by side over the hosted file: neither imports the other.
+    expect(imports("odata").filter((to) => to !== "hosted-file" && to !== "http")).toEqual([]);
   });
 
   it("fails on a cycle, between folders or between files", async () => {

@@ -3,6 +3,7 @@
 // empty value is null and `''` is empty; `eq null` matches empty; other comparisons with null are false, `ne` is
 // `not eq`; a `Nav/Field` comparison holds when some related record satisfies it.
 
+import { compareCodePoints } from "../hosted-file/find/code-point-order.js";
 import type { CheckedNode, FilterType, FilterValue } from "./filter-check.js";
 import type { FilterRow } from "./filter-schema.js";
 import {
@@ -182,25 +183,13 @@ function compileArithmetic(op: string, left: Evaluate, right: Evaluate): Evaluat
   };
 }
 
-/** Strings by Unicode code point (not UTF-16 unit), numbers numerically, false before true. */
+/** Strings by Unicode code point (not UTF-16 unit), as the hosted file sorts them; numbers numerically, false before true. */
 export function compareValues(a: string | number | boolean, b: string | number | boolean): number {
-  if (typeof a === "string" && typeof b === "string") {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      const x = a.charCodeAt(i);
-      const y = b.charCodeAt(i);
-      if (x !== y) return codePointOrder(x) - codePointOrder(y);
-    }
-    return a.length - b.length;
-  }
+  if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
   const x = Number(a);
   const y = Number(b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
-
-/** Surrogates (U+D800–DFFF) sort after U+E000–FFFF, as the code points they encode do. */
-const codePointOrder = (unit: number) =>
-  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 function compileCompare(node: Extract<CheckedNode, { kind: "compare" }>, now: number): Evaluate {
   if (node.never) return () => false;
