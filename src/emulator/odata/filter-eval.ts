@@ -1,5 +1,5 @@
 // A checked `$filter` compiled once into a predicate over rows: each node becomes one closure, so a row costs one
-// pass over the tree. Semantics (docs/odata-filter-choices.md): text compares by code point, case-sensitively; an
+// pass over the tree. Semantics (docs/emulator.md, "The OData API"): text compares by code point, case-sensitively; an
 // empty value is null and `''` is empty; `eq null` matches empty; other comparisons with null are false, `ne` is
 // `not eq`; a `Nav/Field` comparison holds when some related record satisfies it.
 

@@ -265,7 +265,7 @@ class FilterParser {
       field = { by: "name", name: second.text };
     } else throw this.unexpectedOperand();
     this.advance();
-    // One level only: deeper paths are a choice not made (docs/odata-filter-choices.md).
+    // One level only: deeper paths are a choice not made (docs/emulator.md, "The OData API").
     if (this.token.kind === "/") throw syntaxError(this.token.text);
     return leaf({ kind: "field", field, navigation: first.name, at: token.start });
   }
