@@ -147,6 +147,31 @@ describe("$metadata: navigation (relations both ways)", () => {
     );
   });
 
+  it("leaves out a navigation property named like a field of the same entity type (the field keeps the name)", () => {
+    const model = modelOf([
+      {
+        ...contactsLayout,
+        fields: [...contactsLayout.fields, { name: "Invoices", type: "text" }],
+      },
+    ]);
+    const contacts = odataModel(model).entityTypes.find((t) => t.set === "Contacts")!;
+    expect(contacts.navigation).toEqual([]);
+    expect(contacts.properties.some((p) => p.name === "Invoices")).toBe(true);
+    const xml = odataMetadata(model).body;
+    expect(xmlAsJsonCsdl(xml)).toEqual(JSON.parse(odataMetadata(model, { format: "json" }).body));
+  });
+
+  it("keeps an entity set named like another entity type in the XML; JSON, one key per name, keeps the type", () => {
+    const model = modelOf([notesLayout, { ...notesLayout, layout: "Notes_", table: "Notes_" }]);
+    const xml = odataMetadata(model).body;
+    expect(xml).toContain(`<EntitySet Name="Notes_" EntityType="com.filemaker.odata.Shop.Notes__">`);
+    const doc = JSON.parse(odataMetadata(model, { format: "json" }).body);
+    expect(doc.Shop.Notes_.$Kind).toBe("EntityType");
+    expect(doc.Shop.Notes__.$Kind).toBe("EntityType");
+    expect(doc.Shop.Notes.$Kind).toBe("EntitySet");
+    expect(xmlAsJsonCsdl(xml)).toEqual(doc);
+  });
+
   it("relates a table to itself once", () => {
     const model = modelOf([
       {
