@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { compileODataFilter, type FilterRow } from "../../../src/emulator/odata/filter.js";
+import { filterTablesOf } from "../../../src/emulator/odata/metadata-filter.js";
 import { odataMetadata } from "../../../src/emulator/odata/metadata-document.js";
 import { metadataJsonValue } from "../../../src/emulator/odata/metadata-json.js";
 import { FIRST_FMTID, odataModel, schemaVersionOf, type ODataEntityType } from "../../../src/emulator/odata/metadata-model.js";
@@ -280,5 +282,26 @@ describe("$metadata of one table, and the service document", () => {
         { name: "My File", kind: "EntityContainer", url: "http://h/fmi/odata/v4/My%20File" },
       ],
     });
+  });
+});
+
+describe("$metadata's model as the $filter checker sees it", () => {
+  it("gives each set its fields with Edm types and FMFIDs, and navigation to the related sets", () => {
+    const model = odataModel(shop());
+    const tables = filterTablesOf(model);
+    const contacts = tables.get("Contacts")!;
+    const age = model.entityTypes[0]!.properties.find((p) => p.name === "Age")!;
+    expect(contacts.fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "Edm.Decimal", id: age.fieldId });
+    expect(contacts.navigation!.get("Invoices")).toBe(tables.get("Invoices"));
+    expect(tables.get("Invoices")!.navigation!.get("Contacts")).toBe(contacts);
+    expect(tables.get("Notes")!.navigation!.size).toBe(0);
+    // The compiler takes them: a field by its FMFID, a related field through the navigation property.
+    const row = (values: Record<string, number>, invoices: Record<string, number>[] = []): FilterRow => ({
+      value: (f) => values[f],
+      related: (n) => (n === "Invoices" ? invoices.map((v) => row(v)) : []),
+    });
+    const matches = compileODataFilter(`${age.fieldId} gt 30 and Invoices/Amount gt 5`, contacts);
+    expect([matches(row({ Age: 40 }, [{ Amount: 9 }])), matches(row({ Age: 40 }, [{ Amount: 1 }])), matches(row({ Age: 20 }, [{ Amount: 9 }]))]).toEqual([true, false, false]);
+    expectODataError(() => compileODataFilter(`Nope eq 1`, contacts), 400, "8309", /Nope/);
   });
 });
