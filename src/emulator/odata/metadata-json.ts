@@ -34,8 +34,10 @@ function entityTypeJson(model: ODataModel, t: ODataEntityType): Record<string, J
   if (t.tableId) out["@TableID"] = t.tableId;
   if (t.key !== undefined) out["$Key"] = [t.key];
   for (const p of t.properties) out[p.name] = propertyJson(p);
-  out["@BestRowID"] = "ROWID";
-  out["@RowVersion"] = "ROWMODID";
+  if (model.annotations === "all") {
+    out["@BestRowID"] = "ROWID";
+    out["@RowVersion"] = "ROWMODID";
+  }
   for (const n of t.navigation) out[n.name] = { $Kind: "NavigationProperty", $Collection: true, $Type: `${model.database}.${n.target}` };
   return out;
 }
@@ -44,7 +46,7 @@ function entitySetJson(model: ODataModel, t: ODataEntityType): Record<string, Js
   const out = record();
   out["$Kind"] = "EntitySet";
   out["$Type"] = `${model.database}.${t.name}`;
-  out["@Org.OData.Core.V1.ResourcePath"] = t.set;
+  if (model.annotations === "all") out["@Org.OData.Core.V1.ResourcePath"] = t.set;
   if (t.navigation.length > 0) {
     const bindings = record();
     for (const n of t.navigation) bindings[n.name] = n.name;
@@ -62,6 +64,7 @@ export function metadataJsonValue(model: ODataModel, only?: ODataEntityType): Re
   // Entity sets sit beside the types (1.6). A table occurrence named like another's entity type (`A_` beside `A`)
   // would share its key: the type keeps it, and that set is listed by the service document and the XML only.
   for (const t of types) if (!(t.set in schema)) schema[t.set] = entitySetJson(model, t);
+  if (model.annotations === "ids") return document(model, schema);
   schema["@Org.OData.Core.V1.DereferenceableIDs"] = true;
   schema["@Org.OData.Core.V1.ConventionalIDs"] = true;
   schema["@Org.OData.Capabilities.V1.ConformanceLevel"] = "Org.OData.Capabilities.V1.ConformanceLevelType/Intermediate";
@@ -74,6 +77,10 @@ export function metadataJsonValue(model: ODataModel, only?: ODataEntityType): Re
     Supported: true,
     Capabilities: ["Org.OData.Aggregation.V1.Aggregate", "Org.OData.Aggregation.V1.GroupBy"],
   };
+  return document(model, schema);
+}
+
+function document(model: ODataModel, schema: Record<string, Json>): Record<string, Json> {
   const out = record();
   out["$Version"] = model.csdlVersion;
   if (model.serverVersion) out["@ServerVersion"] = model.serverVersion;

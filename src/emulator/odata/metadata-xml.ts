@@ -64,7 +64,7 @@ function entityTypeXml(model: ODataModel, t: ODataEntityType): string {
   if (t.tableId) lines.push(` ${fmString("TableID", t.tableId)}`);
   if (t.key !== undefined) lines.push(` <Key><PropertyRef${attr("Name", t.key)} /></Key>`);
   for (const p of t.properties) lines.push(propertyXml(p));
-  lines.push(` ${fmString("BestRowID", "ROWID")}`, ` ${fmString("RowVersion", "ROWMODID")}`);
+  if (model.annotations === "all") lines.push(` ${fmString("BestRowID", "ROWID")}`, ` ${fmString("RowVersion", "ROWMODID")}`);
   for (const n of t.navigation) {
     lines.push(` <NavigationProperty${attr("Name", n.name)}${attr("Type", `Collection(${model.namespace}.${n.target})`)} />`);
   }
@@ -74,10 +74,11 @@ function entityTypeXml(model: ODataModel, t: ODataEntityType): string {
 
 function entitySetXml(model: ODataModel, t: ODataEntityType): string {
   const children = [
-    `  <Annotation Term="Org.OData.Core.V1.ResourcePath"${attr("String", t.set)} />`,
+    ...(model.annotations === "all" ? [`  <Annotation Term="Org.OData.Core.V1.ResourcePath"${attr("String", t.set)} />`] : []),
     ...t.navigation.map((n) => `  <NavigationPropertyBinding${attr("Path", n.name)}${attr("Target", n.name)} />`),
   ];
-  return ` <EntitySet${attr("Name", t.set)}${attr("EntityType", `${model.namespace}.${t.name}`)}>\n${children.join("\n")}</EntitySet>`;
+  const head = ` <EntitySet${attr("Name", t.set)}${attr("EntityType", `${model.namespace}.${t.name}`)}`;
+  return children.length === 0 ? `${head} />` : `${head}>\n${children.join("\n")}</EntitySet>`;
 }
 
 function capabilitiesXml(model: ODataModel): string {
@@ -115,7 +116,7 @@ export function metadataXml(model: ODataModel, only?: ODataEntityType): string {
     `<EntityContainer${attr("Name", model.database)}>`,
     ...types.map((t) => entitySetXml(model, t)),
     `</EntityContainer>`,
-    capabilitiesXml(model),
+    ...(model.annotations === "all" ? [capabilitiesXml(model)] : []),
     `</Schema></edmx:DataServices></edmx:Edmx>`,
     "",
   ].join("\n");

@@ -131,9 +131,9 @@ export function xmlAsJsonCsdl(xml: string): Record<string, Json> {
     }
     if (!(s.attrs.Name! in schema)) schema[s.attrs.Name!] = set;
   }
-  const tail = child(schemaEl, "Annotations")!;
-  if (tail.attrs.Target !== namespace) throw new Error("Annotations target another namespace");
-  for (const a of children(tail, "Annotation")) schema[term(a.attrs.Term!)] = annotationValue(a);
+  const tail = child(schemaEl, "Annotations");
+  if (tail && tail.attrs.Target !== namespace) throw new Error("Annotations target another namespace");
+  for (const a of tail ? children(tail, "Annotation") : []) schema[term(a.attrs.Term!)] = annotationValue(a);
   out[db] = schema;
   return out;
 }

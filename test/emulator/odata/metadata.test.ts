@@ -251,6 +251,25 @@ describe("$metadata: hostile names", () => {
   });
 });
 
+describe('$metadata with Prefer: include-annotations="-*"', () => {
+  it("keeps only TableID and FieldID annotations, in both forms, and still reports the SchemaVersion to the caller", () => {
+    const full = odataMetadata(shop());
+    const trimmed = odataMetadata(shop(), { idAnnotationsOnly: true });
+    expect(trimmed.schemaVersion).toBe(full.schemaVersion);
+    const terms = [...trimmed.body.matchAll(/Term="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(terms)).toEqual(new Set(["com.filemaker.odata.TableID", "com.filemaker.odata.FieldID"]));
+    expect(trimmed.body).toContain(`<EntitySet Name="Notes" EntityType="com.filemaker.odata.Shop.Notes_" />`);
+    expect(trimmed.body).toContain(`<Property Name="Email" Type="Edm.String" Nullable="false">`);
+    expect(trimmed.body).toContain(`<Key><PropertyRef Name="id" /></Key>`);
+    const doc = JSON.parse(odataMetadata(shop(), { idAnnotationsOnly: true, format: "json" }).body);
+    expect(xmlAsJsonCsdl(trimmed.body)).toEqual(doc);
+    const keys = JSON.stringify(doc).match(/"@[^"]+"/g)!;
+    expect(new Set(keys)).toEqual(new Set(['"@TableID"', '"@FieldID"']));
+    // The full form is unchanged by having built the trimmed one.
+    expect(odataMetadata(shop()).body).toBe(full.body);
+  });
+});
+
 describe("$metadata of one table, and the service document", () => {
   it("keeps one table by name or FMTID; an unknown one is 404 -1020", () => {
     const byName = odataMetadata(shop(), { table: "Notes" }).body;
