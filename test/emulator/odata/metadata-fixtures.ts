@@ -3,6 +3,7 @@
 
 import { buildModel, type DatabaseModel } from "../../../src/emulator/hosted-file/model.js";
 import { parseLayoutDescription } from "../../../src/layout/load.js";
+import type { LayoutDescriptionInput } from "../../../src/layout/schema.js";
 import { child, parseXml, type XmlElement } from "./metadata-xml-reader.js";
 
 /** The database model of these layout descriptions (one database). */
@@ -12,7 +13,7 @@ export function modelOf(layouts: readonly unknown[]): DatabaseModel {
   return [...models.values()][0]!;
 }
 
-export const contactsLayout = {
+export const contactsLayout: LayoutDescriptionInput = {
   database: "Shop",
   layout: "Contact Details",
   table: "Contacts",
@@ -44,7 +45,7 @@ export const contactsLayout = {
   ],
 };
 
-export const notesLayout = {
+export const notesLayout: LayoutDescriptionInput = {
   database: "Shop",
   layout: "Notes",
   table: "Notes",
