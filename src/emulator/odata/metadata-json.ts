@@ -11,6 +11,11 @@ function record(): Record<string, Json> {
   return Object.create(null) as Record<string, Json>;
 }
 
+/** Names JSON CSDL reads as keywords (`$Kind`) or annotations (`@TableID`), not as members. */
+export function isReserved(name: string): boolean {
+  return name.startsWith("$") || name.startsWith("@");
+}
+
 function propertyJson(p: ODataProperty): Record<string, Json> {
   const out = record();
   if (p.fieldId) out["@FieldID"] = p.fieldId;
@@ -33,12 +38,13 @@ function entityTypeJson(model: ODataModel, t: ODataEntityType): Record<string, J
   out["$Kind"] = "EntityType";
   if (t.tableId) out["@TableID"] = t.tableId;
   if (t.key !== undefined) out["$Key"] = [t.key];
-  for (const p of t.properties) out[p.name] = propertyJson(p);
+  // A name starting with `$` or `@` would be read as a CSDL keyword or an annotation: JSON leaves such fields out.
+  for (const p of t.properties) if (!isReserved(p.name)) out[p.name] = propertyJson(p);
   if (model.annotations === "all") {
     out["@BestRowID"] = "ROWID";
     out["@RowVersion"] = "ROWMODID";
   }
-  for (const n of t.navigation) out[n.name] = { $Kind: "NavigationProperty", $Collection: true, $Type: `${model.database}.${n.target}` };
+  for (const n of t.navigation) if (!isReserved(n.name)) out[n.name] = { $Kind: "NavigationProperty", $Collection: true, $Type: `${model.database}.${n.target}` };
   return out;
 }
 
@@ -49,7 +55,7 @@ function entitySetJson(model: ODataModel, t: ODataEntityType): Record<string, Js
   if (model.annotations === "all") out["@Org.OData.Core.V1.ResourcePath"] = t.set;
   if (t.navigation.length > 0) {
     const bindings = record();
-    for (const n of t.navigation) bindings[n.name] = n.name;
+    for (const n of t.navigation) if (!isReserved(n.name)) bindings[n.name] = n.name;
     out["$NavigationPropertyBinding"] = bindings;
   }
   return out;
@@ -60,10 +66,10 @@ export function metadataJsonValue(model: ODataModel, only?: ODataEntityType): Re
   const types = only ? [only] : model.entityTypes;
   const schema = record();
   if (model.schemaVersion) schema["@Org.OData.Core.V1.SchemaVersion"] = model.schemaVersion;
-  for (const t of types) schema[t.name] = entityTypeJson(model, t);
+  for (const t of types) if (!isReserved(t.name)) schema[t.name] = entityTypeJson(model, t);
   // Entity sets sit beside the types (1.6). A table occurrence named like another's entity type (`A_` beside `A`)
   // would share its key: the type keeps it, and that set is listed by the service document and the XML only.
-  for (const t of types) if (!(t.set in schema)) schema[t.set] = entitySetJson(model, t);
+  for (const t of types) if (!isReserved(t.set) && !(t.set in schema)) schema[t.set] = entitySetJson(model, t);
   if (model.annotations === "ids") return document(model, schema);
   schema["@Org.OData.Core.V1.DereferenceableIDs"] = true;
   schema["@Org.OData.Core.V1.ConventionalIDs"] = true;

@@ -75,6 +75,8 @@ function annotationValue(a: XmlElement): Json {
   throw new Error(`annotation ${a.attrs.Term} has no value`);
 }
 
+/** JSON CSDL leaves out members whose names it would read as keywords or annotations (metadata-json.ts). */
+const reserved = (name: string) => name.startsWith("$") || name.startsWith("@");
 const term = (t: string) => `@${t.startsWith(FM) ? t.slice(FM.length) : t}`;
 
 /** CSDL XML read into the JSON CSDL shape of metadata-json.ts (1.6), from the XML alone. */
@@ -108,14 +110,14 @@ export function xmlAsJsonCsdl(xml: string): Record<string, Json> {
       if (p.attrs.DefaultValue !== undefined) prop.$DefaultValue = p.attrs.DefaultValue;
       for (const a of annotations) if (a !== fieldId) prop[term(a.attrs.Term!)] = annotationValue(a);
       prop.$Type = p.attrs.Type!;
-      et[p.attrs.Name!] = prop;
+      if (!reserved(p.attrs.Name!)) et[p.attrs.Name!] = prop;
     }
     for (const a of children(t, "Annotation")) if (a.attrs.Term !== `${FM}TableID`) et[term(a.attrs.Term!)] = annotationValue(a);
     for (const n of children(t, "NavigationProperty")) {
       const m = /^Collection\((.*)\)$/.exec(n.attrs.Type!);
-      et[n.attrs.Name!] = { $Kind: "NavigationProperty", $Collection: true, $Type: local(m![1]!) };
+      if (!reserved(n.attrs.Name!)) et[n.attrs.Name!] = { $Kind: "NavigationProperty", $Collection: true, $Type: local(m![1]!) };
     }
-    schema[t.attrs.Name!] = et;
+    if (!reserved(t.attrs.Name!)) schema[t.attrs.Name!] = et;
   }
   const container = child(schemaEl, "EntityContainer")!;
   if (container.attrs.Name !== db) throw new Error(`EntityContainer "${container.attrs.Name}" is not the database "${db}"`);
@@ -127,10 +129,10 @@ export function xmlAsJsonCsdl(xml: string): Record<string, Json> {
     const bindings = children(s, "NavigationPropertyBinding");
     if (bindings.length > 0) {
       const b = obj();
-      for (const nb of bindings) b[nb.attrs.Path!] = nb.attrs.Target!;
+      for (const nb of bindings) if (!reserved(nb.attrs.Path!)) b[nb.attrs.Path!] = nb.attrs.Target!;
       set.$NavigationPropertyBinding = b;
     }
-    if (!(s.attrs.Name! in schema)) schema[s.attrs.Name!] = set;
+    if (!reserved(s.attrs.Name!) && !(s.attrs.Name! in schema)) schema[s.attrs.Name!] = set;
   }
   const tail = child(schemaEl, "Annotations");
   if (tail && tail.attrs.Target !== namespace) throw new Error("Annotations target another namespace");

@@ -240,6 +240,20 @@ describe("$metadata: hostile names", () => {
     expect(Object.getPrototypeOf(metadataJsonValue(odataModel(hostile())))).toBeNull();
   });
 
+  it("leaves fields named like JSON CSDL keywords or annotations out of the JSON form only", () => {
+    const model = modelOf([
+      { database: "D", layout: "L", table: "T", fields: [{ name: "$Kind", type: "number" }, { name: "@TableID", type: "text" }, { name: "ok$", type: "text" }] },
+    ]);
+    const xml = odataMetadata(model).body;
+    expect(xml).toContain(`<Property Name="$Kind" Type="Edm.Decimal">`);
+    expect(xml).toContain(`<Property Name="@TableID" Type="Edm.String">`);
+    const t = JSON.parse(odataMetadata(model, { format: "json" }).body).D.T_;
+    expect(t.$Kind).toBe("EntityType");
+    expect(t["@TableID"]).toMatch(/^FMTID:/);
+    expect(Object.keys(t)).toContain("ok$");
+    expect(xmlAsJsonCsdl(xml)).toEqual(JSON.parse(odataMetadata(model, { format: "json" }).body));
+  });
+
   it("replaces what XML 1.0 cannot carry with U+FFFD in XML only", () => {
     expect(escapeXml("a\u0001b\ud800c\uffff")).toBe("a\ufffdb\ufffdc\ufffd");
     expect(escapeXml("🎉")).toBe("🎉");
