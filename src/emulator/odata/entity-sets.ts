@@ -1,0 +1,187 @@
+// The hosted file as OData sees it: one entity set per table the hosted model knows (its layouts' tables and portal
+// tables), each with its fields in declaration order, its key (1.3's choice) and its FMTID; values encoded per 1.4;
+// and the adapters `$filter` reads (FilterTable, FilterRow over stored values). Values are read through
+// TableData.valuesOf, the read path of the Data API's record view, so calculations and related fields are the same.
+
+import type { FieldType } from "../../layout/schema.js";
+import type { TableField, TableModel } from "../hosted-file/model.js";
+import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
+import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
+import type { EdmType } from "./filter-ast.js";
+import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-schema.js";
+import { ODataError, quoted } from "./odata-error.js";
+import type { EntityKey, SetRef } from "./url-path.js";
+
+/** FMTIDs are numbered from here in the model's table order (1.3's choice). */
+export const FIRST_FMTID = 1065089;
+
+export interface EntitySet {
+  readonly name: string;
+  readonly id: number;
+  readonly model: TableModel;
+  readonly data: TableData;
+  /** The fields in declaration order. */
+  readonly fields: readonly TableField[];
+  /** The primary key (1.3's choice), or none: rows are addressed by ROWID. */
+  readonly key: TableField | undefined;
+}
+
+const EDM: Record<FieldType, EdmType> = {
+  text: "Edm.String",
+  number: "Edm.Decimal",
+  date: "Edm.Date",
+  time: "Edm.TimeOfDay",
+  timestamp: "Edm.DateTimeOffset",
+  container: "Edm.Binary",
+};
+
+export function edmType(field: TableField): EdmType {
+  return EDM[field.type];
+}
+
+/** Every entity set of a hosted database, in the model's table order. */
+export function entitySets(db: HostedDatabase): EntitySet[] {
+  return [...db.model.tables.values()].map((model, i) => {
+    const fields = [...model.fields.values()];
+    return { name: model.name, id: FIRST_FMTID + i, model, data: db.tables.get(model.name)!, fields, key: keyField(fields) };
+  });
+}
+
+/** 1.3's choice for a table known from layouts: the first required, unique field with a serial or uuid auto-enter. */
+function keyField(fields: readonly TableField[]): TableField | undefined {
+  return fields.find((f) => f.required && f.unique && f.repetitions === 1 && !f.global && !f.computed && (f.autoEnter === "serial" || f.autoEnter === "uuid"));
+}
+
+/** The set a path names, by name (exact) or FMTID; unknown → 404 -1020. */
+export function findSet(db: HostedDatabase, ref: SetRef): EntitySet {
+  const sets = entitySets(db);
+  const set = ref.by === "name" ? sets.find((s) => s.name === ref.name) : sets.find((s) => s.id === ref.id);
+  if (set) return set;
+  const shown = ref.by === "name" ? ref.name : `FMTID:${ref.id}`;
+  throw new ODataError(404, "-1020", `Table '${quoted(shown)}' not defined in database`);
+}
+
+export const fieldMissing = (name: string) => new ODataError(400, "8309", `The field named '${quoted(name)}' does not exist in a specified table (9)`);
+
+export const incompatibleTypes = () => new ODataError(400, "8309", "incompatible data types");
+
+/** A field by exact name, or `FMFID:n` (fieldNo·2^32 + FMTID, 1.3, field numbers from 1 in declaration order). */
+export function findField(set: EntitySet, name: string): TableField | undefined {
+  const id = /^FMFID:(\d{1,17})$/.exec(name);
+  if (id) {
+    const n = Number(id[1]);
+    if (n % 2 ** 32 !== set.id) return undefined;
+    return set.fields[Math.floor(n / 2 ** 32) - 1];
+  }
+  return set.fields.find((f) => f.name === name);
+}
+
+/** The record a key names (2.4); missing → 404 -1023, a literal of the wrong type → 400 8309. */
+export function findRecord(set: EntitySet, key: EntityKey): StoredRecord {
+  const notFound = () => new ODataError(404, "-1023", "Record not found");
+  if (key.kind === "rowid") return set.data.records.get(key.rowid) ?? throwError(notFound());
+  if (key.kind === "composite") throw new ODataError(400, "-1002", `Error: syntax error in URL at: '${key.values.length} key values'`);
+  const literal = key.value;
+  if (set.key === undefined) {
+    // A keyless TO is addressed by its ROWID (2.4).
+    if (literal.type !== "number") throw incompatibleTypes();
+    return set.data.records.get(literal.value) ?? throwError(notFound());
+  }
+  const field = set.key;
+  if ((field.type === "number") !== (literal.type === "number")) throw incompatibleTypes();
+  for (const record of set.data.records.values()) {
+    const value = set.data.valuesOf(record, field)[0];
+    if (literal.type === "number" ? value === literal.value : value === literal.value) return record;
+  }
+  throw notFound();
+}
+
+function throwError(error: ODataError): never {
+  throw error;
+}
+
+/** The key a record is addressed by in `@id`: its key value, or its ROWID when keyless (or the key is empty). */
+export function recordKey(set: EntitySet, record: StoredRecord): EntityKey {
+  const value = set.key === undefined ? undefined : set.data.valuesOf(record, set.key)[0];
+  if (typeof value === "string" && value !== "") return { kind: "single", value: { type: "string", value } };
+  if (typeof value === "number") return { kind: "single", value: { type: "number", value, text: String(value) } };
+  if (set.key === undefined) return { kind: "single", value: { type: "number", value: record.recordId, text: String(record.recordId) } };
+  return { kind: "rowid", rowid: record.recordId };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+function isoDate(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A stored value as OData's JSON shows it (1.4): null when empty; dates, times, timestamps (UTC, `Z`) as text. */
+export function jsonValue(field: TableField, value: StoredValue | undefined, containers: ContainerStore, database: string): string | number | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value === "object") {
+    // 2.6's choice: a container (only when selected) is its bytes in base64.
+    const file = containers.get(database, value.id);
+    return file ? Buffer.from(file.bytes).toString("base64") : null;
+  }
+  // Text in a field of another type is a calculation's invalid result, "?" (calculations.ts), shown as it is.
+  if (typeof value === "string") return value;
+  switch (field.type) {
+    case "text":
+      return String(value);
+    case "number":
+      return value;
+    case "date":
+      return isoDate(value);
+    case "time":
+      return formatWireTime(value);
+    case "timestamp": {
+      const days = Math.floor(value / 86_400);
+      const s = value - days * 86_400;
+      return `${isoDate(days)}T${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(Math.floor(s % 60))}Z`;
+    }
+    case "container":
+      return null;
+  }
+}
+
+/** A field's values in a record: one value, or every repetition as an array (2.3's choice). */
+export function fieldJson(set: EntitySet, record: StoredRecord, field: TableField, containers: ContainerStore, database: string): unknown {
+  const values = set.data.valuesOf(record, field);
+  if (field.repetitions === 1) return jsonValue(field, values[0], containers, database);
+  return values.map((v) => jsonValue(field, v, containers, database));
+}
+
+/** What `$filter` checks against: the table's fields with their Edm types and FMFIDs. */
+export function filterTable(set: EntitySet): FilterTable {
+  return { name: set.name, fields: set.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + set.id}` })) };
+}
+
+/** One record as `$filter` reads it (filter-schema.ts): dates `YYYY-MM-DD`, times, zone-less timestamps, numbers. */
+export function filterRow(set: EntitySet, record: StoredRecord): FilterRow {
+  return {
+    value(name) {
+      const field = set.fields.find((f) => f.name === name);
+      if (field === undefined) {
+        if (name === "ROWID") return record.recordId;
+        if (name === "ROWMODID") return record.modId;
+        return undefined;
+      }
+      const value = set.data.valuesOf(record, field)[0];
+      if (value === null || value === undefined || value === "") return null;
+      if (typeof value === "object") return value.id;
+      if (typeof value === "string") return value;
+      if (field.type === "date") return isoDate(value);
+      if (field.type === "time") return formatWireTime(value);
+      if (field.type === "timestamp") {
+        const days = Math.floor(value / 86_400);
+        return `${isoDate(days)}T${formatWireTime(value - days * 86_400)}`;
+      }
+      return value;
+    },
+  };
+}
+
+/** Whether a name is a special column of this set (2.10): ROWID or ROWMODID, unless a field has the name. */
+export function isSpecialColumn(set: EntitySet, name: string): boolean {
+  return SPECIAL_COLUMNS.includes(name) && !set.fields.some((f) => f.name === name);
+}
