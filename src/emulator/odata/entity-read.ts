@@ -3,17 +3,22 @@
 // Bodies are built here; odata-api.ts authenticates, picks the annotation form and writes them.
 
 import type { TableField } from "../hosted-file/model.js";
+import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { compareCodePoints } from "../hosted-file/find/code-point-order.js";
 import { compileODataFilter } from "./filter.js";
 import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
-import type { NamePath, OrderByItem, QueryOptions } from "./query-options.js";
+import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
 import { formatKey, formatODataPath, formatQueryOptions } from "./url-format.js";
 import type { EntityKey } from "./url-path.js";
 import {
+  FieldMissing,
   fieldJson,
   fieldMissing,
+  findSet,
+  navigations,
+  relatedRecords,
   filterRow,
   filterTable,
   findField,
@@ -59,7 +64,6 @@ function entityUrl(ctx: ReadContext, set: EntitySet, key: EntityKey): string {
 
 /** Options this read path does not implement are refused, never ignored (rule one). */
 export function refuseUnsupported(query: QueryOptions): void {
-  if (query.expand !== undefined) throw new ODataError(400, "-1002", "Error: $expand is not supported by the emulator yet");
   if (query.apply !== undefined) throw new ODataError(400, "-1002", "Error: $apply is not supported by the emulator yet");
   if (query.schemaversion !== undefined) throw new ODataError(400, "-1", "Error: $schemaversion is not supported by the emulator yet ($metadata carries no SchemaVersion)");
 }
@@ -83,11 +87,10 @@ function column(set: EntitySet, name: string): Column {
  * The columns a record shows: `$select`'s, in its order, or every field but containers (2.3) in definition order,
  * then ROWID and ROWMODID with `fmodata.include-specialcolumns` (2.10, only without `$select`).
  */
-function columns(set: EntitySet, ctx: ReadContext): Column[] {
-  const select = ctx.query.select;
+function columns(set: EntitySet, select: readonly NamePath[] | undefined, specialColumns: boolean): Column[] {
   if (select === undefined || select.some((p) => p[0] === "*")) {
     const out: Column[] = set.fields.filter((f) => f.type !== "container").map((field) => ({ kind: "field", field }));
-    if (ctx.prefer.includeSpecialColumns) out.push({ kind: "special", name: "ROWID" }, { kind: "special", name: "ROWMODID" });
+    if (specialColumns) out.push({ kind: "special", name: "ROWID" }, { kind: "special", name: "ROWMODID" });
     if (select !== undefined) for (const p of select) if (p[0] !== "*") addUnique(out, column(set, single(p)));
     return out;
   }
@@ -102,10 +105,10 @@ function addUnique(out: Column[], c: Column): void {
 
 const columnName = (c: Column) => (c.kind === "field" ? c.field.name : c.name);
 
-function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[], ctx: ReadContext, withIds: boolean): Body {
+function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[], ctx: ReadContext, expansions: readonly Expansion[]): Body {
   // Null-prototype: a field named "__proto__" stays a key.
   const out: Body = Object.create(null);
-  if (withIds && !ctx.annotations.none) {
+  if (!ctx.annotations.none) {
     const url = entityUrl(ctx, set, recordKey(set, record));
     out[ann(ctx.annotations, "id")] = url;
     out[ann(ctx.annotations, "editLink")] = url;
@@ -114,18 +117,79 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
     if (c.kind === "special") out[c.name] = c.name === "ROWID" ? record.recordId : record.modId;
     else out[c.field.name] = fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name);
   }
+  for (const e of expansions) {
+    const prepared = e.prepared();
+    if (prepared instanceof ODataError) {
+      // 2.6 (PKC): a bad field inside an expand is answered 200, the nav key replaced by an error in each record.
+      out.error = [prepared.toJSON()];
+      continue;
+    }
+    const rows = page(matching(e.target, relatedRecords(ctx.db, set, record, e.target, e.steps), e.options, ctx, prepared.predicate), e.options, ctx);
+    if (e.options.count === true) out[`${e.name}${ann(ctx.annotations, "count")}`] = rows.total;
+    out[e.name] = rows.rows.map((r) => entityJson(e.target, r, prepared.cols, ctx, prepared.expansions));
+  }
   return out;
 }
 
+/** One `$expand` item of a table: its target, its relation, its options checked once (or the error they give). */
+interface Expansion {
+  readonly name: string;
+  readonly target: EntitySet;
+  readonly steps: readonly RelationStep[];
+  readonly options: ExpandOptions;
+  prepared(): { cols: Column[]; predicate: Predicate | undefined; expansions: Expansion[] } | ODataError;
+}
+
+type Predicate = (r: StoredRecord) => boolean;
+
+/** `$expand`'s items (2.6): navigations of `set`; an unknown one is 400 8309, as `Nav/Field` in `$filter` is. */
+function expansions(set: EntitySet, items: readonly ExpandItem[] | undefined, ctx: ReadContext): Expansion[] {
+  if (items === undefined) return [];
+  const navs = navigations(ctx.db, set);
+  return items.map((item) => {
+    const steps = navs.get(item.nav);
+    if (steps === undefined) throw fieldMissing(item.nav);
+    const target = findSet(ctx.db, { by: "name", name: item.nav });
+    let prepared: ReturnType<Expansion["prepared"]> | undefined;
+    return {
+      name: item.nav,
+      target,
+      steps,
+      options: item.options,
+      prepared: () => {
+        if (prepared !== undefined) return prepared;
+        try {
+          const cols = columns(target, item.options.select, false);
+          for (const o of item.options.orderby ?? []) column(target, single(o.path));
+          prepared = { cols, predicate: predicateOf(target, item.options, ctx), expansions: expansions(target, item.options.expand, ctx) };
+        } catch (error) {
+          if (error instanceof FieldMissing) prepared = new ODataError(400, "8309", `FQL0009: The column named "${error.field}" does not exist in table "${target.name}".`);
+          else if (error instanceof ODataError && error.code === "8309") prepared = error;
+          else throw error;
+        }
+        return prepared;
+      },
+    };
+  });
+}
+
+function predicateOf(set: EntitySet, o: ExpandOptions, ctx: ReadContext): Predicate | undefined {
+  if (o.filter === undefined) return undefined;
+  const test = compileODataFilter(o.filter, filterTable(set, ctx.db), { now: () => ctx.now });
+  return (r) => test(filterRow(set, r, ctx.db));
+}
+
+/** `$skip` then `$top` (capped at a page) of the matching records, and how many matched. */
+function page(records: StoredRecord[], o: ExpandOptions, _ctx: ReadContext): { rows: StoredRecord[]; total: number } {
+  const skip = o.skip ?? 0;
+  return { rows: records.slice(skip, skip + Math.min(o.top ?? MAX_PAGE, MAX_PAGE)), total: records.length };
+}
+
 /** The records `$filter` keeps, in `$orderby` order (default: creation order, 2.5's choice). */
-function matching(set: EntitySet, ctx: ReadContext): StoredRecord[] {
-  let records = [...set.data.records.values()];
-  if (ctx.query.filter !== undefined) {
-    const predicate = compileODataFilter(ctx.query.filter, filterTable(set), { now: () => ctx.now });
-    records = records.filter((r) => predicate(filterRow(set, r)));
-  }
-  if (ctx.query.orderby !== undefined) records = sorted(set, records, ctx.query.orderby);
-  return records;
+function matching(set: EntitySet, records: StoredRecord[], o: ExpandOptions, ctx: ReadContext, predicate = predicateOf(set, o, ctx)): StoredRecord[] {
+  let out = predicate === undefined ? records : records.filter(predicate);
+  if (o.orderby !== undefined) out = sorted(set, out, o.orderby);
+  return out;
 }
 
 type SortValue = string | number | null;
@@ -160,46 +224,59 @@ function compareSort(a: SortValue, b: SortValue): number {
   return typeof a === "number" ? -1 : 1;
 }
 
-/** `GET /db/T`: a page of records (2.3, 2.5). */
-export function readCollection(set: EntitySet, ctx: ReadContext): Body {
-  const cols = columns(set, ctx);
-  const records = matching(set, ctx);
+/**
+ * `GET /db/T`: a page of records (2.3, 2.5); also a navigation's records (`T(k)/Nav`: `source` and `self`, the
+ * path its nextLink repeats).
+ */
+export function readCollection(set: EntitySet, ctx: ReadContext, source?: { records: StoredRecord[]; self: string }): Body {
   const q = ctx.query;
+  const cols = columns(set, q.select, ctx.prefer.includeSpecialColumns);
+  const exps = expansions(set, q.expand, ctx);
+  const records = matching(set, source?.records ?? [...set.data.records.values()], q, ctx);
   const skip = (q.skip ?? 0) + (q.skiptoken?.skip ?? 0);
   // Any $top suppresses nextLink (2.5's choice); a page is min(maxpagesize, 10,000).
-  const page = q.top !== undefined ? Math.min(q.top, MAX_PAGE) : Math.min(ctx.prefer.maxPageSize ?? MAX_PAGE, MAX_PAGE);
-  const rows = records.slice(skip, skip + page);
+  const size = q.top !== undefined ? Math.min(q.top, MAX_PAGE) : Math.min(ctx.prefer.maxPageSize ?? MAX_PAGE, MAX_PAGE);
+  const rows = records.slice(skip, skip + size);
   const body: Body = {};
   if (!ctx.annotations.none) {
     const selected = q.select === undefined ? "" : `(${cols.map((c) => `"${columnName(c)}"`).join(",")})`;
     body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${selected}`;
   }
   if (q.count === true) body[ann(ctx.annotations, "count")] = records.length;
-  body.value = rows.map((r) => entityJson(set, r, cols, ctx, true));
-  if (q.top === undefined && skip + page < records.length) {
-    const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + page, t: 0 } });
-    body[ann(ctx.annotations, "nextLink")] = `${ctx.root}${formatODataPath({ kind: "collection", db: ctx.db.model.name, set: { by: "name", name: set.name } })}?${next}`;
+  body.value = rows.map((r) => entityJson(set, r, cols, ctx, exps));
+  if (q.top === undefined && skip + size < records.length) {
+    const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + size, t: 0 } });
+    const self = source?.self ?? formatODataPath({ kind: "collection", db: ctx.db.model.name, set: { by: "name", name: set.name } });
+    body[ann(ctx.annotations, "nextLink")] = `${ctx.root}${self}?${next}`;
   }
   return body;
 }
 
 /** `GET /db/T/$count`: how many records `$filter` keeps (2.3), as text. */
 export function readCount(set: EntitySet, ctx: ReadContext): string {
-  return String(matching(set, ctx).length);
+  return String(matching(set, [...set.data.records.values()], ctx.query, ctx).length);
 }
 
 /** `GET /db/T(k)`: one record (2.3). */
 export function readEntity(set: EntitySet, key: EntityKey, ctx: ReadContext): Body {
   const record = findRecord(set, key);
-  const cols = columns(set, ctx);
+  const cols = columns(set, ctx.query.select, ctx.prefer.includeSpecialColumns);
+  const exps = expansions(set, ctx.query.expand, ctx);
   const body: Body = Object.create(null);
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}/$entity`;
-  return Object.assign(body, entityJson(set, record, cols, ctx, true));
+  return Object.assign(body, entityJson(set, record, cols, ctx, exps));
 }
 
 /** `GET /db/T(k)/F`: one field's value (2.3). */
 export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: ReadContext): Body {
   const record = findRecord(set, key);
+  const steps = findField(set, member) === undefined ? navigations(ctx.db, set).get(member) : undefined;
+  if (steps !== undefined) {
+    // `T(k)/Nav` (2.3): the related records as a collection of the target set, the request's options applied.
+    const target = findSet(ctx.db, { by: "name", name: member });
+    const self = formatODataPath({ kind: "member", db: ctx.db.model.name, set: { by: "name", name: set.name }, key, member });
+    return readCollection(target, ctx, { records: relatedRecords(ctx.db, set, record, target, steps), self });
+  }
   const c = memberColumn(set, member, ctx);
   const body: Body = {};
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${member}`;
@@ -231,7 +308,5 @@ function memberColumn(set: EntitySet, member: string, ctx: ReadContext): Column 
   const field = findField(set, member);
   if (field) return { kind: "field", field };
   if (isSpecialColumn(set, member)) return { kind: "special", name: member as "ROWID" | "ROWMODID" };
-  // Another table occurrence's name here is a navigation property (2.3), refused until it is served.
-  if (ctx.db.model.tables.has(member)) throw new ODataError(400, "-1002", `Error: navigation to '${member}' is not supported by the emulator yet`);
   throw fieldMissing(member);
 }

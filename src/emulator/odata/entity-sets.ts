@@ -5,6 +5,7 @@
 
 import type { FieldType } from "../../layout/schema.js";
 import type { TableField, TableModel } from "../hosted-file/model.js";
+import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
 import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
 import type { EdmType } from "./filter-ast.js";
@@ -61,7 +62,14 @@ export function findSet(db: HostedDatabase, ref: SetRef): EntitySet {
   throw new ODataError(404, "-1020", `Table '${quoted(shown)}' not defined in database`);
 }
 
-export const fieldMissing = (name: string) => new ODataError(400, "8309", `The field named '${quoted(name)}' does not exist in a specified table (9)`);
+/** 400 8309 for a name the table does not have; `field` is kept for `$expand`'s per-record form of it (2.6). */
+export class FieldMissing extends ODataError {
+  constructor(readonly field: string) {
+    super(400, "8309", `The field named '${quoted(field)}' does not exist in a specified table (9)`);
+  }
+}
+
+export const fieldMissing = (name: string) => new FieldMissing(name);
 
 export const incompatibleTypes = () => new ODataError(400, "8309", "incompatible data types");
 
@@ -151,14 +159,40 @@ export function fieldJson(set: EntitySet, record: StoredRecord, field: TableFiel
   return values.map((v) => jsonValue(field, v, containers, database));
 }
 
-/** What `$filter` checks against: the table's fields with their Edm types and FMFIDs. */
-export function filterTable(set: EntitySet): FilterTable {
-  return { name: set.name, fields: set.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + set.id}` })) };
+/**
+ * A table's navigation properties (1.3): the table occurrences its relations reach, both ways, named by their table
+ * (relations.ts: the portals' relations). Several pairs of fields to one table join as one navigation.
+ */
+export function navigations(db: HostedDatabase, set: EntitySet): ReadonlyMap<string, readonly RelationStep[]> {
+  return relationSteps(db.model).get(set.name) ?? new Map();
+}
+
+/** The records a navigation reaches from one record, in creation order. */
+export function relatedRecords(db: HostedDatabase, set: EntitySet, record: StoredRecord, target: EntitySet, steps: readonly RelationStep[]): StoredRecord[] {
+  const found = new Map<number, StoredRecord>();
+  for (const step of steps) for (const r of relatedRows(step.fromField, step.toField, set.data, record, target.data)) found.set(r.recordId, r);
+  return [...found.values()].sort((a, b) => a.recordId - b.recordId);
+}
+
+/** What `$filter` checks against: the table's fields with their Edm types and FMFIDs, and its navigations (one level). */
+export function filterTable(set: EntitySet, db?: HostedDatabase): FilterTable {
+  const own = (s: EntitySet): FilterTable => ({ name: s.name, fields: s.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + s.id}` })) });
+  if (db === undefined) return own(set);
+  const navigation = new Map<string, FilterTable>();
+  for (const name of navigations(db, set).keys()) navigation.set(name, own(findSet(db, { by: "name", name })));
+  return { ...own(set), navigation };
 }
 
 /** One record as `$filter` reads it (filter-schema.ts): dates `YYYY-MM-DD`, times, zone-less timestamps, numbers. */
-export function filterRow(set: EntitySet, record: StoredRecord): FilterRow {
+export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatabase): FilterRow {
   return {
+    related(name) {
+      if (db === undefined) return [];
+      const steps = navigations(db, set).get(name);
+      if (steps === undefined) return [];
+      const target = findSet(db, { by: "name", name });
+      return relatedRecords(db, set, record, target, steps).map((r) => filterRow(target, r));
+    },
     value(name) {
       const field = set.fields.find((f) => f.name === name);
       if (field === undefined) {

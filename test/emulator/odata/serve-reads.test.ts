@@ -131,7 +131,8 @@ describe("collections (2.3, 2.5, 2.6)", () => {
     expectODataError(await get(emu.url, `${S}/Contacts?$orderby=Nope`), 400, "8309");
     expectODataError(await get(emu.url, `${S}/Contacts?$filter=Nope%20eq%201`), 400, "8309");
     expectODataError(await get(emu.url, `${S}/Contacts?$filter=Name%20in%20('a')`), 400, "-1002");
-    expect(expectODataError(await get(emu.url, `${S}/Contacts?$expand=Notes`), 400, "-1002").message).toMatch(/\$expand is not supported/);
+    expectODataError(await get(emu.url, `${S}/Contacts?$expand=Nope`), 400, "8309");
+    expect(expectODataError(await get(emu.url, `${S}/Contacts?$apply=groupby((Name))`), 400, "-1002").message).toMatch(/\$apply is not supported/);
     expectODataError(await get(emu.url, `${S}/Contacts?$select=ID`), 400, "-1002");
     expectODataError(await get(emu.url, `${S}/$metadata`), 501, "-1");
     expectODataError(await get(emu.url, `${S}/Contacts`, { Accept: "application/atom+xml" }), 406, "-1");
@@ -159,7 +160,6 @@ describe("one record, one field, $value, $count (2.3, 2.4)", () => {
     expect([raw.status, raw.headers.get("content-type"), raw.text]).toEqual([200, "text/plain;charset=utf-8", "36"]);
     expect((await get(emu.url, `${S}/Contacts('A1')/Label/$value`)).text).toBe("Ada (36)");
     expectODataError(await get(emu.url, `${S}/Contacts('A1')/Nope`), 400, "8309");
-    expect(expectODataError(await get(emu.url, `${S}/Contacts('A1')/Notes`), 400, "-1002").message).toMatch(/navigation/);
   });
 
   it("counts with /$count as text (406 to Accept: text/plain) and honours $filter", async () => {
@@ -167,6 +167,45 @@ describe("one record, one field, $value, $count (2.3, 2.4)", () => {
     expect([all.status, all.headers.get("content-type"), all.text]).toEqual([200, "text/plain;charset=utf-8", "25"]);
     expect((await get(emu.url, `${S}/Notes/$count?$filter=ContactId%20eq%20'A1'`, { Accept: "*/*" })).text).toBe("13");
     expectODataError(await get(emu.url, `${S}/Notes/$count`, { Accept: "text/plain" }), 406, "-1");
+  });
+});
+
+describe("navigation: $expand, T(k)/Nav, Nav/Field in $filter (2.3, 2.6)", () => {
+  it("expands related records both ways, with nested options", async () => {
+    const a = await get(emu.url, `${S}/Contacts('A1')?$select=Name&$expand=Notes($select=N;$orderby=N%20desc;$top=2;$count=true)`);
+    expect(a.body.Name).toBe("Ada");
+    expect(a.body["Notes@count"]).toBe(13);
+    expect(a.body.Notes).toEqual([
+      { "@id": `${R}/${DB}/Notes(25)`, "@editLink": `${R}/${DB}/Notes(25)`, N: 25 },
+      { "@id": `${R}/${DB}/Notes(23)`, "@editLink": `${R}/${DB}/Notes(23)`, N: 23 },
+    ]);
+    const back = await get(emu.url, `${S}/Notes?$top=2&$select=N&$expand=Contacts($select=Name)`);
+    expect(back.body.value.map((v: any) => [v.N, v.Contacts.map((c: any) => c.Name)])).toEqual([[1, ["Ada"]], [2, ["bob"]]]);
+    const empty = await get(emu.url, `${S}/Contacts('C3')?$expand=Notes`);
+    expect(empty.body.Notes).toEqual([]);
+  });
+
+  it("answers a bad field inside $expand with 200 and an error in place of the navigation", async () => {
+    const a = await get(emu.url, `${S}/Contacts?$top=2&$select=Name&$expand=Notes($select=nope)`);
+    expect(a.status).toBe(200);
+    expect(a.body.value[0]).toEqual({
+      "@id": `${R}/${DB}/Contacts('A1')`,
+      "@editLink": `${R}/${DB}/Contacts('A1')`,
+      Name: "Ada",
+      error: [{ error: { code: "8309", message: 'FQL0009: The column named "nope" does not exist in table "Notes".' } }],
+    });
+  });
+
+  it("reads T(k)/Nav as the target's collection, and filters on Nav/Field", async () => {
+    const a = await get(emu.url, `${S}/Contacts('B2')/Notes?$count=true&$top=3&$select=N`);
+    expect(a.body["@context"]).toBe(`${R}/${DB}/$metadata#Notes("N")`);
+    expect(a.body["@count"]).toBe(12);
+    expect(a.body.value.map((v: any) => v.N)).toEqual([2, 4, 6]);
+    const paged = await get(emu.url, `${S}/Contacts('B2')/Notes?$select=N`, { Prefer: "odata.maxpagesize=10" });
+    expect(paged.body["@nextLink"]).toBe(`${R}/${DB}/Contacts('B2')/Notes?$select="N"&$skiptoken=s10t0`);
+    expect((await get("", paged.body["@nextLink"])).body.value.map((v: any) => v.N)).toEqual([22, 24]);
+    const f = await get(emu.url, `${S}/Contacts?$filter=Notes/N%20eq%202&$select=%22id%22`);
+    expect(f.body.value.map((v: any) => v.id)).toEqual(["B2"]);
   });
 });
 
