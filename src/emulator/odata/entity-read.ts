@@ -14,6 +14,7 @@ import { formatKey, formatODataPath, formatQueryOptions } from "./url-format.js"
 import type { EntityKey } from "./url-path.js";
 import {
   FieldMissing,
+  fieldId,
   fieldJson,
   fieldMissing,
   findSet,
@@ -36,6 +37,8 @@ export const MAX_PAGE = 10_000;
 export interface Annotations {
   readonly prefixed: boolean;
   readonly none: boolean;
+  /** `IEEE754Compatible=true` in Accept (2.1): Edm.Decimal values as strings. */
+  readonly ieee754?: boolean;
 }
 
 export interface ReadContext {
@@ -115,7 +118,7 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
   }
   for (const c of cols) {
     if (c.kind === "special") out[c.name] = c.name === "ROWID" ? record.recordId : record.modId;
-    else out[c.field.name] = fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name);
+    else out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
   }
   for (const e of expansions) {
     const prepared = e.prepared();
@@ -129,6 +132,12 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
     out[e.name] = rows.rows.map((r) => entityJson(e.target, r, prepared.cols, ctx, prepared.expansions));
   }
   return out;
+}
+
+/** With `IEEE754Compatible=true` (2.1), a number field's values are strings. */
+function numbersAsText(field: TableField, value: unknown, ctx: ReadContext): unknown {
+  if (!ctx.annotations.ieee754 || field.type !== "number") return value;
+  return Array.isArray(value) ? value.map((v) => (typeof v === "number" ? String(v) : v)) : typeof value === "number" ? String(value) : value;
 }
 
 /** One `$expand` item of a table: its target, its relation, its options checked once (or the error they give). */
@@ -280,7 +289,7 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
   const c = memberColumn(set, member, ctx);
   const body: Body = {};
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${member}`;
-  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name);
+  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
   return body;
 }
 

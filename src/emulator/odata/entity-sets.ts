@@ -174,6 +174,11 @@ export function relatedRecords(db: HostedDatabase, set: EntitySet, record: Store
   return [...found.values()].sort((a, b) => a.recordId - b.recordId);
 }
 
+/** A field's FMFID (1.3): its number (from 1, declaration order) · 2^32 + the table's FMTID. */
+export function fieldId(set: EntitySet, field: TableField): string {
+  return `FMFID:${(set.fields.indexOf(field) + 1) * 2 ** 32 + set.id}`;
+}
+
 /** What `$filter` checks against: the table's fields with their Edm types and FMFIDs, and its navigations (one level). */
 export function filterTable(set: EntitySet, db?: HostedDatabase): FilterTable {
   const own = (s: EntitySet): FilterTable => ({ name: s.name, fields: s.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + s.id}` })) });

@@ -171,15 +171,21 @@ function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): {
   const header = req.headers.accept;
   let jsonOk = header === undefined || header.trim() === "";
   let metadata: string | undefined;
+  let ieee754 = false;
   for (const range of (header ?? "").split(",")) {
     const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
     if (type === "*/*" || type === "application/*" || type === "application/json") jsonOk = true;
-    for (const p of params) if (p.startsWith("odata.metadata=")) metadata ??= p.slice("odata.metadata=".length);
+    for (const p of params) {
+      // 4.01: the parameter with or without `odata.` (2.1).
+      const m = /^(?:odata\.)?metadata=(.*)$/.exec(p);
+      if (m) metadata ??= m[1];
+      if (p === "ieee754compatible=true") ieee754 = true;
+    }
   }
   if (format !== undefined) jsonOk = format === "json";
   const v4 = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h)?.trim().startsWith("4.0") ?? false;
   const prefixed = metadata !== undefined || v4(req.headers["odata-version"]) || v4(req.headers["odata-maxversion"]);
-  return { json: jsonOk, annotations: { prefixed, none: metadata === "none" } };
+  return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
 }
 
 const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";

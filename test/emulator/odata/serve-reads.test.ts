@@ -107,6 +107,15 @@ describe("collections (2.3, 2.5, 2.6)", () => {
     expect(none.body).toEqual({ "@odata.count": 3, value: [{ id: "A1" }] });
   });
 
+  it("writes numbers as strings with IEEE754Compatible=true, and keys by FMFID with fmodata.entity-ids", async () => {
+    const a = await get(emu.url, `${S}/Contacts('A1')?$select=Age,Name`, { Accept: "application/json;IEEE754Compatible=true" });
+    expect([a.body.Age, a.body.Name]).toEqual(["36", "Ada"]);
+    // Name is the second field of the first table: 2·2^32 + 1065089.
+    const ids = await get(emu.url, `${S}/Contacts?$top=1&$select=FMFID:8590999681`, { Prefer: "fmodata.entity-ids" });
+    expect(ids.body.value[0]["FMFID:8590999681"]).toBe("Ada");
+    expect((await get(emu.url, `${S}/Contacts?$top=1&$select=FMFID:8590999681`)).body.value[0].Name).toBe("Ada");
+  });
+
   it("pages at odata.maxpagesize with @nextLink, followed to the end; $top suppresses it", async () => {
     const seen: number[] = [];
     let next: string | undefined = `${R}/${DB}/Notes?$filter=N%20gt%203&$select=N`;
