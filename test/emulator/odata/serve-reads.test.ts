@@ -230,4 +230,17 @@ describe("one hosted file, two APIs", () => {
     expect(a.body.value[0]).toMatchObject({ Age: 6, ROWID: recordId, ROWMODID: 1 });
     expect((await get(emu.url, `${S}/Contacts('${a.body.value[0].id}')/Label/$value`)).text).toBe("Dee (6)");
   });
+
+  it("reads a container the Data API uploads: base64 when selected, its bytes and type from $value", async () => {
+    const api = new DataApi(emu.url);
+    const token = await api.login(USER, PASSWORD, DB);
+    const bytes = new Uint8Array([137, 80, 78, 71, 0, 1, 2, 255]);
+    const up = await api.upload(token, "Contacts", "3", "Photo", 1, { bytes, type: "image/png", filename: "c.png" }, DB);
+    expect(up.status).toBe(200);
+    const sel = await get(emu.url, `${S}/Contacts('C3')?$select=Photo`);
+    expect(sel.body.Photo).toBe(Buffer.from(bytes).toString("base64"));
+    const raw = await fetch(`${emu.url}${S}/Contacts('C3')/Photo/$value`, { headers: { Authorization: auth() } });
+    expect(raw.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await raw.arrayBuffer())).toEqual(bytes);
+  });
 });
