@@ -33,6 +33,9 @@ import {
 /** Most records in one response (2.5). */
 export const MAX_PAGE = 10_000;
 
+/** Most records one response holds, expanded ones included: nested `$expand`s multiply, and must not run away. */
+export const MAX_RECORDS_PER_RESPONSE = 200_000;
+
 /** How annotations are written (2.2): `@x` or `@odata.x`; `metadata=none` drops context, id and editLink. */
 export interface Annotations {
   readonly prefixed: boolean;
@@ -51,6 +54,8 @@ export interface ReadContext {
   readonly query: QueryOptions;
   /** The request's instant, for `now()` in `$filter`. */
   readonly now: number;
+  /** Records written into this response so far (MAX_RECORDS_PER_RESPONSE). */
+  written: number;
 }
 
 export type Body = Record<string, unknown>;
@@ -127,8 +132,9 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
       out.error = [prepared.toJSON()];
       continue;
     }
-    const rows = page(matching(e.target, relatedRecords(ctx.db, set, record, e.target, e.steps), e.options, ctx, prepared.predicate), e.options, ctx);
+    const rows = page(matching(e.target, relatedRecords(ctx.db, set, record, e.target, e.steps), e.options, ctx, prepared.predicate), e.options);
     if (e.options.count === true) out[`${e.name}${ann(ctx.annotations, "count")}`] = rows.total;
+    reserve(ctx, rows.rows.length);
     out[e.name] = rows.rows.map((r) => entityJson(e.target, r, prepared.cols, ctx, prepared.expansions));
   }
   return out;
@@ -138,6 +144,14 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
 function numbersAsText(field: TableField, value: unknown, ctx: ReadContext): unknown {
   if (!ctx.annotations.ieee754 || field.type !== "number") return value;
   return Array.isArray(value) ? value.map((v) => (typeof v === "number" ? String(v) : v)) : typeof value === "number" ? String(value) : value;
+}
+
+/** Counts `n` more records into the response before they are built; past the bound, the request fails at once. */
+function reserve(ctx: ReadContext, n: number): void {
+  ctx.written += n;
+  if (ctx.written > MAX_RECORDS_PER_RESPONSE) {
+    throw new ODataError(400, "-1", `Error: the response would hold more than ${MAX_RECORDS_PER_RESPONSE} records (nested $expand); narrow it with $top or $filter`);
+  }
 }
 
 /** One `$expand` item of a table: its target, its relation, its options checked once (or the error they give). */
@@ -189,7 +203,7 @@ function predicateOf(set: EntitySet, o: ExpandOptions, ctx: ReadContext): Predic
 }
 
 /** `$skip` then `$top` (capped at a page) of the matching records, and how many matched. */
-function page(records: StoredRecord[], o: ExpandOptions, _ctx: ReadContext): { rows: StoredRecord[]; total: number } {
+function page(records: StoredRecord[], o: ExpandOptions): { rows: StoredRecord[]; total: number } {
   const skip = o.skip ?? 0;
   return { rows: records.slice(skip, skip + Math.min(o.top ?? MAX_PAGE, MAX_PAGE)), total: records.length };
 }
@@ -252,6 +266,7 @@ export function readCollection(set: EntitySet, ctx: ReadContext, source?: { reco
     body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${selected}`;
   }
   if (q.count === true) body[ann(ctx.annotations, "count")] = records.length;
+  reserve(ctx, rows.length);
   body.value = rows.map((r) => entityJson(set, r, cols, ctx, exps));
   if (q.top === undefined && skip + size < records.length) {
     const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + size, t: 0 } });
@@ -273,6 +288,7 @@ export function readEntity(set: EntitySet, key: EntityKey, ctx: ReadContext): Bo
   const exps = expansions(set, ctx.query.expand, ctx);
   const body: Body = Object.create(null);
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}/$entity`;
+  reserve(ctx, 1);
   return Object.assign(body, entityJson(set, record, cols, ctx, exps));
 }
 

@@ -12,6 +12,7 @@ import { entitySets, findSet } from "./entity-sets.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
+import type { QueryOptions } from "./query-options.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 
@@ -126,7 +127,7 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
     case "value": {
       refuseUnsupported(query);
       const set = findSet(db, path.set);
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now() };
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
         const raw = readValue(set, path.key, path.member, ctx);
         return { status: 200, contentType: raw.contentType, body: raw.body };
@@ -147,7 +148,7 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
 }
 
 /** The discovery documents take no query options; one given is refused, not ignored. */
-function refuseOptions(query: ReturnType<typeof parseODataRequestTarget>["query"]): void {
+function refuseOptions(query: QueryOptions): void {
   const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && k !== "format" && v !== undefined);
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to this resource`);
 }

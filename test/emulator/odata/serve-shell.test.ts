@@ -48,6 +48,14 @@ describe("the shell under both APIs", () => {
   });
 });
 
+describe("bounds", () => {
+  it("refuses a response that nested $expand would grow past 200,000 records, and keeps serving", async () => {
+    const a = await get(emu.url, `${S}/Contacts?$expand=Notes($expand=Contacts($expand=Notes))`);
+    expect(expectODataError(a, 400, "-1").message).toMatch(/more than 200000 records/);
+    expect((await get(emu.url, `${S}/Contacts?$top=1&$expand=Notes($top=2;$expand=Contacts)`)).body.value[0].Notes).toHaveLength(2);
+  });
+});
+
 describe("paging at 10,000 (2.5)", () => {
   it("answers at most 10,000 records, then a nextLink to the rest; $top=10000 has none", async () => {
     const first = await get(emu.url, `${S}/Notes?$select=N`);
