@@ -6,6 +6,9 @@ import type { LayoutDescriptionInput } from "../layout/schema.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
 import { listenHttp } from "./http/server.js";
+import { routeByPrefix } from "./http/router.js";
+import { odataApi, type ODataHost } from "./odata/odata-api.js";
+import { SERVICE_ROOT } from "./odata/url-request.js";
 import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
@@ -49,7 +52,7 @@ export interface EmulatorOptions {
   data?: string | SeedData;
   /**
    * Accounts beside the seed's: `{ username, password }`, `{ oauth: { requestId, identifier } }` (OAuth login
-   * headers) or `{ fmid }` (a Claris ID id token), each with optional `privileges` (default `["fmrest"]`).
+   * headers) or `{ fmid }` (a Claris ID id token), each with optional `privileges` (default `["fmrest", "fmodata"]`: both APIs).
    */
   accounts?: readonly Account[];
   /**
@@ -148,7 +151,8 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const state = await createState(options);
   // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
-  const api = dataApi(state);
+  // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
+  const api = routeByPrefix([{ prefix: SERVICE_ROOT, api: odataApi(odataHost(state)) }], dataApi(state));
   const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -181,6 +185,18 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
       ),
     }),
+  };
+}
+
+/** What the OData API reads of the state: the same hosted file, accounts and clock as the Data API. */
+function odataHost(state: EmulatorState): ODataHost {
+  return {
+    databases: state.databases,
+    containers: state.containers,
+    checkPassword: (username, password) => state.sessions.check({ kind: "basic", username, password }, "fmodata"),
+    now: () => state.clock.now(),
+    bindUrl: () => state.baseUrl,
+    restart: () => dropAllSessions(state),
   };
 }
 

@@ -25,7 +25,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
       y
         .option("layouts", { type: "string", array: true, demandOption: true, describe: "Description files or folders of *.layout.json" })
         .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
-        .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest privilege (repeatable)" })
+        .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest and fmodata privileges (repeatable)" })
         .option("api-key", {
           type: "string",
           array: true,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { EmulatorClock } from "../hosted-file/clock.js";
 import { SessionGlobals } from "../hosted-file/globals.js";
-import { AccountBook, type Account, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { AccountBook, type Account, type Privilege, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
 
 export type { Account } from "../hosted-file/sign-ins.js";
 
@@ -38,8 +38,8 @@ export class SessionRegistry {
   }
 
   /** Whether a sign-in (Basic, OAuth, FMID: sign-ins.ts) names an account that may use the Data API; no session is made. */
-  check(signIn: SignIn): SignInCheck {
-    return this.accounts.check(signIn, this.clock.now());
+  check(signIn: SignIn, privilege: Privilege = "fmrest"): SignInCheck {
+    return this.accounts.check(signIn, this.clock.now(), privilege);
   }
 
   /** Whether an account has this password, and whether it may use the Data API; no session is made. */

@@ -35,6 +35,12 @@ export type SignIn =
 
 export type SignInCheck = "ok" | "credentials" | "privilege" | "expired";
 
+/** The extended privileges the emulator checks: `fmrest` for the Data API, `fmodata` for OData. */
+export type Privilege = "fmrest" | "fmodata";
+
+/** What an account given no `privileges` has: both APIs (a seed or an option may withhold either). */
+export const DEFAULT_PRIVILEGES: readonly Privilege[] = ["fmrest", "fmodata"];
+
 /** A Claris ID id token lasts an hour (FileMaker Cloud). */
 export const FMID_TOKEN_LIFETIME_MS = 60 * 60_000;
 
@@ -99,8 +105,11 @@ export class AccountBook {
     else this.byFmid.set(digestHex(account.fmid), { account });
   }
 
-  /** Whether the sign-in names an account that may use the Data API; an FMID token's hour starts at its first use. */
-  check(signIn: SignIn, nowMs: number): SignInCheck {
+  /**
+   * Whether the sign-in names an account with `privilege` (`fmrest`: the Data API, `fmodata`: OData); an FMID
+   * token's hour starts at its first use. An account given no `privileges` has both.
+   */
+  check(signIn: SignIn, nowMs: number, privilege: Privilege = "fmrest"): SignInCheck {
     let privileges: readonly string[] | undefined;
     switch (signIn.kind) {
       case "basic": {
@@ -123,12 +132,12 @@ export class AccountBook {
         if (!entry) return "credentials";
         if (entry.firstUsedMs !== undefined && nowMs - entry.firstUsedMs >= FMID_TOKEN_LIFETIME_MS) return "expired";
         privileges = entry.account.privileges;
-        if (!(privileges ?? ["fmrest"]).includes("fmrest")) return "privilege";
+        if (!(privileges ?? DEFAULT_PRIVILEGES).includes(privilege)) return "privilege";
         entry.firstUsedMs ??= nowMs;
         return "ok";
       }
     }
-    return (privileges ?? ["fmrest"]).includes("fmrest") ? "ok" : "privilege";
+    return (privileges ?? DEFAULT_PRIVILEGES).includes(privilege) ? "ok" : "privilege";
   }
 }
 

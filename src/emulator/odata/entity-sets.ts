@@ -1,0 +1,226 @@
+// The hosted file as OData sees it: one entity set per table the hosted model knows (its layouts' tables and portal
+// tables), each with its fields in declaration order, its key (1.3's choice) and its FMTID; values encoded per 1.4;
+// and the adapters `$filter` reads (FilterTable, FilterRow over stored values). Values are read through
+// TableData.valuesOf, the read path of the Data API's record view, so calculations and related fields are the same.
+
+import type { FieldType } from "../../layout/schema.js";
+import type { TableField, TableModel } from "../hosted-file/model.js";
+import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
+import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
+import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
+import type { EdmType } from "./filter-ast.js";
+import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-schema.js";
+import { ODataError, quoted } from "./odata-error.js";
+import type { EntityKey, SetRef } from "./url-path.js";
+
+/** FMTIDs are numbered from here in the model's table order (1.3's choice). */
+export const FIRST_FMTID = 1065089;
+
+export interface EntitySet {
+  readonly name: string;
+  readonly id: number;
+  readonly model: TableModel;
+  readonly data: TableData;
+  /** The fields in declaration order. */
+  readonly fields: readonly TableField[];
+  /** The primary key (1.3's choice), or none: rows are addressed by ROWID. */
+  readonly key: TableField | undefined;
+}
+
+const EDM: Record<FieldType, EdmType> = {
+  text: "Edm.String",
+  number: "Edm.Decimal",
+  date: "Edm.Date",
+  time: "Edm.TimeOfDay",
+  timestamp: "Edm.DateTimeOffset",
+  container: "Edm.Binary",
+};
+
+export function edmType(field: TableField): EdmType {
+  return EDM[field.type];
+}
+
+/** Every entity set of a hosted database, in the model's table order. */
+export function entitySets(db: HostedDatabase): EntitySet[] {
+  return [...db.model.tables.values()].map((model, i) => {
+    const fields = [...model.fields.values()];
+    return { name: model.name, id: FIRST_FMTID + i, model, data: db.tables.get(model.name)!, fields, key: keyField(fields) };
+  });
+}
+
+/** 1.3's choice for a table known from layouts: the first required, unique field with a serial or uuid auto-enter. */
+function keyField(fields: readonly TableField[]): TableField | undefined {
+  return fields.find((f) => f.required && f.unique && f.repetitions === 1 && !f.global && !f.computed && (f.autoEnter === "serial" || f.autoEnter === "uuid"));
+}
+
+/** The set a path names, by name (exact) or FMTID; unknown → 404 -1020. */
+export function findSet(db: HostedDatabase, ref: SetRef): EntitySet {
+  const sets = entitySets(db);
+  const set = ref.by === "name" ? sets.find((s) => s.name === ref.name) : sets.find((s) => s.id === ref.id);
+  if (set) return set;
+  const shown = ref.by === "name" ? ref.name : `FMTID:${ref.id}`;
+  throw new ODataError(404, "-1020", `Table '${quoted(shown)}' not defined in database`);
+}
+
+/** 400 8309 for a name the table does not have; `field` is kept for `$expand`'s per-record form of it (2.6). */
+export class FieldMissing extends ODataError {
+  constructor(readonly field: string) {
+    super(400, "8309", `The field named '${quoted(field)}' does not exist in a specified table (9)`);
+  }
+}
+
+export const fieldMissing = (name: string) => new FieldMissing(name);
+
+export const incompatibleTypes = () => new ODataError(400, "8309", "incompatible data types");
+
+/** A field by exact name, or `FMFID:n` (fieldNo·2^32 + FMTID, 1.3, field numbers from 1 in declaration order). */
+export function findField(set: EntitySet, name: string): TableField | undefined {
+  const id = /^FMFID:(\d{1,17})$/.exec(name);
+  if (id) {
+    const n = Number(id[1]);
+    if (n % 2 ** 32 !== set.id) return undefined;
+    return set.fields[Math.floor(n / 2 ** 32) - 1];
+  }
+  return set.fields.find((f) => f.name === name);
+}
+
+/** The record a key names (2.4); missing → 404 -1023, a literal of the wrong type → 400 8309. */
+export function findRecord(set: EntitySet, key: EntityKey): StoredRecord {
+  const notFound = () => new ODataError(404, "-1023", "Record not found");
+  if (key.kind === "rowid") return set.data.records.get(key.rowid) ?? throwError(notFound());
+  if (key.kind === "composite") throw new ODataError(400, "-1002", `Error: syntax error in URL at: '${key.values.length} key values'`);
+  const literal = key.value;
+  if (set.key === undefined) {
+    // A keyless TO is addressed by its ROWID (2.4).
+    if (literal.type !== "number") throw incompatibleTypes();
+    return set.data.records.get(literal.value) ?? throwError(notFound());
+  }
+  const field = set.key;
+  if ((field.type === "number") !== (literal.type === "number")) throw incompatibleTypes();
+  for (const record of set.data.records.values()) {
+    const value = set.data.valuesOf(record, field)[0];
+    if (literal.type === "number" ? value === literal.value : value === literal.value) return record;
+  }
+  throw notFound();
+}
+
+function throwError(error: ODataError): never {
+  throw error;
+}
+
+/** The key a record is addressed by in `@id`: its key value, or its ROWID when keyless (or the key is empty). */
+export function recordKey(set: EntitySet, record: StoredRecord): EntityKey {
+  const value = set.key === undefined ? undefined : set.data.valuesOf(record, set.key)[0];
+  if (typeof value === "string" && value !== "") return { kind: "single", value: { type: "string", value } };
+  if (typeof value === "number") return { kind: "single", value: { type: "number", value, text: String(value) } };
+  if (set.key === undefined) return { kind: "single", value: { type: "number", value: record.recordId, text: String(record.recordId) } };
+  return { kind: "rowid", rowid: record.recordId };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+function isoDate(days: number): string {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A stored value as OData's JSON shows it (1.4): null when empty; dates, times, timestamps (UTC, `Z`) as text. */
+export function jsonValue(field: TableField, value: StoredValue | undefined, containers: ContainerStore, database: string): string | number | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value === "object") {
+    // 2.6's choice: a container (only when selected) is its bytes in base64.
+    const file = containers.get(database, value.id);
+    return file ? Buffer.from(file.bytes).toString("base64") : null;
+  }
+  // Text in a field of another type is a calculation's invalid result, "?" (calculations.ts), shown as it is.
+  if (typeof value === "string") return value;
+  switch (field.type) {
+    case "text":
+      return String(value);
+    case "number":
+      return value;
+    case "date":
+      return isoDate(value);
+    case "time":
+      return formatWireTime(value);
+    case "timestamp": {
+      const days = Math.floor(value / 86_400);
+      const s = value - days * 86_400;
+      return `${isoDate(days)}T${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(Math.floor(s % 60))}Z`;
+    }
+    case "container":
+      return null;
+  }
+}
+
+/** A field's values in a record: one value, or every repetition as an array (2.3's choice). */
+export function fieldJson(set: EntitySet, record: StoredRecord, field: TableField, containers: ContainerStore, database: string): unknown {
+  const values = set.data.valuesOf(record, field);
+  if (field.repetitions === 1) return jsonValue(field, values[0], containers, database);
+  return values.map((v) => jsonValue(field, v, containers, database));
+}
+
+/**
+ * A table's navigation properties (1.3): the table occurrences its relations reach, both ways, named by their table
+ * (relations.ts: the portals' relations). Several pairs of fields to one table join as one navigation.
+ */
+export function navigations(db: HostedDatabase, set: EntitySet): ReadonlyMap<string, readonly RelationStep[]> {
+  return relationSteps(db.model).get(set.name) ?? new Map();
+}
+
+/** The records a navigation reaches from one record, in creation order. */
+export function relatedRecords(db: HostedDatabase, set: EntitySet, record: StoredRecord, target: EntitySet, steps: readonly RelationStep[]): StoredRecord[] {
+  const found = new Map<number, StoredRecord>();
+  for (const step of steps) for (const r of relatedRows(step.fromField, step.toField, set.data, record, target.data)) found.set(r.recordId, r);
+  return [...found.values()].sort((a, b) => a.recordId - b.recordId);
+}
+
+/** A field's FMFID (1.3): its number (from 1, declaration order) · 2^32 + the table's FMTID. */
+export function fieldId(set: EntitySet, field: TableField): string {
+  return `FMFID:${(set.fields.indexOf(field) + 1) * 2 ** 32 + set.id}`;
+}
+
+/** What `$filter` checks against: the table's fields with their Edm types and FMFIDs, and its navigations (one level). */
+export function filterTable(set: EntitySet, db?: HostedDatabase): FilterTable {
+  const own = (s: EntitySet): FilterTable => ({ name: s.name, fields: s.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + s.id}` })) });
+  if (db === undefined) return own(set);
+  const navigation = new Map<string, FilterTable>();
+  for (const name of navigations(db, set).keys()) navigation.set(name, own(findSet(db, { by: "name", name })));
+  return { ...own(set), navigation };
+}
+
+/** One record as `$filter` reads it (filter-schema.ts): dates `YYYY-MM-DD`, times, zone-less timestamps, numbers. */
+export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatabase): FilterRow {
+  return {
+    related(name) {
+      if (db === undefined) return [];
+      const steps = navigations(db, set).get(name);
+      if (steps === undefined) return [];
+      const target = findSet(db, { by: "name", name });
+      return relatedRecords(db, set, record, target, steps).map((r) => filterRow(target, r));
+    },
+    value(name) {
+      const field = set.fields.find((f) => f.name === name);
+      if (field === undefined) {
+        if (name === "ROWID") return record.recordId;
+        if (name === "ROWMODID") return record.modId;
+        return undefined;
+      }
+      const value = set.data.valuesOf(record, field)[0];
+      if (value === null || value === undefined || value === "") return null;
+      if (typeof value === "object") return value.id;
+      if (typeof value === "string") return value;
+      if (field.type === "date") return isoDate(value);
+      if (field.type === "time") return formatWireTime(value);
+      if (field.type === "timestamp") {
+        const days = Math.floor(value / 86_400);
+        return `${isoDate(days)}T${formatWireTime(value - days * 86_400)}`;
+      }
+      return value;
+    },
+  };
+}
+
+/** Whether a name is a special column of this set (2.10): ROWID or ROWMODID, unless a field has the name. */
+export function isSpecialColumn(set: EntitySet, name: string): boolean {
+  return SPECIAL_COLUMNS.includes(name) && !set.fields.some((f) => f.name === name);
+}

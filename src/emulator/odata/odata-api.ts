@@ -1,0 +1,235 @@
+// The OData API as the HTTP shell carries it (../http/server.ts): Basic auth on every request (section 8), the read
+// path (entity-read.ts) over the hosted file, and every failure in OData's error shape (section 9), faults included.
+
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import type { FaultKind, PlannedFault } from "../http/faults.js";
+import type { HttpApi } from "../http/server.js";
+import { requestBaseUrl } from "../http/request-host.js";
+import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
+import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
+import { entitySets, findSet } from "./entity-sets.js";
+import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
+import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
+import { parsePrefer } from "./query-options-prefer.js";
+import type { QueryOptions } from "./query-options.js";
+import { formatODataPath } from "./url-format.js";
+import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
+
+/** What the OData API reads of the running emulator. */
+export interface ODataHost {
+  readonly databases: ReadonlyMap<string, HostedDatabase>;
+  readonly containers: ContainerStore;
+  /** Whether a name and password sign in to an account with the `fmodata` privilege. */
+  checkPassword(username: string, password: string): SignInCheck;
+  /** The emulator's clock, epoch ms. */
+  now(): number;
+  /** `http://host:port` the emulator is bound to. */
+  bindUrl(): string;
+  /** What a server restart does (the Data API's sessions go; OData has none). */
+  restart(): void;
+}
+
+const JSON_TYPE = "application/json;charset=utf-8";
+const HEADERS = { "OData-Version": "4.0" };
+const INTERNAL = "Unexpected internal OData Provider error";
+
+interface Reply {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  headers?: Record<string, string>;
+}
+
+export function odataApi(host: ODataHost): HttpApi {
+  return {
+    takesFaults: (target: string) => target === SERVICE_ROOT || target.startsWith(`${SERVICE_ROOT}/`) || target.startsWith(`${SERVICE_ROOT}?`),
+    refuseHost: (res: ServerResponse, hint: string) =>
+      send(res, errorReply(new ODataError(421, "-1000", `The Host header names a host this emulator does not serve (${hint})`))),
+    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault),
+    answerMalformed,
+  };
+}
+
+function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+  const body = JSON.stringify(new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`).toJSON());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void> {
+  if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
+  let reply: Reply;
+  try {
+    reply = answer(host, req);
+  } catch (error) {
+    reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
+  }
+  if (fault?.phase === "after") playAfter(res, reply, fault.kind);
+  else send(res, reply);
+}
+
+function errorReply(error: ODataError): Reply {
+  const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Basic realm="FileMaker"' } : {};
+  return { status: error.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(error.toJSON())), headers };
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { ...HEADERS, ...reply.headers, "Content-Type": reply.contentType, "Content-Length": reply.body.byteLength });
+  res.end(reply.body);
+}
+
+const unauthorized = () => new ODataError(401, "212", "(212): Invalid account/password");
+
+/** Every request signs in with Basic (section 8); API keys and Claris ID tokens are not served for OData. */
+function authenticate(host: ODataHost, req: IncomingMessage): void {
+  const signIn = signInOf(req.headers);
+  if (signIn === undefined || typeof signIn === "string" || signIn.kind !== "basic") throw unauthorized();
+  if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
+}
+
+function answer(host: ODataHost, req: IncomingMessage): Reply {
+  const target = req.url ?? "/";
+  if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
+  authenticate(host, req);
+  const method = req.method ?? "GET";
+  const { path, query } = parseODataRequestTarget(target);
+  if (method !== "GET") throw new ODataError(405, "-1002", `Error: ${method} is not supported by the emulator's OData API yet (reads only)`);
+  const accept = readAccept(req, query.format);
+  const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
+  if (path.kind === "serviceRoot") {
+    refuseOptions(query);
+    if (!accept.json) throw notAcceptable();
+    return json(ctxBody(accept.annotations, `${root}/$metadata`, {
+      value: [...host.databases.keys()].map((name) => ({ name, kind: "EntityContainer", url: root + formatODataPath({ kind: "serviceDocument", db: name }) })),
+    }));
+  }
+  const db = host.databases.get(path.db);
+  if (!db) throw incorrectServiceRoot();
+  const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
+  switch (path.kind) {
+    case "serviceDocument":
+      refuseOptions(query);
+      if (!accept.json) throw notAcceptable();
+      return json(ctxBody(accept.annotations, `${dbRoot}/$metadata`, {
+        value: entitySets(db).map((s) => ({ name: s.name, kind: "EntitySet", url: root + formatODataPath({ kind: "collection", db: path.db, set: { by: "name", name: s.name } }) })),
+      }));
+    case "metadata":
+      throw new ODataError(501, "-1", "Error: $metadata is not served by the emulator yet");
+    case "collection":
+    case "count":
+    case "entity":
+    case "member":
+    case "value": {
+      refuseUnsupported(query);
+      const set = findSet(db, path.set);
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      if (path.kind === "value") {
+        const raw = readValue(set, path.key, path.member, ctx);
+        return { status: 200, contentType: raw.contentType, body: raw.body };
+      }
+      if (path.kind === "count") {
+        // 2.3: `Accept: text/plain` is a 406 on FMS 22; `*/*` and application/json work.
+        if (!accept.json) throw notAcceptable();
+        return { status: 200, contentType: "text/plain;charset=utf-8", body: Buffer.from(readCount(set, ctx)) };
+      }
+      if (!accept.json) throw notAcceptable();
+      if (path.kind === "collection") return json(readCollection(set, ctx));
+      if (path.kind === "entity") return json(readEntity(set, path.key, ctx));
+      return json(readMember(set, path.key, path.member, ctx));
+    }
+    default:
+      throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
+  }
+}
+
+/** The discovery documents take no query options; one given is refused, not ignored. */
+function refuseOptions(query: QueryOptions): void {
+  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && k !== "format" && v !== undefined);
+  if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to this resource`);
+}
+
+function ctxBody(a: Annotations, context: string, rest: Record<string, unknown>): Record<string, unknown> {
+  return a.none ? rest : { [a.prefixed ? "@odata.context" : "@context"]: context, ...rest };
+}
+
+function json(body: unknown): Reply {
+  return { status: 200, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(body)) };
+}
+
+const notAcceptable = () => new ODataError(406, "-1", INTERNAL);
+
+/**
+ * What Accept (and `$format`, which overrides it: 2.1) allows: JSON when absent, `*∕*`, `application/*` or
+ * `application/json`; Atom and XML data are not emulated (2.1's choice: 406). The annotation form (2.2's choice):
+ * `@odata.` when the request has `OData-Version`/`OData-MaxVersion` 4.0 or an `odata.metadata=` parameter.
+ */
+function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): { json: boolean; annotations: Annotations } {
+  const header = req.headers.accept;
+  let jsonOk = header === undefined || header.trim() === "";
+  let metadata: string | undefined;
+  let ieee754 = false;
+  for (const range of (header ?? "").split(",")) {
+    const [type, ...params] = range.split(";").map((s) => s.trim().toLowerCase());
+    if (type === "*/*" || type === "application/*" || type === "application/json") jsonOk = true;
+    for (const p of params) {
+      // 4.01: the parameter with or without `odata.` (2.1).
+      const m = /^(?:odata\.)?metadata=(.*)$/.exec(p);
+      if (m) metadata ??= m[1];
+      if (p === "ieee754compatible=true") ieee754 = true;
+    }
+  }
+  if (format !== undefined) jsonOk = format === "json";
+  const v4 = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h)?.trim().startsWith("4.0") ?? false;
+  const prefixed = metadata !== undefined || v4(req.headers["odata-version"]) || v4(req.headers["odata-maxversion"]);
+  return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
+}
+
+const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";
+
+/** A fault before the request is handled, in OData's wire: nothing is applied. True when answered. */
+function playBefore(host: ODataHost, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
+  switch (kind) {
+    case "drop":
+      req.socket.destroy();
+      return true;
+    case "html":
+      sendHtml(res, 502);
+      return true;
+    case "truncate":
+      sendTruncated(res, errorReply(new ODataError(500, "-1", INTERNAL)));
+      return true;
+    case "capacity812":
+      send(res, errorReply(new ODataError(503, "812", "(812): Exceeds host's capacity")));
+      return true;
+    case "capacity956":
+      send(res, errorReply(new ODataError(500, "956", "(956): Maximum number of Data API sessions exceeded")));
+      return true;
+    case "revoke":
+      // OData has no session to revoke: every request signs in again.
+      return false;
+    case "restart":
+      host.restart();
+      return false;
+  }
+}
+
+function playAfter(res: ServerResponse, reply: Reply, kind: FaultKind): void {
+  if (kind === "drop") res.socket?.destroy();
+  else if (kind === "html") sendHtml(res, 504);
+  else sendTruncated(res, reply);
+}
+
+function sendHtml(res: ServerResponse, status: number): void {
+  res.writeHead(status, { "Content-Type": "text/html", "Content-Length": Buffer.byteLength(HTML_PAGE) });
+  res.end(HTML_PAGE);
+}
+
+function sendTruncated(res: ServerResponse, reply: Reply): void {
+  res.writeHead(reply.status, { ...HEADERS, "Content-Type": reply.contentType, "Content-Length": reply.body.byteLength });
+  res.write(reply.body.subarray(0, Math.floor(reply.body.byteLength / 2)), () => res.destroy());
+}
