@@ -170,6 +170,10 @@ describe("$metadata (1.3-1.6), from the same model as the read path", () => {
     const one = await get(emu.url, `${S}/$metadata%23Notes`);
     expect(all(parseXml(one.text), "EntityType").map((t) => t.attrs.Name)).toEqual(["Notes_"]);
     expectODataError(await get(emu.url, `${S}/$metadata%23Nope`), 404, "-1020");
+    expectODataError(await get(emu.url, `${S}/$metadata?$top=1`), 400, "-1002");
+    const trimmed = await get(emu.url, `${S}/$metadata`, { Prefer: 'include-annotations="-*"' });
+    expect(trimmed.text).toContain("FMTID:");
+    expect(trimmed.text).not.toContain("SchemaVersion");
   });
 
   it("states FMTIDs and FMFIDs that address the same table and rows through the read path", async () => {
