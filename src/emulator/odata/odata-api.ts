@@ -8,7 +8,7 @@ import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
-import { findSet } from "./entity-sets.js";
+import { findSet, odataModelOf } from "./entity-sets.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { odataMetadata } from "./metadata-document.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
@@ -115,7 +115,7 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
     case "serviceDocument":
       refuseOptions(query);
       if (!accept.json) throw notAcceptable();
-      return json(serviceDocument(db, dbRoot, discovery(accept.annotations)));
+      return json(serviceDocument(odataModelOf(db), dbRoot, discovery(accept.annotations)));
     case "metadata": {
       refuseOptions(query);
       const doc = odataMetadata(db, {
