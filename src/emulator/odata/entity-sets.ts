@@ -1,56 +1,69 @@
-// The hosted file as OData sees it: one entity set per table the hosted model knows (its layouts' tables and portal
-// tables), each with its fields in declaration order, its key (1.3's choice) and its FMTID; values encoded per 1.4;
-// and the adapters `$filter` reads (FilterTable, FilterRow over stored values). Values are read through
-// TableData.valuesOf, the read path of the Data API's record view, so calculations and related fields are the same.
+// The hosted file as OData's read path sees it: one entity set per entity type of `odataModel` (metadata-model.ts,
+// the one source of FMTIDs, FMFIDs, keys, Edm types and navigations, so reads address what `$metadata` states);
+// values encoded per 1.4; and the adapters `$filter` reads (metadata-filter.ts's tables, FilterRow over stored
+// values). Values are read through TableData.valuesOf, the Data API's read path, so calculations are the same.
 
-import type { FieldType } from "../../layout/schema.js";
 import type { TableField, TableModel } from "../hosted-file/model.js";
 import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
 import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
-import type { EdmType } from "./filter-ast.js";
+import { incompatibleTypes } from "./filter-error.js";
 import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-schema.js";
+import { filterTablesOf } from "./metadata-filter.js";
+import { odataModel, propertyOf, type ODataEntityType, type ODataModel } from "./metadata-model.js";
 import { ODataError, quoted } from "./odata-error.js";
 import type { EntityKey, SetRef } from "./url-path.js";
 
-/** FMTIDs are numbered from here in the model's table order (1.3's choice). */
-export const FIRST_FMTID = 1065089;
-
 export interface EntitySet {
   readonly name: string;
+  /** The FMTID's number (metadata-model.ts). */
   readonly id: number;
   readonly model: TableModel;
   readonly data: TableData;
-  /** The fields in declaration order. */
+  /** The entity type `$metadata` states for this set: the source of its fields, key, ids, types and navigations. */
+  readonly type: ODataEntityType;
+  /** The entity type's fields, in declaration order (related `T::F` fields are reached by navigation instead). */
   readonly fields: readonly TableField[];
   /** The primary key (1.3's choice), or none: rows are addressed by ROWID. */
   readonly key: TableField | undefined;
 }
 
-const EDM: Record<FieldType, EdmType> = {
-  text: "Edm.String",
-  number: "Edm.Decimal",
-  date: "Edm.Date",
-  time: "Edm.TimeOfDay",
-  timestamp: "Edm.DateTimeOffset",
-  container: "Edm.Binary",
-};
-
-export function edmType(field: TableField): EdmType {
-  return EDM[field.type];
+interface ODataView {
+  readonly model: ODataModel;
+  readonly sets: readonly EntitySet[];
+  readonly filterTables: ReadonlyMap<string, FilterTable>;
 }
 
-/** Every entity set of a hosted database, in the model's table order. */
-export function entitySets(db: HostedDatabase): EntitySet[] {
-  return [...db.model.tables.values()].map((model, i) => {
-    const fields = [...model.fields.values()];
-    return { name: model.name, id: FIRST_FMTID + i, model, data: db.tables.get(model.name)!, fields, key: keyField(fields) };
-  });
+// The hosted model is immutable after start, so its OData view is built once per model object.
+const views = new WeakMap<object, ODataView>();
+
+function viewOf(db: HostedDatabase): ODataView {
+  let view = views.get(db.model);
+  if (view === undefined) {
+    const model = odataModel(db);
+    const sets = model.entityTypes.map((type): EntitySet => ({
+      name: type.set,
+      id: type.tableNumber,
+      model: type.table,
+      data: db.tables.get(type.set)!,
+      type,
+      fields: type.properties.map((p) => p.field),
+      key: type.key === undefined ? undefined : type.properties.find((p) => p.name === type.key)!.field,
+    }));
+    view = { model, sets, filterTables: filterTablesOf(model) };
+    views.set(db.model, view);
+  }
+  return view;
 }
 
-/** 1.3's choice for a table known from layouts: the first required, unique field with a serial or uuid auto-enter. */
-function keyField(fields: readonly TableField[]): TableField | undefined {
-  return fields.find((f) => f.required && f.unique && f.repetitions === 1 && !f.global && !f.computed && (f.autoEnter === "serial" || f.autoEnter === "uuid"));
+/** The OData view of a hosted database (metadata-model.ts), as `$metadata` states it; cached per hosted model. */
+export function odataModelOf(db: HostedDatabase): ODataModel {
+  return viewOf(db).model;
+}
+
+/** Every entity set of a hosted database, in FMTID order (metadata-model.ts). */
+export function entitySets(db: HostedDatabase): readonly EntitySet[] {
+  return viewOf(db).sets;
 }
 
 /** The set a path names, by name (exact) or FMTID; unknown → 404 -1020. */
@@ -71,17 +84,9 @@ export class FieldMissing extends ODataError {
 
 export const fieldMissing = (name: string) => new FieldMissing(name);
 
-export const incompatibleTypes = () => new ODataError(400, "8309", "incompatible data types");
-
-/** A field by exact name, or `FMFID:n` (fieldNo·2^32 + FMTID, 1.3, field numbers from 1 in declaration order). */
+/** A field by exact name, or `FMFID:n` (1.3), as the entity type states them. */
 export function findField(set: EntitySet, name: string): TableField | undefined {
-  const id = /^FMFID:(\d{1,17})$/.exec(name);
-  if (id) {
-    const n = Number(id[1]);
-    if (n % 2 ** 32 !== set.id) return undefined;
-    return set.fields[Math.floor(n / 2 ** 32) - 1];
-  }
-  return set.fields.find((f) => f.name === name);
+  return propertyOf(set.type, name)?.field;
 }
 
 /** The record a key names (2.4); missing → 404 -1023, a literal of the wrong type → 400 8309. */
@@ -160,11 +165,17 @@ export function fieldJson(set: EntitySet, record: StoredRecord, field: TableFiel
 }
 
 /**
- * A table's navigation properties (1.3): the table occurrences its relations reach, both ways, named by their table
- * (relations.ts: the portals' relations). Several pairs of fields to one table join as one navigation.
+ * A table's navigation properties (1.3), as the entity type lists them: the table occurrences its relations reach,
+ * both ways, named by their table (relations.ts). Several pairs of fields to one table join as one navigation.
  */
 export function navigations(db: HostedDatabase, set: EntitySet): ReadonlyMap<string, readonly RelationStep[]> {
-  return relationSteps(db.model).get(set.name) ?? new Map();
+  const steps = relationSteps(db.model).get(set.name);
+  const out = new Map<string, readonly RelationStep[]>();
+  for (const n of set.type.navigation) {
+    const list = steps?.get(n.name);
+    if (list) out.set(n.name, list);
+  }
+  return out;
 }
 
 /** The records a navigation reaches from one record, in creation order. */
@@ -174,18 +185,15 @@ export function relatedRecords(db: HostedDatabase, set: EntitySet, record: Store
   return [...found.values()].sort((a, b) => a.recordId - b.recordId);
 }
 
-/** A field's FMFID (1.3): its number (from 1, declaration order) · 2^32 + the table's FMTID. */
+/** A field's FMFID (1.3), as the entity type states it. */
 export function fieldId(set: EntitySet, field: TableField): string {
-  return `FMFID:${(set.fields.indexOf(field) + 1) * 2 ** 32 + set.id}`;
+  const property = set.type.properties.find((p) => p.field === field)!;
+  return property.fieldId ?? `FMFID:${property.fieldNumber}`;
 }
 
-/** What `$filter` checks against: the table's fields with their Edm types and FMFIDs, and its navigations (one level). */
-export function filterTable(set: EntitySet, db?: HostedDatabase): FilterTable {
-  const own = (s: EntitySet): FilterTable => ({ name: s.name, fields: s.fields.map((f, i) => ({ name: f.name, type: edmType(f), id: `FMFID:${(i + 1) * 2 ** 32 + s.id}` })) });
-  if (db === undefined) return own(set);
-  const navigation = new Map<string, FilterTable>();
-  for (const name of navigations(db, set).keys()) navigation.set(name, own(findSet(db, { by: "name", name })));
-  return { ...own(set), navigation };
+/** What `$filter` checks against (metadata-filter.ts): the set's fields with their Edm types and FMFIDs, and its navigations (one level). */
+export function filterTable(set: EntitySet, db: HostedDatabase): FilterTable {
+  return viewOf(db).filterTables.get(set.name)!;
 }
 
 /** One record as `$filter` reads it (filter-schema.ts): dates `YYYY-MM-DD`, times, zone-less timestamps, numbers. */

@@ -8,11 +8,13 @@ import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
-import { entitySets, findSet } from "./entity-sets.js";
+import { findSet, odataModelOf } from "./entity-sets.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
+import { odataMetadata } from "./metadata-document.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
+import { serviceDocument, serviceRootDocument } from "./service-document.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 
@@ -104,9 +106,7 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
     if (!accept.json) throw notAcceptable();
-    return json(ctxBody(accept.annotations, `${root}/$metadata`, {
-      value: [...host.databases.keys()].map((name) => ({ name, kind: "EntityContainer", url: root + formatODataPath({ kind: "serviceDocument", db: name }) })),
-    }));
+    return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
@@ -115,11 +115,17 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
     case "serviceDocument":
       refuseOptions(query);
       if (!accept.json) throw notAcceptable();
-      return json(ctxBody(accept.annotations, `${dbRoot}/$metadata`, {
-        value: entitySets(db).map((s) => ({ name: s.name, kind: "EntitySet", url: root + formatODataPath({ kind: "collection", db: path.db, set: { by: "name", name: s.name } }) })),
-      }));
-    case "metadata":
-      throw new ODataError(501, "-1", "Error: $metadata is not served by the emulator yet");
+      return json(serviceDocument(odataModelOf(db), dbRoot, discovery(accept.annotations)));
+    case "metadata": {
+      refuseOptions(query);
+      const doc = odataMetadata(db, {
+        database: path.db,
+        format: metadataFormat(req, query.format),
+        ...(path.table === undefined ? {} : { table: path.table }),
+        idAnnotationsOnly: /include-annotations\s*=\s*"?-\*"?/i.test(String(req.headers.prefer ?? "")),
+      });
+      return { status: 200, contentType: doc.contentType, body: Buffer.from(doc.body) };
+    }
     case "collection":
     case "count":
     case "entity":
@@ -153,8 +159,19 @@ function refuseOptions(query: QueryOptions): void {
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to this resource`);
 }
 
-function ctxBody(a: Annotations, context: string, rest: Record<string, unknown>): Record<string, unknown> {
-  return a.none ? rest : { [a.prefixed ? "@odata.context" : "@context"]: context, ...rest };
+/** The discovery documents follow the read path's annotation form (1.7, 2.2). */
+function discovery(a: Annotations): { prefixed: boolean; noContext: boolean } {
+  return { prefixed: a.prefixed, noContext: a.none };
+}
+
+/**
+ * `$metadata`'s form (1.6): CSDL XML by default (no Accept, `*∕*`, XML); JSON CSDL for `$format=json`, or an Accept
+ * that names `application/json` and not XML. `$format` overrides Accept (2.9).
+ */
+function metadataFormat(req: IncomingMessage, format: "json" | "xml" | undefined): "json" | "xml" {
+  if (format !== undefined) return format;
+  const types = (req.headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
+  return types.includes("application/json") && !types.includes("application/xml") ? "json" : "xml";
 }
 
 function json(body: unknown): Reply {

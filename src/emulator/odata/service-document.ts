@@ -2,7 +2,7 @@
 // and the service root's list of databases (`GET /fmi/odata/v4`).
 
 import type { DatabaseModel } from "../hosted-file/model.js";
-import { odataModel } from "./metadata-model.js";
+import { odataModel, type ODataModel } from "./metadata-model.js";
 
 export interface DiscoveryOptions {
   /** `@odata.context` rather than `@context` (2.2's rule, decided by the caller from the request's headers). */
@@ -36,10 +36,12 @@ function withContext(url: string, value: DiscoveryEntry[], options: DiscoveryOpt
 /**
  * `GET /{db}`: every entity set (table occurrence) with its absolute, percent-encoded URL. `serviceRoot` is the
  * database's root as the request reached it (`http://127.0.0.1:8080/fmi/odata/v4/Contacts`, already encoded).
+ * `db` may be an OData model already built (the read path's cached one).
  */
-export function serviceDocument(db: DatabaseModel | { model: DatabaseModel }, serviceRoot: string, options: DiscoveryOptions = {}): DiscoveryDocument {
+export function serviceDocument(db: DatabaseModel | { model: DatabaseModel } | ODataModel, serviceRoot: string, options: DiscoveryOptions = {}): DiscoveryDocument {
   const root = serviceRoot.replace(/\/+$/, "");
-  const value = odataModel(db).entityTypes.map((t): DiscoveryEntry => ({ name: t.set, kind: "EntitySet", url: `${root}/${encodeSegment(t.set)}` }));
+  const model = "entityTypes" in db ? db : odataModel(db);
+  const value = model.entityTypes.map((t): DiscoveryEntry => ({ name: t.set, kind: "EntitySet", url: `${root}/${encodeSegment(t.set)}` }));
   return withContext(`${root}/$metadata`, value, options);
 }
 

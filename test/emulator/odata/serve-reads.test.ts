@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
+import { parseXml, type XmlElement } from "./metadata-xml-reader.js";
 import { auth, DB, expectODataError, get, PASSWORD, startOffice, USER } from "./serve-support.js";
 
 // OData's read path over the emulator's hosted file, over loopback HTTP (odata-server.md 1.2, 2.3-2.6, 2.10, 8, 9;
@@ -143,8 +144,59 @@ describe("collections (2.3, 2.5, 2.6)", () => {
     expectODataError(await get(emu.url, `${S}/Contacts?$expand=Nope`), 400, "8309");
     expect(expectODataError(await get(emu.url, `${S}/Contacts?$apply=groupby((Name))`), 400, "-1002").message).toMatch(/\$apply is not supported/);
     expectODataError(await get(emu.url, `${S}/Contacts?$select=ID`), 400, "-1002");
-    expectODataError(await get(emu.url, `${S}/$metadata`), 501, "-1");
     expectODataError(await get(emu.url, `${S}/Contacts`, { Accept: "application/atom+xml" }), 406, "-1");
+  });
+});
+
+describe("$metadata (1.3-1.6), from the same model as the read path", () => {
+  const all = (e: XmlElement, name: string): XmlElement[] => [...(e.name === name ? [e] : []), ...e.children.flatMap((c) => all(c, name))];
+  const annotation = (e: XmlElement, term: string) => e.children.find((c) => c.name === "Annotation" && c.attrs.Term === term)?.attrs.String;
+
+  it("answers CSDL XML by default and JSON CSDL for $format=json or Accept application/json; one table by $metadata%23T", async () => {
+    const xml = await get(emu.url, `${S}/$metadata`);
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get("content-type")).toBe("application/xml;charset=utf-8");
+    const types = all(parseXml(xml.text), "EntityType").map((t) => t.attrs.Name);
+    expect(types).toEqual(["Contacts_", "Notes_"]);
+    expect(parseXml((await get(emu.url, `${S}/$metadata`, { Accept: "application/xml" })).text).name).toBe("edmx:Edmx");
+
+    for (const a of [await get(emu.url, `${S}/$metadata?$format=json`), await get(emu.url, `${S}/$metadata`, { Accept: "application/json" })]) {
+      expect(a.status).toBe(200);
+      expect(a.headers.get("content-type")).toBe("application/json;charset=utf-8");
+      expect(a.body.$Version).toBe("4.01");
+      expect(a.body[DB]["Contacts_"].$Kind).toBe("EntityType");
+      expect(a.body[DB].Notes.$Kind).toBe("EntitySet");
+    }
+    const one = await get(emu.url, `${S}/$metadata%23Notes`);
+    expect(all(parseXml(one.text), "EntityType").map((t) => t.attrs.Name)).toEqual(["Notes_"]);
+    expectODataError(await get(emu.url, `${S}/$metadata%23Nope`), 404, "-1020");
+    expectODataError(await get(emu.url, `${S}/$metadata?$top=1`), 400, "-1002");
+    const trimmed = await get(emu.url, `${S}/$metadata`, { Prefer: 'include-annotations="-*"' });
+    expect(trimmed.text).toContain("FMTID:");
+    expect(trimmed.text).not.toContain("SchemaVersion");
+  });
+
+  it("states FMTIDs and FMFIDs that address the same table and rows through the read path", async () => {
+    const doc = parseXml((await get(emu.url, `${S}/$metadata`)).text);
+    const notes = all(doc, "EntityType").find((t) => t.attrs.Name === "Notes_")!;
+    const tableId = annotation(notes, "com.filemaker.odata.TableID")!;
+    const n = notes.children.find((c) => c.name === "Property" && c.attrs.Name === "N")!;
+    const fieldId = annotation(n, "com.filemaker.odata.FieldID")!;
+    expect(tableId).toMatch(/^FMTID:\d+$/);
+    expect(fieldId).toMatch(/^FMFID:\d+$/);
+    expect(BigInt(fieldId.slice(6)) % 2n ** 32n).toBe(BigInt(tableId.slice(6)));
+
+    const byName = await get(emu.url, `${S}/Notes?$filter=N%20eq%207`);
+    const byId = await get(emu.url, `${S}/${tableId}?$filter=${fieldId}%20eq%207`);
+    expect(byId.status).toBe(200);
+    expect(byName.body.value).toHaveLength(1);
+    expect(byId.body.value.map((r: any) => r.Text)).toEqual(byName.body.value.map((r: any) => r.Text));
+    expect(byId.body.value[0].Text).toBe("note 7");
+
+    // The JSON form states the same ids.
+    const json = (await get(emu.url, `${S}/$metadata?$format=json`)).body;
+    expect(json[DB]["Notes_"]["@TableID"]).toBe(tableId);
+    expect(json[DB]["Notes_"].N["@FieldID"]).toBe(fieldId);
   });
 });
 
