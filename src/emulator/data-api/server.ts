@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import type { FaultKind, PlannedFault } from "../http/faults.js";
+import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import { serveContainer } from "./handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
 import { dropAllSessions, type EmulatorState } from "./state.js";
@@ -66,7 +67,7 @@ async function serve(state: EmulatorState, req: IncomingMessage, res: ServerResp
     reply = errorReply(state, error);
   }
   if (reply === "sent") return;
-  if (fault?.phase === "after") playAfter(res, reply, fault.kind);
+  if (fault?.phase === "after") playAfter(res, fault.kind, () => envelopeBytes(reply));
   else sendEnvelope(res, reply.status, reply.code, reply.response, reply.message, reply.headers);
 }
 
@@ -80,8 +81,6 @@ function errorReply(state: EmulatorState, error: unknown): Reply {
   return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
 }
 
-const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";
-
 /** A fault before the request is handled: nothing is applied. True when the answer is already given. */
 function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
   switch (kind) {
@@ -89,10 +88,10 @@ function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerRespo
       req.socket.destroy();
       return true;
     case "html":
-      sendHtml(res, 502);
+      sendProxyPage(res, 502);
       return true;
     case "truncate":
-      sendTruncated(res, { status: 500, code: "-1", response: {}, message: "Unknown error" });
+      sendTruncated(res, envelopeBytes({ status: 500, code: "-1", response: {}, message: "Unknown error" }));
       return true;
     case "capacity812":
       sendEnvelope(res, 503, "812", {}, "Exceeds host's capacity");
@@ -112,23 +111,10 @@ function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerRespo
   }
 }
 
-/** A fault after the request was applied: the answer is lost or mangled on its way back. */
-function playAfter(res: ServerResponse, reply: Reply, kind: FaultKind): void {
-  if (kind === "drop") res.socket?.destroy();
-  else if (kind === "html") sendHtml(res, 504);
-  else sendTruncated(res, reply);
-}
-
-function sendHtml(res: ServerResponse, status: number): void {
-  res.writeHead(status, { "Content-Type": "text/html", "Content-Length": Buffer.byteLength(HTML_PAGE) });
-  res.end(HTML_PAGE);
-}
-
-/** Declares the whole envelope's length, writes half of it, then cuts the connection. */
-function sendTruncated(res: ServerResponse, reply: Reply): void {
+/** A reply as the whole envelope's bytes, for a mangled answer. */
+function envelopeBytes(reply: Reply): AnswerBytes {
   const body = Buffer.from(JSON.stringify({ response: reply.response, messages: [{ code: reply.code, message: reply.message ?? "" }] }));
-  res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": body.byteLength });
-  res.write(body.subarray(0, Math.floor(body.byteLength / 2)), () => res.destroy());
+  return { status: reply.status, headers: { "Content-Type": "application/json; charset=utf-8" }, body };
 }
 
 async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {

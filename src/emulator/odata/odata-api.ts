@@ -4,6 +4,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FaultKind, PlannedFault } from "../http/faults.js";
+import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
@@ -71,7 +72,7 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
-  if (fault?.phase === "after") playAfter(res, reply, fault.kind);
+  if (fault?.phase === "after") playAfter(res, fault.kind, () => bytesOf(reply));
   else send(res, reply);
 }
 
@@ -206,8 +207,6 @@ function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): {
   return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
 }
 
-const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";
-
 /** A fault before the request is handled, in OData's wire: nothing is applied. True when answered. */
 function playBefore(host: ODataHost, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
   switch (kind) {
@@ -215,10 +214,10 @@ function playBefore(host: ODataHost, req: IncomingMessage, res: ServerResponse, 
       req.socket.destroy();
       return true;
     case "html":
-      sendHtml(res, 502);
+      sendProxyPage(res, 502);
       return true;
     case "truncate":
-      sendTruncated(res, errorReply(new ODataError(500, "-1", INTERNAL)));
+      sendTruncated(res, bytesOf(errorReply(new ODataError(500, "-1", INTERNAL))));
       return true;
     case "capacity812":
       send(res, errorReply(new ODataError(503, "812", "(812): Exceeds host's capacity")));
@@ -235,18 +234,7 @@ function playBefore(host: ODataHost, req: IncomingMessage, res: ServerResponse, 
   }
 }
 
-function playAfter(res: ServerResponse, reply: Reply, kind: FaultKind): void {
-  if (kind === "drop") res.socket?.destroy();
-  else if (kind === "html") sendHtml(res, 504);
-  else sendTruncated(res, reply);
-}
-
-function sendHtml(res: ServerResponse, status: number): void {
-  res.writeHead(status, { "Content-Type": "text/html", "Content-Length": Buffer.byteLength(HTML_PAGE) });
-  res.end(HTML_PAGE);
-}
-
-function sendTruncated(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { ...HEADERS, "Content-Type": reply.contentType, "Content-Length": reply.body.byteLength });
-  res.write(reply.body.subarray(0, Math.floor(reply.body.byteLength / 2)), () => res.destroy());
+/** A reply as the bytes a mangled answer is made of (the reply's own headers left out, as a cut answer loses them). */
+function bytesOf(reply: Reply): AnswerBytes {
+  return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, body: reply.body };
 }
