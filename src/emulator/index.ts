@@ -195,6 +195,7 @@ function odataHost(state: EmulatorState): ODataHost {
     containers: state.containers,
     checkPassword: (username, password) => state.sessions.check({ kind: "basic", username, password }, "fmodata"),
     now: () => state.clock.now(),
+    clock: state.clock,
     bindUrl: () => state.baseUrl,
     restart: () => dropAllSessions(state),
   };

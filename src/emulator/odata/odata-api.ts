@@ -3,13 +3,16 @@
 
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import type { EmulatorClock } from "../hosted-file/clock.js";
 import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
-import { findSet, odataModelOf } from "./entity-sets.js";
+import type { ODataPath } from "./url-path.js";
+import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
+import { createEntity, deleteEntities, filteredRecords, MAX_WRITE_BODY, parseWriteBody, recordToWrite, updateEntities, type WriteContext } from "./entity-write.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { odataMetadata } from "./metadata-document.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
@@ -27,6 +30,8 @@ export interface ODataHost {
   checkPassword(username: string, password: string): SignInCheck;
   /** The emulator's clock, epoch ms. */
   now(): number;
+  /** The hosted file's clock, for writes' auto-enter timestamps and modification counts. */
+  readonly clock: EmulatorClock;
   /** `http://host:port` the emulator is bound to. */
   bindUrl(): string;
   /** What a server restart does (the Data API's sessions go; OData has none). */
@@ -68,13 +73,38 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
-    reply = answer(host, req);
+    const body = WRITES.has(req.method ?? "GET") ? await readBody(req) : undefined;
+    reply = answer(host, req, body);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
   if (fault?.phase === "after") playAfter(res, fault.kind, () => bytesOf(reply));
   else send(res, reply);
 }
+
+const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
+
+/** A write's body, at most MAX_WRITE_BODY bytes (413 beyond: choice); read whole before the write begins. */
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_WRITE_BODY) {
+    req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).byteLength;
+    if (size > MAX_WRITE_BODY) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+const tooLarge = () => new ODataError(413, "-1", `Error: the request body is larger than ${MAX_WRITE_BODY} bytes`);
 
 function errorReply(error: ODataError): Reply {
   const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Basic realm="FileMaker"' } : {};
@@ -95,13 +125,12 @@ function authenticate(host: ODataHost, req: IncomingMessage): void {
   if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
 }
 
-function answer(host: ODataHost, req: IncomingMessage): Reply {
+function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply {
   const target = req.url ?? "/";
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
   authenticate(host, req);
   const method = req.method ?? "GET";
   const { path, query } = parseODataRequestTarget(target);
-  if (method !== "GET") throw new ODataError(405, "-1002", `Error: ${method} is not supported by the emulator's OData API yet (reads only)`);
   const accept = readAccept(req, query.format);
   const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
   if (path.kind === "serviceRoot") {
@@ -111,6 +140,7 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
+  if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
     case "serviceDocument":
@@ -152,6 +182,63 @@ function answer(host: ODataHost, req: IncomingMessage): Reply {
     default:
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
   }
+}
+
+const notServed = (method: string, what: string) => new ODataError(405, "-1002", `Error: ${method} is not supported on ${what} by the emulator's OData API`);
+
+/**
+ * Writes (3.1, 3.2): POST a collection; PATCH/PUT/DELETE one record by key, or a collection's `$filter` matches
+ * (`fmodata.affected_rows`). Container members (3.3) are refused (not emulated yet).
+ */
+function write(host: ODataHost, req: IncomingMessage, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
+  if (path.kind !== "collection" && path.kind !== "entity") {
+    if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
+      throw new ODataError(501, "-1", "Error: container uploads (PATCH T(k)/Field) are not emulated by the OData API yet; use the Data API's upload");
+    }
+    throw notServed(method, `a ${path.kind} resource`);
+  }
+  const set = findSet(db, path.set);
+  const prefer = parsePrefer(req.headers.prefer);
+  const ieee754 = /ieee754compatible=true/i.test(String(req.headers["content-type"] ?? "")) || annotations.ieee754 === true;
+  const wctx: WriteContext = { db, clock: host.clock, ieee754, now: host.now() };
+  const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer, query: { ignored: query.ignored }, now: wctx.now, written: 0 };
+  const rowidUrl = (rowid: number) => root + formatODataPath({ kind: "entity", db: path.db, set: { by: "name", name: set.name }, key: { kind: "rowid", rowid } });
+  const affected = (n: number): Reply => ({ status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { "fmodata.affected_rows": String(n) } });
+  if (path.kind === "collection") {
+    if (method === "POST") {
+      const record = createEntity(set, parseWriteBody(body), wctx);
+      if (prefer.return === "minimal") {
+        const url = rowidUrl(record.recordId);
+        return { status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { Location: url, "OData-EntityId": url } };
+      }
+      const key = recordKey(set, record);
+      const location = root + formatODataPath({ kind: "entity", db: path.db, set: { by: "name", name: set.name }, key });
+      return { ...json(readEntity(set, key, ctx)), status: 201, headers: { Location: location } };
+    }
+    if (method === "PATCH") {
+      const fields = parseWriteBody(body);
+      return affected(updateEntities(set, filteredRecords(set, query.filter, wctx, method), fields, wctx).length);
+    }
+    if (method === "DELETE") {
+      const records = filteredRecords(set, query.filter, wctx, method);
+      deleteEntities(set, records, wctx);
+      return affected(records.length);
+    }
+    throw notServed(method, "a collection");
+  }
+  if (method === "PATCH" || method === "PUT") {
+    const fields = parseWriteBody(body);
+    const [record] = updateEntities(set, [recordToWrite(set, path.key)], fields, wctx);
+    if (prefer.return === "representation") {
+      return { ...json(readEntity(set, recordKey(set, record!), ctx)), headers: { "fmodata.affected_rows": "1" } };
+    }
+    return affected(1);
+  }
+  if (method === "DELETE") {
+    deleteEntities(set, [recordToWrite(set, path.key)], wctx);
+    return affected(1);
+  }
+  throw notServed(method, "an entity");
 }
 
 /** The discovery documents take no query options; one given is refused, not ignored. */
