@@ -195,8 +195,14 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
       throw new ODataError(501, "-1", "Error: container uploads (PATCH T(k)/Field) are not emulated by the OData API yet; use the Data API's upload");
     }
+    if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument") {
+      throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
+    }
     throw notServed(method, `a ${path.kind} resource`);
   }
+  // Rule one: a write applies `$filter` (collection PATCH/DELETE) and nothing else; other options are refused.
+  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && v !== undefined && !(k === "filter" && path.kind === "collection" && method !== "POST"));
+  if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to a ${method} request`);
   const set = findSet(db, path.set);
   const prefer = parsePrefer(req.headers.prefer);
   const ieee754 = /ieee754compatible=true/i.test(String(req.headers["content-type"] ?? "")) || annotations.ieee754 === true;
