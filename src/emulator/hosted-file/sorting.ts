@@ -3,7 +3,8 @@ import type { StoredRecord, TableData } from "./store.js";
 import { encodeWireValue, type StoredValue } from "./stored-value.js";
 
 export interface SortKey {
-  field: TableField;
+  /** The field sorted by, or the record's own id or modification count (OData's ROWID and ROWMODID). */
+  field: TableField | "recordId" | "modId";
   descending: boolean;
   /** Sort by this value list's order (a `sortOrder` naming a value list). */
   valueList?: readonly string[];
@@ -46,6 +47,7 @@ export function sortRecords(table: TableData, records: StoredRecord[], keys: rea
     record,
     index,
     keys: keys.map(({ field }, i): Key | [number, Key] => {
+      if (typeof field === "string") return record[field];
       const value = table.valuesOf(record, field)[0];
       return positions[i] ? valueListKey(field, value, positions[i]) : sortKey(value);
     }),

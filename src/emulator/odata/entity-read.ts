@@ -5,7 +5,7 @@
 import type { TableField } from "../hosted-file/model.js";
 import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
-import { compareCodePoints } from "../hosted-file/find/code-point-order.js";
+import { sortRecords, type SortKey } from "../hosted-file/sorting.js";
 import { compileODataFilter } from "./filter.js";
 import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
@@ -215,36 +215,13 @@ function matching(set: EntitySet, records: StoredRecord[], o: ExpandOptions, ctx
   return out;
 }
 
-type SortValue = string | number | null;
-
-/** FileMaker's order (sorting.ts): empty first when ascending, text by code points case-folded; ties keep creation order. */
+/** The hosted file's order (sortRecords): empty first when ascending, text case-insensitively; ties keep creation order. */
 function sorted(set: EntitySet, records: StoredRecord[], orderby: readonly OrderByItem[]): StoredRecord[] {
-  const keys = orderby.map((o) => ({ column: column(set, single(o.path)), descending: o.direction === "desc" }));
-  const valueOf = (c: Column, r: StoredRecord): SortValue => {
-    if (c.kind === "special") return c.name === "ROWID" ? r.recordId : r.modId;
-    const v = set.data.valuesOf(r, c.field)[0];
-    if (v === undefined || v === null || v === "") return null;
-    if (typeof v === "object") return v.filename.toLowerCase();
-    return typeof v === "string" ? v.toLowerCase() : v;
-  };
-  const rows = records.map((record, index) => ({ record, index, values: keys.map((k) => valueOf(k.column, record)) }));
-  rows.sort((a, b) => {
-    for (let i = 0; i < keys.length; i++) {
-      const order = compareSort(a.values[i]!, b.values[i]!);
-      if (order !== 0) return keys[i]!.descending ? -order : order;
-    }
-    return a.index - b.index;
+  const keys = orderby.map((o): SortKey => {
+    const c = column(set, single(o.path));
+    return { field: c.kind === "field" ? c.field : c.name === "ROWID" ? "recordId" : "modId", descending: o.direction === "desc" };
   });
-  return rows.map((r) => r.record);
-}
-
-function compareSort(a: SortValue, b: SortValue): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
-  return typeof a === "number" ? -1 : 1;
+  return sortRecords(set.data, records, keys);
 }
 
 /**
