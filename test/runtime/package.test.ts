@@ -13,6 +13,9 @@ import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 // generator code and no source maps, resolves to the fetch entry wherever there is no Node, and loads zod only
 // when a <Name>Schema is used. These read the built packages (npm test builds first); nothing here needs the network.
 
+/** How wrangler bundles a Worker: esbuild's neutral platform with the Workers' export conditions. */
+const WORKERS = { platform: "neutral" as const, conditions: ["workerd", "worker", "browser"] };
+
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RUNTIME = join(ROOT, "packages/runtime");
 const run = promisify(execFile);
@@ -127,7 +130,7 @@ describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () =
   }
 
   const fetchRuntimes: [string, { platform: "neutral" | "browser"; conditions?: string[] }][] = [
-    ["Cloudflare Workers (wrangler)", { platform: "neutral", conditions: ["workerd", "worker", "browser"] }],
+    ["Cloudflare Workers (wrangler)", WORKERS],
     ["Deno", { platform: "neutral", conditions: ["deno"] }],
     ["Bun", { platform: "neutral", conditions: ["bun"] }],
     ["a browser bundle", { platform: "browser" }],
@@ -160,7 +163,7 @@ describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () =
 
   it("the schema entry: zod loaded on first use on Node, imported for bundlers without Node", async () => {
     expect((await resolved(`export { recordSchema } from "@fmgen/runtime/schema";`, { platform: "node" })).files).toContain("dist/schema-node.js");
-    const worker = await resolved(`export { recordSchema } from "@fmgen/runtime/schema";`, { platform: "neutral", conditions: ["workerd", "worker", "browser"] });
+    const worker = await resolved(`export { recordSchema } from "@fmgen/runtime/schema";`, WORKERS);
     expect(worker.files).toContain("dist/schema.js");
     expect(worker.code).not.toMatch(/["']node:/);
   });
@@ -243,8 +246,7 @@ console.log(JSON.stringify({ zod, undiciAtImport, undiciAfterRequest: undiciLoad
         write: false,
         metafile: true,
         format: "esm",
-        platform: "neutral",
-        conditions: ["workerd", "worker", "browser"],
+        ...WORKERS,
         logLevel: "silent",
         tsconfigRaw: "{}",
       });
