@@ -23,16 +23,15 @@
  * carries those scripts' answer keys in its `response`; scripts after the failure do not run.
  */
 import { EmulatorError } from "../hosted-file/fm-error.js";
-import { globalsSnapshot } from "../hosted-file/globals.js";
 import { discardBody, mediaType } from "./wire/body.js";
 import { readRequestBody } from "./wire/known-params.js";
 import type { Answer, RequestContext } from "./routes.js";
-import { recordToWire } from "../hosted-file/layout-view/record-view.js";
-import type { WireRecord } from "../hosted-file/layout-view/record-view-types.js";
 import { viewContext } from "./state.js";
 import { tableOf, type StoredRecord, type TableData } from "../hosted-file/store.js";
-import { scriptRecords, ScriptStepError } from "../hosted-file/scripts/handler-api.js";
-import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "../hosted-file/scripts/script-module.js";
+import type { ScriptFoundSet, ScriptHandler } from "../hosted-file/scripts/script-module.js";
+import { runScriptHandler, scriptFoundSet, type ScriptOutcome } from "../hosted-file/scripts/script-run.js";
+
+export type { ScriptOutcome } from "../hosted-file/scripts/script-run.js";
 
 /** The script keys a call may carry, on the query string (GET, DELETE) or in the JSON body (POST, PATCH). */
 export const SCRIPT_KEYS = ["script", "script.param", "script.prerequest", "script.prerequest.param", "script.presort", "script.presort.param"] as const;
@@ -62,11 +61,6 @@ export interface RequestedScript {
   handler: ScriptHandler;
 }
 
-/** How a script ended: `error` "0" on success; `result` absent when the handler returned nothing. */
-export interface ScriptOutcome {
-  result?: string;
-  error: string;
-}
 
 export type ScriptKeySource = URLSearchParams | Readonly<Record<string, unknown>>;
 
@@ -130,21 +124,9 @@ function asStoredNow(table: TableData, found: readonly StoredRecord[]): StoredRe
   return now;
 }
 
-/** The found set a presort or after script sees; its records are made (through the call's layout) when first read. */
+/** The found set a presort or after script sees (through the call's layout). */
 function foundSetOf(ctx: RequestContext, table: TableData, found: readonly StoredRecord[]): ScriptFoundSet {
-  const snapshot = [...found];
-  let records: WireRecord[] | undefined;
-  return {
-    foundCount: snapshot.length,
-    totalRecordCount: table.records.size,
-    get records() {
-      if (!records) {
-        const view = viewContext(ctx.state, ctx.db);
-        records = snapshot.map((record) => recordToWire(ctx.layout, record, view));
-      }
-      return records;
-    },
-  };
+  return scriptFoundSet(ctx.layout, table, found, () => viewContext(ctx.state, ctx.db));
 }
 
 function answerKeys(keys: { result: string; error: string }, outcome: ScriptOutcome): Record<string, string> {
@@ -211,61 +193,19 @@ export async function deleteScriptKeys(ctx: RequestContext): Promise<ScriptKeySo
   return keys;
 }
 
-/**
- * Runs one script's handler with its context. A handler may be async: it is awaited, and other requests run
- * meanwhile (each `records` step is atomic on its own). It returns a string or number (the result), nothing, or
- * `{ result?, error? }`; a {@link ScriptStepError} it does not catch ends it with that code; any other exception, or
- * a return of another shape, ends it with error "-1", and the emulator's log says why.
- */
-export async function runScript(ctx: RequestContext, script: RequestedScript, foundSet?: ScriptFoundSet): Promise<ScriptOutcome> {
-  const view = viewContext(ctx.state, ctx.db);
-  const context: ScriptContext = {
+/** Runs one script of a Data API call (hosted-file/scripts/script-run.ts, shared with OData). */
+export function runScript(ctx: RequestContext, script: RequestedScript, foundSet?: ScriptFoundSet): Promise<ScriptOutcome> {
+  const layout = ctx.layout.description.layout;
+  return runScriptHandler({
+    handler: script.handler,
+    name: script.name,
+    where: `${script.phase}, database "${ctx.db.model.name}", layout "${layout}"`,
     param: script.param,
-    database: ctx.db.model.name,
-    layout: ctx.layout.description.layout,
-    records: scriptRecords({ db: ctx.db, clock: ctx.state.clock, view: () => viewContext(ctx.state, ctx.db) }),
-    globals: globalsSnapshot(ctx.db, view.containerUrl),
-    ...(foundSet ? { foundSet } : {}),
-  };
-  const where = `script ${JSON.stringify(script.name)} (${script.phase}, database "${context.database}", layout "${context.layout}")`;
-  let returned: unknown;
-  try {
-    returned = await script.handler(context);
-  } catch (error) {
-    if (error instanceof ScriptStepError) {
-      ctx.state.log(`${where} stopped with error ${error.code}: ${error.message}`);
-      return { error: error.code };
-    }
-    ctx.state.log(`${where} threw, scriptError -1: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { error: "-1" };
-  }
-  const outcome = outcomeOf(returned);
-  if (!outcome) {
-    ctx.state.log(`${where} returned ${describeReturn(returned)}, scriptError -1: a handler returns a string, a number, nothing, or { result?, error? }`);
-    return { error: "-1" };
-  }
-  return outcome;
-}
-
-function outcomeOf(returned: unknown): ScriptOutcome | undefined {
-  if (returned === undefined || returned === null) return { error: "0" };
-  if (typeof returned === "string" || typeof returned === "number") return { result: String(returned), error: "0" };
-  if (typeof returned !== "object" || Array.isArray(returned)) return undefined;
-  const { result, error, ...rest } = returned as { result?: unknown; error?: unknown };
-  if (Object.keys(rest).length > 0) return undefined;
-  const scalar = (v: unknown) => v === undefined || typeof v === "string" || typeof v === "number";
-  if (!scalar(result) || !scalar(error)) return undefined;
-  return { ...(result === undefined ? {} : { result: String(result) }), error: error === undefined ? "0" : String(error) };
-}
-
-function describeReturn(value: unknown): string {
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") {
-    try {
-      return JSON.stringify(value).slice(0, 80);
-    } catch {
-      return "an object";
-    }
-  }
-  return `a ${typeof value}`;
+    db: ctx.db,
+    clock: ctx.state.clock,
+    layout,
+    view: () => viewContext(ctx.state, ctx.db),
+    foundSet,
+    log: ctx.state.log,
+  });
 }

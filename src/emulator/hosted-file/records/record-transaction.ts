@@ -120,7 +120,14 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
  * upload URL's `?modId=`, when given: 306 otherwise, as for an edit).
  */
 export function writeContainer(db: HostedDatabase, layout: LayoutModel, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock, expectedModId?: string): StoredRecord {
-  const table = db.tables.get(layout.table.name)!;
+  return writeTableContainer(db, db.tables.get(layout.table.name)!, recordId, field, repetition, storeFile, clock, expectedModId);
+}
+
+/**
+ * {@link writeContainer} by table rather than layout: what both APIs' uploads write through (the Data API's
+ * multipart upload, OData's binary PATCH), so a file uploaded by one is read by the other at once, modId bumped once.
+ */
+export function writeTableContainer(db: HostedDatabase, table: TableData, recordId: number, field: TableField, repetition: number, storeFile: () => ContainerRef, clock: EmulatorClock, expectedModId?: string): StoredRecord {
   const current = currentRecord(table, recordId);
   if (expectedModId !== undefined && expectedModId !== String(current.modId)) {
     throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${expectedModId}`);
