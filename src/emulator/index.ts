@@ -19,7 +19,7 @@ import { SessionGlobals } from "./hosted-file/globals.js";
 import { ApiKeyRing, type ApiKey } from "./data-api/api-keys.js";
 import { StreamingSessions } from "./data-api/streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
-import { dropAllSessions, type EmulatorState } from "./data-api/state.js";
+import { dropAllSessions, viewContext, type EmulatorState } from "./data-api/state.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./hosted-file/store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
@@ -198,6 +198,10 @@ function odataHost(state: EmulatorState): ODataHost {
     clock: state.clock,
     bindUrl: () => state.baseUrl,
     restart: () => dropAllSessions(state),
+    maxUploadBytes: state.limits.maxUploadBytes,
+    scripts: state.scripts,
+    scriptView: (db) => viewContext(state, db),
+    log: (line) => state.log(line),
   };
 }
 

@@ -11,9 +11,10 @@ import type { TableField } from "../hosted-file/model.js";
 import { deleteAllWithCascade } from "../hosted-file/cascade.js";
 import { checkWritable, USER_ENTRY } from "../hosted-file/records/entry-options.js";
 import { buildEditedRecord, buildNewRecord, commitRecord, type FieldChange } from "../hosted-file/records/record-writes.js";
-import type { HostedDatabase, StoredRecord } from "../hosted-file/store.js";
+import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { daysFromCivil, parseWireNumber, type StoredScalar } from "../hosted-file/stored-value.js";
 import { findField, findRecord, fieldMissing, filterRow, filterTable, type EntitySet } from "./entity-sets.js";
+import { checkContainerAnnotation, containerChange } from "./container-json.js";
 import { compileODataFilter } from "./filter.js";
 import { ODataError, quoted } from "./odata-error.js";
 import type { EntityKey } from "./url-path.js";
@@ -28,6 +29,8 @@ export interface WriteContext {
   readonly ieee754: boolean;
   /** The request's instant, for `now()` in `$filter`. */
   readonly now: number;
+  /** Where container files written in a body (base64, 3.3) are kept: the hosted file's store, both APIs'. */
+  readonly containers: ContainerStore;
 }
 
 /** The JSON object a write's body holds; malformed JSON or anything but one object is 400 -1002 (choice). */
@@ -65,7 +68,8 @@ function resolve(set: EntitySet, key: string): { field: TableField; repetition: 
 /**
  * A body's fields as the hosted file's changes, every check done before anything is stored: control annotations
  * (1.7), ROWID/ROWMODID, calculations, globals and protected auto-enter fields (201), unknown names (8309),
- * containers (refused: not emulated), and each value decoded per 1.4 (wrong type: 400 8309).
+ * containers as base64 with their `@com.filemaker.odata.*` annotations (container-json.ts: stored as files), and
+ * each value decoded per 1.4 (wrong type: 400 8309).
  */
 export function decodeChanges(set: EntitySet, body: Record<string, unknown>, ctx: WriteContext): FieldChange[] {
   const changes: FieldChange[] = [];
@@ -74,16 +78,22 @@ export function decodeChanges(set: EntitySet, body: Record<string, unknown>, ctx
       checkControl(set, key, raw);
       continue;
     }
-    if (key.includes("@")) throw containersRefused(key);
+    if (key.includes("@")) {
+      checkContainerAnnotation(key, body, (name) => (name.includes("@") ? undefined : resolve(set, name).field));
+      continue;
+    }
     if (key === "ROWID" || key === "ROWMODID") throw readOnly(key, "is a special column (2.10)");
     const { field, repetition } = resolve(set, key);
-    if (field.type === "container") throw containersRefused(key);
     if (field.global) throw readOnly(key, "is a global field (3.1)");
     try {
       checkWritable(field, key, USER_ENTRY);
     } catch (error) {
       if (error instanceof EmulatorError) throw readOnly(key, field.autoEnter === undefined ? "is a calculation" : "is an auto-enter field that prohibits modification");
       throw error;
+    }
+    if (field.type === "container") {
+      changes.push(containerChange(field, key, repetition, raw, body, { containers: ctx.containers, database: ctx.db.model.name }));
+      continue;
     }
     if (Array.isArray(raw)) {
       if (repetition !== undefined || field.repetitions === 1) throw incompatible(key, "an array is a repeating field's value");
@@ -107,9 +117,6 @@ function checkControl(set: EntitySet, key: string, raw: unknown): void {
   }
   throw new ODataError(400, "-1002", `Error: the control annotation '${quoted(key)}' is not supported in a request body`);
 }
-
-const containersRefused = (key: string) =>
-  new ODataError(501, "-1", `Error: container fields ('${quoted(key)}') cannot be written through the emulator's OData API (not emulated yet); use the Data API's upload`);
 
 const incompatible = (key: string, why: string) => new ODataError(400, "8309", `incompatible data types: '${quoted(key)}': ${why}`);
 
@@ -158,7 +165,8 @@ function decodeValue(field: TableField, key: string, raw: unknown, ctx: WriteCon
       return days * 86_400 + time - zone;
     }
     case "container":
-      throw containersRefused(key);
+      // decodeChanges hands containers to container-json.ts before this.
+      throw incompatible(key, "a container takes base64 text");
   }
 }
 
@@ -181,7 +189,8 @@ function asODataError(error: unknown): unknown {
   return new ODataError(400, error.code, `(${error.code}): ${standardMessage(error.code)}${error.detail ? ` (${quoted(error.detail)})` : ""}`);
 }
 
-function hostedWrite<T>(work: () => T): T {
+/** Runs a hosted-file write, its refusals as OData's (asODataError). */
+export function hostedWrite<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {

@@ -12,8 +12,10 @@ import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
 import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
-import { createEntity, deleteEntities, filteredRecords, MAX_WRITE_BODY, parseWriteBody, recordToWrite, updateEntities, type WriteContext } from "./entity-write.js";
+import { createEntity, deleteEntities, filteredRecords, parseWriteBody, recordToWrite, updateEntities, type WriteContext } from "./entity-write.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
+import { downloadContainer, uploadBinary, writeBodyLimit } from "./container-upload.js";
+import { callScript, type ScriptHost } from "./script-call.js";
 import { odataMetadata } from "./metadata-document.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
@@ -36,6 +38,12 @@ export interface ODataHost {
   bindUrl(): string;
   /** What a server restart does (the Data API's sessions go; OData has none). */
   restart(): void;
+  /** Largest binary container upload (`maxUploadBytes`, as for the Data API's upload). */
+  readonly maxUploadBytes: number;
+  /** The scripts each database has (the Data API's catalog), how their records read, and the emulator's log. */
+  readonly scripts: ScriptHost["scripts"];
+  scriptView: ScriptHost["scriptView"];
+  log(line: string): void;
 }
 
 const JSON_TYPE = "application/json;charset=utf-8";
@@ -73,8 +81,8 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
-    const body = WRITES.has(req.method ?? "GET") ? await readBody(req) : undefined;
-    reply = answer(host, req, body);
+    const body = WRITES.has(req.method ?? "GET") ? await readBody(req, writeBodyLimit(req.method ?? "GET", req.url ?? "/", host.maxUploadBytes)) : undefined;
+    reply = await answer(host, req, body);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -84,27 +92,27 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
-/** A write's body, at most MAX_WRITE_BODY bytes (413 beyond: choice); read whole before the write begins. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A write's body, at most `limit` bytes (MAX_WRITE_BODY, or maxUploadBytes for a binary upload; 413 beyond: choice); read whole before the write begins. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_WRITE_BODY) {
+  if (declared > limit) {
     req.resume();
-    throw tooLarge();
+    throw tooLarge(limit);
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).byteLength;
-    if (size > MAX_WRITE_BODY) {
+    if (size > limit) {
       req.resume();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
-const tooLarge = () => new ODataError(413, "-1", `Error: the request body is larger than ${MAX_WRITE_BODY} bytes`);
+const tooLarge = (limit: number) => new ODataError(413, "-1", `Error: the request body is larger than ${limit} bytes`);
 
 function errorReply(error: ODataError): Reply {
   const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Basic realm="FileMaker"' } : {};
@@ -125,7 +133,7 @@ function authenticate(host: ODataHost, req: IncomingMessage): void {
   if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
 }
 
-function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply {
+function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply | Promise<Reply> {
   const target = req.url ?? "/";
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
   authenticate(host, req);
@@ -140,6 +148,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
+  if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host);
   if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
@@ -166,6 +175,8 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
       const set = findSet(db, path.set);
       const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
+        const file = downloadContainer(set, path.key, path.member, req.headers.accept, ctx);
+        if (file) return file;
         const raw = readValue(set, path.key, path.member, ctx);
         return { status: 200, contentType: raw.contentType, body: raw.body };
       }
@@ -193,7 +204,9 @@ const notServed = (method: string, what: string) => new ODataError(405, "-1002",
 function write(host: ODataHost, req: IncomingMessage, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
   if (path.kind !== "collection" && path.kind !== "entity") {
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
-      throw new ODataError(501, "-1", "Error: container uploads (PATCH T(k)/Field) are not emulated by the OData API yet; use the Data API's upload");
+      const set = findSet(db, path.set);
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer: parsePrefer(req.headers.prefer), query: { ignored: query.ignored }, now: host.now(), written: 0 };
+      return uploadBinary(set, path.key, path.member, query, req.headers, body ?? Buffer.alloc(0), { db, containers: host.containers, clock: host.clock }, ctx);
     }
     if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument") {
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
@@ -206,7 +219,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   const set = findSet(db, path.set);
   const prefer = parsePrefer(req.headers.prefer);
   const ieee754 = /ieee754compatible=true/i.test(String(req.headers["content-type"] ?? "")) || annotations.ieee754 === true;
-  const wctx: WriteContext = { db, clock: host.clock, ieee754, now: host.now() };
+  const wctx: WriteContext = { db, clock: host.clock, ieee754, now: host.now(), containers: host.containers };
   const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer, query: { ignored: query.ignored }, now: wctx.now, written: 0 };
   const rowidUrl = (rowid: number) => root + formatODataPath({ kind: "entity", db: path.db, set: { by: "name", name: set.name }, key: { kind: "rowid", rowid } });
   const affected = (n: number): Reply => ({ status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { "fmodata.affected_rows": String(n) } });

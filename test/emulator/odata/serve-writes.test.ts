@@ -78,14 +78,14 @@ describe("refusals (3.1, 9)", () => {
     expectODataError(await send("POST", `${S}/Contacts`, { Tags: ["a", "b", "c"] }), 400, "-1002");
     expectODataError(await send("POST", `${S}/Contacts`, { "@odata.type": "#x.Notes_" }), 400, "-1002");
     expect((await send("POST", `${S}/Contacts`, { "@odata.type": "#com.filemaker.odata.Office.Contacts_", Name: "typed" })).status).toBe(201);
-    expectODataError(await send("POST", `${S}/Contacts`, { Photo: "AAAA" }), 501, "-1");
-    expectODataError(await send("PATCH", `${S}/Contacts('A1')/Photo`, "xx", { "Content-Type": "image/png" }), 501, "-1");
+    expectODataError(await send("POST", `${S}/Contacts`, { Photo: "AA=A" }), 400, "8309");
+    expectODataError(await send("PATCH", `${S}/Contacts('A1')/Photo`, "xx", { "Content-Type": "text/plain" }), 415, "-1");
     expectODataError(await send("POST", `${S}/Nope`, {}), 404, "-1020");
     expectODataError(await send("POST", `${S}/Contacts?$select=Name`, { Name: "x" }), 400, "-1002");
     expectODataError(await send("PATCH", `${S}/Contacts('A1')?$filter=Age%20eq%201`, { Name: "x" }), 400, "-1002");
     expectODataError(await send("POST", `${S}/Contacts('A1')`, { Name: "x" }), 405, "-1002");
     expectODataError(await send("PATCH", `${S}/Contacts/$count`, { Name: "x" }), 405, "-1002");
-    expectODataError(await send("POST", `${S}/Script.Foo`, {}), 501, "-1");
+    expectODataError(await send("POST", `${S}/Script.Foo`, {}), 404, "104");
     expectODataError(await send("POST", `${S}/Contacts`, "x".repeat(11 * 1024 * 1024)), 413, "-1");
   });
 
