@@ -42,7 +42,7 @@ export function writeBodyLimit(method: string, target: string, maxUploadBytes: n
   if (method !== "PATCH" && method !== "PUT") return MAX_WRITE_BODY;
   try {
     const { path } = parseODataRequestTarget(target);
-    return path.kind === "member" || path.kind === "value" ? Math.max(maxUploadBytes, MAX_WRITE_BODY) : MAX_WRITE_BODY;
+    return path.kind === "member" || path.kind === "value" ? maxUploadBytes : MAX_WRITE_BODY;
   } catch {
     return MAX_WRITE_BODY;
   }
