@@ -26,9 +26,9 @@ export interface ScriptContext {
   param: string;
   /** The hosted database (file) name. */
   database: string;
-  /** The layout of the call. */
+  /** The layout of the call; for OData's `Script.X`, "" (a scoped `T/Script.X`: the first layout on T). */
   layout: string;
-  /** The call's found set, for presort and after scripts; undefined for prerequest and standalone scripts. */
+  /** The call's found set, for presort and after scripts (and OData's scoped `T/Script.X`); undefined for prerequest and standalone scripts. */
   foundSet?: ScriptFoundSet;
   /** Finds, reads and writes through a layout, as script steps do (globals.ts: writes to globals stay in the session). */
   records: ScriptRecords;
