@@ -140,5 +140,6 @@ export function decodeBase64(text: string): Uint8Array | undefined {
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
   const bytes = Buffer.from(text, "base64");
   // Non-zero padding bits (`QR==` for `QQ==`) decode, but are not canonical: the text was not made from bytes.
-  return bytes.toString("base64") === text ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
+  // A copy, not a view: a small Buffer is a slice of Node's shared pool, which a stored file must not pin.
+  return bytes.toString("base64") === text ? new Uint8Array(bytes) : undefined;
 }

@@ -85,7 +85,8 @@ export function uploadBinary(set: EntitySet, key: EntityKey, member: string, que
   if (!BINARY_UPLOAD_TYPES.includes(declared)) throw unsupported();
   if (body.byteLength === 0) throw new ODataError(400, "-1002", "Error: the request body is empty: a binary upload sends the file's bytes");
   const filename = dispositionFilename(header(headers, "content-disposition")) ?? untitled(declared);
-  const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  // A copy: a small request body may be a slice of Node's shared buffer pool, which the store must not pin.
+  const bytes = new Uint8Array(body);
   const contentType = sniffMediaType(bytes) ?? declared;
   const record = findRecord(set, key);
   const stored = hostedWrite(() =>
