@@ -199,7 +199,7 @@ const notServed = (method: string, what: string) => new ODataError(405, "-1002",
 
 /**
  * Writes (3.1, 3.2): POST a collection; PATCH/PUT/DELETE one record by key, or a collection's `$filter` matches
- * (`fmodata.affected_rows`). Container members (3.3) are refused (not emulated yet).
+ * (`fmodata.affected_rows`); a binary container upload, `PATCH T(k)/F[/$value]` (3.3: container-upload.ts).
  */
 function write(host: ODataHost, req: IncomingMessage, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
   if (path.kind !== "collection" && path.kind !== "entity") {
