@@ -73,7 +73,7 @@ export interface EmulatorOptions {
   port?: number;
   /** Largest JSON body accepted (default 10 MiB); larger ones get 413. */
   maxJsonBytes?: number;
-  /** Largest container upload accepted (default 100 MiB). */
+  /** Largest container upload accepted (default 100 MiB): the Data API's upload and OData's binary `PATCH T(k)/Field`. */
   maxUploadBytes?: number;
   /** Where the emulator's clock starts (default: now). */
   startTime?: Date;
