@@ -282,6 +282,11 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
   const c = memberColumn(set, member, ctx);
   const body: Body = {};
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${member}`;
+  if (c.kind === "field" && c.field.type === "container") {
+    // 2.3: a repeating container gives only its first repetition; 3.3's choice: the file in base64.
+    body.value = jsonValue(c.field, set.data.valuesOf(record, c.field)[0], ctx.containers, ctx.db.model.name);
+    return body;
+  }
   body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
   return body;
 }

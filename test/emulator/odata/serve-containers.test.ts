@@ -167,6 +167,8 @@ describe("base64 in JSON (3.3)", () => {
     expect(rest.bytes).toEqual(JPEG);
     expect(rest.type).toBe("image/jpeg");
     expect((await get(emu.url, `${S}/Contacts(${key})?$select=Photo,Scans`)).body).toMatchObject({ Photo: b64(JPEG), Scans: [b64(OTHER), null] });
+    // 2.3: a repeating container read as a field gives its first repetition only.
+    expect((await get(emu.url, `${S}/Contacts(${key})/Scans`)).body.value).toBe(b64(OTHER));
   });
 
   it("PATCH replaces and clears (null) containers with one modId bump; unknown bytes without a type are octet-stream", async () => {
