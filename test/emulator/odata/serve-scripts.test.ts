@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptStepError, type RunningEmulator, type ScriptHandlers } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
@@ -130,5 +133,26 @@ describe("scoped scripts: /db/T/Script.X and /db/T(k)/Script.X (5, UNCONFIRMED)"
     expectODataError(await post(`${S}/Nope/Script.Context`), 404, "-1020");
     expectODataError(await post(`${S}/Contacts('ZZ')/Script.Context`), 404, "-1023");
     expectODataError(await post(`${S}/Contacts('B2')/Script.Nope`), 404, "104");
+  });
+});
+
+describe("a scripts module (fmgen serve --scripts)", () => {
+  it("runs the module's handlers through OData as the Data API does", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fmgen-odata-scripts-"));
+    try {
+      const file = join(dir, "scripts.mjs");
+      await writeFile(file, 'export default { "Mark Seen": ({ param, records }) => records.edit("Contacts", param, { Name: "seen" }).modId };\n');
+      const second = await startOffice(0, { scripts: file });
+      try {
+        const base = `${second.url}/fmi/odata/v4/${DB}`;
+        const res = await fetch(`${base}/Script.Mark%20Seen`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: JSON.stringify({ scriptParameterValue: 2 }), signal: AbortSignal.timeout(10_000) });
+        expect(await res.json()).toEqual({ scriptResult: { code: 0, resultParameter: "1" } });
+        expect((await get(second.url, `/fmi/odata/v4/${DB}/Contacts(ROWID=2)/Name`)).body.value).toBe("seen");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
