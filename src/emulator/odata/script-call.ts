@@ -99,7 +99,14 @@ function scriptParameter(body: Buffer | undefined): string {
   const value = (parsed as Record<string, unknown>)[PARAMETER];
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) return JSON.stringify(value);
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    try {
+      return JSON.stringify(value);
+    } catch {
+      // Only nesting deep enough to exhaust the stack makes a parsed value unprintable.
+      throw new ODataError(400, "-1002", `Error: ${PARAMETER} nests too deeply to be passed as text`);
+    }
+  }
   throw new ODataError(400, "-1002", `Error: ${PARAMETER} must be a string, a number or an object, not ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
 }
 

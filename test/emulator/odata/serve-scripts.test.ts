@@ -113,6 +113,8 @@ describe("POST /db/Script.X (5)", () => {
     for (const body of ["[1]", "{", '"x"', { other: 1 }, { scriptParameterValue: true }, { scriptParameterValue: null }, { scriptParameterValue: [1] }, { scriptParameterValue: "x", extra: 1 }]) {
       expectODataError(await post(`${S}/Script.Echo`, body), 400, "-1002");
     }
+    const deep = `{"scriptParameterValue":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`;
+    expect(expectODataError(await post(`${S}/Script.Echo`, deep), 400, "-1002").message).toMatch(/nests too deeply/);
     expectODataError(await post(`${S}/Script.Echo?$top=1`), 400, "-1002");
     expectODataError(await post(`${S}/Script.Echo`, undefined, {}, "GET"), 405, "-1002");
     expectODataError(await post(`${S}/Script.Echo`, undefined, {}, "PATCH"), 405, "-1002");
