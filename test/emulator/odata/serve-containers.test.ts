@@ -182,6 +182,10 @@ describe("base64 in JSON (3.3)", () => {
     expect(d.headers.get("content-disposition")).toBe('attachment; filename="Untitled"');
     expect((await download("Contacts('A1')/Scans")).headers.get("content-disposition")).toBe('attachment; filename="Untitled.gif"');
 
+    const byFilter = await send("PATCH", `${S}/Contacts?$filter=Name%20eq%20'bob'%20or%20Age%20eq%207.5`, { Scans: b64(PDF) });
+    expect([byFilter.status, byFilter.headers.get("fmodata.affected_rows")]).toEqual([204, "2"]);
+    for (const k of ["'B2'", "'C3'"]) expect((await download(`Contacts(${k})/Scans`)).bytes).toEqual(PDF);
+
     expect((await send("PATCH", `${S}/Contacts('A1')`, { Photo: null })).status).toBe(204);
     const cleared = await get(emu.url, `${S}/Contacts('A1')?$select=Photo,Name`);
     expect(cleared.body).toMatchObject({ Photo: null, Name: "Ada L" });
