@@ -61,7 +61,6 @@ export interface RequestedScript {
   handler: ScriptHandler;
 }
 
-
 export type ScriptKeySource = URLSearchParams | Readonly<Record<string, unknown>>;
 
 export interface ScriptedCall {
