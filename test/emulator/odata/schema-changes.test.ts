@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { createState, type RunningEmulator } from "../../../src/emulator/index.js";
+import { onChange, type RecordChange } from "../../../src/emulator/hosted-file/change-feed.js";
+import { parseQueryOptions } from "../../../src/emulator/odata/query-options.js";
+import { serveSchemaChange, type SchemaPath } from "../../../src/emulator/odata/schema-api.js";
+import { ODataError } from "../../../src/emulator/odata/odata-error.js";
+import { DataApi } from "../../support/data-api-http.js";
+import { auth, DB, LAYOUTS, PASSWORD, startOffice, USER } from "./serve-support.js";
+
+// Schema changes called with plain values (as a $batch part would call them), the change feed's SCHEMA changes, and
+// the container files a deleted field lets go (odata-server.md 6, 7; hosted-file/schema-changes.ts).
+
+const none = parseQueryOptions("");
+const body = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+describe("schema changes on the hosted file", () => {
+  it("tells the change feed one SCHEMA change per successful change, naming the table, and nothing for a refused one", async () => {
+    const state = await createState({ layouts: LAYOUTS, data: { records: { Contacts: [{ id: "A1", Name: "Ada" }] } } });
+    const db = state.databases.get(DB)!;
+    const told: RecordChange[] = [];
+    const stop = onChange(db, (c) => told.push(c));
+    const call = (method: string, path: SchemaPath, value?: unknown) => serveSchemaChange(db, state.containers, method, path, none, value === undefined ? undefined : body(value));
+    expect(call("POST", { kind: "tables", db: DB }, { tableName: "Company", fields: [{ name: "Name", type: "varchar" }] })).toEqual({
+      status: 200,
+      body: { tableName: "Company", fields: [{ name: "Name", type: "varchar" }] },
+    });
+    expect(call("PATCH", { kind: "tables", db: DB, table: "Contacts" }, { fields: [{ name: "Email", type: "varchar" }] }).status).toBe(200);
+    expect(call("POST", { kind: "indexes", db: DB, table: "Contacts" }, { indexName: "Email" })).toEqual({ status: 200, body: { indexName: "Email" } });
+    expect(call("DELETE", { kind: "indexes", db: DB, table: "Contacts", field: "Email" })).toEqual({ status: 204 });
+    expect(call("DELETE", { kind: "tables", db: DB, table: "Contacts", field: "Email" })).toEqual({ status: 204 });
+    expect(call("DELETE", { kind: "tables", db: DB, table: "Company" })).toEqual({ status: 204 });
+    expect(() => call("PATCH", { kind: "tables", db: DB, table: "Contacts" }, { fields: [{ name: "Name", type: "varchar" }] })).toThrow(ODataError);
+    expect(() => call("POST", { kind: "tables", db: DB }, { tableName: "Notes", fields: [{ name: "a", type: "int" }] })).toThrow(/already exists/);
+    stop();
+    expect(told).toEqual(
+      ["Company", "Contacts", "Contacts", "Contacts", "Contacts", "Company"].map((table) => ({ operation: "SCHEMA", table, rowIDs: [] })),
+    );
+    expect(db.tables.has("Company")).toBe(false);
+    expect(db.model.tables.get("Contacts")!.fields.has("Email")).toBe(false);
+  });
+
+  it("deleting a container field (or its table) lets its files go", async () => {
+    let emu: RunningEmulator | undefined;
+    try {
+      emu = await startOffice(1);
+      const api = new DataApi(emu.url);
+      const token = await api.login(USER, PASSWORD, DB);
+      const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+      expect((await api.upload(token, "Contacts", "1", "Photo", 1, { bytes, type: "image/png", filename: "a.png" }, DB)).status).toBe(200);
+      expect(emu.stats().containerFiles).toBe(1);
+      const res = await fetch(`${emu.url}/fmi/odata/v4/${DB}/FileMaker_Tables/Contacts/Photo`, { method: "DELETE", headers: { Authorization: auth() }, signal: AbortSignal.timeout(10_000) });
+      expect(res.status).toBe(204);
+      expect(emu.stats().containerFiles).toBe(0);
+    } finally {
+      await emu?.close();
+    }
+  });
+});
