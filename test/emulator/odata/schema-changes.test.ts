@@ -1,8 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createState, type RunningEmulator } from "../../../src/emulator/index.js";
 import { onChange, type RecordChange } from "../../../src/emulator/hosted-file/change-feed.js";
 import { parseQueryOptions } from "../../../src/emulator/odata/query-options.js";
-import { serveSchemaChange, type SchemaPath } from "../../../src/emulator/odata/schema-api.js";
+import { fieldDefinition, serveSchemaChange, type SchemaPath } from "../../../src/emulator/odata/schema-api.js";
 import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, LAYOUTS, PASSWORD, startOffice, USER } from "./serve-support.js";
@@ -39,7 +40,7 @@ describe("schema changes on the hosted file", () => {
     expect(db.model.tables.get("Contacts")!.fields.has("Email")).toBe(false);
   });
 
-  it("deleting a container field (or its table) lets its files go", async () => {
+  it("deleting a container field lets its files go", async () => {
     let emu: RunningEmulator | undefined;
     try {
       emu = await startOffice(1);
@@ -54,5 +55,55 @@ describe("schema changes on the hosted file", () => {
     } finally {
       await emu?.close();
     }
+  });
+});
+
+describe("field definitions", () => {
+  it("reads the types, lengths, repetitions and options of section 6", () => {
+    expect(fieldDefinition({ name: "a", type: " character  varying (20) [2]" }, "f")).toEqual({ name: "a", type: "text", repetitions: 2, maxLength: 20, primary: false, unique: false, required: false, global: false });
+    expect(fieldDefinition({ name: "k", type: "INT", primary: true }, "f")).toMatchObject({ type: "number", primary: true, unique: true, required: true });
+    expect(fieldDefinition({ name: "b", type: "Binary Varying", externalSecurePath: "Files/" }, "f")).toMatchObject({ type: "container", externalSecurePath: "Files/" });
+    expect(fieldDefinition({ name: "t", type: "time", default: "curtime", nullable: false }, "f")).toMatchObject({ type: "time", autoEnter: "creationTimestamp", required: true });
+    expect(fieldDefinition({ name: "c", type: "container", default: null }, "f")).toMatchObject({ type: "container" });
+  });
+
+  it("refuses every name with a forbidden character, `::`, edge spaces, or too long, naming the character", () => {
+    for (const ch of ["/", "(", ")", "[", "]", "'", '"', "#", "?", "~", "\\", "@", "\u0001"]) {
+      expect(() => fieldDefinition({ name: `a${ch}b`, type: "int" }, "f"), JSON.stringify(ch)).toThrow(/cannot name a field/);
+    }
+    for (const name of [" a", "a ", "", "x".repeat(101), "a::b", "FMFID:1", "ROWID"]) expect(() => fieldDefinition({ name, type: "int" }, "f"), name).toThrow(/cannot name a field/);
+    expect(fieldDefinition({ name: "x".repeat(100), type: "int" }, "f").name).toHaveLength(100);
+  });
+
+  it("any JSON value either reads as a definition or is refused with 400 -1 (never another error)", () => {
+    const json = fc.jsonValue({ maxDepth: 2 });
+    const entry = fc.oneof(
+      json,
+      fc.record(
+        {
+          name: fc.oneof(fc.string({ maxLength: 8 }), json),
+          type: fc.oneof(fc.constantFrom("int", "varchar(3)", "date[2]", "blob", "timestamp", "x", "int(0)", "varchar[0]"), fc.string({ maxLength: 12 }), json),
+          primary: fc.oneof(fc.boolean(), json),
+          unique: fc.boolean(),
+          nullable: fc.boolean(),
+          global: fc.boolean(),
+          default: fc.oneof(fc.constantFrom("CURRENT_DATE", "CURTIME", "CURRENT_TIMESTAMP", "USER"), json),
+          externalSecurePath: fc.oneof(fc.constant("p/"), json),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(entry, (value) => {
+        try {
+          const def = fieldDefinition(value, "fields[0]");
+          expect(def.repetitions).toBeGreaterThanOrEqual(1);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ODataError);
+          expect({ status: (error as ODataError).status, code: (error as ODataError).code }).toEqual({ status: 400, code: "-1" });
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
