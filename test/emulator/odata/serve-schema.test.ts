@@ -169,6 +169,11 @@ describe("delete fields and tables", () => {
   it("DELETE FileMaker_Tables/T/F (by name or FMFID) → 204: gone from $metadata, reads and the Data API's layout; its number is not reused", async () => {
     const m0 = await metadata();
     const ageId = m0.Contacts_.Age["@FieldID"];
+    // The Data API reads the layout first, so what it keeps per layout is built before the change.
+    const api = new DataApi(emu.url);
+    const token = await api.login(USER, PASSWORD, DB);
+    expect(Object.keys((await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token })).body.response.data[0].fieldData)).toContain("Tags");
+    expect((await api.call("GET", `/databases/${DB}/layouts/Contacts`, { token })).body.response.fieldMetaData.map((f: { name: string }) => f.name)).toContain("Tags");
     const del = await send("DELETE", `${S}/FileMaker_Tables/Contacts/${ageId}`);
     expect(del.status).toBe(204);
     expect(del.text).toBe("");
@@ -184,8 +189,6 @@ describe("delete fields and tables", () => {
     expect(m2.Contacts_.Age["@FieldID"]).toBe(`FMFID:${10 * 2 ** 32 + 1065089}`);
     expect((await get(emu.url, `${S}/Contacts('A1')?$select=Age`)).body.Age).toBeNull();
     // The Data API: the layout no longer shows the deleted field; writing it is 102; the rest works.
-    const api = new DataApi(emu.url);
-    const token = await api.login(USER, PASSWORD, DB);
     const one = await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token });
     expect(one.status).toBe(200);
     expect(one.body.response.data[0].fieldData).toMatchObject({ Name: "Ada" });
@@ -201,6 +204,10 @@ describe("delete fields and tables", () => {
   it("DELETE FileMaker_Tables/T (by name or FMTID) → 204: its set is gone (404 -1020), other FMTIDs stay, its layout is 105 and portals to it go", async () => {
     const m0 = await metadata();
     expect(m0.Contacts_.Notes).toMatchObject({ $Kind: "NavigationProperty" });
+    // The Data API reads the layout and its portal first, so what it keeps per layout is built before the change.
+    const api = new DataApi(emu.url);
+    const token = await api.login(USER, PASSWORD, DB);
+    expect(Object.keys((await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token })).body.response.data[0].portalData)).toEqual(["Notes"]);
     const del = await send("DELETE", `${S}/FileMaker_Tables/FMTID:1065090`);
     expect(del.status).toBe(204);
     expect(errorOf(await get(emu.url, `${S}/Notes`))).toEqual({ status: 404, code: "-1020" });
@@ -213,8 +220,6 @@ describe("delete fields and tables", () => {
     await send("POST", `${S}/FileMaker_Tables`, { tableName: "Notes", fields: [{ name: "Text", type: "varchar" }] });
     expect((await metadata()).Notes_["@TableID"]).toBe("FMTID:1065091");
     expect((await get(emu.url, `${S}/Notes`)).body.value).toEqual([]);
-    const api = new DataApi(emu.url);
-    const token = await api.login(USER, PASSWORD, DB);
     expect((await api.call("GET", `/databases/${DB}/layouts/Notes/records`, { token })).body?.messages[0]?.code).toBe("105");
     const contact = await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token });
     expect(contact.status).toBe(200);
