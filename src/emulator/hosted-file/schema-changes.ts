@@ -24,6 +24,8 @@ export interface NumberedTable {
 interface SchemaState {
   /** How many schema changes the file has had. */
   generation: number;
+  /** Per table name, how many changes to its definition were made (FileMaker_Tables' ModCount). */
+  readonly modCounts: Map<string, number>;
   readonly tables: Map<TableModel, number>;
   readonly fields: Map<TableField, number>;
   nextTable: number;
@@ -85,6 +87,7 @@ function stateOf(model: DatabaseModel): SchemaState {
   const numbered = numberedTables(model);
   state = {
     generation: 0,
+    modCounts: new Map(),
     tables: new Map(numbered.map((t) => [t.table, t.ordinal])),
     fields: new Map(numbered.flatMap((t) => t.fields.map((f) => [f.field, f.number] as const))),
     nextTable: numbered.length,
@@ -100,6 +103,14 @@ function stateOf(model: DatabaseModel): SchemaState {
 /** How many schema changes the file has had (0: as loaded); a SchemaVersion changes with it. */
 export function schemaGeneration(model: DatabaseModel): number {
   return states.get(model)?.generation ?? 0;
+}
+
+/**
+ * How many changes to a table's definition were made while the file ran (FileMaker_Tables' `ModCount`, which a
+ * webhook's SCHEMA payload carries: odata-server.md 7); a table's name keeps its count after it is deleted.
+ */
+export function schemaModCount(model: DatabaseModel, table: string): number {
+  return states.get(model)?.modCounts.get(table) ?? 0;
 }
 
 /** The primary key a schema change declared for a table, if any. */
@@ -136,7 +147,9 @@ export interface FieldDefinition {
 const DECLARED_IN = "a schema change (OData FileMaker_Tables)";
 
 function changed(db: HostedDatabase, table: string): void {
-  stateOf(db.model).generation++;
+  const state = stateOf(db.model);
+  state.generation++;
+  state.modCounts.set(table, (state.modCounts.get(table) ?? 0) + 1);
   emitChange(db, { operation: "SCHEMA", table, rowIDs: [] });
 }
 

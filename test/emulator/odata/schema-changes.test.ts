@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createState, type RunningEmulator } from "../../../src/emulator/index.js";
 import { onChange, type RecordChange } from "../../../src/emulator/hosted-file/change-feed.js";
+import { schemaModCount } from "../../../src/emulator/hosted-file/schema-changes.js";
 import { parseQueryOptions } from "../../../src/emulator/odata/query-options.js";
 import { fieldDefinition, serveSchemaChange, type SchemaPath } from "../../../src/emulator/odata/schema-api.js";
 import { ODataError } from "../../../src/emulator/odata/odata-error.js";
@@ -37,6 +38,7 @@ describe("schema changes on the hosted file", () => {
       ["Company", "Contacts", "Contacts", "Contacts", "Contacts", "Company"].map((table) => ({ operation: "SCHEMA", table, rowIDs: [] })),
     );
     expect(db.tables.has("Company")).toBe(false);
+    expect([schemaModCount(db.model, "Contacts"), schemaModCount(db.model, "Company"), schemaModCount(db.model, "Notes")]).toEqual([4, 2, 0]);
     expect(db.model.tables.get("Contacts")!.fields.has("Email")).toBe(false);
   });
 
