@@ -136,6 +136,8 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
   const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
+    // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
+    if (query.schemaversion !== undefined) throw new ODataError(400, "-1002", "Error: $schemaversion does not apply to the service root");
     if (!accept.json) throw notAcceptable();
     return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }

@@ -263,6 +263,7 @@ describe("$schemaversion (2.9)", () => {
     expect(v1).toMatch(/^[0-9a-f]{16}$/);
     expect((await get(emu.url, `${S}/Contacts?$schemaversion=${v1}&$select=Name`)).body.value).toHaveLength(3);
     expect((await get(emu.url, `${S}/$metadata?$schemaversion=${v1}`)).status).toBe(200);
+    expect(errorOf(await get(emu.url, `/fmi/odata/v4?$schemaversion=${v1}`))).toEqual({ status: 400, code: "-1002" });
     await send("PATCH", `${S}/FileMaker_Tables/Contacts`, { fields: [{ name: "X", type: "int" }] });
     const v2 = (await metadata())["@Org.OData.Core.V1.SchemaVersion"] as string;
     expect(v2).not.toBe(v1);
