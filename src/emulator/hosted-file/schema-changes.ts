@@ -232,8 +232,7 @@ export function deleteField(db: HostedDatabase, table: TableModel, field: TableF
 export function deleteTable(db: HostedDatabase, table: TableModel): void {
   const state = stateOf(db.model);
   const data = db.tables.get(table.name)!;
-  // Every record let go, so the container store drops files only this table held.
-  for (const field of [...table.fields.values()]) data.fieldRemoved(field);
+  // Every record let go (remove releases its container files), so the store drops files only this table held.
   for (const id of [...data.records.keys()]) data.remove(id);
   const gone = new Set<TableField>(table.fields.values());
   for (const other of db.model.tables.values()) {

@@ -42,7 +42,10 @@ describe("schema changes on the hosted file", () => {
     expect(db.model.tables.get("Contacts")!.fields.has("Email")).toBe(false);
   });
 
-  it("deleting a container field lets its files go", async () => {
+  it.each([
+    ["field", "Contacts/Photo"],
+    ["table", "Contacts"],
+  ])("deleting a container %s lets its files go", async (_, target) => {
     let emu: RunningEmulator | undefined;
     try {
       emu = await startOffice(1);
@@ -51,7 +54,7 @@ describe("schema changes on the hosted file", () => {
       const bytes = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
       expect((await api.upload(token, "Contacts", "1", "Photo", 1, { bytes, type: "image/png", filename: "a.png" }, DB)).status).toBe(200);
       expect(emu.stats().containerFiles).toBe(1);
-      const res = await fetch(`${emu.url}/fmi/odata/v4/${DB}/FileMaker_Tables/Contacts/Photo`, { method: "DELETE", headers: { Authorization: auth() }, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${emu.url}/fmi/odata/v4/${DB}/FileMaker_Tables/${target}`, { method: "DELETE", headers: { Authorization: auth() }, signal: AbortSignal.timeout(10_000) });
       expect(res.status).toBe(204);
       expect(emu.stats().containerFiles).toBe(0);
     } finally {
