@@ -70,6 +70,13 @@ describe("create a table (POST FileMaker_Tables)", () => {
     expect(Object.keys(t).filter((k) => !k.startsWith("$") && !k.startsWith("@"))).toEqual(COMPANY.fields.map((f) => f.name));
     const doc = await get(emu.url, S);
     expect(doc.body.value.map((s: { name: string }) => s.name)).toContain("Aardvark Co");
+    // The XML form and the one-table form say the same.
+    const xml = (await get(emu.url, `${S}/$metadata`)).text;
+    expect(xml).toContain('<EntityType Name="Aardvark Co_">');
+    expect(xml).toContain('<Annotation Term="com.filemaker.odata.TableID" String="FMTID:1065091" />');
+    expect(xml).toContain(`<Annotation Term="Org.OData.Core.V1.SchemaVersion" String="${m["@Org.OData.Core.V1.SchemaVersion"]}" />`);
+    const one = (await get(emu.url, `${S}/$metadata%23Aardvark%20Co`, { Accept: "application/json" })).body[DB];
+    expect(one["Aardvark Co_"]).toEqual(t);
   });
 
   it("the new table is readable and writable through OData: defaults auto-enter, primary, unique, not-empty and VARCHAR(n) are validated", async () => {
