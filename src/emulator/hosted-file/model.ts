@@ -28,6 +28,8 @@ export interface TableField {
   declaredIn: string;
   /** Set when the file computes the field on every read (calculations.ts); its stored values are never read. */
   computed?: ComputedField;
+  /** Text fields: the most characters a repetition may hold (validation 511), as `VARCHAR(n)` sets it (schema-changes.ts). */
+  maxLength?: number;
 }
 
 export interface TableModel {

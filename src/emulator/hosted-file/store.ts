@@ -89,6 +89,30 @@ export class TableData {
     if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
   }
 
+  /** A field was added to the model (schema-changes.ts): a container one counts its records' holds from now on. */
+  fieldAdded(field: TableField): void {
+    if (field.type === "container" && !field.global && !this.containerFields.includes(field.name)) this.containerFields.push(field.name);
+  }
+
+  /**
+   * A field is being deleted from the model (schema-changes.ts): every record is stored again without its values
+   * (a container's files are let go), then its indexes, file values, serial and computation are forgotten.
+   */
+  fieldRemoved(field: TableField): void {
+    for (const record of [...this.records.values()]) {
+      if (!record.values.has(field.name)) continue;
+      const values = new Map(record.values);
+      values.delete(field.name);
+      this.put({ ...record, values });
+    }
+    for (const [name, index] of this.indexes) if (index.field === field) this.indexes.delete(name);
+    const at = this.containerFields.indexOf(field.name);
+    if (at !== -1) this.containerFields.splice(at, 1);
+    this.globals.delete(field.name);
+    this.serials.delete(field.name);
+    this.computers.delete(field);
+  }
+
   newRecordId(): number {
     return this.nextRecordId++;
   }

@@ -73,7 +73,7 @@ function entityUrl(ctx: ReadContext, set: EntitySet, key: EntityKey): string {
 /** Options this read path does not implement are refused, never ignored (rule one). */
 export function refuseUnsupported(query: QueryOptions): void {
   if (query.apply !== undefined) throw new ODataError(400, "-1002", "Error: $apply is not supported by the emulator yet");
-  if (query.schemaversion !== undefined) throw new ODataError(400, "-1", "Error: $schemaversion is not supported by the emulator yet ($metadata carries no SchemaVersion)");
+  // `$schemaversion` is checked before any path is served (schema-api.ts).
 }
 
 type Column = { kind: "field"; field: TableField } | { kind: "special"; name: "ROWID" | "ROWMODID" };

@@ -5,6 +5,7 @@
 
 import type { TableField, TableModel } from "../hosted-file/model.js";
 import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
+import { schemaGeneration } from "../hosted-file/schema-changes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
 import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
 import { incompatibleTypes } from "./filter-error.js";
@@ -32,14 +33,18 @@ interface ODataView {
   readonly model: ODataModel;
   readonly sets: readonly EntitySet[];
   readonly filterTables: ReadonlyMap<string, FilterTable>;
+  /** The schema generation it was built at (schema-changes.ts). */
+  readonly generation: number;
 }
 
-// The hosted model is immutable after start, so its OData view is built once per model object.
+// The hosted model changes only through schema changes (schema-changes.ts), which count generations: its OData view
+// is built once per model object and generation.
 const views = new WeakMap<object, ODataView>();
 
 function viewOf(db: HostedDatabase): ODataView {
   let view = views.get(db.model);
-  if (view === undefined) {
+  const generation = schemaGeneration(db.model);
+  if (view === undefined || view.generation !== generation) {
     const model = odataModel(db);
     const sets = model.entityTypes.map((type): EntitySet => ({
       name: type.set,
@@ -50,7 +55,7 @@ function viewOf(db: HostedDatabase): ODataView {
       fields: type.properties.map((p) => p.field),
       key: type.key === undefined ? undefined : type.properties.find((p) => p.name === type.key)!.field,
     }));
-    view = { model, sets, filterTables: filterTablesOf(model) };
+    view = { model, sets, filterTables: filterTablesOf(model), generation };
     views.set(db.model, view);
   }
   return view;

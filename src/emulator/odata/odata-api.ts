@@ -20,6 +20,7 @@ import { odataMetadata } from "./metadata-document.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
+import { checkSchemaVersion, serveSchemaChange } from "./schema-api.js";
 import { serviceDocument, serviceRootDocument } from "./service-document.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
@@ -143,12 +144,19 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
   const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
+    // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
+    if (query.schemaversion !== undefined) throw new ODataError(400, "-1002", "Error: $schemaversion does not apply to the service root");
     if (!accept.json) throw notAcceptable();
     return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
+  checkSchemaVersion(db, query.schemaversion);
   if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host);
+  if (path.kind === "tables" || path.kind === "indexes") {
+    const done = serveSchemaChange(db, host.containers, method, path, query, body);
+    return done.body === undefined ? { status: done.status, contentType: JSON_TYPE, body: Buffer.alloc(0) } : { ...json(done.body), status: done.status };
+  }
   if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
@@ -214,7 +222,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
     throw notServed(method, `a ${path.kind} resource`);
   }
   // Rule one: a write applies `$filter` (collection PATCH/DELETE) and nothing else; other options are refused.
-  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && v !== undefined && !(k === "filter" && path.kind === "collection" && method !== "POST"));
+  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && k !== "schemaversion" && v !== undefined && !(k === "filter" && path.kind === "collection" && method !== "POST"));
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to a ${method} request`);
   const set = findSet(db, path.set);
   const prefer = parsePrefer(req.headers.prefer);
@@ -262,7 +270,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
 
 /** The discovery documents take no query options; one given is refused, not ignored. */
 function refuseOptions(query: QueryOptions): void {
-  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && k !== "format" && v !== undefined);
+  const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && k !== "format" && k !== "schemaversion" && v !== undefined);
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to this resource`);
 }
 
