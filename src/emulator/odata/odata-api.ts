@@ -8,7 +8,7 @@ import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
-import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
 import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
@@ -23,11 +23,9 @@ import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 
 /** What the OData API reads of the running emulator. */
-export interface ODataHost {
+export interface ODataHost extends ODataSignIns {
   readonly databases: ReadonlyMap<string, HostedDatabase>;
   readonly containers: ContainerStore;
-  /** Whether a name and password sign in to an account with the `fmodata` privilege. */
-  checkPassword(username: string, password: string): SignInCheck;
   /** The emulator's clock, epoch ms. */
   now(): number;
   /** The hosted file's clock, for writes' auto-enter timestamps and modification counts. */
@@ -49,12 +47,17 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-export function odataApi(host: ODataHost): HttpApi {
+/**
+ * The API served at `{pathPrefix}/fmi/odata/v4` (`pathPrefix` `""`: the emulator's own root; `/otto`: an API key's
+ * proxy prefix, odata-auth.ts). URLs in answers leave the prefix out, as the Otto captures do (2.3).
+ */
+export function odataApi(host: ODataHost, pathPrefix = ""): HttpApi {
+  const served = pathPrefix + SERVICE_ROOT;
   return {
-    takesFaults: (target: string) => target === SERVICE_ROOT || target.startsWith(`${SERVICE_ROOT}/`) || target.startsWith(`${SERVICE_ROOT}?`),
+    takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
     refuseHost: (res: ServerResponse, hint: string) =>
       send(res, errorReply(new ODataError(421, "-1000", `The Host header names a host this emulator does not serve (${hint})`))),
-    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault),
+    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault, pathPrefix),
     answerMalformed,
   };
 }
@@ -69,12 +72,12 @@ function answerMalformed(error: Error & { code?: string }, socket: Duplex): void
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void> {
+async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined, pathPrefix: string): Promise<void> {
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
     const body = WRITES.has(req.method ?? "GET") ? await readBody(req) : undefined;
-    reply = answer(host, req, body);
+    reply = answer(host, req, body, pathPrefix);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -116,19 +119,11 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-const unauthorized = () => new ODataError(401, "212", "(212): Invalid account/password");
-
-/** Every request signs in with Basic (section 8); API keys and Claris ID tokens are not served for OData. */
-function authenticate(host: ODataHost, req: IncomingMessage): void {
-  const signIn = signInOf(req.headers);
-  if (signIn === undefined || typeof signIn === "string" || signIn.kind !== "basic") throw unauthorized();
-  if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
-}
-
-function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply {
-  const target = req.url ?? "/";
+function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined, pathPrefix: string): Reply {
+  const target = (req.url ?? "/").slice(pathPrefix.length);
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
-  authenticate(host, req);
+  // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts).
+  authenticateOData(host, req.headers, pathPrefix);
   const method = req.method ?? "GET";
   const { path, query } = parseODataRequestTarget(target);
   const accept = readAccept(req, query.format);
