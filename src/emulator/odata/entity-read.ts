@@ -11,6 +11,7 @@ import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
 import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
 import { formatKey, formatODataPath, formatQueryOptions } from "./url-format.js";
+import { preferredTimestamp } from "./timestamp-prefer.js";
 import type { EntityKey } from "./url-path.js";
 import {
   FieldMissing,
@@ -123,7 +124,7 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
   }
   for (const c of cols) {
     if (c.kind === "special") out[c.name] = c.name === "ROWID" ? record.recordId : record.modId;
-    else out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
+    else out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = numbersAsText(c.field, preferredTimestamp(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx.prefer), ctx);
   }
   for (const e of expansions) {
     const prepared = e.prepared();
@@ -282,7 +283,7 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
   const c = memberColumn(set, member, ctx);
   const body: Body = {};
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${member}`;
-  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
+  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, preferredTimestamp(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx.prefer), ctx);
   return body;
 }
 
@@ -298,7 +299,7 @@ export function readValue(set: EntitySet, key: EntityKey, member: string, ctx: R
     if (file) return { contentType: file.contentType, body: Buffer.from(file.bytes) };
     return text("");
   }
-  const json = jsonValue(c.field, value, ctx.containers, ctx.db.model.name);
+  const json = preferredTimestamp(c.field, jsonValue(c.field, value, ctx.containers, ctx.db.model.name), ctx.prefer);
   return text(json === null ? "" : String(json));
 }
 
