@@ -8,6 +8,7 @@ import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
+import { refusedRequestLineLength } from "../http/router.js";
 import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
@@ -67,8 +68,12 @@ function answerMalformed(error: Error & { code?: string }, socket: Duplex): void
     socket.destroy();
     return;
   }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const body = JSON.stringify(new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`).toJSON());
+  // A request line past the URL cap that Node refuses first (past its header limit) is 414 as a shorter one is.
+  const line = refusedRequestLineLength(error);
+  const tooLong = error.code === "HPE_HEADER_OVERFLOW" && line !== undefined && line > MAX_URL_LENGTH;
+  const status = tooLong ? 414 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const refusal = tooLong ? new ODataError(414, "-1002", `Error: URL of more than ${MAX_URL_LENGTH} characters exceeds the limit of ${MAX_URL_LENGTH}`) : new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`);
+  const body = JSON.stringify(refusal.toJSON());
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
