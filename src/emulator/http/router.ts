@@ -24,7 +24,7 @@ export function routeByPrefix(routes: readonly { prefix: string; api: HttpApi }[
 }
 
 /** The start of the request target of a request Node refused (its `rawPacket`: the bytes read of that request). */
-export function refusedTarget(error: Error): string | undefined {
+function refusedTarget(error: Error): string | undefined {
   const raw = (error as Error & { rawPacket?: unknown }).rawPacket;
   if (!Buffer.isBuffer(raw)) return undefined;
   return /^[A-Z]+ (\/[^\s]*)/.exec(raw.subarray(0, 2048).toString("latin1"))?.[1];
