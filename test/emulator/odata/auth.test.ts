@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { rawHttp } from "../../support/raw-http.js";
 import { auth, DB, expectODataError, get, startOffice, type Answer } from "./serve-support.js";
 
 // OData's sign-ins beyond Basic (odata-server.md, section 8; docs/emulator.md "The OData API", "Auth"): a Claris ID
@@ -139,6 +140,18 @@ describe("API keys (OttoFMS): Bearer under the key's path prefix", () => {
     expect(created.headers.get("location")).toMatch(new RegExp(`^${base}/Notes\\(ROWID=\\d+\\)$`));
     const doc = await get(emu.url, `/otto${S}`, key);
     expect(doc.body["@context"]).toBe(`${base}/$metadata`);
+  });
+
+  it("under /otto, injected faults and a refused Host are answered in OData's wire", async () => {
+    const refused = await rawHttp(emu.url, "GET", `/otto${S}/Contacts`, { Host: "elsewhere.example", Authorization: `Bearer ${OTTO_KEY}` });
+    expect(refused.status).toBe(421);
+    expect(refused.body.error.code).toBe("-1000");
+    const own = await startOffice(1, { apiKeys: [{ key: OTTO_KEY, pathPrefix: "/otto" }], faults: { rate: 1, seed: 1, kinds: ["capacity812"] } });
+    try {
+      expectODataError(await get(own.url, `/otto${S}/Contacts`, as(`Bearer ${OTTO_KEY}`)), 503, "812");
+    } finally {
+      await own.close();
+    }
   });
 
   it("the Data API under /otto is unchanged: the key lists records there with no login", async () => {
