@@ -16,7 +16,7 @@ import { joinKey, relationSteps } from "./hosted-file/relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
 import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./data-api/sessions.js";
 import { SessionGlobals } from "./hosted-file/globals.js";
-import { ApiKeyRing, type ApiKey } from "./data-api/api-keys.js";
+import { ApiKeyRing, type ApiKey } from "./hosted-file/api-keys.js";
 import { StreamingSessions } from "./data-api/streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
 import { dropAllSessions, viewContext, type EmulatorState } from "./data-api/state.js";
@@ -29,7 +29,7 @@ import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCal
 
 export type { SeedData } from "./hosted-file/seed.js";
 export type { Account } from "./hosted-file/sign-ins.js";
-export type { ApiKey } from "./data-api/api-keys.js";
+export type { ApiKey } from "./hosted-file/api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
 export type {
   ScriptContext,
@@ -57,7 +57,8 @@ export interface EmulatorOptions {
   accounts?: readonly Account[];
   /**
    * Static API keys, as a proxy such as OttoFMS takes them: `Authorization: Bearer <key>` under `pathPrefix`
-   * (default none: the `/fmi/data` paths themselves; `/otto` serves `/otto/fmi/data/...`) needs no login.
+   * (default none: the `/fmi/data` and `/fmi/odata/v4` paths themselves; `/otto` serves `/otto/fmi/data/...` and
+   * `/otto/fmi/odata/v4/...`) needs no login.
    */
   apiKeys?: readonly ApiKey[];
   /** Default 127.0.0.1: the emulator is for this machine only unless told otherwise. */
@@ -152,7 +153,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const state = await createState(options);
   // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
-  const api = routeByPrefix([{ prefix: SERVICE_ROOT, api: odataApi(odataHost(state)) }], dataApi(state));
+  // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
+  const odata = odataHost(state);
+  const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(odata, p) })), { prefix: SERVICE_ROOT, api: odataApi(odata) }];
+  const api = routeByPrefix(odataRoutes, dataApi(state));
   const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -193,7 +197,8 @@ function odataHost(state: EmulatorState): ODataHost {
   return {
     databases: state.databases,
     containers: state.containers,
-    checkPassword: (username, password) => state.sessions.check({ kind: "basic", username, password }, "fmodata"),
+    checkSignIn: (signIn) => state.sessions.check(signIn, "fmodata"),
+    acceptsKey: (pathPrefix, bearer) => state.apiKeys.acceptsUnder(pathPrefix, bearer),
     now: () => state.clock.now(),
     clock: state.clock,
     bindUrl: () => state.baseUrl,

@@ -48,8 +48,34 @@ describe("fmgen serve", () => {
     let stop!: () => void;
     const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
     const done = run(["serve", "--layouts", "examples/contacts/layouts"], io);
-    await expect.poll(() => io.out.length).toBe(1);
+    await expect.poll(() => io.out.length).toBeGreaterThan(0);
     expect(io.out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    stop();
+    expect(await done).toBe(0);
+  });
+
+  it("prints the base URL first, then the Data API's and OData's base URLs (and those under an API key's prefix), each of which answers", async () => {
+    let stop!: () => void;
+    const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
+    const done = run(["serve", "--layouts", "examples/contacts/layouts", "--account", "me:pw", "--api-key", "k1", "--api-key", "k2@/otto"], io);
+    await expect.poll(() => io.out.length).toBe(5);
+    const url = io.out[0]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(io.out.slice(1)).toEqual([
+      `Data API: ${url}/fmi/data/vLatest`,
+      `OData:    ${url}/fmi/odata/v4`,
+      `Data API (API keys under /otto): ${url}/otto/fmi/data/vLatest`,
+      `OData (API keys under /otto):    ${url}/otto/fmi/odata/v4`,
+    ]);
+    const at = (line: string) => line.slice(line.indexOf("http://"));
+    const basic = `Basic ${Buffer.from("me:pw").toString("base64")}`;
+    const odata = await fetch(at(io.out[2]!), { headers: { authorization: basic } });
+    expect(odata.status).toBe(200);
+    expect(((await odata.json()) as { value: { name: string }[] }).value.map((v) => v.name)).toContain("Contacts");
+    const login = await fetch(`${at(io.out[1]!)}/databases/Contacts/sessions`, { method: "POST", headers: { authorization: basic, "content-type": "application/json" }, body: "{}" });
+    expect(login.status).toBe(200);
+    expect((await fetch(`${at(io.out[4]!)}/Contacts/Contacts?$top=1`, { headers: { authorization: "Bearer k2" } })).status).toBe(200);
+    expect((await fetch(`${at(io.out[3]!)}/databases/Contacts/layouts`, { headers: { authorization: "Bearer k2" } })).status).toBe(200);
     stop();
     expect(await done).toBe(0);
   });

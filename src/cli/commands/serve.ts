@@ -16,11 +16,14 @@ interface ServeArgs {
   scripts?: string;
 }
 
-/** `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL. */
+/**
+ * `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL (scripts
+ * read it); the next lines name the Data API's and OData's base URLs, and those under each API key's path prefix.
+ */
 export function serveCommand(io: CliIo, setExitCode: (code: number) => void): CommandModule<object, ServeArgs> {
   return {
     command: "serve",
-    describe: "Run the local Data API emulator on the given layout descriptions",
+    describe: "Run the local Data API and OData emulator on the given layout descriptions",
     builder: (y) =>
       y
         .option("layouts", { type: "string", array: true, demandOption: true, describe: "Description files or folders of *.layout.json" })
@@ -30,7 +33,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           type: "string",
           array: true,
           default: [] as string[],
-          describe: "KEY or KEY@/prefix: Authorization: Bearer KEY needs no login, under /prefix/fmi/data/... when given (as a proxy such as OttoFMS; repeatable)",
+          describe: "KEY or KEY@/prefix: Authorization: Bearer KEY needs no login, under /prefix/fmi/data/... and /prefix/fmi/odata/v4/... when given (as a proxy such as OttoFMS; repeatable)",
         })
         .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
         .option("allowed-host", {
@@ -53,10 +56,11 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         }) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
+      const apiKeys = args.apiKey.map(parseApiKey);
       const emulator = await startEmulator({
         layouts: args.layouts,
         accounts,
-        apiKeys: args.apiKey.map(parseApiKey),
+        apiKeys,
         host: args.host,
         allowedHosts: args.allowedHost,
         port: args.port,
@@ -67,11 +71,22 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
       });
       io.stdout(emulator.url);
+      for (const line of baseUrlLines(emulator.url, apiKeys)) io.stdout(line);
       await io.stopSignal();
       await emulator.close();
       setExitCode(0);
     },
   };
+}
+
+/** The lines after the base URL: where each API is served, at the root and under each API key's path prefix. */
+function baseUrlLines(url: string, apiKeys: readonly ApiKey[]): string[] {
+  const prefixes = [...new Set(apiKeys.flatMap((k) => (k.pathPrefix === undefined || k.pathPrefix === "/" ? [] : [k.pathPrefix])))];
+  return [
+    `Data API: ${url}/fmi/data/vLatest`,
+    `OData:    ${url}/fmi/odata/v4`,
+    ...prefixes.flatMap((p) => [`Data API (API keys under ${p}): ${url}${p}/fmi/data/vLatest`, `OData (API keys under ${p}):    ${url}${p}/fmi/odata/v4`]),
+  ];
 }
 
 /** `KEY` or `KEY@/prefix` (the prefix starts at the first "@/"). */

@@ -119,7 +119,7 @@ function envelopeBytes(reply: Reply): AnswerBytes {
 
 async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {
   const url = requestUrl(req.url ?? "/");
-  // A proxy path prefix of an API key (`/otto/fmi/data/...`) is taken off here (api-keys.ts).
+  // A proxy path prefix of an API key (`/otto/fmi/data/...`) is taken off here (hosted-file/api-keys.ts).
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {

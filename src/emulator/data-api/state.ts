@@ -5,7 +5,7 @@ import type { SessionRegistry } from "./sessions.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ContainerRef } from "../hosted-file/stored-value.js";
 import type { ViewContext } from "../hosted-file/layout-view/record-view-types.js";
-import type { ApiKeyRing } from "./api-keys.js";
+import type { ApiKeyRing } from "../hosted-file/api-keys.js";
 import type { ServedHosts } from "../http/request-host.js";
 import type { StreamingSessions } from "./streaming-sessions.js";
 import type { DateFormat } from "../hosted-file/date-format.js";
@@ -34,7 +34,7 @@ export interface EmulatorState {
   faults?: FaultPlan | undefined;
   /** The key that signs container URLs (random per run). */
   urlKey: Buffer;
-  /** Static API keys served with no login, under their proxy path prefixes (api-keys.ts). */
+  /** Static API keys served with no login, under their proxy path prefixes (hosted-file/api-keys.ts). */
   apiKeys: ApiKeyRing;
   /** The host names requests may name in `Host` (request-host.ts); any other is answered 421. */
   hosts: ServedHosts;
@@ -65,7 +65,7 @@ export function viewContext(state: EmulatorState, db: HostedDatabase, call: Call
   };
 }
 
-/** What a server restart forgets: every session, and every API key's global values (api-keys.ts). */
+/** What a server restart forgets: every session, and every API key's global values (hosted-file/api-keys.ts). */
 export function dropAllSessions(state: EmulatorState): void {
   state.sessions.dropAll();
   state.apiKeys.forgetGlobals();

@@ -8,6 +8,11 @@ export interface SortKey {
   descending: boolean;
   /** Sort by this value list's order (a `sortOrder` naming a value list). */
   valueList?: readonly string[];
+  /**
+   * Read `field` of another record than the one sorted: a related record (OData's `$orderby=Nav/Field` sorts by the
+   * first related record's value, as a sort on a related field does). None: the key is empty.
+   */
+  from?: (record: StoredRecord) => { table: TableData; record: StoredRecord } | undefined;
 }
 
 type Key = string | number | null;
@@ -46,10 +51,13 @@ export function sortRecords(table: TableData, records: StoredRecord[], keys: rea
   const rows = records.map((record, index) => ({
     record,
     index,
-    keys: keys.map(({ field }, i): Key | [number, Key] => {
-      if (typeof field === "string") return record[field];
-      const value = table.valuesOf(record, field)[0];
-      return positions[i] ? valueListKey(field, value, positions[i]) : sortKey(value);
+    keys: keys.map(({ field, from }, i): Key | [number, Key] => {
+      const source = from ? from(record) : { table, record };
+      const list = positions[i];
+      if (source === undefined) return list ? [list.size + 1, null] : null;
+      if (typeof field === "string") return source.record[field];
+      const value = source.table.valuesOf(source.record, field)[0];
+      return list ? valueListKey(field, value, list) : sortKey(value);
     }),
   }));
   rows.sort((a, b) => {

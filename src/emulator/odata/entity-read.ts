@@ -11,6 +11,8 @@ import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
 import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
 import { formatKey, formatODataPath, formatQueryOptions } from "./url-format.js";
+import { preferredTimestamp } from "./timestamp-prefer.js";
+import { orderPath, withNavSelect } from "./nav-paths.js";
 import type { EntityKey } from "./url-path.js";
 import {
   FieldMissing,
@@ -78,10 +80,9 @@ export function refuseUnsupported(query: QueryOptions): void {
 
 type Column = { kind: "field"; field: TableField } | { kind: "special"; name: "ROWID" | "ROWMODID" };
 
-/** The one-segment name of a `$select` or `$orderby` path; `Nav/Field` needs navigation, not served yet. */
-function single(path: NamePath): string {
-  if (path.length > 1) throw new ODataError(400, "-1002", `Error: navigation paths ('${path.join("/")}') are not supported by the emulator yet`);
-  return path[0]!;
+/** The one-segment name of a `$select` path, or undefined for `Nav/Field`, which nests as an expansion (nav-paths.ts). */
+function single(path: NamePath): string | undefined {
+  return path.length > 1 ? undefined : path[0]!;
 }
 
 function column(set: EntitySet, name: string): Column {
@@ -99,11 +100,11 @@ function columns(set: EntitySet, select: readonly NamePath[] | undefined, specia
   if (select === undefined || select.some((p) => p[0] === "*")) {
     const out: Column[] = set.fields.filter((f) => f.type !== "container").map((field) => ({ kind: "field", field }));
     if (specialColumns) out.push({ kind: "special", name: "ROWID" }, { kind: "special", name: "ROWMODID" });
-    if (select !== undefined) for (const p of select) if (p[0] !== "*") addUnique(out, column(set, single(p)));
+    if (select !== undefined) for (const p of select) if (p[0] !== "*" && single(p) !== undefined) addUnique(out, column(set, single(p)!));
     return out;
   }
   const out: Column[] = [];
-  for (const p of select) addUnique(out, column(set, single(p)));
+  for (const p of select) if (single(p) !== undefined) addUnique(out, column(set, single(p)!));
   return out;
 }
 
@@ -123,7 +124,7 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
   }
   for (const c of cols) {
     if (c.kind === "special") out[c.name] = c.name === "ROWID" ? record.recordId : record.modId;
-    else out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
+    else out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = numbersAsText(c.field, preferredTimestamp(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx.prefer), ctx);
   }
   for (const e of expansions) {
     const prepared = e.prepared();
@@ -183,8 +184,9 @@ function expansions(set: EntitySet, items: readonly ExpandItem[] | undefined, ct
         if (prepared !== undefined) return prepared;
         try {
           const cols = columns(target, item.options.select, false);
-          for (const o of item.options.orderby ?? []) column(target, single(o.path));
-          prepared = { cols, predicate: predicateOf(target, item.options, ctx), expansions: expansions(target, item.options.expand, ctx) };
+          for (const o of item.options.orderby ?? []) orderPath(ctx.db, target, o.path);
+          const items = withNavSelect(ctx.db, target, item.options.select, item.options.expand);
+          prepared = { cols, predicate: predicateOf(target, item.options, ctx), expansions: expansions(target, items, ctx) };
         } catch (error) {
           if (error instanceof FieldMissing) prepared = new ODataError(400, "8309", `FQL0009: The column named "${error.field}" does not exist in table "${target.name}".`);
           else if (error instanceof ODataError && error.code === "8309") prepared = error;
@@ -211,15 +213,17 @@ function page(records: StoredRecord[], o: ExpandOptions): { rows: StoredRecord[]
 /** The records `$filter` keeps, in `$orderby` order (default: creation order, 2.5's choice). */
 function matching(set: EntitySet, records: StoredRecord[], o: ExpandOptions, ctx: ReadContext, predicate = predicateOf(set, o, ctx)): StoredRecord[] {
   let out = predicate === undefined ? records : records.filter(predicate);
-  if (o.orderby !== undefined) out = sorted(set, out, o.orderby);
+  if (o.orderby !== undefined) out = sorted(set, out, o.orderby, ctx.db);
   return out;
 }
 
 /** The hosted file's order (sortRecords): empty first when ascending, text case-insensitively; ties keep creation order. */
-function sorted(set: EntitySet, records: StoredRecord[], orderby: readonly OrderByItem[]): StoredRecord[] {
+function sorted(set: EntitySet, records: StoredRecord[], orderby: readonly OrderByItem[], db: HostedDatabase): StoredRecord[] {
   const keys = orderby.map((o): SortKey => {
-    const c = column(set, single(o.path));
-    return { field: c.kind === "field" ? c.field : c.name === "ROWID" ? "recordId" : "modId", descending: o.direction === "desc" };
+    // `Nav/Field`: the first related record's value (nav-paths.ts).
+    const { last, name, from } = orderPath(db, set, o.path);
+    const c = column(last, name);
+    return { field: c.kind === "field" ? c.field : c.name === "ROWID" ? "recordId" : "modId", descending: o.direction === "desc", ...(from ? { from } : {}) };
   });
   return sortRecords(set.data, records, keys);
 }
@@ -231,7 +235,7 @@ function sorted(set: EntitySet, records: StoredRecord[], orderby: readonly Order
 export function readCollection(set: EntitySet, ctx: ReadContext, source?: { records: StoredRecord[]; self: string }): Body {
   const q = ctx.query;
   const cols = columns(set, q.select, ctx.prefer.includeSpecialColumns);
-  const exps = expansions(set, q.expand, ctx);
+  const exps = expansions(set, withNavSelect(ctx.db, set, q.select, q.expand), ctx);
   const records = matching(set, source?.records ?? [...set.data.records.values()], q, ctx);
   const skip = (q.skip ?? 0) + (q.skiptoken?.skip ?? 0);
   // Any $top suppresses nextLink (2.5's choice); a page is min(maxpagesize, 10,000).
@@ -239,7 +243,8 @@ export function readCollection(set: EntitySet, ctx: ReadContext, source?: { reco
   const rows = records.slice(skip, skip + size);
   const body: Body = {};
   if (!ctx.annotations.none) {
-    const selected = q.select === undefined ? "" : `(${cols.map((c) => `"${columnName(c)}"`).join(",")})`;
+    const navSelected = (q.select ?? []).filter((p) => p.length > 1).map((p) => `"${p.join("/")}"`);
+    const selected = q.select === undefined ? "" : `(${[...cols.map((c) => `"${columnName(c)}"`), ...navSelected].join(",")})`;
     body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${selected}`;
   }
   if (q.count === true) body[ann(ctx.annotations, "count")] = records.length;
@@ -262,7 +267,7 @@ export function readCount(set: EntitySet, ctx: ReadContext): string {
 export function readEntity(set: EntitySet, key: EntityKey, ctx: ReadContext): Body {
   const record = findRecord(set, key);
   const cols = columns(set, ctx.query.select, ctx.prefer.includeSpecialColumns);
-  const exps = expansions(set, ctx.query.expand, ctx);
+  const exps = expansions(set, withNavSelect(ctx.db, set, ctx.query.select, ctx.query.expand), ctx);
   const body: Body = Object.create(null);
   if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}/$entity`;
   reserve(ctx, 1);
@@ -287,7 +292,7 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
     body.value = jsonValue(c.field, set.data.valuesOf(record, c.field)[0], ctx.containers, ctx.db.model.name);
     return body;
   }
-  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx);
+  body.value = c.kind === "special" ? (c.name === "ROWID" ? record.recordId : record.modId) : numbersAsText(c.field, preferredTimestamp(c.field, fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name), ctx.prefer), ctx);
   return body;
 }
 
@@ -303,7 +308,7 @@ export function readValue(set: EntitySet, key: EntityKey, member: string, ctx: R
     if (file) return { contentType: file.contentType, body: Buffer.from(file.bytes) };
     return text("");
   }
-  const json = jsonValue(c.field, value, ctx.containers, ctx.db.model.name);
+  const json = preferredTimestamp(c.field, jsonValue(c.field, value, ctx.containers, ctx.db.model.name), ctx.prefer);
   return text(json === null ? "" : String(json));
 }
 

@@ -8,7 +8,8 @@ import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
 import { requestBaseUrl } from "../http/request-host.js";
-import { signInOf, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { refusedRequestLineLength } from "../http/router.js";
+import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
 import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
@@ -26,11 +27,9 @@ import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 
 /** What the OData API reads of the running emulator. */
-export interface ODataHost {
+export interface ODataHost extends ODataSignIns {
   readonly databases: ReadonlyMap<string, HostedDatabase>;
   readonly containers: ContainerStore;
-  /** Whether a name and password sign in to an account with the `fmodata` privilege. */
-  checkPassword(username: string, password: string): SignInCheck;
   /** The emulator's clock, epoch ms. */
   now(): number;
   /** The hosted file's clock, for writes' auto-enter timestamps and modification counts. */
@@ -58,12 +57,17 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
-export function odataApi(host: ODataHost): HttpApi {
+/**
+ * The API served at `{pathPrefix}/fmi/odata/v4` (`pathPrefix` `""`: the emulator's own root; `/otto`: an API key's
+ * proxy prefix, odata-auth.ts). URLs in answers leave the prefix out, as the Otto captures do (2.3).
+ */
+export function odataApi(host: ODataHost, pathPrefix = ""): HttpApi {
+  const served = pathPrefix + SERVICE_ROOT;
   return {
-    takesFaults: (target: string) => target === SERVICE_ROOT || target.startsWith(`${SERVICE_ROOT}/`) || target.startsWith(`${SERVICE_ROOT}?`),
+    takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
     refuseHost: (res: ServerResponse, hint: string) =>
       send(res, errorReply(new ODataError(421, "-1000", `The Host header names a host this emulator does not serve (${hint})`))),
-    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault),
+    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault, pathPrefix),
     answerMalformed,
   };
 }
@@ -73,17 +77,21 @@ function answerMalformed(error: Error & { code?: string }, socket: Duplex): void
     socket.destroy();
     return;
   }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-  const body = JSON.stringify(new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`).toJSON());
+  // A request line past the URL cap that Node refuses first (past its header limit) is 414 as a shorter one is.
+  const line = refusedRequestLineLength(error);
+  const tooLong = error.code === "HPE_HEADER_OVERFLOW" && line !== undefined && line > MAX_URL_LENGTH;
+  const status = tooLong ? 414 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  const refusal = tooLong ? new ODataError(414, "-1002", `Error: URL of more than ${MAX_URL_LENGTH} characters exceeds the limit of ${MAX_URL_LENGTH}`) : new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`);
+  const body = JSON.stringify(refusal.toJSON());
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void> {
+async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined, pathPrefix: string): Promise<void> {
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
     const body = WRITES.has(req.method ?? "GET") ? await readBody(req, writeBodyLimit(req.method ?? "GET", req.url ?? "/", host.maxUploadBytes)) : undefined;
-    reply = await answer(host, req, body);
+    reply = await answer(host, req, body, pathPrefix);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -125,19 +133,11 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-const unauthorized = () => new ODataError(401, "212", "(212): Invalid account/password");
-
-/** Every request signs in with Basic (section 8); API keys and Claris ID tokens are not served for OData. */
-function authenticate(host: ODataHost, req: IncomingMessage): void {
-  const signIn = signInOf(req.headers);
-  if (signIn === undefined || typeof signIn === "string" || signIn.kind !== "basic") throw unauthorized();
-  if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
-}
-
-function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply | Promise<Reply> {
-  const target = req.url ?? "/";
+function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined, pathPrefix: string): Reply | Promise<Reply> {
+  const target = (req.url ?? "/").slice(pathPrefix.length);
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
-  authenticate(host, req);
+  // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts).
+  authenticateOData(host, req.headers, pathPrefix);
   const method = req.method ?? "GET";
   const { path, query } = parseODataRequestTarget(target);
   const accept = readAccept(req, query.format);

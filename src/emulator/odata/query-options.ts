@@ -206,7 +206,8 @@ export function splitTop(text: string, sep: string): string[] {
     } else if (c === sep && depth === 0) {
       out.push(text.slice(start, i));
       start = i + 1;
-      if (out.length > MAX_LIST_ITEMS) throw syntaxError(text.slice(i));
+      // An item follows this separator: MAX_LIST_ITEMS before it is one too many.
+      if (out.length >= MAX_LIST_ITEMS) throw syntaxError(text.slice(i));
     }
   }
   if (quote !== undefined || depth !== 0) throw syntaxError(text.slice(openedAt));

@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { SessionGlobals } from "../hosted-file/globals.js";
+import { SessionGlobals } from "./globals.js";
 
 /**
- * A static API key, as a proxy in front of the Data API takes it (OttoFMS, for example; data-api-server.md,
- * section 9): requests under `pathPrefix` (default none: the Data API's own `/fmi/data/...` paths) that send
- * `Authorization: Bearer <key>` are served with no login, as if the key were a live session token of every hosted
- * database.
+ * A static API key, as a proxy in front of the Data API and OData takes it (OttoFMS, for example; data-api-server.md,
+ * section 9; odata-server.md, section 8): requests under `pathPrefix` (default none: the emulator's own
+ * `/fmi/data/...` and `/fmi/odata/v4/...` paths) that send `Authorization: Bearer <key>` are served with no login,
+ * as if the key were a live session token of every hosted database (Data API) or an account with `fmodata` (OData).
+ * Both APIs check keys here, in the hosted file, which neither API owns.
  */
 export interface ApiKey {
   key: string;
@@ -74,6 +75,19 @@ export class ApiKeyRing {
     return this.match(req, bearer) !== undefined;
   }
 
+  /**
+   * True when the Bearer credential is a key served under `prefix` (`""`: no prefix): for callers that know the
+   * prefix a request came in under themselves (the OData API, whose router picks it by path).
+   */
+  acceptsUnder(prefix: string, bearer: string): boolean {
+    return this.matchUnder(prefix, bearer) !== undefined;
+  }
+
+  /** The distinct non-empty path prefixes of the keys (`/otto`), longest first. */
+  pathPrefixes(): string[] {
+    return this.prefixes.map((segments) => `/${segments.join("/")}`);
+  }
+
   /** The global values of the key this request's Bearer credential is, or undefined when it is no key served here. */
   globalsOf(req: IncomingMessage, bearer: string): SessionGlobals | undefined {
     const id = this.match(req, bearer);
@@ -99,8 +113,11 @@ export class ApiKeyRing {
 
   /** The key's digest (hex) when the Bearer credential is a key served under this request's path prefix. */
   private match(req: IncomingMessage, bearer: string): string | undefined {
+    return this.matchUnder(this.prefixOfRequest.get(req) ?? "", bearer);
+  }
+
+  private matchUnder(prefix: string, bearer: string): string | undefined {
     if (this.keys.length === 0) return undefined;
-    const prefix = this.prefixOfRequest.get(req) ?? "";
     const given = digest(bearer);
     let match: string | undefined;
     // Every key is compared, in constant time, whatever matched before.

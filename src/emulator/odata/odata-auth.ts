@@ -1,0 +1,44 @@
+// Who may read and write through OData (odata-server.md, section 8): every request carries its own credential, as
+// OData has no session. Three are served: HTTP Basic (FileMaker Server), a Claris ID token (`Authorization: FMID`,
+// FileMaker Cloud) and a proxy's static API key (`Authorization: Bearer dk_…` under the key's path prefix, OttoFMS).
+
+import { signInOf, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { ODataError } from "./odata-error.js";
+
+/** What authentication reads of the running emulator. */
+export interface ODataSignIns {
+  /** Whether a Basic or FMID sign-in names an account with the `fmodata` privilege (an FMID token lasts an hour). */
+  checkSignIn(signIn: SignIn): SignInCheck;
+  /** Whether a Bearer credential is an API key served under `pathPrefix` (`""`: a key without a prefix). */
+  acceptsKey(pathPrefix: string, bearer: string): boolean;
+}
+
+/** Request headers as plain values (a `$batch` part's, or an IncomingMessage's). */
+export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+const INVALID = "(212): Invalid account/password";
+
+/**
+ * Throws 401 / 212 (section 8's choice, with `WWW-Authenticate: Basic` added by the caller's error reply) unless the
+ * request signs in: Basic for an account with `fmodata`; `FMID <token>` for a Claris ID account with `fmodata`
+ * whose hour has not run out; `Bearer <key>` for an API key of the path prefix the request came in under
+ * (`pathPrefix`, `""` when none). A Data API session token is no key: 401 (section 8). OAuth headers are a Data API
+ * login, not an OData credential (choice): 401. Header names are lower-case, as Node gives them.
+ */
+export function authenticateOData(signIns: ODataSignIns, headers: HeaderRecord, pathPrefix: string): void {
+  const authorization = one(headers.authorization);
+  const bearer = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (bearer) {
+    if (signIns.acceptsKey(pathPrefix, bearer[1]!)) return;
+    throw new ODataError(401, "212", INVALID);
+  }
+  const signIn = signInOf(headers as Record<string, string | string[] | undefined>);
+  if (signIn === undefined || typeof signIn === "string" || signIn.kind === "oauth") throw new ODataError(401, "212", INVALID);
+  const check = signIns.checkSignIn(signIn);
+  if (check === "expired") throw new ODataError(401, "212", `${INVALID}: the FMID id token has expired (it lasts an hour); sign in with a new one`);
+  if (check !== "ok") throw new ODataError(401, "212", INVALID);
+}
+
+function one(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : value?.[0];
+}
