@@ -1,7 +1,8 @@
 // The OData view of one hosted database (odata-server.md 1.3-1.4): an entity type per table occurrence, its
 // properties with Edm types, key, annotations and FMTID/FMFID numbers, and its navigation properties. Built from the
-// hosted file's model (tables from the layouts' fields and portal relations); `$metadata` (CSDL XML and JSON) and the
-// service document are written from this view only, so both forms say the same thing.
+// hosted file's model (tables from the layouts' fields and portal relations, and from table descriptions, whose ids,
+// key, comments and relations it states as described); `$metadata` (CSDL XML and JSON) and the service document are
+// written from this view only, so both forms say the same thing.
 
 import { createHash } from "node:crypto";
 import type { DatabaseModel, TableField, TableModel } from "../hosted-file/model.js";
@@ -35,6 +36,10 @@ export interface ODataProperty {
   readonly calculation: boolean;
   /** Repetitions when more than one (`MaxRepetitions`); absent for ordinary fields. */
   readonly maxRepetitions?: number;
+  /** Most characters (`MaxLength`), from a table description's `maxLength`. */
+  readonly maxLength?: number;
+  /** The field's comment (`FMComment`), from a table description's `description`. */
+  readonly comment?: string;
   /** A protected auto-enter field: the server fills it, clients never write it (`Org.OData.Core.V1.Computed`). */
   readonly computed: boolean;
   /** Clients may only read it: every calculation and global field (`Org.OData.Core.V1.Permissions` Read). */
@@ -63,6 +68,8 @@ export interface ODataEntityType {
   readonly properties: readonly ODataProperty[];
   readonly navigation: readonly ODataNavigation[];
   readonly table: TableModel;
+  /** The table's comment (`FMComment`), from a table description's `description`. */
+  readonly comment?: string;
 }
 
 export interface ODataModel {
@@ -132,11 +139,23 @@ export function fieldNumberOf(fieldNo: number, tableNumber: number): number {
 }
 
 /**
- * The table occurrences in FMTID order: sorted by name (code points), so the numbers depend on the set of tables
- * only, not on the order in which layout files are listed or loaded.
+ * Each table occurrence's FMTID number, listed in FMTID order. A table description's `id` pins its table's; the others
+ * count up from FIRST_FMTID in name order (code points), so the numbers depend on the set of tables only, not on the
+ * order in which files are listed or loaded, skipping every pinned FMTID and the table number (low word) of every
+ * pinned FMFID, so that no computed id takes one a description states.
  */
-function tablesInIdOrder(model: DatabaseModel): TableModel[] {
-  return [...model.tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function tablesInIdOrder(model: DatabaseModel, pinnedFields: ReadonlySet<number>): { table: TableModel; tableNumber: number }[] {
+  const byName = [...model.tables.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const taken = new Set<number>([...pinnedFields].map((id) => id % 2 ** 32));
+  for (const table of byName) if (table.described?.tableId !== undefined) taken.add(table.described.tableId);
+  let next = FIRST_FMTID;
+  const numbered = byName.map((table) => {
+    const pinned = table.described?.tableId;
+    if (pinned !== undefined) return { table, tableNumber: pinned };
+    while (taken.has(next)) next++;
+    return { table, tableNumber: next++ };
+  });
+  return numbered.sort((a, b) => a.tableNumber - b.tableNumber);
 }
 
 /** Fields a table occurrence shows: related fields (`T::F`, reached by navigation instead) are not its own. */
@@ -168,18 +187,29 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
   const joinFields = new Set<TableField>();
   for (const byTarget of steps.values()) for (const list of byTarget.values()) for (const s of list) joinFields.add(s.fromField).add(s.toField);
 
-  const entityTypes = tablesInIdOrder(model).map((table, t): ODataEntityType => {
-    const tableNumber = FIRST_FMTID + t;
+  // FMFIDs a table description pins: computed ones skip them.
+  const pinnedFields = new Set<number>();
+  for (const table of model.tables.values()) for (const field of table.fields.values()) if (field.fieldId !== undefined) pinnedFields.add(field.fieldId);
+
+  const entityTypes = tablesInIdOrder(model, pinnedFields).map(({ table, tableNumber }): ODataEntityType => {
     const fields = ownFields(table);
-    const key = keyOf(fields);
-    const properties = fields.map((field, i): ODataProperty => {
-      const fieldNumber = fieldNumberOf(i + 1, tableNumber);
+    const described = table.described;
+    // A described table's key is its description's (none: keyless); Nullable follows notNull only, as PKM's keys may be nullable.
+    const key = described ? fields.find((f) => f.name === described.key) : keyOf(fields);
+    let fieldNo = 0;
+    const nextFieldNumber = () => {
+      do fieldNo++;
+      while (pinnedFields.has(fieldNumberOf(fieldNo, tableNumber)));
+      return fieldNumberOf(fieldNo, tableNumber);
+    };
+    const properties = fields.map((field): ODataProperty => {
+      const fieldNumber = field.fieldId ?? nextFieldNumber();
       const calculation = field.computed?.kind === "calculation" || (field.readOnly && !field.autoEnter);
       const defaultValue = defaultValueOf(field);
       return {
         name: field.name,
         type: edmTypeOf(field, engineVersion),
-        nullable: !field.required && field !== key,
+        nullable: !field.required && (described !== undefined || field !== key),
         ...(defaultValue ? { defaultValue } : {}),
         ...(ids ? { fieldId: `FMFID:${fieldNumber}` } : {}),
         fieldNumber,
@@ -189,13 +219,16 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
         global: field.global,
         calculation,
         ...(field.repetitions > 1 ? { maxRepetitions: field.repetitions } : {}),
+        ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+        ...(field.comment !== undefined ? { comment: field.comment } : {}),
         computed: field.readOnly && field.autoEnter !== undefined,
         readOnly: calculation || field.global,
         field,
       };
     });
     const names = new Set(properties.map((p) => p.name));
-    const navigation = [...(steps.get(table.name)?.keys() ?? [])]
+    // A described table's relations are its navigations (each checked at start to join by a portal's relation).
+    const navigation = [...(described?.relations ?? steps.get(table.name)?.keys() ?? [])]
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .map((name) => {
         // A navigation property and a property of one entity type share one namespace (CSDL): the field wins.
@@ -212,6 +245,7 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
       properties,
       navigation,
       table,
+      ...(described?.comment !== undefined ? { comment: described.comment } : {}),
     };
   });
 
@@ -237,8 +271,13 @@ export function schemaVersionOf(model: Pick<ODataModel, "database" | "entityType
     t.set,
     t.tableNumber,
     t.key ?? null,
-    t.properties.map((p) => [p.name, p.type, p.fieldNumber, p.nullable, p.defaultValue ?? null, p.autoGenerated, p.index, p.versionId, p.global, p.calculation, p.maxRepetitions ?? 1, p.computed]),
+    t.properties.map((p) => [
+      p.name, p.type, p.fieldNumber, p.nullable, p.defaultValue ?? null, p.autoGenerated, p.index, p.versionId, p.global, p.calculation, p.maxRepetitions ?? 1, p.computed,
+      // A table description's facets, only where given: a schema without them keeps the SchemaVersion it had.
+      ...(p.maxLength !== undefined || p.comment !== undefined ? [p.maxLength ?? null, p.comment ?? null] : []),
+    ]),
     t.navigation.map((n) => n.name),
+    ...(t.comment !== undefined ? [t.comment] : []),
   ]);
   return createHash("sha256").update(JSON.stringify([model.database, canonical])).digest("hex").slice(0, 16);
 }
@@ -249,9 +288,9 @@ export function withIdAnnotationsOnly(model: ODataModel): ODataModel {
   return {
     ...rest,
     annotations: "ids",
-    entityTypes: model.entityTypes.map((t) => ({
+    entityTypes: model.entityTypes.map(({ comment: _c, ...t }) => ({
       ...t,
-      properties: t.properties.map(({ maxRepetitions: _r, ...p }) => ({
+      properties: t.properties.map(({ maxRepetitions: _r, comment: _pc, ...p }) => ({
         ...p,
         autoGenerated: false,
         index: false,
