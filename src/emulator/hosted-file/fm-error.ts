@@ -18,6 +18,7 @@ const MESSAGES: Record<string, string> = {
   "502": "Number value does not meet validation entry options",
   "504": "Value in field is not unique as required in validation entry options",
   "509": "Field requires a valid value",
+  "511": "Value in field exceeds maximum field size",
   "952": "Invalid FileMaker Data API token (*)",
   "953": "Exceeded limit on data the FileMaker Data API can transmit",
   "956": "Maximum number of database sessions exceeded",

@@ -184,6 +184,14 @@ describe("described tables over OData", () => {
     expect((await get(emu.url, `${S}/Audit/$count`)).text).toBe("2");
   });
 
+  it("refuses text longer than a described maxLength (511), counting characters, not UTF-16 units", async () => {
+    const error = expectODataError(await send("POST", `${S}/Contacts`, { Name: "x".repeat(41) }), 400, "511");
+    expect(error.message).toBe('(511): Value in field exceeds maximum field size ("Name" holds at most 40 characters)');
+    expect((await send("POST", `${S}/Contacts`, { Name: "😀".repeat(40) })).status).toBe(201);
+    expectODataError(await send("PATCH", `${S}/Contacts('A1')`, { Name: "y".repeat(41) }), 400, "511");
+    expect((await get(emu.url, `${S}/Contacts('A1')`)).body.Name).toBe("Ada");
+  });
+
   it("keys a described table by its description's key, and joins a described relation by the layouts' portal", async () => {
     const invoice = await get(emu.url, `${S}/Invoices(2)`);
     expect(invoice.body).toMatchObject({ InvoiceNo: 2, ContactId: "A1", Amount: 20 });
