@@ -1,11 +1,11 @@
-import { describeIssue, descriptionFiles, JsonFileError, readJsonFile } from "../project/index.js";
+import { describeIssue, descriptionFiles, JsonFileError, LAYOUT_FILE_SUFFIX, readJsonFile, TABLE_FILE_SUFFIX } from "../project/index.js";
 import { defaultTableTypeName, tableSource, type TableDescription } from "./description.js";
 import { idNumber, tableDescriptionSchema } from "./schema.js";
 
 /** A table description that cannot be used; the message names the file and the JSON path of each problem. */
 export class TableFileError extends JsonFileError {}
 
-export const TABLE_FILE_SUFFIX = ".table.json";
+export { TABLE_FILE_SUFFIX };
 
 /** Validates one already-parsed table description; `source` names it in errors. */
 export function parseTableDescription(json: unknown, source = "<table>"): TableDescription {
@@ -22,10 +22,12 @@ export async function loadTableFile(file: string): Promise<TableDescription> {
 
 /**
  * The table description files entries name: files, folders (every `*.table.json` inside, sorted by name) and globs,
- * each file once, in the order given (see `descriptionFiles`); a missing entry or an empty folder is an error.
+ * each file once, in the order given (see `descriptionFiles`); a missing entry or an empty folder is an error. Layout
+ * and database descriptions (`*.layout.json`, `*.database.json`) an entry names or a glob matches are left to their
+ * own loaders, as layouts leave table descriptions, so that one folder may hold all three.
  */
 export async function tableDescriptionFiles(entries: readonly string[]): Promise<string[]> {
-  return descriptionFiles(entries, { suffix: TABLE_FILE_SUFFIX });
+  return (await descriptionFiles(entries, { suffix: TABLE_FILE_SUFFIX })).filter((file) => !file.endsWith(LAYOUT_FILE_SUFFIX) && !file.endsWith(".database.json"));
 }
 
 /** Loads each file entries name, validating each on its own (see {@link checkTableDescriptions} for the set). */

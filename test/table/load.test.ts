@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadLayouts } from "../../src/layout/index.js";
 import {
   checkTableDescriptions,
   loadTableFile,
@@ -97,6 +98,16 @@ describe("table descriptions", () => {
     const empty = join(dir, "empty");
     await mkdir(empty);
     await expect(loadTables([empty])).rejects.toThrowError(/holds no \*\.table\.json file/);
+  });
+
+  it("shares a folder with layout and database descriptions: a glob gives each loader its own files", async () => {
+    const folder = join(dir, "mixed");
+    await mkdir(folder);
+    await writeFile(join(folder, "Invoices.table.json"), JSON.stringify(INVOICES));
+    await writeFile(join(folder, "Invoices.layout.json"), JSON.stringify({ database: "Office", layout: "Invoices", table: "Invoices", fields: [{ name: "ContactId", type: "text" }] }));
+    await writeFile(join(folder, "Office.database.json"), JSON.stringify({ database: "Office" }));
+    expect((await loadTables([join(folder, "*.json")])).map((t) => t.table)).toEqual(["Invoices"]);
+    expect((await loadLayouts([join(folder, "*.json")])).map((l) => l.layout)).toEqual(["Invoices"]);
   });
 
   it("checks the set: each table once, ids once per database, relations to known tables", () => {
