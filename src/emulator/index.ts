@@ -30,6 +30,7 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
+export type { TableDescription, TableDescriptionInput } from "../table/index.js";
 export type { Account } from "./hosted-file/sign-ins.js";
 export type { ApiKey } from "./data-api/api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
