@@ -28,7 +28,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     .option("version", { type: "boolean", describe: "Print fmgen's version and exit" })
     .exitProcess(false)
     .fail((message, error) => {
-      throw error ?? new UsageError(message);
+      // A command's `.check` that answers a message reaches here with that message as `error` too (a string).
+      throw error instanceof Error ? error : new UsageError(message);
     });
   try {
     await parser.parseAsync();

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
+import { loadTableFiles, parseTableDescription, type TableDescription, type TableDescriptionInput } from "../table/index.js";
+import { addTableDescriptions } from "./hosted-file/described-tables.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
 import { listenHttp } from "./http/server.js";
@@ -28,6 +30,7 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
+export type { TableDescription, TableDescriptionInput } from "../table/index.js";
 export type { Account } from "./hosted-file/sign-ins.js";
 export type { ApiKey } from "./hosted-file/api-keys.js";
 export { FAULT_KINDS, parseFaultOptions, type FaultKind, type FaultOptions } from "./http/faults.js";
@@ -47,7 +50,13 @@ export type { Calculation, CalculationRecord, CalculationRelated, Calculations, 
 
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
-  layouts: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
+  layouts?: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
+  /**
+   * Table descriptions (`<Name>.table.json`): files, folders of `*.table.json`, or description objects. A described
+   * table is hosted even when no layout shows it (OData reads and writes it; seed records name it), and `$metadata`
+   * states it as described (docs/emulator.md, "Table descriptions"). At least one layout or table is needed.
+   */
+  tables?: readonly (string | TableDescriptionInput | TableDescription)[];
   /** Seed data: a path to a JSON file or the object itself. */
   data?: string | SeedData;
   /**
@@ -212,7 +221,9 @@ function odataHost(state: EmulatorState): ODataHost {
 
 /** Loads descriptions and seed data into a fresh state; every input error is thrown before the server starts. */
 export async function createState(options: EmulatorOptions): Promise<EmulatorState> {
-  const descriptions = await resolveLayouts(options.layouts);
+  const descriptions = await resolveLayouts(options.layouts ?? []);
+  const tableDescriptions = await resolveTables(options.tables ?? []);
+  if (descriptions.length === 0 && tableDescriptions.length === 0) throw new Error("the emulator needs at least one layout or table description");
   for (const d of descriptions) checkFolderDepth(d.folder?.split("/") ?? [], `${d.source ? `${d.source}: ` : ""}layout "${d.layout}"`);
   const clock = new EmulatorClock(options.startTime);
   const sessions = new SessionRegistry(clock);
@@ -227,6 +238,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     ...(options.calculations ? [{ calculations: checkCalculations(options.calculations, "calculations"), source: "calculations" }] : []),
   ]);
   const models = buildModel(descriptions);
+  addTableDescriptions(models, tableDescriptions);
   checkCalculationTables(calculations, models.values());
   const databases = new Map<string, HostedDatabase>();
   for (const [name, model] of models) {
@@ -263,7 +275,7 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
     hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
     streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
-      { scripts: module?.handlers ?? options.scripts, databases: options.databases, layoutPaths: options.layouts.filter((l): l is string => typeof l === "string") },
+      { scripts: module?.handlers ?? options.scripts, databases: options.databases, layoutPaths: (options.layouts ?? []).filter((l): l is string => typeof l === "string") },
       descriptions,
     ),
     log,
@@ -289,12 +301,24 @@ function createTables(model: DatabaseModel, containers: ContainerStore): Map<str
   return tables;
 }
 
-async function resolveLayouts(layouts: EmulatorOptions["layouts"]): Promise<LayoutDescription[]> {
-  if (layouts.length === 0) throw new Error("the emulator needs at least one layout description");
+async function resolveLayouts(layouts: NonNullable<EmulatorOptions["layouts"]>): Promise<LayoutDescription[]> {
   const out: LayoutDescription[] = [];
   for (const [i, entry] of layouts.entries()) {
     if (typeof entry === "string") out.push(...(await loadLayouts([entry])));
     else out.push(parseLayoutDescription(entry, `layouts[${i}]`));
+  }
+  return out;
+}
+
+async function resolveTables(tables: NonNullable<EmulatorOptions["tables"]>): Promise<TableDescription[]> {
+  const out: TableDescription[] = [];
+  for (const [i, entry] of tables.entries()) {
+    if (typeof entry === "string") out.push(...(await loadTableFiles([entry])));
+    else {
+      // A description loaded before (`loadTables`) carries its defaults and source: parse it again as its input.
+      const { source, ...input } = entry as TableDescription;
+      out.push(parseTableDescription(input, source ?? `tables[${i}]`));
+    }
   }
   return out;
 }

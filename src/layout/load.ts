@@ -1,4 +1,4 @@
-import { describeIssue, descriptionFiles, JsonFileError, readJsonFile, type DiscoveryOptions } from "../project/index.js";
+import { describeIssue, descriptionFiles, JsonFileError, readJsonFile, TABLE_FILE_SUFFIX, type DiscoveryOptions } from "../project/index.js";
 import { DATABASE_FILE_SUFFIX } from "./database-load.js";
 import { defaultTypeName, type LayoutDescription } from "./description.js";
 import { layoutDescriptionSchema } from "./schema.js";
@@ -29,8 +29,9 @@ export async function loadLayouts(entries: readonly string[]): Promise<LayoutDes
 
 /**
  * The layout description files entries name (see `descriptionFiles`), without the database descriptions
- * (`*.database.json`) that an entry names or a glob matches (`layouts/*.json`): those are read as databases.
+ * (`*.database.json`) and table descriptions (`*.table.json`) that an entry names or a glob matches
+ * (`layouts/*.json`): those are read as databases and as tables.
  */
 export async function layoutDescriptionFiles(entries: readonly string[], options: DiscoveryOptions = {}): Promise<string[]> {
-  return (await descriptionFiles(entries, options)).filter((file) => !file.endsWith(DATABASE_FILE_SUFFIX));
+  return (await descriptionFiles(entries, options)).filter((file) => !file.endsWith(DATABASE_FILE_SUFFIX) && !file.endsWith(TABLE_FILE_SUFFIX));
 }

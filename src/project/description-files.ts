@@ -12,6 +12,8 @@ import { JsonFileError } from "./json-file.js";
  */
 
 export const LAYOUT_FILE_SUFFIX = ".layout.json";
+/** Table descriptions (`<Name>.table.json`, src/table): never read as layouts, though they may sit beside them. */
+export const TABLE_FILE_SUFFIX = ".table.json";
 
 /** An entry that names no description where one is needed; the message names the entry. */
 export class DescriptionPathError extends JsonFileError {}

@@ -25,7 +25,7 @@ export {
   type FmgenConfigInput,
   type ProjectConfig,
 } from "./config.js";
-export { descriptionFiles, DescriptionPathError, LAYOUT_FILE_SUFFIX, type DiscoveryOptions } from "./description-files.js";
+export { descriptionFiles, DescriptionPathError, LAYOUT_FILE_SUFFIX, TABLE_FILE_SUFFIX, type DiscoveryOptions } from "./description-files.js";
 export { pathExists, readIfExists, writeFilesAtomically, TEMP_FILE_SUFFIX } from "./files.js";
 export { expandGlob, globBase, globToRegExp, isGlob } from "./glob.js";
 export { JsonFileError, describeIssue, formatJsonPath, parseJsonText, readJsonFile, type JsonFileErrorClass } from "./json-file.js";

@@ -7,7 +7,7 @@ import { posixRelative } from "./paths.js";
  * that copy lives inside the project `root` (in its node_modules); undefined when it does not, so that no file
  * points outside the project.
  */
-export function schemaReference(name: "layout.schema.json" | "config.schema.json" | "database.schema.json", fromDir: string, root: string): string | undefined {
+export function schemaReference(name: "layout.schema.json" | "config.schema.json" | "database.schema.json" | "table.schema.json", fromDir: string, root: string): string | undefined {
   const schema = fileURLToPath(new URL(`../../schema/${name}`, import.meta.url));
   const inProject = relative(root, schema);
   if (inProject.startsWith("..") || isAbsolute(inProject)) return undefined;

@@ -86,12 +86,12 @@ describe("fmgen serve", () => {
     expect(io.err.join("\n")).toMatch(/examples\/contacts\/seed\.json: /);
   });
 
-  it("rejects a malformed --account and a missing --layouts with usage errors", async () => {
+  it("rejects a malformed --account, and neither --layouts nor --tables, with usage errors", async () => {
     const io = memoryIo();
     expect(await run(["serve", "--layouts", "examples/contacts/layouts", "--account", "nocolon"], io)).toBe(1);
     expect(io.err.join("\n")).toMatch(/--account must be user:password/);
     const io2 = memoryIo();
     expect(await run(["serve"], io2)).toBe(2);
-    expect(io2.err.join("\n")).toMatch(/Missing required argument: layouts/);
+    expect(io2.err.join("\n")).toMatch(/fmgen serve needs --layouts, --tables or both/);
   });
 });

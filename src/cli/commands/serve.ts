@@ -4,6 +4,7 @@ import type { CliIo } from "../io.js";
 
 interface ServeArgs {
   layouts: string[];
+  tables: string[];
   data?: string;
   account: string[];
   apiKey: string[];
@@ -23,10 +24,16 @@ interface ServeArgs {
 export function serveCommand(io: CliIo, setExitCode: (code: number) => void): CommandModule<object, ServeArgs> {
   return {
     command: "serve",
-    describe: "Run the local Data API and OData emulator on the given layout descriptions",
+    describe: "Run the local Data API and OData emulator on the given layout and table descriptions",
     builder: (y) =>
       y
-        .option("layouts", { type: "string", array: true, demandOption: true, describe: "Description files or folders of *.layout.json" })
+        .option("layouts", { type: "string", array: true, default: [] as string[], describe: "Description files or folders of *.layout.json" })
+        .option("tables", {
+          type: "string",
+          array: true,
+          default: [] as string[],
+          describe: "Table description files or folders of *.table.json: hosted tables (OData) even when no layout shows them",
+        })
         .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest and fmodata privileges (repeatable)" })
         .option("api-key", {
@@ -53,12 +60,14 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .option("faults", {
           type: "string",
           describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
-        }) as never,
+        })
+        .check((args) => (args.layouts.length > 0 || args.tables.length > 0 ? true : "fmgen serve needs --layouts, --tables or both")) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
       const apiKeys = args.apiKey.map(parseApiKey);
       const emulator = await startEmulator({
         layouts: args.layouts,
+        tables: args.tables,
         accounts,
         apiKeys,
         host: args.host,

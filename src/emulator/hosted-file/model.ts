@@ -28,13 +28,34 @@ export interface TableField {
   declaredIn: string;
   /** Set when the file computes the field on every read (calculations.ts); its stored values are never read. */
   computed?: ComputedField;
-  /** Text fields: the most characters a repetition may hold (validation 511), as `VARCHAR(n)` sets it (schema-changes.ts). */
+  /** The FMFID's number a table description pins (described-tables.ts); absent: `$metadata` computes one. */
+  fieldId?: number;
+  /** Most characters a text field holds (validation 511): a table description's `maxLength` (`MaxLength` in
+   * `$metadata`) or a `VARCHAR(n)` of a schema change (schema-changes.ts). */
   maxLength?: number;
+  /** The field's comment (a table description's `description`): `FMComment` in `$metadata`. */
+  comment?: string;
+}
+
+/** What a table description (`<Name>.table.json`) says of its table beyond the fields (described-tables.ts). */
+export interface DescribedTable {
+  /** The description's file, for messages. */
+  source: string;
+  /** The FMTID's number it pins; absent: `$metadata` computes one. */
+  tableId?: number;
+  /** The key field's name; absent: the table occurrence has no key (rows are addressed by ROWID). */
+  key?: string;
+  /** The table's comment: `FMComment` in `$metadata`. */
+  comment?: string;
+  /** Its navigation properties, each to the table occurrence of its name; absent: those of the layouts' portals. */
+  relations?: readonly string[];
 }
 
 export interface TableModel {
   name: string;
   fields: Map<string, TableField>;
+  /** Set when a table description describes the table: then `$metadata` states what it says. */
+  described?: DescribedTable;
 }
 
 /** A field as a layout shows it: the name on the wire and the table field behind it. */

@@ -14,10 +14,18 @@ import type { DatabaseModel, LayoutField, LayoutModel, PortalModel, TableField, 
 import { uniqueKey } from "./records/record-writes.js";
 import { TableData, type ContainerStore, type HostedDatabase } from "./store.js";
 
-/** A table with its position in table-number order (0 first) and its own fields with their field numbers (1 first). */
+/** The first table's number (FMTID), as FileMaker numbers a file's first table occurrence (odata-server.md 1.3). */
+export const FIRST_FMTID = 1065089;
+
+/** `FMFID:{fieldNo·2^32 + FMTID}` (1.3): exact up to 2^21 fields, far beyond any table. */
+export function fieldNumberOf(fieldNo: number, tableNumber: number): number {
+  return fieldNo * 2 ** 32 + tableNumber;
+}
+
+/** A table with its number (FMTID) and its own fields with their field numbers (fieldNo, 1 first; FMFID's high part). */
 export interface NumberedTable {
   readonly table: TableModel;
-  readonly ordinal: number;
+  readonly tableNumber: number;
   readonly fields: readonly { readonly field: TableField; readonly number: number }[];
 }
 
@@ -50,18 +58,49 @@ const byName = (a: TableModel, b: TableModel) => (a.name < b.name ? -1 : a.name 
 /** The file's tables in table-number order, each with its own fields in field-number (creation) order. */
 export function numberedTables(model: DatabaseModel): NumberedTable[] {
   const state = states.get(model);
-  if (state === undefined) {
-    return [...model.tables.values()].sort(byName).map((table, ordinal) => ({ table, ordinal, fields: ownFields(table).map((field, i) => ({ field, number: i + 1 })) }));
-  }
+  if (state === undefined) return numberedAsLoaded(model);
   return [...model.tables.values()]
     .map((table) => ({
       table,
-      ordinal: tableNumber(state, table),
+      tableNumber: tableNumber(state, table),
       fields: ownFields(table)
         .map((field) => ({ field, number: fieldNumber(state, table, field) }))
         .sort((a, b) => a.number - b.number),
     }))
-    .sort((a, b) => a.ordinal - b.ordinal);
+    .sort((a, b) => a.tableNumber - b.tableNumber);
+}
+
+/**
+ * The numbers as loaded. A table description's `id` pins its table's FMTID and a field's `id` its FMFID (its fieldNo
+ * is the FMFID's high part); the others count up, tables from FIRST_FMTID in name order (code points: the numbers
+ * depend on the set of tables, not on the order files are listed), fields from 1 in declaration order, skipping
+ * every pinned FMTID, the table number (low part) of every pinned FMFID and every pinned FMFID, so that no computed
+ * id takes one a description states.
+ */
+function numberedAsLoaded(model: DatabaseModel): NumberedTable[] {
+  const pinnedFields = new Set<number>();
+  for (const table of model.tables.values()) for (const field of table.fields.values()) if (field.fieldId !== undefined) pinnedFields.add(field.fieldId);
+  const byNameOrder = [...model.tables.values()].sort(byName);
+  const taken = new Set<number>([...pinnedFields].map((id) => id % 2 ** 32));
+  for (const table of byNameOrder) if (table.described?.tableId !== undefined) taken.add(table.described.tableId);
+  let next = FIRST_FMTID;
+  return byNameOrder
+    .map((table): NumberedTable => {
+      let tableNo = table.described?.tableId;
+      if (tableNo === undefined) {
+        while (taken.has(next)) next++;
+        tableNo = next++;
+      }
+      let fieldNo = 0;
+      const fields = ownFields(table).map((field) => {
+        if (field.fieldId !== undefined) return { field, number: Math.floor(field.fieldId / 2 ** 32) };
+        do fieldNo++;
+        while (pinnedFields.has(fieldNumberOf(fieldNo, tableNo)));
+        return { field, number: fieldNo };
+      });
+      return { table, tableNumber: tableNo, fields };
+    })
+    .sort((a, b) => a.tableNumber - b.tableNumber);
 }
 
 function tableNumber(state: SchemaState, table: TableModel): number {
@@ -88,10 +127,10 @@ function stateOf(model: DatabaseModel): SchemaState {
   state = {
     generation: 0,
     modCounts: new Map(),
-    tables: new Map(numbered.map((t) => [t.table, t.ordinal])),
+    tables: new Map(numbered.map((t) => [t.table, t.tableNumber])),
     fields: new Map(numbered.flatMap((t) => t.fields.map((f) => [f.field, f.number] as const))),
-    nextTable: numbered.length,
-    nextField: new Map(numbered.map((t) => [t.table, t.fields.length + 1])),
+    nextTable: Math.max(FIRST_FMTID - 1, ...numbered.map((t) => t.tableNumber)) + 1,
+    nextField: new Map(numbered.map((t) => [t.table, Math.max(0, ...t.fields.map((f) => f.number)) + 1])),
     primary: new Map(),
     indexed: new Map(),
     externalPaths: new Map(),

@@ -128,7 +128,7 @@ function seedChange(table: TableData, key: string, raw: string | number, where: 
 
 function findTable(databases: Map<string, HostedDatabase>, name: string, source: string): TableData {
   const matches = [...databases.values()].flatMap((db) => (db.tables.has(name) ? [db.tables.get(name)!] : []));
-  if (matches.length === 0) throw new Error(`${source}: records.${name}: no layout uses a table named "${name}"`);
+  if (matches.length === 0) throw new Error(`${source}: records.${name}: no layout or table description has a table named "${name}"`);
   if (matches.length > 1) throw new Error(`${source}: records.${name}: several databases have a table named "${name}"`);
   return matches[0]!;
 }

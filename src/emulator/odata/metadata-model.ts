@@ -1,19 +1,20 @@
 // The OData view of one hosted database (odata-server.md 1.3-1.4): an entity type per table occurrence, its
 // properties with Edm types, key, annotations and FMTID/FMFID numbers, and its navigation properties. Built from the
-// hosted file's model (tables from the layouts' fields and portal relations); `$metadata` (CSDL XML and JSON) and the
-// service document are written from this view only, so both forms say the same thing.
+// hosted file's model (tables from the layouts' fields and portal relations, and from table descriptions, whose ids,
+// key, comments and relations it states as described); `$metadata` (CSDL XML and JSON) and the service document are
+// written from this view only, so both forms say the same thing.
 
 import { createHash } from "node:crypto";
 import type { DatabaseModel, TableField, TableModel } from "../hosted-file/model.js";
 import { relationSteps } from "../hosted-file/relations.js";
-import { declaredPrimaryKey, numberedTables, requestedIndex, schemaGeneration } from "../hosted-file/schema-changes.js";
+import { declaredPrimaryKey, fieldNumberOf, FIRST_FMTID, numberedTables, requestedIndex, schemaGeneration } from "../hosted-file/schema-changes.js";
 import type { EdmType } from "./filter-ast.js";
 
 /** The server version `$metadata` claims by default: PKM's (FMS 22.0.2). */
 export const DEFAULT_ENGINE_VERSION = "22.0.2";
 
 /** FMTIDs of the table occurrences count up from here (the contract's choice: PKM's run 1065104-1065110 nearby). */
-export const FIRST_FMTID = 1065089;
+export { FIRST_FMTID, fieldNumberOf };
 
 /** Annotation terms of FileMaker's own vocabulary: `com.filemaker.odata.X` in XML, `@X` in JSON. */
 export const FM_TERMS = "com.filemaker.odata";
@@ -36,6 +37,10 @@ export interface ODataProperty {
   readonly calculation: boolean;
   /** Repetitions when more than one (`MaxRepetitions`); absent for ordinary fields. */
   readonly maxRepetitions?: number;
+  /** Most characters (`MaxLength`), from a table description's `maxLength`. */
+  readonly maxLength?: number;
+  /** The field's comment (`FMComment`), from a table description's `description`. */
+  readonly comment?: string;
   /** A protected auto-enter field: the server fills it, clients never write it (`Org.OData.Core.V1.Computed`). */
   readonly computed: boolean;
   /** Clients may only read it: every calculation and global field (`Org.OData.Core.V1.Permissions` Read). */
@@ -64,6 +69,8 @@ export interface ODataEntityType {
   readonly properties: readonly ODataProperty[];
   readonly navigation: readonly ODataNavigation[];
   readonly table: TableModel;
+  /** The table's comment (`FMComment`), from a table description's `description`. */
+  readonly comment?: string;
 }
 
 export interface ODataModel {
@@ -127,10 +134,6 @@ export function edmTypeOf(field: Pick<TableField, "type">, engineVersion: string
   return EDM_OF[field.type];
 }
 
-/** `FMFID:{fieldNo·2^32 + FMTID}` (1.3): exact up to 2^21 fields, far beyond any table. */
-export function fieldNumberOf(fieldNo: number, tableNumber: number): number {
-  return fieldNo * 2 ** 32 + tableNumber;
-}
 
 /** The key of a table known only from layouts (1.3's choice): the first required, unique, serial or UUID field. */
 function keyOf(fields: readonly TableField[]): TableField | undefined {
@@ -157,18 +160,19 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
   for (const byTarget of steps.values()) for (const list of byTarget.values()) for (const s of list) joinFields.add(s.fromField).add(s.toField);
 
   // Table and field numbers are the hosted file's (schema-changes.ts): stable across schema changes.
-  const entityTypes = numberedTables(model).map(({ table, ordinal, fields: numbered }): ODataEntityType => {
-    const tableNumber = FIRST_FMTID + ordinal;
+  const entityTypes = numberedTables(model).map(({ table, tableNumber, fields: numbered }): ODataEntityType => {
     const fields = numbered.map((n) => n.field);
-    const key = declaredPrimaryKey(model, table) ?? keyOf(fields);
+    const described = table.described;
+    // A described table's key is its description's (none: keyless); Nullable follows notNull only, as PKM's keys may be nullable.
+    const key = declaredPrimaryKey(model, table) ?? (described ? fields.find((f) => f.name === described.key) : keyOf(fields));
     const properties = numbered.map(({ field, number }): ODataProperty => {
-      const fieldNumber = fieldNumberOf(number, tableNumber);
+      const fieldNumber = field.fieldId ?? fieldNumberOf(number, tableNumber);
       const calculation = field.computed?.kind === "calculation" || (field.readOnly && !field.autoEnter);
       const defaultValue = defaultValueOf(field);
       return {
         name: field.name,
         type: edmTypeOf(field, engineVersion),
-        nullable: !field.required && field !== key,
+        nullable: !field.required && (described !== undefined || field !== key),
         ...(defaultValue ? { defaultValue } : {}),
         ...(ids ? { fieldId: `FMFID:${fieldNumber}` } : {}),
         fieldNumber,
@@ -178,13 +182,16 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
         global: field.global,
         calculation,
         ...(field.repetitions > 1 ? { maxRepetitions: field.repetitions } : {}),
+        ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+        ...(field.comment !== undefined ? { comment: field.comment } : {}),
         computed: field.readOnly && field.autoEnter !== undefined,
         readOnly: calculation || field.global,
         field,
       };
     });
     const names = new Set(properties.map((p) => p.name));
-    const navigation = [...(steps.get(table.name)?.keys() ?? [])]
+    // A described table's relations are its navigations (each checked at start to join by a portal's relation).
+    const navigation = [...(described?.relations ?? steps.get(table.name)?.keys() ?? [])]
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .map((name) => {
         // A navigation property and a property of one entity type share one namespace (CSDL): the field wins.
@@ -201,6 +208,7 @@ export function odataModel(db: DatabaseModel | { model: DatabaseModel }, options
       properties,
       navigation,
       table,
+      ...(described?.comment !== undefined ? { comment: described.comment } : {}),
     };
   });
 
@@ -226,8 +234,13 @@ export function schemaVersionOf(model: Pick<ODataModel, "database" | "entityType
     t.set,
     t.tableNumber,
     t.key ?? null,
-    t.properties.map((p) => [p.name, p.type, p.fieldNumber, p.nullable, p.defaultValue ?? null, p.autoGenerated, p.index, p.versionId, p.global, p.calculation, p.maxRepetitions ?? 1, p.computed]),
+    t.properties.map((p) => [
+      p.name, p.type, p.fieldNumber, p.nullable, p.defaultValue ?? null, p.autoGenerated, p.index, p.versionId, p.global, p.calculation, p.maxRepetitions ?? 1, p.computed,
+      // A table description's facets, only where given: a schema without them keeps the SchemaVersion it had.
+      ...(p.maxLength !== undefined || p.comment !== undefined ? [p.maxLength ?? null, p.comment ?? null] : []),
+    ]),
     t.navigation.map((n) => n.name),
+    ...(t.comment !== undefined ? [t.comment] : []),
   ]);
   // After a schema change, its count too: every change gives a new version, even one that undoes another.
   const text = JSON.stringify(generation === 0 ? [model.database, canonical] : [model.database, canonical, generation]);
@@ -240,9 +253,9 @@ export function withIdAnnotationsOnly(model: ODataModel): ODataModel {
   return {
     ...rest,
     annotations: "ids",
-    entityTypes: model.entityTypes.map((t) => ({
+    entityTypes: model.entityTypes.map(({ comment: _c, ...t }) => ({
       ...t,
-      properties: t.properties.map(({ maxRepetitions: _r, ...p }) => ({
+      properties: t.properties.map(({ maxRepetitions: _r, comment: _pc, ...p }) => ({
         ...p,
         autoGenerated: false,
         index: false,

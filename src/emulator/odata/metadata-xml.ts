@@ -49,11 +49,13 @@ function propertyXml(p: ODataProperty): string {
   if (p.global) annotations.push(fmTrue("Global"));
   if (p.calculation) annotations.push(fmTrue("Calculation"));
   if (p.maxRepetitions !== undefined) annotations.push(`<Annotation Term="${FM_TERMS}.MaxRepetitions" Int="${p.maxRepetitions}" />`);
+  if (p.comment !== undefined) annotations.push(fmString("FMComment", p.comment));
   if (p.computed) annotations.push(`<Annotation Term="Org.OData.Core.V1.Computed" Bool="true" />`);
   if (p.readOnly) annotations.push(READ_ONLY);
   const head =
     ` <Property${attr("Name", p.name)} Type="${p.type}"` +
     (p.nullable ? "" : ` Nullable="false"`) +
+    (p.maxLength !== undefined ? ` MaxLength="${p.maxLength}"` : "") +
     (p.defaultValue !== undefined ? attr("DefaultValue", p.defaultValue) : "");
   if (annotations.length === 0) return `${head} />`;
   return `${head}>\n${annotations.map((a) => `  ${a}`).join("\n")}</Property>`;
@@ -62,6 +64,7 @@ function propertyXml(p: ODataProperty): string {
 function entityTypeXml(model: ODataModel, t: ODataEntityType): string {
   const lines = [`<EntityType${attr("Name", t.name)}>`];
   if (t.tableId) lines.push(` ${fmString("TableID", t.tableId)}`);
+  if (t.comment !== undefined) lines.push(` ${fmString("FMComment", t.comment)}`);
   if (t.key !== undefined) lines.push(` <Key><PropertyRef${attr("Name", t.key)} /></Key>`);
   for (const p of t.properties) lines.push(propertyXml(p));
   if (model.annotations === "all") lines.push(` ${fmString("BestRowID", "ROWID")}`, ` ${fmString("RowVersion", "ROWMODID")}`);

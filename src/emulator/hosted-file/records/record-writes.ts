@@ -194,7 +194,7 @@ export function uniqueKey(value: StoredValue | undefined): string | undefined {
 }
 
 /**
- * Required (509) and unique (504) validation of a whole record, as FileMaker does on commit, of the fields whose
+ * Required (509), unique (504) and maximum length (511) validation of a whole record, as FileMaker does on commit, of the fields whose
  * validation applies to this write (`appliesValidation`: "always" fields on every write, the others on data entry).
  */
 function validateRecord(table: TableData, record: StoredRecord, globals: Map<string, StoredValue[]>, selfId: number | undefined, scope: GlobalScope, entry: EntryOptions): void {
@@ -203,9 +203,10 @@ function validateRecord(table: TableData, record: StoredRecord, globals: Map<str
     if (!(field.required || field.unique || field.maxLength !== undefined) || field.computed || !appliesValidation(field, entry)) continue;
     const values = field.global ? (globals.get(field.name) ?? scope.read(table, field.name)) : record.values.get(field.name);
     const first = values?.[0];
+    if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
+    // A table description's maxLength: FileMaker's "maximum number of characters" validation, counted in characters.
     const long = field.maxLength === undefined ? undefined : values?.find((v) => typeof v === "string" && [...v].length > field.maxLength!);
     if (long !== undefined) throw new EmulatorError(400, "511", `"${field.name}" holds at most ${field.maxLength} characters`);
-    if (field.required && isEmpty(first)) throw new EmulatorError(400, "509", `"${field.name}" requires a value`);
     const index = field.unique ? table.index(field, "unique") : undefined;
     const key = index?.key(first);
     if (index && key !== undefined) {
