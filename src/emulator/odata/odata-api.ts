@@ -21,6 +21,8 @@ import type { QueryOptions } from "./query-options.js";
 import { serviceDocument, serviceRootDocument } from "./service-document.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
+import { serveWebhook } from "./webhook-api.js";
+import type { WebhookRegistry } from "./webhook-registry.js";
 
 /** What the OData API reads of the running emulator. */
 export interface ODataHost {
@@ -36,6 +38,8 @@ export interface ODataHost {
   bindUrl(): string;
   /** What a server restart does (the Data API's sessions go; OData has none). */
   restart(): void;
+  /** The file's webhooks (section 7; webhook-registry.ts). */
+  readonly webhooks: WebhookRegistry;
 }
 
 const JSON_TYPE = "application/json;charset=utf-8";
@@ -140,6 +144,10 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
+  if (path.kind === "webhook") {
+    if (!accept.json) throw notAcceptable();
+    return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: path.db, db, query, body, root, annotations: accept.annotations }));
+  }
   if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
