@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createState, type RunningEmulator } from "../../../src/emulator/index.js";
+import { emitChange } from "../../../src/emulator/hosted-file/change-feed.js";
+import { entitySets } from "../../../src/emulator/odata/entity-sets.js";
+import { parseWebhookAdd } from "../../../src/emulator/odata/webhook-add.js";
+import { WebhookRegistry } from "../../../src/emulator/odata/webhook-registry.js";
+import { DataApi } from "../../support/data-api-http.js";
+import { auth, DB, LAYOUTS, PASSWORD, startOffice, USER } from "./serve-support.js";
+import { Receiver, sleep } from "./webhook-receiver.js";
+
+// SCHEMA deliveries (the schema paths emit them: change-feed.ts) and writes made by a script, over loopback HTTP.
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await Receiver.start();
+});
+afterAll(() => receiver.close());
+
+describe("schema changes (section 7)", () => {
+  it("reach the webhooks of that table that asked for them, as its FileMaker_Tables row; ModCount counts them", async () => {
+    const state = await createState({ layouts: LAYOUTS, data: { records: { Contacts: [{ id: "A" }] } } });
+    const db = state.databases.get(DB)!;
+    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} });
+    try {
+      const spec = (notifySchemaChanges: boolean) => parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: `${receiver.url}/${notifySchemaChanges}`, tableName: "Contacts", notifySchemaChanges })), registry.targets);
+      registry.add(DB, spec(true));
+      registry.add(DB, spec(false));
+      emitChange(db, { operation: "SCHEMA", table: "Notes", rowIDs: [] });
+      emitChange(db, { operation: "SCHEMA", table: "Contacts", rowIDs: [] });
+      const [got] = await receiver.wait(1);
+      await sleep(50);
+      expect(receiver.got).toHaveLength(1);
+      expect(got!.path).toBe("/true");
+      const link = `fmi/odata/v4/${DB}/FileMaker_Tables(1)`;
+      expect(got!.body).toEqual({
+        "@odata.context": `fmi/odata/v4/${DB}/$metadata#FileMaker_Tables("TableName","TableId","BaseTableName","ModCount")`,
+        value: [{ "@odata.editLink": link, "@odata.id": link, BaseTableName: "Contacts", ModCount: 1, TableId: entitySets(db)[0]!.id, TableName: "Contacts" }],
+      });
+      emitChange(db, { operation: "SCHEMA", table: "Contacts", rowIDs: [] });
+      const [, second] = await receiver.wait(2);
+      expect(second!.body.value[0].ModCount).toBe(2);
+    } finally {
+      registry.close();
+      receiver.got.length = 0;
+    }
+  });
+});
+
+describe("a script's writes", () => {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startOffice(1, {
+      scripts: {
+        AddNote: (ctx) => {
+          ctx.records.create("Notes", { Text: ctx.param, N: 9 });
+        },
+      },
+    });
+  });
+  afterAll(() => emu.close());
+
+  it("are delivered like the APIs' writes", async () => {
+    const add = await fetch(`${emu.url}/fmi/odata/v4/${DB}/Webhook.Add`, {
+      method: "POST",
+      headers: { Authorization: auth(), "Content-Type": "application/json" },
+      body: JSON.stringify({ webhook: receiver.url, tableName: "Notes", select: "Text,N" }),
+    });
+    expect(add.status).toBe(200);
+    const api = new DataApi(emu.url);
+    const token = await api.login(USER, PASSWORD, DB);
+    const ran = await api.call("GET", `/databases/${DB}/layouts/Notes/script/AddNote?script.param=from%20a%20script`, { token });
+    expect(ran.body.response.scriptError).toBe("0");
+    const [got] = await receiver.wait(1);
+    expect(got!.body.value).toEqual([expect.objectContaining({ Text: "from a script", N: 9 })]);
+  });
+});
