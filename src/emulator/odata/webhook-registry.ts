@@ -30,6 +30,9 @@ export interface WebhookOptions {
   readonly timeoutMs?: number;
 }
 
+/** Most webhooks one hosted file holds (choice): a client cannot grow the emulator without bound. */
+export const MAX_WEBHOOKS = 1000;
+
 /** Most operations waiting per webhook; beyond, the oldest not being sent is dropped (and logged). */
 export const MAX_PENDING_OPERATIONS = 1000;
 
@@ -123,6 +126,7 @@ export class WebhookRegistry {
   /** Registers a webhook on a table the caller has found; returns its id. */
   add(database: string, spec: WebhookSpec & { url: URL }): number {
     const file = this.file(database);
+    if (file.hooks.size >= MAX_WEBHOOKS) throw new ODataError(400, "-1002", `Error: Webhook.Add: the file holds ${MAX_WEBHOOKS} webhooks, the emulator's most; delete one first`);
     const id = file.nextId++;
     file.hooks.set(id, { ...spec, id, file, pending: [], facts: tableFacts(file.db, spec.tableName), sending: undefined, retry: undefined, scheduled: false, deleted: false });
     return id;

@@ -46,6 +46,20 @@ describe("schema changes (section 7)", () => {
   });
 });
 
+describe("bounds", () => {
+  it("a file holds at most 1000 webhooks; deleting one makes room, and ids still never repeat", async () => {
+    const state = await createState({ layouts: LAYOUTS });
+    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} });
+    const spec = parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: "http://127.0.0.1:9/", tableName: "Notes" })), registry.targets);
+    for (let i = 1; i <= 1000; i++) expect(registry.add(DB, spec)).toBe(i);
+    expect(() => registry.add(DB, spec)).toThrow(/the file holds 1000 webhooks/);
+    registry.delete(DB, 7);
+    expect(registry.add(DB, spec)).toBe(1001);
+    expect(registry.list(DB)).toHaveLength(1000);
+    registry.close();
+  });
+});
+
 describe("a script's writes", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {

@@ -99,6 +99,23 @@ describe("registration (section 7)", () => {
   });
 });
 
+describe("targets and options", () => {
+  it("allowedHosts admits more hosts at Add; a bad webhooks option fails startEmulator naming it", async () => {
+    const other = await startOffice(1, { webhooks: { allowedHosts: ["hooks.example.test", "::2"] } });
+    try {
+      const add = (webhook: string) => fetch(`${other.url}${S}/Webhook.Add`, { method: "POST", headers: { Authorization: auth() }, body: JSON.stringify({ webhook, tableName: "Notes" }) });
+      expect((await add("https://hooks.example.test/x")).status).toBe(200);
+      expect((await add("http://[::2]:8080/x")).status).toBe(200);
+      expect((await add("https://other.example.test/x")).status).toBe(400);
+    } finally {
+      await other.close();
+    }
+    await expect(startOffice(1, { webhooks: { allowedHosts: ["a.test:80"] } })).rejects.toThrow(/webhooks\.allowedHosts\[0\]/);
+    await expect(startOffice(1, { webhooks: { retryDelayMs: 0 } })).rejects.toThrow(/webhooks\.retryDelayMs/);
+    await expect(startOffice(1, { webhooks: { retries: 1 } as never })).rejects.toThrow(/webhooks\.retries is not an option/);
+  });
+});
+
 describe("deliveries", () => {
   it("OData create, update and delete each POST to the webhook: JSON, endpoint headers, section 7's payload", async () => {
     const id = await addHook({ webhook: `${receiver.url}/hook?x=1`, tableName: "Contacts", endpointHeaders: { "X-Secret": "s3" }, select: "Name,Age,ROWID" });
@@ -164,6 +181,8 @@ describe("deliveries", () => {
     const op = (await getHook(bad)).pendingOperations[0];
     expect(op).toMatchObject({ operation: "ADD", status: "NOT_SENT", lastErrorCode: -1002, lastErrorMessage: "Error: parse failure in URL at: 'id'" });
     expect(receiver.got).toHaveLength(1);
+    // Invoke builds the same payload at once: the read path's error, nothing queued.
+    expect(expectODataError(await send("POST", `${S}/Webhook.Invoke(${bad})`), 400, "-1002").message).toBe("Error: parse failure in URL at: 'id'");
   });
 
   it("a failing receiver is retried, the attempts shown in pendingOperations, until it answers 2xx", async () => {
