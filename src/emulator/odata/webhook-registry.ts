@@ -271,7 +271,14 @@ export class WebhookRegistry {
         continue;
       }
       op.sendAttempts++;
-      const attempt = postJson(hook.url, hook.headers, JSON.stringify(payload), this.timing.timeoutMs);
+      let attempt: PostAttempt;
+      try {
+        attempt = postJson(hook.url, hook.headers, JSON.stringify(payload), this.timing.timeoutMs);
+      } catch (error) {
+        // Node refused to make the request at all (it runs in a microtask or a timer: never let it escape).
+        this.failed(hook, op, -1, `Error: ${(error as Error)?.message ?? String(error)}`);
+        continue;
+      }
       hook.sending = attempt;
       void attempt.done.then((outcome) => {
         if (hook.sending !== attempt) return;
