@@ -57,7 +57,7 @@ export function recordsPayload(src: PayloadSource, shape: PayloadShape, rowIDs: 
   const set = findSet(src.db, { by: "name", name: shape.tableName });
   const { filter, ...query } = webhookQuery(shape);
   const accept = acceptOf(header(shape.queryHeaders, "accept") ?? "application/json");
-  let records = rowIDs === undefined ? [...set.data.records.values()] : rowIDs.flatMap((id) => set.data.records.get(id) ?? []);
+  let records = rowIDs === undefined ? [...set.data.records.values()] : [...new Set(rowIDs)].flatMap((id) => set.data.records.get(id) ?? []);
   if (filter !== undefined) {
     const test = compileODataFilter(filter, filterTable(set, src.db), { now: () => src.now });
     records = records.filter((r) => test(filterRow(set, r, src.db)));
