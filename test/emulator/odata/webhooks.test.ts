@@ -276,9 +276,8 @@ describe("hostile bodies get an OData error naming the key", () => {
     expect(e.message.length).toBeLessThan(400);
   });
 
-  it("malformed JSON, a non-object and an empty body are refused; more than 10 MB is 413; nothing was registered", async () => {
+  it("malformed JSON, a non-object and an empty body are refused; nothing was registered", async () => {
     for (const body of ["{", "[]", "42", ""]) expectODataError(await send("POST", `${S}/Webhook.Add`, body), 400, "-1002");
-    expectODataError(await send("POST", `${S}/Webhook.Add`, JSON.stringify({ ...base(), select: "x".repeat(11 * 1024 * 1024) })), 413, "-1");
     expect((await send("GET", `${S}/Webhook.GetAll`)).body.webhooks).toEqual([]);
   });
 });
