@@ -213,7 +213,8 @@ export class WebhookRegistry {
       }
     } else {
       if (hook.pending.length >= MAX_PENDING_OPERATIONS) {
-        const oldest = hook.sending ? 1 : 0;
+        // The first operation, once tried, is being sent (or waits for its retry): the next one goes.
+        const oldest = hook.pending[0]!.sendAttempts > 0 ? 1 : 0;
         const [dropped] = hook.pending.splice(oldest, 1);
         this.host.log(`webhook ${hook.id} (${hook.tableName}): more than ${MAX_PENDING_OPERATIONS} operations wait; dropped the oldest (${dropped!.operation} of ${dropped!.rowIDs.length} record(s))`);
       }

@@ -6,7 +6,7 @@ import { parseWebhookAdd } from "../../../src/emulator/odata/webhook-add.js";
 import { WebhookRegistry } from "../../../src/emulator/odata/webhook-registry.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, LAYOUTS, PASSWORD, startOffice, USER } from "./serve-support.js";
-import { Receiver, sleep } from "./webhook-receiver.js";
+import { Receiver, sleep, until } from "./webhook-receiver.js";
 
 // SCHEMA deliveries (the schema paths emit them: change-feed.ts) and writes made by a script, over loopback HTTP.
 
@@ -57,6 +57,42 @@ describe("bounds", () => {
     expect(registry.add(DB, spec)).toBe(1001);
     expect(registry.list(DB)).toHaveLength(1000);
     registry.close();
+  });
+});
+
+describe("waiting operations", () => {
+  it("are merged per write and bounded: past 1000 the oldest not being sent is dropped, and logged", async () => {
+    const failing = await Receiver.start([500]);
+    const state = await createState({ layouts: LAYOUTS, data: { records: { Notes: [{ Text: "a" }, { Text: "b" }] } } });
+    const db = state.databases.get(DB)!;
+    const logs: string[] = [];
+    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: (l) => logs.push(l) }, { retryDelayMs: 60_000 });
+    try {
+      const id = registry.add(DB, parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: failing.url, tableName: "Notes", notifySchemaChanges: true })), registry.targets));
+      // One write's changes of one kind: one operation.
+      emitChange(db, { operation: "UPDATE", table: "Notes", rowIDs: [1] });
+      emitChange(db, { operation: "UPDATE", table: "Notes", rowIDs: [2] });
+      emitChange(db, { operation: "UPDATE", table: "Notes", rowIDs: [1] });
+      await failing.wait(1);
+      const pending = () => registry.describe(DB, id).pendingOperations as { operation: string; rowIDs: number[]; sendAttempts: number }[];
+      await until(() => pending()[0]?.sendAttempts === 1 && (pending()[0] as any).lastErrorCode === 500);
+      expect(pending()).toEqual([{ operation: "UPDATE", rowIDs: [1, 2], status: "NOT_SENT", lastErrorCode: 500, lastErrorMessage: "HTTP 500 Internal Server Error", sendAttempts: 1 }]);
+      // Changes of alternating kinds, each its own operation, behind the one waiting for its retry.
+      for (let i = 0; i < 1200; i++) {
+        emitChange(db, i % 2 === 0 ? { operation: "DELETE", table: "Notes", rowIDs: [1000 + i] } : { operation: "SCHEMA", table: "Notes", rowIDs: [] });
+        await Promise.resolve();
+      }
+      const ops = pending();
+      expect(ops).toHaveLength(1000);
+      expect(ops[0]!.rowIDs).toEqual([1, 2]);
+      // 1 waiting + 1200 queued - 1000 kept: the 201 oldest after the one being retried are gone.
+      expect(ops[1]).toMatchObject({ operation: "SCHEMA" });
+      expect(ops[2]!.rowIDs).toEqual([1000 + 202]);
+      expect(logs.filter((l) => l.includes("dropped the oldest"))).toHaveLength(201);
+    } finally {
+      registry.close();
+      await failing.close();
+    }
   });
 });
 
