@@ -11,6 +11,7 @@ import { listenHttp } from "./http/server.js";
 import { routeByPrefix } from "./http/router.js";
 import { odataApi, type ODataHost } from "./odata/odata-api.js";
 import { SERVICE_ROOT } from "./odata/url-request.js";
+import { checkWebhookOptions, WebhookRegistry, type WebhookOptions } from "./odata/webhook-registry.js";
 import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
@@ -46,6 +47,7 @@ export type {
   ScriptSort,
 } from "./hosted-file/scripts/script-module.js";
 export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
+export type { WebhookOptions } from "./odata/webhook-registry.js";
 export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
 export interface EmulatorOptions {
@@ -118,6 +120,11 @@ export interface EmulatorOptions {
   databases?: readonly (string | DatabaseDescriptionInput)[];
   /** Where the emulator's log lines go (a script that throws, for one); default: stderr. */
   log?: (line: string) => void;
+  /**
+   * OData webhooks (docs/emulator.md, "Webhooks"): the hosts besides loopback their URLs may name (default none:
+   * the emulator POSTs to this machine only), and how failed deliveries are retried.
+   */
+  webhooks?: WebhookOptions;
 }
 
 export interface EmulatorStats {
@@ -159,11 +166,13 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** Starts a Data API emulator on loopback and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  const webhookOptions = checkWebhookOptions(options.webhooks);
   const state = await createState(options);
+  const webhooks = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: state.log }, webhookOptions);
   // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
-  const odata = odataHost(state);
+  const odata = odataHost(state, webhooks);
   const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(odata, p) })), { prefix: SERVICE_ROOT, api: odataApi(odata) }];
   const api = routeByPrefix(odataRoutes, dataApi(state));
   const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
@@ -179,6 +188,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     close: () =>
       new Promise<void>((resolve, reject) => {
         clearInterval(sweeper);
+        webhooks.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
@@ -202,7 +212,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
 }
 
 /** What the OData API reads of the state: the same hosted file, accounts and clock as the Data API. */
-function odataHost(state: EmulatorState): ODataHost {
+function odataHost(state: EmulatorState, webhooks: WebhookRegistry): ODataHost {
   return {
     databases: state.databases,
     containers: state.containers,
@@ -216,6 +226,7 @@ function odataHost(state: EmulatorState): ODataHost {
     scripts: state.scripts,
     scriptView: (db) => viewContext(state, db),
     log: (line) => state.log(line),
+    webhooks,
   };
 }
 

@@ -1,3 +1,4 @@
+import { emitChange } from "./change-feed.js";
 import type { PortalModel } from "./model.js";
 import type { HostedDatabase, StoredRecord, TableData } from "./store.js";
 import { portalRows } from "./relations.js";
@@ -17,10 +18,13 @@ export function deleteWithCascade(db: HostedDatabase, tableName: string, record:
  * Deletes the records and everything their cascadeDelete relations reach, in one step: the whole set is
  * collected first (where anything can fail), then removed (which cannot fail: map and index deletions), so a delete
  * removes the whole cascade or nothing. How far a cascade goes is the data's choice (a chain of records each
- * relating to the next), so it is walked with a worklist, never with recursion.
+ * relating to the next), so it is walked with a worklist, never with recursion. Each record removed is told to the
+ * change feed (change-feed.ts, DELETE), once all are removed.
  */
 export function deleteAllWithCascade(db: HostedDatabase, roots: readonly DeletionRoot[]): void {
-  for (const { table, record } of cascadeOf(db, roots)) table.remove(record.recordId);
+  const doomed = cascadeOf(db, roots);
+  for (const { table, record } of doomed) table.remove(record.recordId);
+  for (const { table, record } of doomed) emitChange(db, { operation: "DELETE", table: table.model.name, rowIDs: [record.recordId] });
 }
 
 /** Each record the roots' deletion removes, once: the roots, then what their cascading relations reach. */

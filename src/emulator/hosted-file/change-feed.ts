@@ -23,11 +23,15 @@ interface Feed {
   held: RecordChange[][];
 }
 
-const feeds = new WeakMap<HostedDatabase, Feed>();
+/**
+ * Keyed by the database's tables, not the HostedDatabase object: a Data API session sees the file through its own
+ * object (globals.ts, sessionDatabase: the same tables with the session's globals), and its writes are the file's.
+ */
+const feeds = new WeakMap<HostedDatabase["tables"], Feed>();
 
 function feedOf(db: HostedDatabase): Feed {
-  let feed = feeds.get(db);
-  if (!feed) feeds.set(db, (feed = { listeners: new Set(), held: [] }));
+  let feed = feeds.get(db.tables);
+  if (!feed) feeds.set(db.tables, (feed = { listeners: new Set(), held: [] }));
   return feed;
 }
 
@@ -40,7 +44,7 @@ export function onChange(db: HostedDatabase, listener: ChangeListener): () => vo
 
 /** Tells `db`'s listeners of a stored change (or holds it, inside `holdChanges`). */
 export function emitChange(db: HostedDatabase, change: RecordChange): void {
-  const feed = feeds.get(db);
+  const feed = feeds.get(db.tables);
   if (!feed) return;
   const hold = feed.held.at(-1);
   if (hold) {

@@ -9,6 +9,7 @@ import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import { globalScopeOf } from "../hosted-file/globals.js";
 import type { TableField } from "../hosted-file/model.js";
 import { deleteAllWithCascade } from "../hosted-file/cascade.js";
+import { emitChange } from "../hosted-file/change-feed.js";
 import { checkWritable, USER_ENTRY } from "../hosted-file/records/entry-options.js";
 import { buildEditedRecord, buildNewRecord, commitRecord, type FieldChange } from "../hosted-file/records/record-writes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
@@ -205,6 +206,7 @@ export function createEntity(set: EntitySet, body: Record<string, unknown>, ctx:
     const scope = globalScopeOf(ctx.db);
     const built = buildNewRecord(set.data, changes, ctx.clock, scope, USER_ENTRY);
     commitRecord(set.data, built, scope);
+    emitChange(ctx.db, { operation: "ADD", table: set.data.model.name, rowIDs: [built.record.recordId] });
     return built.record;
   });
 }
@@ -219,13 +221,14 @@ export function filteredRecords(set: EntitySet, filter: string | undefined, ctx:
 /**
  * PATCH/PUT (3.2): the body's values into each record, as one step: every record is validated as it is written,
  * and a failure part-way puts back the records already written (all or nothing). Returns the records as stored.
+ * The change feed is told of each record (UPDATE) only when all are written.
  */
 export function updateEntities(set: EntitySet, records: readonly StoredRecord[], body: Record<string, unknown>, ctx: WriteContext): StoredRecord[] {
   const changes = decodeChanges(set, body, ctx);
   if (changes.length === 0) return [...records];
   const scope = globalScopeOf(ctx.db);
   const previous: StoredRecord[] = [];
-  return hostedWrite(() => {
+  const stored = hostedWrite(() => {
     try {
       return records.map((r) => {
         const current = set.data.records.get(r.recordId) ?? r;
@@ -239,6 +242,8 @@ export function updateEntities(set: EntitySet, records: readonly StoredRecord[],
       throw error;
     }
   });
+  for (const r of stored) emitChange(ctx.db, { operation: "UPDATE", table: set.data.model.name, rowIDs: [r.recordId] });
+  return stored;
 }
 
 /** The record a key names, for a write (404 -1023 when missing). */

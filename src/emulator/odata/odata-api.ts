@@ -25,6 +25,8 @@ import { checkSchemaVersion, serveSchemaChange } from "./schema-api.js";
 import { serviceDocument, serviceRootDocument } from "./service-document.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
+import { serveWebhook } from "./webhook-api.js";
+import type { WebhookRegistry } from "./webhook-registry.js";
 
 /** What the OData API reads of the running emulator. */
 export interface ODataHost extends ODataSignIns {
@@ -44,6 +46,8 @@ export interface ODataHost extends ODataSignIns {
   readonly scripts: ScriptHost["scripts"];
   scriptView: ScriptHost["scriptView"];
   log(line: string): void;
+  /** The file's webhooks (section 7; webhook-registry.ts). */
+  readonly webhooks: WebhookRegistry;
 }
 
 const JSON_TYPE = "application/json;charset=utf-8";
@@ -156,6 +160,10 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
   if (path.kind === "tables" || path.kind === "indexes") {
     const done = serveSchemaChange(db, host.containers, method, path, query, body);
     return done.body === undefined ? { status: done.status, contentType: JSON_TYPE, body: Buffer.alloc(0) } : { ...json(done.body), status: done.status };
+  }
+  if (path.kind === "webhook") {
+    if (!accept.json) throw notAcceptable();
+    return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: path.db, db, query, body, root, annotations: accept.annotations }));
   }
   if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });

@@ -1,4 +1,5 @@
 import type { EmulatorClock } from "../clock.js";
+import { emitChange, holdChanges } from "../change-feed.js";
 import { EmulatorError } from "../fm-error.js";
 import type { LayoutModel, PortalModel, TableField } from "../model.js";
 import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange, type FieldInput } from "./record-writes.js";
@@ -17,17 +18,24 @@ import { applyDeletions, parseDeleteRelated, resolveDeletions, splitDeleteRelate
  * Each write is one synchronous step that starts from the record as it is now: the caller has already read
  * and parsed the whole request (no await may come between looking a record up and storing its next version),
  * so no concurrent request can be undone by a stale copy, or bring back a record deleted meanwhile.
+ *
+ * Each record stored is told to the change feed (change-feed.ts: ADD for a new record, UPDATE for a new version),
+ * held until the whole write has succeeded: a write that fails and is undone tells nothing.
  */
 class Transaction {
   private readonly undo: (() => void)[] = [];
 
   /** `scope`: where global field values are read and written (the request's session's; globals.ts). */
-  constructor(readonly scope: GlobalScope) {}
+  constructor(
+    readonly db: HostedDatabase,
+    readonly scope: GlobalScope,
+  ) {}
 
   store(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): StoredRecord {
     const previous = table.records.get(built.record.recordId);
     const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, this.scope.own(table, k)]));
     commitRecord(table, built, this.scope);
+    emitChange(this.db, { operation: previous ? "UPDATE" : "ADD", table: table.model.name, rowIDs: [built.record.recordId] });
     this.undo.push(() => {
       if (previous) table.put(previous);
       else table.remove(built.record.recordId);
@@ -37,12 +45,14 @@ class Transaction {
   }
 
   run<T>(work: () => T): T {
-    try {
-      return work();
-    } catch (error) {
-      for (const undo of this.undo.reverse()) undo();
-      throw error;
-    }
+    return holdChanges(this.db, () => {
+      try {
+        return work();
+      } catch (error) {
+        for (const undo of this.undo.reverse()) undo();
+        throw error;
+      }
+    });
   }
 }
 
@@ -65,7 +75,7 @@ export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Recor
   const changes = parseFieldChanges(layout.fields, body.fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, false, input);
   const table = db.tables.get(layout.table.name)!;
-  const tx = new Transaction(globalScopeOf(db));
+  const tx = new Transaction(db, globalScopeOf(db));
   return tx.run(() => {
     const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, writeEntry));
     storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
@@ -100,7 +110,7 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   const changes = parseFieldChanges(layout.fields, fieldData, `layout "${layout.description.layout}"`, input);
   const rows = parsePortalData(layout, body.portalData, true, input);
   const deleting = parseDeleteRelated(layout, deleteRelated);
-  const tx = new Transaction(globalScopeOf(db));
+  const tx = new Transaction(db, globalScopeOf(db));
   const deletions = deleting.length > 0 ? resolveDeletions(db, layout, table, current, deleting, tx.scope) : [];
   return tx.run(() => {
     const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, writeEntry)) : current;
@@ -135,6 +145,7 @@ export function writeTableContainer(db: HostedDatabase, table: TableData, record
   const scope = globalScopeOf(db);
   const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope);
   commitRecord(table, built, scope);
+  emitChange(db, { operation: "UPDATE", table: table.model.name, rowIDs: [built.record.recordId] });
   return built.record;
 }
 
