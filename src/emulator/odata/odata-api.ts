@@ -15,6 +15,7 @@ import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
 import { createEntity, deleteEntities, filteredRecords, MAX_WRITE_BODY, parseWriteBody, recordToWrite, updateEntities, type WriteContext } from "./entity-write.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { odataMetadata } from "./metadata-document.js";
+import { readApplied } from "./apply-read.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
@@ -162,7 +163,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
     case "entity":
     case "member":
     case "value": {
-      refuseUnsupported(query);
+      refuseUnsupported(query, path.kind === "collection");
       const set = findSet(db, path.set);
       const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
@@ -175,7 +176,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
         return { status: 200, contentType: "text/plain;charset=utf-8", body: Buffer.from(readCount(set, ctx)) };
       }
       if (!accept.json) throw notAcceptable();
-      if (path.kind === "collection") return json(readCollection(set, ctx));
+      if (path.kind === "collection") return json(query.apply !== undefined ? readApplied(set, ctx) : readCollection(set, ctx));
       if (path.kind === "entity") return json(readEntity(set, path.key, ctx));
       return json(readMember(set, path.key, path.member, ctx));
     }
