@@ -16,6 +16,7 @@ import { createEntity, deleteEntities, filteredRecords, MAX_WRITE_BODY, parseWri
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { odataMetadata } from "./metadata-document.js";
 import { readApplied } from "./apply-read.js";
+import { readCrossjoin } from "./crossjoin.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
@@ -180,6 +181,12 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
       if (path.kind === "entity") return json(readEntity(set, path.key, ctx));
       return json(readMember(set, path.key, path.member, ctx));
     }
+    case "crossjoin": {
+      refuseUnsupported(query);
+      if (!accept.json) throw notAcceptable();
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      return json(readCrossjoin(path.sets, ctx));
+    }
     default:
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
   }
@@ -196,7 +203,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
       throw new ODataError(501, "-1", "Error: container uploads (PATCH T(k)/Field) are not emulated by the OData API yet; use the Data API's upload");
     }
-    if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument") {
+    if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument" && path.kind !== "crossjoin") {
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
     }
     throw notServed(method, `a ${path.kind} resource`);
