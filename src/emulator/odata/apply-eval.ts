@@ -60,7 +60,7 @@ export interface ApplyPlan {
 }
 
 /** Most rows all steps of one `$apply` may produce together (concat multiplies rows; each step re-reads them). */
-export const MAX_APPLY_WORK = 2_000_000;
+export const MAX_APPLY_WORK = 1_000_000;
 
 export const groupbyError = () => new ODataError(400, "8309", "All non-aggregated field references must be in the groupby clause.");
 
