@@ -252,6 +252,8 @@ function compileGroupby(properties: readonly FieldName[], innerSteps: readonly A
   const keys: ApplyColumn[] = [];
   for (const p of properties) {
     const column = resolveColumn(p, schema, src);
+    // A container has no value to group by (only its emptiness is known to `$filter`).
+    if (column.type === "Edm.Binary") throw incompatibleTypes();
     if (!keys.includes(column)) keys.push(column);
   }
   const keyNames = new Set(keys.map((k) => k.name));

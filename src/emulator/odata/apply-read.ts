@@ -44,6 +44,7 @@ export function readApplied(set: EntitySet, ctx: ReadContext): Body {
   const sort = q.orderby?.map((o) => {
     if (o.path.length > 1) throw new ODataError(400, "-1002", `Error: navigation paths ('${o.path.join("/")}') are not supported by the emulator yet`);
     const column = resolveColumn({ by: "name", name: o.path[0]! }, schema, src);
+    if (column.type === "Edm.Binary") throw new ODataError(400, "8309", "incompatible data types");
     return { read: columnReader(column, schema, src), descending: o.direction === "desc" };
   });
   const records: StoredRecord[] = [...set.data.records.values()];

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { MAX_APPLY_DEPTH, MAX_APPLY_ITEMS, MAX_APPLY_STEPS, parseApply } from "../../../src/emulator/odata/apply-parse.js";
 import { exactSum, MAX_APPLY_WORK } from "../../../src/emulator/odata/apply-eval.js";
@@ -171,6 +173,10 @@ describe("FileMaker's answers (2.9) and errors", () => {
     expectODataError(await apply("Contacts", "groupby((Notes/N),aggregate($count as n))"), 400, "-1002");
     expectODataError(await apply("Contacts", "compute(Notes/N as M)"), 400, "-1002");
     expectODataError(await apply("Notes", "aggregate(N with sum as S)", "&$search=x"), 400, "-1002");
+    // Containers: no value to group, sort or aggregate by.
+    expect(expectODataError(await apply("Contacts", "groupby((Photo),aggregate($count as n))"), 400, "8309").message).toBe("incompatible data types");
+    expectODataError(await apply("Contacts", "filter(Photo eq null)", "&$orderby=Photo"), 400, "8309");
+    expectODataError(await apply("Contacts", "aggregate(Photo with max as M)"), 400, "8309");
   });
 
   it("answers the documented transformations it does not emulate 501, naming them", async () => {
@@ -225,6 +231,37 @@ describe("hostile input: bounded, linear", () => {
         // Refusals are fine; what matters is that they come at once.
       }
       expect(performance.now() - started, text.slice(0, 40)).toBeLessThan(250);
+    }
+  });
+
+  // Pieces of the grammar, shuffled: whatever comes of them is parsed, planned and run without a fault (never a 500).
+  const pieces = fc.constantFrom(
+    "groupby(", "((", "ContactId", "N", "Text", ",", ")", "aggregate(", "filter(", "compute(", "concat(", "/", " with ", "sum", "max",
+    "countdistinct", " as ", "x", '"a b"', "$count", " gt ", "1", "'s'", "N mul 2", "join(", " eq ", "(", "rollup(", "null", "true",
+  );
+  const texts = fc.array(pieces, { minLength: 1, maxLength: 14 }).map((p) => p.join(""));
+
+  it("random texts: the parser throws nothing but ODataError", () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        try {
+          parseApply(text);
+        } catch (e) {
+          if (!(e instanceof ODataError)) throw e;
+          expect([400, 501]).toContain(e.status);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("random texts over HTTP: 200, 400 or 501 in OData's error shape, never a fault", async () => {
+    const samples = fc.sample(texts, { numRuns: 60, seed: 23 });
+    samples.push("groupby((ContactId),aggregate(N with sum as x))", "compute(N mul 2 as x)/groupby((x),aggregate($count as n))");
+    for (const text of samples) {
+      const a = await get(emu.url, `${S}/Notes?$apply=${encodeURIComponent(text)}`);
+      expect([200, 400, 501], `${text} → ${a.text.slice(0, 200)}`).toContain(a.status);
+      if (a.status !== 200) expect(typeof a.body?.error?.code, text).toBe("string");
     }
   });
 });
