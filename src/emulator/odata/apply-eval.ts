@@ -307,8 +307,12 @@ function compileConcat(branches: readonly (readonly ApplyStep[])[], schema: Appl
     schema: { columns, records: plans.every((p) => p.schema.records) },
     run: (rows) => {
       const out: ApplyRow[] = [];
-      for (const p of plans) for (const r of p.run(rows)) out.push(r);
-      produced(src, out.length);
+      for (const p of plans) {
+        // Counted branch by branch, so a wide concat stops before it has built all its branches.
+        const part = p.run(rows);
+        produced(src, part.length);
+        for (const r of part) out.push(r);
+      }
       return out;
     },
   };
@@ -378,14 +382,16 @@ function tableOf(schema: ApplySchema, src: ApplySource): FilterTable {
 function rowView(schema: ApplySchema, src: ApplySource): (row: ApplyRow) => FilterRow {
   const types = new Map(schema.columns.map((c) => [c.name, c.type]));
   return (row) => {
-    const base = row.record === undefined ? undefined : src.baseRow(row.record);
+    // The record's view is made only when a name reads it: `filter(true)` or an alias reads none.
+    let base: FilterRow | undefined;
+    const record = () => (base ??= row.record === undefined ? undefined : src.baseRow(row.record));
     return {
       value(name) {
         if (row.values.has(name)) return wireValue(row.values.get(name) ?? null, types.get(name) ?? "Edm.String");
-        return base?.value(name);
+        return record()?.value(name);
       },
       related(navigation) {
-        return base?.related?.(navigation) ?? [];
+        return record()?.related?.(navigation) ?? [];
       },
     };
   };

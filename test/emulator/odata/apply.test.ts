@@ -207,7 +207,7 @@ describe("hostile input: bounded, linear", () => {
 
   it("stops a concat fan-out at MAX_APPLY_WORK rows instead of multiplying them", async () => {
     // Each chained concat doubles the rows: 25 × 2^20 would be 26M rows from a 1 kB URL.
-    const text = Array.from({ length: 20 }, () => "concat(filter(N gt 0),filter(N gt 0))").join("/");
+    const text = Array.from({ length: 20 }, () => "concat(filter(true),filter(true))").join("/");
     const started = performance.now();
     const e = expectODataError(await apply("Notes", text), 400, "-1");
     expect(e.message).toContain(String(MAX_APPLY_WORK));
