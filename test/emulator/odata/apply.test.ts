@@ -103,8 +103,8 @@ describe("transformations", () => {
     expect(b.body.value).toEqual([{ ContactId: "A1", n: 13 }, { ContactId: "B2", n: 12 }, { n: 25 }]);
   });
 
-  it("takes transformation names, methods and keywords in any case (4.01)", async () => {
-    const a = await apply("Notes", "GroupBy((ContactId),Aggregate(N WITH Sum AS T))");
+  it("takes transformation names, methods and keywords in any case (4.01), and quoted field names", async () => {
+    const a = await apply("Notes", 'GroupBy(("ContactId"),Aggregate("N" WITH Sum AS T))');
     expect(a.body.value).toEqual([
       { ContactId: "A1", T: 169 },
       { ContactId: "B2", T: 156 },
