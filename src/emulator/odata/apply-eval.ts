@@ -29,6 +29,8 @@ export interface ApplyColumn {
   readonly hidden: boolean;
   /** Made by an aggregate (or from aggregates only): what a groupby may keep beside its grouping properties. */
   readonly aggregated: boolean;
+  /** A joined record's field (`Alias/Field`, named so): shown nested, `{"Alias":{"Field":…}}`. */
+  readonly path?: readonly [string, string];
 }
 
 export interface ApplySchema {
@@ -39,8 +41,37 @@ export interface ApplySchema {
 
 export interface ApplyRow {
   readonly record?: StoredRecord;
-  readonly values: ReadonlyMap<string, FilterValue>;
+  readonly values: RowValues;
 }
+
+/** A row's own values by column name (a ReadonlyMap is one). */
+export interface RowValues {
+  has(name: string): boolean;
+  get(name: string): FilterValue | undefined;
+}
+
+/**
+ * Values a step adds on top of a row's: shared names and index, one array per row, the row's values beneath. A join
+ * or compute costs its new values per row, not a copy of all the row's earlier ones.
+ */
+class Layer implements RowValues {
+  constructor(
+    private readonly below: RowValues,
+    private readonly index: ReadonlyMap<string, number>,
+    private readonly own: readonly FilterValue[],
+  ) {}
+
+  has(name: string): boolean {
+    return this.index.has(name) || this.below.has(name);
+  }
+
+  get(name: string): FilterValue | undefined {
+    const i = this.index.get(name);
+    return i === undefined ? this.below.get(name) : (this.own[i] ?? null);
+  }
+}
+
+const indexOf = (names: readonly string[]) => new Map(names.map((n, i) => [n, i]));
 
 /** What a plan reads of the table it starts from. */
 export interface ApplySource {
@@ -52,7 +83,24 @@ export interface ApplySource {
   readonly now: number;
   /** Rows produced so far by every step (MAX_APPLY_WORK). */
   produced: number;
+  /** A navigation of the table, for `join`; undefined when the table has none so named. */
+  navigation(name: string): JoinTarget | undefined;
 }
+
+/** What `join(Nav as A)` reads of the related table. */
+export interface JoinTarget {
+  /** The related table as `$filter` checks it: its fields' names, types, FMFIDs. */
+  readonly table: FilterTable;
+  /** Its container fields: joined, not shown. */
+  readonly hidden: ReadonlySet<string>;
+  /** The related records of one record, in creation order. */
+  related(record: StoredRecord): readonly StoredRecord[];
+  /** A related record as `$filter` reads it. */
+  row(record: StoredRecord): FilterRow;
+}
+
+/** An outer join's row without a related record holds this key, so the alias shows as null. */
+export const joinMiss = (alias: string) => `${alias}/`;
 
 export interface ApplyPlan {
   readonly schema: ApplySchema;
@@ -88,6 +136,8 @@ function compileStep(step: ApplyStep, schema: ApplySchema, src: ApplySource): Ap
       return compileGroupby(step.properties, step.inner, schema, src);
     case "concat":
       return compileConcat(step.branches, schema, src);
+    case "join":
+      return compileJoin(step.outer, step.navigation, step.alias, schema, src);
   }
 }
 
@@ -100,7 +150,8 @@ function produced(src: ApplySource, n: number): void {
 }
 
 /** A `$filter`, inside `$apply` or after it: the filter pipeline over the schema's columns. */
-export function compileFilterStep(predicate: FilterNode, schema: ApplySchema, src: ApplySource): ApplyPlan {
+export function compileFilterStep(filter: FilterNode, schema: ApplySchema, src: ApplySource): ApplyPlan {
+  const predicate = joinedNames(filter, schema);
   checkReferences(predicate, schema, src, true);
   const test = compileFilter(checkFilter(predicate, tableOf(schema, src)), { now: () => src.now });
   const view = rowView(schema, src);
@@ -115,7 +166,8 @@ export function compileFilterStep(predicate: FilterNode, schema: ApplySchema, sr
 }
 
 /** The checked value expression an item computes or aggregates; navigation is refused there (not emulated). */
-function valueExpression(node: FilterNode, schema: ApplySchema, src: ApplySource): { checked: CheckedNode; evaluate: (r: ApplyRow) => FilterValue; aggregated: boolean } {
+function valueExpression(expression: FilterNode, schema: ApplySchema, src: ApplySource): { checked: CheckedNode; evaluate: (r: ApplyRow) => FilterValue; aggregated: boolean } {
+  const node = joinedNames(expression, schema);
   const refs = checkReferences(node, schema, src, false);
   const checked = checkExpression(node, tableOf(schema, src));
   const compiled = compileExpression(checked, { now: () => src.now });
@@ -154,9 +206,9 @@ function compileCompute(items: readonly ComputeItem[], schema: ApplySchema, src:
     schema: { columns: [...schema.columns, ...computed.map((c) => c.column)], records: schema.records },
     run: (rows) => {
       produced(src, rows.length);
+      const index = indexOf(computed.map((c) => c.column.name));
       return rows.map((r) => {
-        const values = new Map(r.values);
-        for (const c of computed) values.set(c.column.name, asColumnValue(c.evaluate(r)));
+        const values = new Layer(r.values, index, computed.map((c) => asColumnValue(c.evaluate(r))));
         return r.record === undefined ? { values } : { record: r.record, values };
       });
     },
@@ -265,7 +317,7 @@ function compileGroupby(properties: readonly FieldName[], innerSteps: readonly A
   const restReaders = rest.map((c) => columnReader(c, inner.schema, src));
   return {
     schema: {
-      columns: [...keys.map((k): ApplyColumn => ({ name: k.name, type: k.type, ...(k.id === undefined ? {} : { id: k.id }), hidden: false, aggregated: false })), ...rest],
+      columns: [...keys.map((k): ApplyColumn => ({ name: k.name, type: k.type, ...(k.id === undefined ? {} : { id: k.id }), ...(k.path === undefined ? {} : { path: k.path }), hidden: false, aggregated: false })), ...rest],
       records: false,
     },
     run: (rows) => {
@@ -318,10 +370,105 @@ function compileConcat(branches: readonly (readonly ApplyStep[])[], schema: Appl
   };
 }
 
+/**
+ * `join(Nav as A)` (CL/query-option-apply): each row once per record related through Nav, its fields as columns
+ * `A/Field`; `outerjoin` also keeps a row with none (A shows null). Only rows that are still records can join.
+ */
+function compileJoin(outer: boolean, navigation: string, alias: string, schema: ApplySchema, src: ApplySource): ApplyPlan {
+  if (!schema.records) throw new ODataError(400, "-1002", `Error: $apply ${outer ? "outerjoin" : "join"} reads the table's records; place it before groupby and aggregate`);
+  const target = src.navigation(navigation);
+  if (target === undefined) throw unknownField(navigation);
+  if (schema.columns.some((c) => c.name === alias || c.path?.[0] === alias) || SPECIAL_COLUMNS.includes(alias)) throw aliasTaken(alias);
+  const joined = target.table.fields.map((f) => {
+    const type = (f.type === "Edm.Stream" ? "Edm.Binary" : f.type) as ColumnType;
+    const column: ApplyColumn = { name: `${alias}/${f.name}`, type, hidden: target.hidden.has(f.name), aggregated: false, path: [alias, f.name] };
+    const read = compileExpression({ kind: "field", type, name: f.name, navigation: undefined }, { now: () => src.now });
+    return { column, read };
+  });
+  const miss = joinMiss(alias);
+  return {
+    schema: { columns: [...schema.columns, ...joined.map((j) => j.column)], records: true },
+    run: (rows) => {
+      const out: ApplyRow[] = [];
+      // A record's related values, read once however many rows (earlier joins) repeat it.
+      const cache = new Map<StoredRecord, FilterValue[][]>();
+      const relatedValues = (record: StoredRecord): FilterValue[][] => {
+        let found = cache.get(record);
+        if (found === undefined) {
+          found = target.related(record).map((rel) => {
+            const view = target.row(rel);
+            return joined.map((j) => j.read(view));
+          });
+          cache.set(record, found);
+        }
+        return found;
+      };
+      const index = indexOf(joined.map((j) => j.column.name));
+      const missIndex = indexOf([...joined.map((j) => j.column.name), miss]);
+      const nulls = new Array<FilterValue>(joined.length + 1).fill(null);
+      for (const r of rows) {
+        const related = r.record === undefined ? [] : relatedValues(r.record);
+        if (related.length === 0 && outer) {
+          const values = new Layer(r.values, missIndex, nulls);
+          out.push(r.record === undefined ? { values } : { record: r.record, values });
+        }
+        for (const rel of related) {
+          const values = new Layer(r.values, index, rel);
+          out.push(r.record === undefined ? { values } : { record: r.record, values });
+        }
+        // A join multiplies rows: stop as soon as the cap is passed, not after building them all.
+        if (src.produced + out.length > MAX_APPLY_WORK) produced(src, out.length);
+      }
+      produced(src, out.length);
+      return out;
+    },
+  };
+}
+
+/**
+ * `A/Field` of a join, which the `$filter` parser reads as navigation A, named as the column it is (`A/Field`); a
+ * field the joined table lacks is 8309 naming it.
+ */
+function joinedNames(node: FilterNode, schema: ApplySchema): FilterNode {
+  if (!schema.columns.some((c) => c.path !== undefined)) return node;
+  const map = (n: FilterNode): FilterNode => {
+    switch (n.kind) {
+      case "field": {
+        if (n.navigation === undefined || !schema.columns.some((c) => c.path?.[0] === n.navigation)) return n;
+        if (n.field.by !== "name") throw unknownField(n.field.id);
+        const name = `${n.navigation}/${n.field.name}`;
+        if (!schema.columns.some((c) => c.name === name)) throw unknownField(n.field.name);
+        return { kind: "field", field: { by: "name", name }, at: n.at };
+      }
+      case "not":
+      case "negate":
+        return { ...n, operand: map(n.operand) };
+      case "cast":
+        return { ...n, operand: map(n.operand) };
+      case "logical":
+        return { ...n, operands: n.operands.map(map) };
+      case "compare":
+        return { ...n, left: map(n.left), right: map(n.right) };
+      case "arithmetic":
+        return { ...n, left: map(n.left), right: map(n.right) };
+      case "call":
+        return { ...n, args: n.args.map(map) };
+      case "literal":
+        return n;
+    }
+  };
+  return map(node);
+}
+
 /** A grouping property (or `$orderby` name) among the schema's columns; a field a groupby dropped is 8309 (2.9). */
 export function resolveColumn(name: FieldName, schema: ApplySchema, src: ApplySource): ApplyColumn {
   const column = name.by === "name" ? schema.columns.find((c) => c.name === name.name) : schema.columns.find((c) => c.id === name.id);
   if (column) return column;
+  if (name.by === "name" && name.name.includes("/")) {
+    const [first] = name.name.split("/");
+    if (schema.columns.some((c) => c.path?.[0] === first)) throw unknownField(name.name.slice(first!.length + 1));
+    throw new ODataError(400, "-1002", `Error: navigation paths ('${quoted(name.name)}') in $apply are not supported by the emulator; join the navigation first`);
+  }
   if (!schema.records && isSourceName(name, src)) throw groupbyError();
   if (schema.records && name.by === "name" && SPECIAL_COLUMNS.includes(name.name)) return { name: name.name, type: D, hidden: false, aggregated: false };
   throw unknownField(name.by === "name" ? name.name : name.id);

@@ -6,7 +6,7 @@
 
 import { parseFilter } from "./filter-parser.js";
 import type { FieldName, FilterNode } from "./filter-ast.js";
-import { ODataError, parseFailure, quoted, syntaxError } from "./odata-error.js";
+import { ODataError, parseFailure, syntaxError } from "./odata-error.js";
 
 export type AggregateMethod = "sum" | "min" | "max" | "average" | "countdistinct";
 
@@ -25,7 +25,9 @@ export type ApplyStep =
   | { readonly kind: "groupby"; readonly properties: readonly FieldName[]; readonly inner: readonly ApplyStep[] }
   | { readonly kind: "filter"; readonly predicate: FilterNode }
   | { readonly kind: "compute"; readonly items: readonly ComputeItem[] }
-  | { readonly kind: "concat"; readonly branches: readonly (readonly ApplyStep[])[] };
+  | { readonly kind: "concat"; readonly branches: readonly (readonly ApplyStep[])[] }
+  /** `join(Nav as Alias)`, `outerjoin(…)`: one row per related record (outer: also a row with none). */
+  | { readonly kind: "join"; readonly outer: boolean; readonly navigation: string; readonly alias: string };
 
 /** Deepest nesting of sequences (a `groupby`'s inner sequence, a `concat`'s branches); deeper → -1002. */
 export const MAX_APPLY_DEPTH = 8;
@@ -37,7 +39,7 @@ export const MAX_APPLY_ITEMS = 100;
 const METHODS: ReadonlySet<string> = new Set<AggregateMethod>(["sum", "min", "max", "average", "countdistinct"]);
 
 /** Documented by Claris (CL/query-option-apply) but not emulated: a clear 501 naming them, never ignored. */
-const NOT_SERVED: ReadonlySet<string> = new Set(["nest", "addnested", "join", "outerjoin"]);
+const NOT_SERVED: ReadonlySet<string> = new Set(["nest", "addnested"]);
 
 export function notServedTransformation(name: string): ODataError {
   return new ODataError(501, "-1", `Error: the $apply transformation '${name}' is not served by the emulator's OData API`);
@@ -125,6 +127,12 @@ class ApplyParser {
       case "groupby":
         step = this.groupby(depth);
         break;
+      case "join":
+      case "outerjoin": {
+        const { head, alias } = splitAlias(this.expression());
+        step = { kind: "join", outer: lower === "outerjoin", navigation: navigationName(head), alias };
+        break;
+      }
       case "concat": {
         const branches = [this.sequence(depth + 1)];
         for (this.blanks(); this.text[this.pos] === ","; this.blanks()) {
@@ -224,7 +232,7 @@ class ApplyParser {
     return { kind: "groupby", properties, inner };
   }
 
-  /** A property name: bare, double-quoted or `FMFID:n`; `Nav/Field` is refused (not emulated). */
+  /** A property name: bare, double-quoted or `FMFID:n`, or `Alias/Field` of a join. */
   private groupingProperty(): FieldName {
     this.blanks();
     const s = this.text;
@@ -249,10 +257,25 @@ class ApplyParser {
     }
     this.blanks();
     if (s[this.pos] === "/") {
-      throw new ODataError(400, "-1002", `Error: navigation paths in $apply groupby ('${quoted(name.by === "name" ? name.name : name.id)}/…') are not supported by the emulator`);
+      // `Alias/Field` of a join; any other path is refused when the columns are known (apply-eval.ts).
+      this.pos++;
+      const second = /^(?:"([^"]+)"|([^\s,/"()';=&*$]+))/.exec(s.slice(this.pos, this.pos + 1000));
+      if (name.by !== "name" || !second) throw syntaxError(s.slice(this.pos - 1));
+      this.pos += second[0].length;
+      this.blanks();
+      if (s[this.pos] === "/") throw syntaxError(s.slice(this.pos));
+      return { by: "name", name: `${name.name}/${second[1] ?? second[2]}` };
     }
     return name;
   }
+}
+
+/** The navigation a join names: one name, bare or double-quoted. */
+function navigationName(head: string): string {
+  const text = head.trim();
+  const m = /^(?:"([^"]+)"|([^\s,/"()';=&*$]+))$/.exec(text);
+  if (!m) throw syntaxError(text || head);
+  return m[1] ?? m[2]!;
 }
 
 interface Word {

@@ -8,8 +8,8 @@ import { parseFilter } from "./filter-parser.js";
 import type { FilterValue } from "./filter-check.js";
 import { formatDate, formatTimeOfDay, formatTimestamp } from "./filter-values.js";
 import { parseApply } from "./apply-parse.js";
-import { columnReader, compileFilterStep, compileSequence, resolveColumn, type ApplyColumn, type ApplyRow, type ApplySchema, type ApplySource, type ColumnType } from "./apply-eval.js";
-import { fieldJson, filterRow, filterTable, type EntitySet } from "./entity-sets.js";
+import { columnReader, compileFilterStep, compileSequence, joinMiss, resolveColumn, type ApplyColumn, type ApplyRow, type ApplySchema, type ApplySource, type ColumnType } from "./apply-eval.js";
+import { fieldJson, filterRow, filterTable, findSet, navigations, relatedRecords, type EntitySet } from "./entity-sets.js";
 import { MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
 import { ODataError } from "./odata-error.js";
 import { formatODataPath, formatQueryOptions } from "./url-format.js";
@@ -25,7 +25,24 @@ export function readApplied(set: EntitySet, ctx: ReadContext): Body {
   if (q.expand !== undefined) throw new ODataError(400, "-1002", "Error: $expand together with $apply is not supported by the emulator");
   const steps = parseApply(q.apply);
   const table = filterTable(set, ctx.db);
-  const src: ApplySource = { table, baseRow: (r) => filterRow(set, r, ctx.db), now: ctx.now, produced: 0 };
+  const navs = navigations(ctx.db, set);
+  const src: ApplySource = {
+    table,
+    baseRow: (r) => filterRow(set, r, ctx.db),
+    now: ctx.now,
+    produced: 0,
+    navigation(name) {
+      const steps = navs.get(name);
+      if (steps === undefined) return undefined;
+      const target = findSet(ctx.db, { by: "name", name });
+      return {
+        table: filterTable(target, ctx.db),
+        hidden: new Set(target.fields.filter((f) => f.type === "container").map((f) => f.name)),
+        related: (record) => relatedRecords(ctx.db, set, record, target, steps),
+        row: (record) => filterRow(target, record, ctx.db),
+      };
+    },
+  };
   const base: ApplySchema = {
     records: true,
     columns: set.fields.map((field) => {
@@ -42,8 +59,9 @@ export function readApplied(set: EntitySet, ctx: ReadContext): Body {
   }
   const schema = plan.schema;
   const sort = q.orderby?.map((o) => {
-    if (o.path.length > 1) throw new ODataError(400, "-1002", `Error: navigation paths ('${o.path.join("/")}') are not supported by the emulator yet`);
-    const column = resolveColumn({ by: "name", name: o.path[0]! }, schema, src);
+    if (o.path.length > 2) throw new ODataError(400, "-1002", `Error: navigation paths ('${o.path.join("/")}') are not supported by the emulator yet`);
+    // `A/Field` names a joined column (or is refused as navigation by resolveColumn).
+    const column = resolveColumn({ by: "name", name: o.path.join("/") }, schema, src);
     if (column.type === "Edm.Binary") throw new ODataError(400, "8309", "incompatible data types");
     return { read: columnReader(column, schema, src), descending: o.direction === "desc" };
   });
@@ -104,6 +122,13 @@ function compareKeys(a: string | number | null, b: string | number | null): numb
 function rowJson(set: EntitySet, row: ApplyRow, columns: readonly ApplyColumn[], ctx: ReadContext): Body {
   const out: Body = Object.create(null);
   for (const c of columns) {
+    if (c.path !== undefined) {
+      // A joined record's field, nested under its alias; an outer join's row without one shows the alias null.
+      const [alias, field] = c.path;
+      if (row.values.has(joinMiss(alias))) out[alias] = null;
+      else if (row.values.has(c.name)) ((out[alias] ??= Object.create(null)) as Body)[field] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
+      continue;
+    }
     if (row.values.has(c.name)) out[c.name] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
     else if (c.field !== undefined && row.record !== undefined) {
       const value = fieldJson(set, row.record, c.field, ctx.containers, ctx.db.model.name);
