@@ -73,8 +73,8 @@ function entityUrl(ctx: ReadContext, set: EntitySet, key: EntityKey): string {
 }
 
 /** Options this read path does not implement are refused, never ignored (rule one). */
-export function refuseUnsupported(query: QueryOptions): void {
-  if (query.apply !== undefined) throw new ODataError(400, "-1002", "Error: $apply is not supported by the emulator yet");
+export function refuseUnsupported(query: QueryOptions, takesApply = false): void {
+  if (query.apply !== undefined && !takesApply) throw new ODataError(400, "-1002", "Error: $apply applies to a collection (GET /db/T) only in the emulator");
   // `$schemaversion` is checked before any path is served (schema-api.ts).
 }
 

@@ -107,6 +107,11 @@ export function checkFilter(node: FilterNode, table: FilterTable): CheckedNode {
   return checked;
 }
 
+/** A value expression (`$apply`'s compute and aggregate operands): checked as `$filter` checks its operands, of any type. */
+export function checkExpression(node: FilterNode, table: FilterTable): CheckedNode {
+  return check(node, table);
+}
+
 function check(node: FilterNode, table: FilterTable): CheckedNode {
   switch (node.kind) {
     case "literal": {

@@ -43,6 +43,13 @@ export function compileFilter(root: CheckedNode, options: CompileFilterOptions =
   return (row) => evaluate({ row, related: NO_RELATED }) === true;
 }
 
+/** A checked value expression as a function of a row (`$apply`'s compute and aggregate operands). */
+export function compileExpression(root: CheckedNode, options: CompileFilterOptions = {}): (row: FilterRow) => FilterValue {
+  const now = (options.now ?? Date.now)();
+  const evaluate = root.type === "Boolean" ? compileBoolean(root, now) : compileNode(root, now);
+  return (row) => evaluate({ row, related: NO_RELATED });
+}
+
 /** A boolean node; a comparison or function naming `Nav/Field` is tried against each related record. */
 function compileBoolean(node: CheckedNode, now: number): Evaluate {
   const inner = compileNode(node, now);

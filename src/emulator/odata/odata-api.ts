@@ -18,6 +18,8 @@ import { readCollection, readCount, readEntity, readMember, readValue, refuseUns
 import { downloadContainer, uploadBinary, writeBodyLimit } from "./container-upload.js";
 import { callScript, type ScriptHost } from "./script-call.js";
 import { odataMetadata } from "./metadata-document.js";
+import { readApplied } from "./apply-read.js";
+import { readCrossjoin } from "./crossjoin.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
@@ -187,7 +189,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
     case "entity":
     case "member":
     case "value": {
-      refuseUnsupported(query);
+      refuseUnsupported(query, path.kind === "collection");
       const set = findSet(db, path.set);
       const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
@@ -202,9 +204,15 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
         return { status: 200, contentType: "text/plain;charset=utf-8", body: Buffer.from(readCount(set, ctx)) };
       }
       if (!accept.json) throw notAcceptable();
-      if (path.kind === "collection") return json(readCollection(set, ctx));
+      if (path.kind === "collection") return json(query.apply !== undefined ? readApplied(set, ctx) : readCollection(set, ctx));
       if (path.kind === "entity") return json(readEntity(set, path.key, ctx));
       return json(readMember(set, path.key, path.member, ctx));
+    }
+    case "crossjoin": {
+      refuseUnsupported(query);
+      if (!accept.json) throw notAcceptable();
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      return json(readCrossjoin(path.sets, ctx));
     }
     default:
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
@@ -224,7 +232,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
       const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer: parsePrefer(req.headers.prefer), query: { ignored: query.ignored }, now: host.now(), written: 0 };
       return uploadBinary(set, path.key, path.member, query, req.headers, body ?? Buffer.alloc(0), { db, containers: host.containers, clock: host.clock }, ctx);
     }
-    if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument") {
+    if (path.kind !== "member" && path.kind !== "value" && path.kind !== "count" && path.kind !== "metadata" && path.kind !== "serviceDocument" && path.kind !== "crossjoin") {
       throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
     }
     throw notServed(method, `a ${path.kind} resource`);

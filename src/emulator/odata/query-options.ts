@@ -32,7 +32,7 @@ export interface ExpandItem {
 }
 
 export interface QueryOptions extends ExpandOptions {
-  /** Raw `$apply` text (checked for balanced parentheses and quotes only). */
+  /** Raw `$apply` text, decoded once; apply-parse.ts parses it. */
   readonly apply?: string;
   readonly format?: "json" | "xml";
   readonly schemaversion?: string;
@@ -116,7 +116,8 @@ export function parseQueryOptions(rawQuery: string): QueryOptions {
   }
   const out: Mutable<QueryOptions> = { ...readCommon(values, 1), ignored };
   const apply = values.get("apply");
-  if (apply !== undefined) out.apply = checkBalanced(apply);
+  // Its grammar, balance included, is apply-parse.ts's: `aggregate(` has its own answer there (2.9).
+  if (apply !== undefined) out.apply = apply;
   const format = values.get("format");
   if (format !== undefined) out.format = parseFormat(format);
   const schemaversion = values.get("schemaversion");
