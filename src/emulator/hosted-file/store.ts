@@ -41,6 +41,11 @@ export class TableData {
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
   private readonly serials = new Map<string, number>();
+  /**
+   * While an atomic changeset runs (records/atomic-changes.ts): told what each put/remove replaces (undefined: the
+   * record is new), so that a failing changeset can put every record back.
+   */
+  journal: ((table: TableData, recordId: number, previous: StoredRecord | undefined) => void) | undefined;
 
   /** The table's non-global container fields, whose files the container store keeps while a record holds them. */
   private readonly containerFields: string[];
@@ -72,6 +77,7 @@ export class TableData {
   /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
   put(record: StoredRecord): void {
     const previous = this.records.get(record.recordId);
+    this.journal?.(this, record.recordId, previous);
     this.records.set(record.recordId, record);
     for (const index of this.indexes.values()) index.update(record.recordId, record.values.get(index.field.name)?.[0]);
     if (this.containers) {
@@ -84,6 +90,7 @@ export class TableData {
 
   remove(recordId: number): void {
     const previous = this.records.get(recordId);
+    if (previous) this.journal?.(this, recordId, previous);
     this.records.delete(recordId);
     for (const index of this.indexes.values()) index.remove(recordId);
     if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
@@ -91,6 +98,17 @@ export class TableData {
 
   newRecordId(): number {
     return this.nextRecordId++;
+  }
+
+  /** The next record id and serial numbers, to put back when an atomic changeset fails (records/atomic-changes.ts). */
+  counters(): { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> } {
+    return { nextRecordId: this.nextRecordId, serials: new Map(this.serials) };
+  }
+
+  restoreCounters(saved: { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> }): void {
+    this.nextRecordId = saved.nextRecordId;
+    this.serials.clear();
+    for (const [k, v] of saved.serials) this.serials.set(k, v);
   }
 
   /** Next serial number for a field: one past the highest value it has held. */

@@ -19,6 +19,7 @@ import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
 import { serviceDocument, serviceRootDocument } from "./service-document.js";
+import { batchBodyTooLarge, isBatchTarget, MAX_BATCH_BYTES, serveBatch } from "./batch-serve.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 
@@ -49,6 +50,22 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
+/** Header names in lower case, values as one string each. */
+export type PlainHeaders = Readonly<Record<string, string | undefined>>;
+
+/**
+ * One request as the dispatch answers it: a top-level HTTP request, or one part of a `$batch` (batch-serve.ts).
+ * `target` is the path and query as sent, from `/fmi/odata/v4` on; signing in is checked before (once per batch).
+ */
+export interface ODataRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: PlainHeaders;
+  readonly body: Buffer | undefined;
+  /** A part of a `$batch`: `return=representation` is ignored (section 4's choice: a POST answers 204 + Location). */
+  readonly inBatch?: boolean;
+}
+
 export function odataApi(host: ODataHost): HttpApi {
   return {
     takesFaults: (target: string) => target === SERVICE_ROOT || target.startsWith(`${SERVICE_ROOT}/`) || target.startsWith(`${SERVICE_ROOT}?`),
@@ -73,8 +90,13 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
-    const body = WRITES.has(req.method ?? "GET") ? await readBody(req) : undefined;
-    reply = answer(host, req, body);
+    const target = req.url ?? "/";
+    const method = req.method ?? "GET";
+    const batch = isBatchTarget(target);
+    const body = WRITES.has(method) ? await readBody(req, batch ? MAX_BATCH_BYTES : MAX_WRITE_BODY, batch ? batchBodyTooLarge : tooLarge) : undefined;
+    if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
+    authenticate(host, req);
+    reply = answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -84,20 +106,23 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
-/** A write's body, at most MAX_WRITE_BODY bytes (413 beyond: choice); read whole before the write begins. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * A write's body, at most `limit` bytes (MAX_WRITE_BODY; a `$batch`'s MAX_BATCH_BYTES; 413 beyond: choice); read
+ * whole before the write begins. Past the limit nothing more is kept: the rest is read and dropped.
+ */
+async function readBody(req: IncomingMessage, limit: number, refuse: () => ODataError): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_WRITE_BODY) {
+  if (declared > limit) {
     req.resume();
-    throw tooLarge();
+    throw refuse();
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).byteLength;
-    if (size > MAX_WRITE_BODY) {
+    if (size > limit) {
       req.resume();
-      throw tooLarge();
+      throw refuse();
     }
     chunks.push(chunk as Buffer);
   }
@@ -125,14 +150,23 @@ function authenticate(host: ODataHost, req: IncomingMessage): void {
   if (host.checkPassword(signIn.username, signIn.password) !== "ok") throw unauthorized();
 }
 
-function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined): Reply {
-  const target = req.url ?? "/";
+/** The request's headers as PlainHeaders (repeated ones joined with ", "). */
+function plainHeaders(req: IncomingMessage): PlainHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  return out;
+}
+
+/**
+ * The dispatch every request goes through, top-level or a `$batch` part (signing in already checked). `root` is
+ * the service root URL answers link to (`http://host:port/fmi/odata/v4`).
+ */
+function answer(host: ODataHost, request: ODataRequest, root: string): Reply {
+  const { method, target, body } = request;
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
-  authenticate(host, req);
-  const method = req.method ?? "GET";
   const { path, query } = parseODataRequestTarget(target);
-  const accept = readAccept(req, query.format);
-  const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
+  const accept = readAccept(request.headers, query.format);
+  if (path.kind === "batch") return serveBatch({ host, method, path, query, request, root }, (part) => answer(host, part, root));
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
     if (!accept.json) throw notAcceptable();
@@ -140,7 +174,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
   }
   const db = host.databases.get(path.db);
   if (!db) throw incorrectServiceRoot();
-  if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
+  if (method !== "GET") return write(host, request, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
     case "serviceDocument":
@@ -151,9 +185,9 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
       refuseOptions(query);
       const doc = odataMetadata(db, {
         database: path.db,
-        format: metadataFormat(req, query.format),
+        format: metadataFormat(request.headers, query.format),
         ...(path.table === undefined ? {} : { table: path.table }),
-        idAnnotationsOnly: /include-annotations\s*=\s*"?-\*"?/i.test(String(req.headers.prefer ?? "")),
+        idAnnotationsOnly: /include-annotations\s*=\s*"?-\*"?/i.test(String(request.headers.prefer ?? "")),
       });
       return { status: 200, contentType: doc.contentType, body: Buffer.from(doc.body) };
     }
@@ -164,7 +198,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
     case "value": {
       refuseUnsupported(query);
       const set = findSet(db, path.set);
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
         const raw = readValue(set, path.key, path.member, ctx);
         return { status: 200, contentType: raw.contentType, body: raw.body };
@@ -190,7 +224,7 @@ const notServed = (method: string, what: string) => new ODataError(405, "-1002",
  * Writes (3.1, 3.2): POST a collection; PATCH/PUT/DELETE one record by key, or a collection's `$filter` matches
  * (`fmodata.affected_rows`). Container members (3.3) are refused (not emulated yet).
  */
-function write(host: ODataHost, req: IncomingMessage, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
+function write(host: ODataHost, req: ODataRequest, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
   if (path.kind !== "collection" && path.kind !== "entity") {
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
       throw new ODataError(501, "-1", "Error: container uploads (PATCH T(k)/Field) are not emulated by the OData API yet; use the Data API's upload");
@@ -213,7 +247,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   if (path.kind === "collection") {
     if (method === "POST") {
       const record = createEntity(set, parseWriteBody(body), wctx);
-      if (prefer.return === "minimal") {
+      if (prefer.return === "minimal" || req.inBatch === true) {
         const url = rowidUrl(record.recordId);
         return { status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { Location: url, "OData-EntityId": url } };
       }
@@ -235,7 +269,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   if (method === "PATCH" || method === "PUT") {
     const fields = parseWriteBody(body);
     const [record] = updateEntities(set, [recordToWrite(set, path.key)], fields, wctx);
-    if (prefer.return === "representation") {
+    if (prefer.return === "representation" && req.inBatch !== true) {
       return { ...json(readEntity(set, recordKey(set, record!), ctx)), headers: { "fmodata.affected_rows": "1" } };
     }
     return affected(1);
@@ -262,9 +296,9 @@ function discovery(a: Annotations): { prefixed: boolean; noContext: boolean } {
  * `$metadata`'s form (1.6): CSDL XML by default (no Accept, `*∕*`, XML); JSON CSDL for `$format=json`, or an Accept
  * that names `application/json` and not XML. `$format` overrides Accept (2.9).
  */
-function metadataFormat(req: IncomingMessage, format: "json" | "xml" | undefined): "json" | "xml" {
+function metadataFormat(headers: PlainHeaders, format: "json" | "xml" | undefined): "json" | "xml" {
   if (format !== undefined) return format;
-  const types = (req.headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
+  const types = (headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
   return types.includes("application/json") && !types.includes("application/xml") ? "json" : "xml";
 }
 
@@ -279,8 +313,8 @@ const notAcceptable = () => new ODataError(406, "-1", INTERNAL);
  * `application/json`; Atom and XML data are not emulated (2.1's choice: 406). The annotation form (2.2's choice):
  * `@odata.` when the request has `OData-Version`/`OData-MaxVersion` 4.0 or an `odata.metadata=` parameter.
  */
-function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): { json: boolean; annotations: Annotations } {
-  const header = req.headers.accept;
+function readAccept(headers: PlainHeaders, format: "json" | "xml" | undefined): { json: boolean; annotations: Annotations } {
+  const header = headers.accept;
   let jsonOk = header === undefined || header.trim() === "";
   let metadata: string | undefined;
   let ieee754 = false;
@@ -295,8 +329,8 @@ function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): {
     }
   }
   if (format !== undefined) jsonOk = format === "json";
-  const v4 = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h)?.trim().startsWith("4.0") ?? false;
-  const prefixed = metadata !== undefined || v4(req.headers["odata-version"]) || v4(req.headers["odata-maxversion"]);
+  const v4 = (h: string | undefined) => h?.trim().startsWith("4.0") ?? false;
+  const prefixed = metadata !== undefined || v4(headers["odata-version"]) || v4(headers["odata-maxversion"]);
   return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
 }
 
