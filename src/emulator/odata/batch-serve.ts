@@ -86,7 +86,9 @@ export function serveBatch(ctx: BatchContext, answer: (part: BatchPartRequest) =
     }
   }
   const written = writeBatchResponse(entries);
-  return { status: 200, contentType: written.contentType, body: Buffer.from(written.body.buffer, written.body.byteOffset, written.body.byteLength) };
+  const body = Buffer.from(written.body.buffer, written.body.byteOffset, written.body.byteLength);
+  // RFC 7240: a preference that was honoured is named back.
+  return { status: 200, contentType: written.contentType, body, ...(continueOnError && { headers: { "Preference-Applied": "odata.continue-on-error" } }) };
 }
 
 /** A part as the dispatch's request: its own headers only (batch-level headers do not cascade: choice). */

@@ -86,6 +86,31 @@ describe("Data API edits racing OData PATCHes and changesets on the same records
     }
   });
 
+  it("a reader racing changesets never sees one half applied", async () => {
+    const [x, y] = await newNotes(2, "pair");
+    await batch(emu.url, [{ kind: "changeset", requests: [x!, y!].map((r) => ({ method: "PATCH" as const, url: `${S}/Notes(ROWID=${r})`, ...json({ Text: "pair start" }) })) }]);
+    const ROUNDS = 15;
+    const pairPath = `${S}/Notes?$filter=${encodeURIComponent(`ROWID eq ${x} or ROWID eq ${y}`)}&$select=Text,ROWMODID`;
+    const reads: Promise<void>[] = [];
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      // Both records get the same text in one changeset; the second changeset of a round fails after writing both.
+      writes.push(batch(emu.url, [{ kind: "changeset", requests: [x!, y!].map((r) => ({ method: "PATCH" as const, url: `${S}/Notes(ROWID=${r})`, ...json({ Text: `pair ${i}` }) })) }]));
+      writes.push(
+        batch(emu.url, [{ kind: "changeset", requests: [...[x!, y!].map((r) => ({ method: "PATCH" as const, url: `${S}/Notes(ROWID=${r})`, ...json({ Text: `torn ${i}` }) })), { method: "DELETE" as const, url: `${S}/Notes(ROWID=999999)` }] }]),
+      );
+      reads.push(
+        get(emu.url, pairPath).then((r) => {
+          const [a, b] = r.body.value as { Text: string; ROWMODID: number }[];
+          expect(a!.Text).toBe(b!.Text);
+          expect(a!.ROWMODID).toBe(b!.ROWMODID);
+          expect(a!.Text).not.toMatch(/^torn/);
+        }),
+      );
+    }
+    await Promise.all([...reads, ...writes]);
+  });
+
   it("a changeset whose body is in flight applies, when complete, to the records as the Data API left them", async () => {
     const [rowid] = await newNotes(1, "held");
     const entries: BatchRequestEntry[] = [{ kind: "changeset", requests: [{ method: "PATCH", url: `${S}/Notes(ROWID=${rowid})`, ...json({ N: 77 }) }, { method: "POST", url: `${S}/Notes`, ...json({ Text: "born in flight" }) }] }];

@@ -95,6 +95,8 @@ describe("stopping at the first failure (section 4)", () => {
   it("Prefer: odata.continue-on-error answers every part", async () => {
     const a = await batch(emu.url, three, { Prefer: "odata.continue-on-error" });
     expect(a.items!.map((i) => single(i).status)).toEqual([200, 404, 200]);
+    expect(a.headers.get("preference-applied")).toBe("odata.continue-on-error");
+    expect((await batch(emu.url, three)).headers.get("preference-applied")).toBeNull();
   });
 
   it("a failing changeset answers one error part, and stops the batch unless continue-on-error", async () => {
