@@ -4,7 +4,7 @@ import { headerValue, parseBatchResponse } from "../../../src/emulator/odata/bat
 import { writeBatchRequest, type BatchRequestEntry } from "../../../src/emulator/odata/batch-write.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { SplitRequest, untilRequestsSeen } from "../../support/split-request.js";
-import { batch, changeset, json, S, single } from "./batch-support.js";
+import { batch, changeset, json, partJson, S, single } from "./batch-support.js";
 import { auth, DB, get, PASSWORD, startOffice, USER } from "./serve-support.js";
 
 // Issue 23 item 3: the Data API and OData write one hosted file. Data API edits race OData PATCHes and `$batch`
@@ -99,9 +99,10 @@ describe("Data API edits racing OData PATCHes and changesets on the same records
       writes.push(
         batch(emu.url, [{ kind: "changeset", requests: [...[x!, y!].map((r) => ({ method: "PATCH" as const, url: `${S}/Notes(ROWID=${r})`, ...json({ Text: `torn ${i}` }) })), { method: "DELETE" as const, url: `${S}/Notes(ROWID=999999)` }] }]),
       );
+      // Read inside a batch too, so that reads wait for their body as the writes do and interleave with them.
       reads.push(
-        get(emu.url, pairPath).then((r) => {
-          const [a, b] = r.body.value as { Text: string; ROWMODID: number }[];
+        batch(emu.url, [{ kind: "request", method: "GET", url: pairPath }]).then((r) => {
+          const [a, b] = partJson(single(r.items![0])).value as { Text: string; ROWMODID: number }[];
           expect(a!.Text).toBe(b!.Text);
           expect(a!.ROWMODID).toBe(b!.ROWMODID);
           expect(a!.Text).not.toMatch(/^torn/);
@@ -109,6 +110,10 @@ describe("Data API edits racing OData PATCHes and changesets on the same records
       );
     }
     await Promise.all([...reads, ...writes]);
+    const [a, b] = (await get(emu.url, pairPath)).body.value as { Text: string; ROWMODID: number }[];
+    expect(a!.Text).toMatch(/^pair \d+$/);
+    expect(b!.Text).toBe(a!.Text);
+    expect([a!.ROWMODID, b!.ROWMODID]).toEqual([ROUNDS + 1, ROUNDS + 1]);
   });
 
   it("a changeset whose body is in flight applies, when complete, to the records as the Data API left them", async () => {
