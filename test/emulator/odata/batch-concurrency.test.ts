@@ -33,7 +33,7 @@ async function newNotes(n: number, tag: string): Promise<number[]> {
 describe("Data API edits racing OData PATCHes and changesets on the same records", () => {
   it("loses no write, keeps one modification counter, and a failed changeset leaves no trace", async () => {
     const rowids = await newNotes(4, "race");
-    const ROUNDS = 12;
+    const ROUNDS = 8;
     const writes = new Map(rowids.map((r) => [r, 0]));
     const ops: Promise<void>[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -89,7 +89,7 @@ describe("Data API edits racing OData PATCHes and changesets on the same records
   it("a reader racing changesets never sees one half applied", async () => {
     const [x, y] = await newNotes(2, "pair");
     await batch(emu.url, [{ kind: "changeset", requests: [x!, y!].map((r) => ({ method: "PATCH" as const, url: `${S}/Notes(ROWID=${r})`, ...json({ Text: "pair start" }) })) }]);
-    const ROUNDS = 15;
+    const ROUNDS = 10;
     const pairPath = `${S}/Notes?$filter=${encodeURIComponent(`ROWID eq ${x} or ROWID eq ${y}`)}&$select=Text,ROWMODID`;
     const reads: Promise<void>[] = [];
     const writes: Promise<unknown>[] = [];
