@@ -234,6 +234,9 @@ describe("envelope errors (section 4, 9)", () => {
 
   it("signing in is checked once for the batch (401); GET $batch is 405; an unknown database 404 -1000; query options 400", async () => {
     expectODataError(await postBatch(emu.url, ok, "multipart/mixed; boundary=b", { Authorization: auth("web", "wrong") }), 401, "212");
+    // A part's own Authorization is not read: the batch signed in.
+    const inner = await batch(emu.url, [{ kind: "request", method: "GET", url: `${S}/Contacts('A1')?$select=Name`, headers: [["Authorization", auth("web", "wrong")]] }]);
+    expect(single(inner.items![0]).status).toBe(200);
     const g = await get(emu.url, `${S}/$batch`);
     expectODataError(g, 405, "-1002");
     expectODataError(await postBatch(emu.url, ok, "multipart/mixed; boundary=b", {}, "/fmi/odata/v4/Nope/$batch"), 404, "-1000");
