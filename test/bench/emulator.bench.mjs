@@ -5,6 +5,8 @@
 // 2. runs `node dist/cli/bin.js serve ... --port 0` in its own process (loopback only);
 // 3. measures GET-one-record throughput (undici Pool, 8 in flight), `_find` latency over a mix of
 //    finds, and list (`_limit=100`) latency; checks every answer against what the seed says it must be;
+//    then the same hosted file through OData: GET by key (as the Data API GET), a `$filter`ed list of 100 (beside
+//    the Data API list) and a `$batch` changeset of 100 operations;
 // 4. prints a markdown table and writes it to test/bench/results/emulator.md.
 //
 // Every loop is bounded in count and in time, and the emulator child is stopped in a `finally`, so the
@@ -13,7 +15,7 @@
 // Environment knobs (all optional):
 //   BENCH_CPU_PROF=<dir>   run the emulator child with `--cpu-prof` into <dir> and print its top
 //                          self-time functions at the end
-//   BENCH_ONLY=get|find|list|portal   run only one of the measurements (handy with BENCH_CPU_PROF)
+//   BENCH_ONLY=get|find|list|odata|portal   run only one of the measurements (handy with BENCH_CPU_PROF)
 //   BENCH_RECORDS=<n>      number of Contacts records (default 10000)
 //   BENCH_PORTAL_ROWS=<n,m>   portal rows per write of the portal-write measurement (default 10000,20000);
 //                          with other sizes it prints only (the results file keeps the default sizes' figures)
@@ -57,6 +59,13 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** One portal write of 20,000 rows took minutes before it was made near-linear (commit history). */
 const PORTAL_REQUEST_TIMEOUT_MS = 900_000;
 const FIND_TARGET_MS = 20;
+const ODATA = `/fmi/odata/v4/${DATABASE}`;
+const ODATA_LIST_WARMUP_ROUNDS = 20;
+const ODATA_LIST_ROUNDS = 200;
+const CHANGESET_OPERATIONS = 100;
+const CHANGESET_WARMUP_ROUNDS = 5;
+const CHANGESET_ROUNDS = 40;
+const ODATA_PHASE_MAX_MS = 120_000;
 
 // ---------------------------------------------------------------------------------------------------
 // Seed data: deterministic (seeded PRNG), so runs compare.
@@ -246,7 +255,21 @@ async function childRssMiB(pid) {
 // ---------------------------------------------------------------------------------------------------
 // Measurements.
 
-async function benchGetRecord(pool, auth, count) {
+/** What the GET measurement asks for and how it spot-checks an answer: the Data API's record, or OData's entity. */
+const DATA_API_GET = {
+  path: (id) => `${RECORDS_PATH}/${id}`,
+  verify: (id, json) => {
+    const rec = json.response?.data?.[0];
+    return codeOf(json) === "0" && rec?.recordId === String(id) && rec?.fieldData?.Email === `user${id}@example.com`;
+  },
+};
+const ODATA_GET = {
+  // The key is `id`, the serial field, which the seed numbers as it numbers the records.
+  path: (id) => `${ODATA}/Contacts(${id})`,
+  verify: (id, json) => json.id === id && json.Email === `user${id}@example.com`,
+};
+
+async function benchGetRecord(pool, auth, count, target = DATA_API_GET) {
   const rnd = seededRandom(42);
   const latencies = new Float64Array(GET_MAX_REQUESTS);
   let measured = 0;
@@ -265,7 +288,7 @@ async function benchGetRecord(pool, auth, count) {
         const t0 = performance.now();
         const res = await pool.request({
           method: "GET",
-          path: `${RECORDS_PATH}/${id}`,
+          path: target.path(id),
           headers: auth,
           headersTimeout: REQUEST_TIMEOUT_MS,
           bodyTimeout: REQUEST_TIMEOUT_MS,
@@ -281,8 +304,7 @@ async function benchGetRecord(pool, auth, count) {
         // Spot-check 1 answer in 64 (parsing every answer would measure the client).
         if ((id & 63) === 0) {
           const json = JSON.parse(text);
-          const rec = json.response?.data?.[0];
-          if (codeOf(json) !== "0" || rec?.recordId !== String(id) || rec?.fieldData?.Email !== `user${id}@example.com`) {
+          if (!target.verify(id, json)) {
             errors++;
             firstError ??= `GET record ${id}: unexpected answer ${text.slice(0, 200)}`;
           } else verified++;
@@ -390,6 +412,88 @@ async function benchList(pool, auth, count) {
  * creates the rows (portalData without recordId), one edits every row (portalData with recordId), one deletes
  * every row (fieldData.deleteRelated). Each is measured once; the portal's row count is checked after each.
  */
+/** A request whose answer is read as text (OData's `$count` and `$batch` answers are not JSON). */
+async function textRequest(pool, { method, path, headers = {}, body }) {
+  const t0 = performance.now();
+  const res = await pool.request({ method, path, headers, body, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, elapsed: performance.now() - t0 };
+}
+
+/** OData's `$filter`ed list of 100 (`Status eq 'Active'`, a random `$skip`), checked against the seed, in creation order. */
+async function benchODataList(pool, auth, contacts) {
+  const rnd = seededRandom(1234);
+  const active = contacts.flatMap((row, i) => (row.Status === "Active" ? [i + 1] : []));
+  const samples = [];
+  const problems = [];
+  const deadline = performance.now() + ODATA_PHASE_MAX_MS;
+  for (let round = 0; round < ODATA_LIST_WARMUP_ROUNDS + ODATA_LIST_ROUNDS; round++) {
+    if (performance.now() > deadline) {
+      problems.push(`OData list phase stopped at its ${ODATA_PHASE_MAX_MS} ms bound`);
+      break;
+    }
+    const skip = Math.floor(rnd() * Math.max(1, active.length - 100));
+    const path = `${ODATA}/Contacts?$filter=${encodeURIComponent("Status eq 'Active'")}&$top=100&$skip=${skip}`;
+    const { status, json, elapsed } = await jsonRequest(pool, { method: "GET", path, headers: auth });
+    if (round >= ODATA_LIST_WARMUP_ROUNDS) samples.push(elapsed);
+    const got = (json?.value ?? []).map((r) => r.id);
+    const want = active.slice(skip, skip + 100);
+    if (status !== 200 || got.length !== want.length || got.some((id, k) => id !== want[k])) {
+      if (problems.length < 5) problems.push(`OData list $skip=${skip}: HTTP ${status}, ${got.length} records, first ${got[0]}, expected ${want[0]}`);
+    }
+  }
+  const bytes = Buffer.byteLength(JSON.stringify((await jsonRequest(pool, { method: "GET", path: `${ODATA}/Contacts?$filter=${encodeURIComponent("Status eq 'Active'")}&$top=100`, headers: auth })).json));
+  return { ...summarize(samples), problems, bytes, matching: active.length };
+}
+
+/**
+ * One `$batch` changeset of CHANGESET_OPERATIONS operations per round, half creates of Invoices (for contacts past
+ * the first two, which the portal measurement uses), half PATCHes of random Contacts by key; every part must answer
+ * 204, and the Invoices count must grow by exactly the creates.
+ */
+async function benchChangeset(pool, auth, count) {
+  const { writeBatchRequest } = await import("../../dist/emulator/odata/batch-write.js");
+  const { parseBatchResponse } = await import("../../dist/emulator/odata/batch-parse.js");
+  const rnd = seededRandom(4321);
+  const creates = CHANGESET_OPERATIONS / 2;
+  const invoiceCount = async () => Number((await textRequest(pool, { method: "GET", path: `${ODATA}/Invoices/$count`, headers: auth })).text);
+  const before = await invoiceCount();
+  const samples = [];
+  const problems = [];
+  const deadline = performance.now() + ODATA_PHASE_MAX_MS;
+  let rounds = 0;
+  for (let round = 0; round < CHANGESET_WARMUP_ROUNDS + CHANGESET_ROUNDS; round++) {
+    if (performance.now() > deadline) {
+      problems.push(`changeset phase stopped at its ${ODATA_PHASE_MAX_MS} ms bound`);
+      break;
+    }
+    const requests = [];
+    for (let k = 0; k < creates; k++) {
+      const contact = 3 + Math.floor(rnd() * Math.max(1, count - 2));
+      requests.push({ method: "POST", url: `${ODATA}/Invoices`, headers: [["Content-Type", "application/json"]], body: JSON.stringify({ ContactID: contact, Amount: round * 1000 + k }) });
+      const edited = 1 + Math.floor(rnd() * count);
+      requests.push({ method: "PATCH", url: `${ODATA}/Contacts(${edited})`, headers: [["Content-Type", "application/json"]], body: JSON.stringify({ "Wake Up": `06:${pad(k % 60)}:00` }) });
+    }
+    const written = writeBatchRequest([{ kind: "changeset", requests }]);
+    const { status, headers, text, elapsed } = await textRequest(pool, { method: "POST", path: `${ODATA}/$batch`, headers: { ...auth, "content-type": written.contentType }, body: Buffer.from(written.body) });
+    rounds++;
+    if (round >= CHANGESET_WARMUP_ROUNDS) samples.push(elapsed);
+    let statuses = [];
+    try {
+      const [item] = status === 200 ? parseBatchResponse(Buffer.from(text, "utf8"), headers["content-type"]) : [];
+      statuses = item?.kind === "changeset" ? item.responses.map((r) => r.status) : [item?.response?.status ?? status];
+    } catch (error) {
+      statuses = [`unreadable answer: ${error.message}`];
+    }
+    if (statuses.length !== CHANGESET_OPERATIONS || statuses.some((s) => s !== 204)) {
+      if (problems.length < 5) problems.push(`changeset round ${round}: HTTP ${status}, part statuses ${[...new Set(statuses)].join(", ")} (${statuses.length} parts) ${text.slice(0, 200)}`);
+    }
+  }
+  const after = await invoiceCount();
+  if (after !== before + rounds * creates) problems.push(`Invoices grew from ${before} to ${after}, expected ${before + rounds * creates}`);
+  return { ...summarize(samples), problems, bytes: 0 };
+}
+
 async function benchPortalWrites(pool, auth, sizes) {
   const results = [];
   const problems = [];
@@ -485,7 +589,7 @@ async function main() {
   try {
     const contacts = generateContacts(RECORDS);
     const seedFile = join(tmp, "seed.json");
-    await writeFile(seedFile, JSON.stringify({ accounts: [{ username: "web", password: "secret", privileges: ["fmrest"] }], records: { Contacts: contacts } }));
+    await writeFile(seedFile, JSON.stringify({ accounts: [{ username: "web", password: "secret", privileges: ["fmrest", "fmodata"] }], records: { Contacts: contacts } }));
 
     emulator = await startEmulatorChild(seedFile);
     console.log(`emulator at ${emulator.url} (pid ${emulator.child.pid}), ready after ${int(emulator.startupMs)} ms`);
@@ -517,6 +621,20 @@ async function main() {
       console.log(`list _limit=100: ${LIST_WARMUP_ROUNDS} warm-up + ${LIST_ROUNDS} rounds...`);
       list = await benchList(pool, auth, RECORDS);
       console.log(`  median ${ms(list.p50)} ms`);
+    }
+    let odata;
+    if (!ONLY || ONLY === "odata") {
+      const basic = { authorization: `Basic ${Buffer.from("web:secret").toString("base64")}` };
+      console.log(`OData GET by key: ${GET_CONCURRENCY} in flight, ${GET_WARMUP_MS} ms warm-up, ${GET_WINDOW_MS} ms window...`);
+      const oget = await benchGetRecord(pool, basic, RECORDS, ODATA_GET);
+      console.log(`  ${int(oget.rps)} req/s, p50 ${ms(oget.p50)} ms, p99 ${ms(oget.p99)} ms, ${oget.errors} errors`);
+      console.log(`OData $filter list of 100: ${ODATA_LIST_WARMUP_ROUNDS} warm-up + ${ODATA_LIST_ROUNDS} rounds...`);
+      const olist = await benchODataList(pool, basic, contacts);
+      console.log(`  median ${ms(olist.p50)} ms`);
+      console.log(`OData $batch changeset of ${CHANGESET_OPERATIONS} operations: ${CHANGESET_WARMUP_ROUNDS} warm-up + ${CHANGESET_ROUNDS} rounds...`);
+      const ochangeset = await benchChangeset(pool, basic, RECORDS);
+      console.log(`  median ${ms(ochangeset.p50)} ms`);
+      odata = { get: oget, list: olist, changeset: ochangeset };
     }
     let portal;
     if (!ONLY || ONLY === "portal") {
@@ -573,6 +691,28 @@ async function main() {
       out.push("| median ms | p90 ms | p99 ms |", "|---|---|---|");
       out.push(`| ${ms(list.p50)} | ${ms(list.p90)} | ${ms(list.p99)} |`, "");
       for (const p of list.problems) failures.push(`list: ${p}`);
+    }
+    if (odata) {
+      out.push("## OData (`/fmi/odata/v4/Contacts`), beside the Data API", "");
+      out.push("The same hosted file and account (Basic auth on every request, as OData signs in).", "");
+      out.push(`### GET one record: OData \`Contacts({random id})\` by key`, "");
+      out.push(`As the Data API GET above: ${GET_CONCURRENCY} requests in flight, ${GET_WARMUP_MS / 1000} s warm-up, ${GET_WINDOW_MS / 1000} s window.`, "");
+      out.push("| API | requests | requests/s | p50 ms | p99 ms | max ms | errors |", "|---|---|---|---|---|---|---|");
+      if (get) out.push(`| Data API | ${int(get.requests)} | ${int(get.rps)} | ${ms(get.p50)} | ${ms(get.p99)} | ${ms(get.max)} | ${get.errors} |`);
+      const og = odata.get;
+      out.push(`| OData | ${int(og.requests)} | ${int(og.rps)} | ${ms(og.p50)} | ${ms(og.p99)} | ${ms(og.max)} | ${og.errors} |`, "");
+      if (og.errors) failures.push(`OData GET: ${og.errors} errors; first: ${og.firstError}`);
+      out.push("### List of 100", "");
+      out.push(`Sequential; OData \`Contacts?$filter=Status eq 'Active'&$top=100&$skip={random}\` (${int(odata.list.matching)} match; one answer is ${int(odata.list.bytes)} bytes) beside the Data API's unfiltered \`_offset/_limit=100\` list above.`, "");
+      out.push("| API | median ms | p90 ms | p99 ms |", "|---|---|---|---|");
+      if (list) out.push(`| Data API list | ${ms(list.p50)} | ${ms(list.p90)} | ${ms(list.p99)} |`);
+      out.push(`| OData \`$filter\` list | ${ms(odata.list.p50)} | ${ms(odata.list.p90)} | ${ms(odata.list.p99)} |`, "");
+      for (const p of odata.list.problems) failures.push(`OData list: ${p}`);
+      out.push(`### \`$batch\`: one changeset of ${CHANGESET_OPERATIONS} operations`, "");
+      out.push(`Sequential; ${CHANGESET_WARMUP_ROUNDS} warm-up rounds then ${odata.changeset.n}; each changeset ${CHANGESET_OPERATIONS / 2} POSTs of Invoices and ${CHANGESET_OPERATIONS / 2} PATCHes of Contacts by key, all applied atomically (every part answers 204).`, "");
+      out.push("| median ms | p90 ms | p99 ms | median per operation ms |", "|---|---|---|---|");
+      out.push(`| ${ms(odata.changeset.p50)} | ${ms(odata.changeset.p90)} | ${ms(odata.changeset.p99)} | ${ms(odata.changeset.p50 / CHANGESET_OPERATIONS)} |`, "");
+      for (const p of odata.changeset.problems) failures.push(`OData changeset: ${p}`);
     }
     if (portal) {
       out.push(...portalWritesReport(portal));

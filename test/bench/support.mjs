@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = `${ROOT}dist/cli/bin.js`;
 
 /** The emulator's seeded PRNG (mulberry32): the same seed gives the same data on every run. */
-export { seededRandom } from "../../dist/emulator/faults.js";
+export { seededRandom } from "../../dist/emulator/http/faults.js";
 
 const TYPES = ["text", "number", "date", "time", "timestamp", "container"];
 

@@ -41,6 +41,11 @@ export class TableData {
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
   private readonly serials = new Map<string, number>();
+  /**
+   * While an atomic changeset runs (records/atomic-changes.ts): told what each put/remove replaces (undefined: the
+   * record is new; `removed`: by remove), so that a failing changeset can put every record back.
+   */
+  journal: ((table: TableData, recordId: number, previous: StoredRecord | undefined, removed: boolean) => void) | undefined;
 
   /** The table's non-global container fields, whose files the container store keeps while a record holds them. */
   private readonly containerFields: string[];
@@ -72,6 +77,7 @@ export class TableData {
   /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
   put(record: StoredRecord): void {
     const previous = this.records.get(record.recordId);
+    this.journal?.(this, record.recordId, previous, false);
     this.records.set(record.recordId, record);
     for (const index of this.indexes.values()) index.update(record.recordId, record.values.get(index.field.name)?.[0]);
     if (this.containers) {
@@ -84,6 +90,7 @@ export class TableData {
 
   remove(recordId: number): void {
     const previous = this.records.get(recordId);
+    if (previous) this.journal?.(this, recordId, previous, true);
     this.records.delete(recordId);
     for (const index of this.indexes.values()) index.remove(recordId);
     if (this.containers && previous) for (const name of this.containerFields) this.containers.recordHolds(previous.values.get(name), -1);
@@ -115,6 +122,34 @@ export class TableData {
 
   newRecordId(): number {
     return this.nextRecordId++;
+  }
+
+  /** The next record id and serial numbers, to put back when an atomic changeset fails (records/atomic-changes.ts). */
+  counters(): { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> } {
+    return { nextRecordId: this.nextRecordId, serials: new Map(this.serials) };
+  }
+
+  restoreCounters(saved: { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> }): void {
+    this.nextRecordId = saved.nextRecordId;
+    this.serials.clear();
+    for (const [k, v] of saved.serials) this.serials.set(k, v);
+  }
+
+  /**
+   * Puts the records back in this order (ids not stored are skipped; stored ones not listed follow): a removed
+   * record put back again takes its old place in creation order, not the end. Indexes are not affected by order.
+   */
+  restoreOrder(ids: readonly number[]): void {
+    const all = new Map(this.records);
+    this.records.clear();
+    for (const id of ids) {
+      const record = all.get(id);
+      if (record) {
+        this.records.set(id, record);
+        all.delete(id);
+      }
+    }
+    for (const [id, record] of all) this.records.set(id, record);
   }
 
   /** Next serial number for a field: one past the highest value it has held. */

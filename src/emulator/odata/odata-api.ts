@@ -25,6 +25,7 @@ import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
 import { checkSchemaVersion, serveSchemaChange } from "./schema-api.js";
 import { serviceDocument, serviceRootDocument } from "./service-document.js";
+import { batchBodyTooLarge, isBatchTarget, MAX_BATCH_BYTES, serveBatch } from "./batch-serve.js";
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import { serveWebhook } from "./webhook-api.js";
@@ -63,6 +64,22 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
+/** Header names in lower case, values as one string each. */
+export type PlainHeaders = Readonly<Record<string, string | undefined>>;
+
+/**
+ * One request as the dispatch answers it: a top-level HTTP request, or one part of a `$batch` (batch-serve.ts).
+ * `target` is the path and query as sent, from `/fmi/odata/v4` on; signing in is checked before (once per batch).
+ */
+export interface ODataRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: PlainHeaders;
+  readonly body: Buffer | undefined;
+  /** A part of a `$batch`: `return=representation` is ignored (section 4's choice: a POST answers 204 + Location). */
+  readonly inBatch?: boolean;
+}
+
 /**
  * The API served at `{pathPrefix}/fmi/odata/v4` (`pathPrefix` `""`: the emulator's own root; `/otto`: an API key's
  * proxy prefix, odata-auth.ts). URLs in answers leave the prefix out, as the Otto captures do (2.3).
@@ -96,8 +113,16 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
   if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
   let reply: Reply;
   try {
-    const body = WRITES.has(req.method ?? "GET") ? await readBody(req, writeBodyLimit(req.method ?? "GET", req.url ?? "/", host.maxUploadBytes)) : undefined;
-    reply = await answer(host, req, body, pathPrefix);
+    const target = (req.url ?? "/").slice(pathPrefix.length);
+    const method = req.method ?? "GET";
+    const batch = isBatchTarget(target);
+    const limit = batch ? MAX_BATCH_BYTES : writeBodyLimit(method, target, host.maxUploadBytes);
+    const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
+    if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
+    // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
+    // a `$batch` once, for all its parts.
+    authenticateOData(host, req.headers, pathPrefix);
+    reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -107,12 +132,15 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
 
-/** A write's body, at most `limit` bytes (MAX_WRITE_BODY, or maxUploadBytes for a binary upload; 413 beyond: choice); read whole before the write begins. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * A write's body, at most `limit` bytes (MAX_WRITE_BODY, maxUploadBytes for a binary upload, a `$batch`'s MAX_BATCH_BYTES; 413 beyond: choice); read
+ * whole before the write begins. Past the limit nothing more is kept: the rest is read and dropped.
+ */
+async function readBody(req: IncomingMessage, limit: number, refuse: () => ODataError): Promise<Buffer> {
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > limit) {
     req.resume();
-    throw tooLarge(limit);
+    throw refuse();
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -120,7 +148,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     size += (chunk as Buffer).byteLength;
     if (size > limit) {
       req.resume();
-      throw tooLarge(limit);
+      throw refuse();
     }
     chunks.push(chunk as Buffer);
   }
@@ -139,15 +167,23 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(reply.body);
 }
 
-function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined, pathPrefix: string): Reply | Promise<Reply> {
-  const target = (req.url ?? "/").slice(pathPrefix.length);
+/** The request's headers as PlainHeaders (repeated ones joined with ", "). */
+function plainHeaders(req: IncomingMessage): PlainHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  return out;
+}
+
+/**
+ * The dispatch every request goes through, top-level or a `$batch` part (signing in already checked). `root` is
+ * the service root URL answers link to (`http://host:port/fmi/odata/v4`).
+ */
+function answer(host: ODataHost, request: ODataRequest, root: string): Reply | Promise<Reply> {
+  const { method, target, body } = request;
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
-  // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts).
-  authenticateOData(host, req.headers, pathPrefix);
-  const method = req.method ?? "GET";
   const { path, query } = parseODataRequestTarget(target);
-  const accept = readAccept(req, query.format);
-  const root = `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`;
+  const accept = readAccept(request.headers, query.format);
+  if (path.kind === "batch") return serveBatch({ host, method, path, query, request, root }, (part) => answer(host, part, root));
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
     // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
@@ -167,7 +203,7 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
     if (!accept.json) throw notAcceptable();
     return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: path.db, db, query, body, root, annotations: accept.annotations }));
   }
-  if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
+  if (method !== "GET") return write(host, request, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
   switch (path.kind) {
     case "serviceDocument":
@@ -178,9 +214,9 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
       refuseOptions(query);
       const doc = odataMetadata(db, {
         database: path.db,
-        format: metadataFormat(req, query.format),
+        format: metadataFormat(request.headers, query.format),
         ...(path.table === undefined ? {} : { table: path.table }),
-        idAnnotationsOnly: /include-annotations\s*=\s*"?-\*"?/i.test(String(req.headers.prefer ?? "")),
+        idAnnotationsOnly: /include-annotations\s*=\s*"?-\*"?/i.test(String(request.headers.prefer ?? "")),
       });
       return { status: 200, contentType: doc.contentType, body: Buffer.from(doc.body) };
     }
@@ -191,9 +227,9 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
     case "value": {
       refuseUnsupported(query, path.kind === "collection");
       const set = findSet(db, path.set);
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.now(), written: 0 };
       if (path.kind === "value") {
-        const file = downloadContainer(set, path.key, path.member, req.headers.accept, ctx);
+        const file = downloadContainer(set, path.key, path.member, request.headers.accept, ctx);
         if (file) return file;
         const raw = readValue(set, path.key, path.member, ctx);
         return { status: 200, contentType: raw.contentType, body: raw.body };
@@ -211,11 +247,11 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined,
     case "crossjoin": {
       refuseUnsupported(query);
       if (!accept.json) throw notAcceptable();
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(req.headers.prefer), query, now: host.now(), written: 0 };
+      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.now(), written: 0 };
       return json(readCrossjoin(path.sets, ctx));
     }
     default:
-      throw new ODataError(501, "-1", `Error: ${path.kind} requests are not served by the emulator's OData API yet`);
+      throw new ODataError(501, "-1", `Error: ${(path as ODataPath).kind} requests are not served by the emulator's OData API yet`);
   }
 }
 
@@ -225,7 +261,7 @@ const notServed = (method: string, what: string) => new ODataError(405, "-1002",
  * Writes (3.1, 3.2): POST a collection; PATCH/PUT/DELETE one record by key, or a collection's `$filter` matches
  * (`fmodata.affected_rows`); a binary container upload, `PATCH T(k)/F[/$value]` (3.3: container-upload.ts).
  */
-function write(host: ODataHost, req: IncomingMessage, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
+function write(host: ODataHost, req: ODataRequest, method: string, path: ODataPath, query: QueryOptions, body: Buffer | undefined, db: HostedDatabase, root: string, annotations: Annotations): Reply {
   if (path.kind !== "collection" && path.kind !== "entity") {
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
       const set = findSet(db, path.set);
@@ -250,7 +286,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   if (path.kind === "collection") {
     if (method === "POST") {
       const record = createEntity(set, parseWriteBody(body), wctx);
-      if (prefer.return === "minimal") {
+      if (prefer.return === "minimal" || req.inBatch === true) {
         const url = rowidUrl(record.recordId);
         return { status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { Location: url, "OData-EntityId": url } };
       }
@@ -272,7 +308,7 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   if (method === "PATCH" || method === "PUT") {
     const fields = parseWriteBody(body);
     const [record] = updateEntities(set, [recordToWrite(set, path.key)], fields, wctx);
-    if (prefer.return === "representation") {
+    if (prefer.return === "representation" && req.inBatch !== true) {
       return { ...json(readEntity(set, recordKey(set, record!), ctx)), headers: { "fmodata.affected_rows": "1" } };
     }
     return affected(1);
@@ -299,9 +335,9 @@ function discovery(a: Annotations): { prefixed: boolean; noContext: boolean } {
  * `$metadata`'s form (1.6): CSDL XML by default (no Accept, `*∕*`, XML); JSON CSDL for `$format=json`, or an Accept
  * that names `application/json` and not XML. `$format` overrides Accept (2.9).
  */
-function metadataFormat(req: IncomingMessage, format: "json" | "xml" | undefined): "json" | "xml" {
+function metadataFormat(headers: PlainHeaders, format: "json" | "xml" | undefined): "json" | "xml" {
   if (format !== undefined) return format;
-  const types = (req.headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
+  const types = (headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
   return types.includes("application/json") && !types.includes("application/xml") ? "json" : "xml";
 }
 
@@ -316,8 +352,8 @@ const notAcceptable = () => new ODataError(406, "-1", INTERNAL);
  * `application/json`; Atom and XML data are not emulated (2.1's choice: 406). The annotation form (2.2's choice):
  * `@odata.` when the request has `OData-Version`/`OData-MaxVersion` 4.0 or an `odata.metadata=` parameter.
  */
-function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): { json: boolean; annotations: Annotations } {
-  const header = req.headers.accept;
+function readAccept(headers: PlainHeaders, format: "json" | "xml" | undefined): { json: boolean; annotations: Annotations } {
+  const header = headers.accept;
   let jsonOk = header === undefined || header.trim() === "";
   let metadata: string | undefined;
   let ieee754 = false;
@@ -332,8 +368,8 @@ function readAccept(req: IncomingMessage, format: "json" | "xml" | undefined): {
     }
   }
   if (format !== undefined) jsonOk = format === "json";
-  const v4 = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h)?.trim().startsWith("4.0") ?? false;
-  const prefixed = metadata !== undefined || v4(req.headers["odata-version"]) || v4(req.headers["odata-maxversion"]);
+  const v4 = (h: string | undefined) => h?.trim().startsWith("4.0") ?? false;
+  const prefixed = metadata !== undefined || v4(headers["odata-version"]) || v4(headers["odata-maxversion"]);
   return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
 }
 
