@@ -235,9 +235,8 @@ function write(host: ODataHost, req: IncomingMessage, method: string, path: ODat
   if (method === "PATCH" || method === "PUT") {
     const fields = parseWriteBody(body);
     const [record] = updateEntities(set, [recordToWrite(set, path.key)], fields, wctx);
-    if (prefer.return === "representation") {
-      return { ...json(readEntity(set, recordKey(set, record!), ctx)), headers: { "fmodata.affected_rows": "1" } };
-    }
+    // 3.2: the entity, without `fmodata.affected_rows` (a client reads that header first and would take the count).
+    if (prefer.return === "representation") return json(readEntity(set, recordKey(set, record!), ctx));
     return affected(1);
   }
   if (method === "DELETE") {

@@ -1,4 +1,4 @@
-import type { RunningEmulator } from "../../../src/emulator/index.js";
+import type { EmulatorOptions, RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { DB, PASSWORD, startOffice, USER } from "../../emulator/odata/serve-support.js";
 
@@ -19,8 +19,9 @@ export const PNG = Buffer.from(
   "hex",
 );
 
-export function startPeerOffice(): Promise<RunningEmulator> {
+export function startPeerOffice(extra: Partial<EmulatorOptions> = {}): Promise<RunningEmulator> {
   return startOffice(4, {
+    ...extra,
     accounts: [{ fmid: FMID_TOKEN }],
     // Returns its parameter (OData sends it as `scriptParameterValue`: section 5).
     scripts: { Echo: ({ param }: { param?: string }) => param ?? "" },
@@ -49,6 +50,7 @@ export function loopbackFetch(emuUrl: string): typeof fetch {
     const url = new URL(request.url);
     if (url.host !== origin.host) return Promise.reject(new Error(`refusing a request off loopback: ${request.url}`));
     url.protocol = "http:";
+    if (process.env.PEER_WIRE) console.log(request.method, decodeURI(url.pathname) + url.search, JSON.stringify([...request.headers].filter(([k]) => k === "prefer" || k === "accept")));
     return realFetch(new Request(url, request));
   };
 }
