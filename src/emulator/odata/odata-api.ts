@@ -138,7 +138,8 @@ function answer(host: ODataHost, req: IncomingMessage, body: Buffer | undefined)
     if (!accept.json) throw notAcceptable();
     return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }
-  const db = host.databases.get(path.db);
+  // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
+  const db = host.databases.get(path.db) ?? host.databases.get(path.db.replace(/\.fmp12$/i, ""));
   if (!db) throw incorrectServiceRoot();
   if (method !== "GET") return write(host, req, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });
