@@ -21,6 +21,7 @@ describe("the database name with .fmp12 (1.1)", () => {
     expect(rows.body.value).toEqual([expect.objectContaining({ Name: "Ada" })]);
     const xml = await get(emu.url, `/fmi/odata/v4/${DB}.FMP12/$metadata`);
     expect(xml.text).toContain(`Namespace="com.filemaker.odata.${DB}.FMP12"`);
+    expect(xml.text).toContain(`<EntityContainer Name="${DB}.FMP12">`);
   });
 
   it("still refuses a name that is not a hosted file, with or without the extension", async () => {
