@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.js";
 import { DB, loopbackFetch, PASSWORD, startPeerOffice, USER } from "./support/odata-office.js";
@@ -77,6 +79,8 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
   // 1.2 (service document), 1.6 (JSON CSDL), 1.3/1.5 (XML CSDL), `$metadata%23T` (22.0.4), include-annotations="-*".
   it("lists the tables and reads the metadata: JSON, XML, one table, and with annotations reduced", async () => {
     expect(await db.listTableNames()).toEqual(["Contacts", "Notes"]);
+    // The file named with its extension, sent as given (1.1).
+    expect(await connection.database(`${DB}.fmp12`, { normalizeDatabaseName: false }).listTableNames()).toEqual(["Contacts", "Notes"]);
     const json = await db.getMetadata();
     expect(json.Contacts_).toMatchObject({ $Kind: "EntityType", $Key: ["id"], Age: { $Type: "Edm.Decimal" } });
     expect(json.Contacts_.Label).toMatchObject({ "@Calculation": true });
@@ -280,6 +284,9 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
     const rowid = (await data(special().from(contacts).get(created.id))).ROWID;
     expect(await data(db.from(contacts).update({ Age: 3 }).byRowId(rowid))).toEqual({ updatedCount: 1 });
     expect(await data(db.from(contacts).update({ Age: 4 }).where((q: Any) => q.where(fm.eq(contacts.Name, "Update"))))).toEqual({ updatedCount: 1 });
+    // Query options beside $filter on a write (the client's "update with additional query options"): refused (rule one).
+    const limited = await failure(db.from(contacts).update({ Age: 9 }).where((q: Any) => q.where(fm.eq(contacts.Name, "Update")).top(1)));
+    expect(limited).toMatchObject({ kind: "ODataError", code: "-1002", message: expect.stringContaining("$top") });
     const whole = await data(db.from(contacts).update({ Age: 5 }, { returnFullRecord: true }).byId(created.id));
     expect(whole).toMatchObject({ id: created.id, Age: 5, Label: "Update (5)" });
     await data(db.from(contacts).delete().byId(created.id));
@@ -358,22 +365,35 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
 
   // 7: webhooks (Add, GetAll, Get, Invoke, Delete; an unknown id is 404 -1061).
   // pending: webhooks through OData
-  it.fails("adds, lists, gets, invokes and removes a webhook", async () => {
-    const added = await db.webhook.add({
-      webhook: "http://127.0.0.1:9/hook",
-      tableName: contacts,
-      headers: { "X-Peer": "1" },
-      select: [contacts.Name, contacts.id],
-      filter: fm.eq(contacts.Name, "Ada"),
+  it.fails("adds, lists, gets, invokes and removes a webhook; the invoked delivery reaches its endpoint", async () => {
+    // The webhook's endpoint: a server on loopback that keeps what it is sent, closed in finally.
+    const deliveries: { headers: IncomingHttpHeaders; body: Any }[] = [];
+    const receiver = createServer((req, res) => {
+      let text = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => (text += chunk));
+      req.on("end", () => {
+        deliveries.push({ headers: req.headers, body: JSON.parse(text || "null") });
+        res.writeHead(200).end();
+      });
     });
-    const id = added.webhookResult.webhookID;
-    expect(id).toEqual(expect.any(Number));
-    const list = await db.webhook.list();
-    expect(list.webhooks.map((w: Any) => w.webhookID)).toContain(id);
-    expect(await db.webhook.get(id)).toMatchObject({ webhookID: id, tableName: "Contacts", webhook: "http://127.0.0.1:9/hook", headers: { "X-Peer": "1" } });
-    await db.webhook.invoke(id, { rowIDs: [1] });
-    await db.webhook.remove(id);
-    await expect(db.webhook.get(id)).rejects.toMatchObject({ code: "-1061" });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    try {
+      const added = await db.webhook.add({ webhook: endpoint, tableName: contacts, headers: { "X-Peer": "1" }, select: [contacts.Name, contacts.id], filter: fm.eq(contacts.Name, "Ada") });
+      const id = added.webhookResult.webhookID;
+      expect(id).toEqual(expect.any(Number));
+      expect((await db.webhook.list()).webhooks.map((w: Any) => w.webhookID)).toContain(id);
+      expect(await db.webhook.get(id)).toMatchObject({ webhookID: id, tableName: "Contacts", webhook: endpoint, headers: { "X-Peer": "1" } });
+      await db.webhook.invoke(id, { rowIDs: [1] });
+      for (let i = 0; i < 40 && deliveries.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(deliveries[0]!.headers["x-peer"]).toBe("1");
+      expect(deliveries[0]!.body.value).toEqual([expect.objectContaining({ Name: "Ada", id: "A1" })]);
+      await db.webhook.remove(id);
+      await expect(db.webhook.get(id)).rejects.toMatchObject({ code: "-1061" });
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   // 8: an OttoFMS API key (Bearer, under /otto).
