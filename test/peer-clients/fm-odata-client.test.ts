@@ -12,6 +12,8 @@ import { peerImport, peerVersion } from "./support/serve.mjs";
  * | call | reason |
  * |---|---|
  * | `query({ count: true })` | reads `@odata.count`, but sends neither `OData-Version` nor an `odata.metadata=` Accept parameter, so FMS 22 (and the emulator) answer the unprefixed `@count` (2.2): `count` is undefined; the rows come |
+ * | `fetchById` (and every call by key) of a string key holding `'` | the quote is not doubled (2.4: `T('O''Brien')`): 400 -1002 |
+ * | `query({ select: ["id"] })` | passes names through unquoted; FMS needs `"id"` quoted (2.6): 400 -1002 (`select: ['"id"']` works) |
  * | `update`, `updateMany` | FMS 22 answers a PATCH 204 with no body (3.2, CNT); the client's fetchJson throws "Response included no content" after the write is applied (an FMS 19 expectation) |
  * | `query({ relatedTable: "T" })`, `relatedTable: [...]` without a key | sends `GET /db/T/Nav`: navigation from a collection is not OData (only `T(k)/Nav`, 1.1); the emulator answers 400 -1002 |
  * | `crossJoin` with a `select` of two tables | sends two `$expand`s, a syntax error on FMS 22 (2.9, PKX); a filter across tables also fails there |

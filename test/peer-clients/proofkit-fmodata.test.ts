@@ -21,6 +21,9 @@ import { peerImport, peerVersion } from "./support/serve.mjs";
  * | `inArray`, `notInArray` | write `in (...)`, which FMS refuses: 400 -1002 at `' in '` (2.7, RPT) |
  * | `matchesPattern` | not among FMS's filter functions (PKM FilterFunctions, 2.7): 400 -1002 |
  * | `from(T).navigate(U)` (no record) | sends `GET /db/T/U`: navigation from a collection is not OData (only `T(k)/Nav`, 1.1); 400 -1002 |
+ * | `orderBy(col)` on a field named `id` | sent unquoted in `$orderby` (quoted in `$select` and `$filter`); a bare `id` is a parse failure on FMS (2.6, 2.7): 400 -1002 |
+ * | `execute({ includeSpecialColumns: true })` | sends the Prefer without adding ROWID/ROWMODID to the schema's `$select`, so none come (2.10; the database-level option adds them and works) |
+ * | `update(…).where(q => q.where(…).top(n))` | `$top` beside `$filter` on a PATCH: the emulator applies `$filter` only and refuses the rest (400 -1002); what FMS does is UNCONFIRMED |
  * | API key (`auth: { apiKey }`) | an OttoFMS proxy's key under `/otto/fmi/odata/v4` (8); pending in the emulator (API keys for OData) |
  * | Claris ID (`auth: { clarisId }`) | signs in at Amazon Cognito first (no traffic leaves loopback here) |
  * | containers | no call: `containerField()` columns cannot be selected, and inserts leave them out of validation only |
