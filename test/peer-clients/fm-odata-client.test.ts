@@ -15,7 +15,7 @@ import { peerImport, peerVersion } from "./support/serve.mjs";
  * | `fetchById` (and every call by key) of a string key holding `'` | the quote is not doubled (2.4: `T('O''Brien')`): 400 -1002 |
  * | `query({ select: ["id"] })` | passes names through unquoted; FMS needs `"id"` quoted (2.6): 400 -1002 (`select: ['"id"']` works) |
  * | `update`, `updateMany` | FMS 22 answers a PATCH 204 with no body (3.2, CNT); the client's fetchJson throws "Response included no content" after the write is applied (an FMS 19 expectation) |
- * | `query({ relatedTable: "T" })`, `relatedTable: [...]` without a key | sends `GET /db/T/Nav`: navigation from a collection is not OData (only `T(k)/Nav`, 1.1); the emulator answers 400 -1002 |
+ * | `query({ relatedTable: "T" })`, `relatedTable: [...]`, `{ primaryKey, table: [...] }` | sends `GET /db/T/Nav` or `T(k)/Nav/Nav2`: navigation from a collection is not OData (only `T(k)/Nav`, 1.1); the emulator answers 400 -1002 |
  * | `crossJoin` with a `select` of two tables | sends two `$expand`s, a syntax error on FMS 22 (2.9, PKX); a filter across tables also fails there |
  * | `batch` | its batch connection drops `disableSsl` and always posts to `https://` (the client's bug): driven here through a fetch that sends the emulator's https URLs as http |
  * | Claris ID (`fm-odata-client/claris-id`) | signs in at Amazon Cognito (no traffic leaves loopback here); the FMID header it produces is driven through the client's `Authentication` interface |
@@ -113,6 +113,8 @@ describe(`fm-odata-client ${version} against the emulator's OData API`, () => {
     expect(related.map((r: Any) => r.Text)).toEqual(["note 3", "note 1"]);
     expect(related[0]["@id"]).toBe(`${emu.url}/fmi/odata/v4/${DB}/Notes(3)`);
     await expect(contacts.query({ relatedTable: "Notes" })).rejects.toMatchObject({ errorCode: "-1002", statusCode: 400 });
+    // Deeper relations: `T('A1')/Notes/Contacts` navigates from a collection again.
+    await expect(contacts.query({ relatedTable: { primaryKey: "A1", table: ["Notes", "Contacts"] } })).rejects.toMatchObject({ errorCode: "-1002", statusCode: 400 });
   });
 
   // 3.1 (201 and the entity; a repetition written as `Name[2]`).
