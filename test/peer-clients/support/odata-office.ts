@@ -40,6 +40,7 @@ export async function uploadPhoto(emu: RunningEmulator, recordId: string): Promi
  * A fetch that sends an `https://` URL of the emulator as `http://`: the emulator serves plain HTTP on loopback,
  * and some clients build `https://` URLs whatever they are given (proofkit's FMServerConnection always;
  * fm-odata-client's batch connection, which drops `disableSsl`). Any other URL is refused, so nothing leaves loopback.
+ * `PEER_WIRE=1` prints each request (method, path and query, Accept, Prefer): how WIRE-ODATA.md's wire column was read.
  */
 const realFetch = globalThis.fetch;
 
