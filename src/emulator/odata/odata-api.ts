@@ -191,7 +191,8 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
     if (!accept.json) throw notAcceptable();
     return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }
-  const db = host.databases.get(path.db);
+  // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
+  const db = host.databases.get(path.db) ?? host.databases.get(path.db.replace(/\.fmp12$/i, ""));
   if (!db) throw incorrectServiceRoot();
   checkSchemaVersion(db, query.schemaversion);
   if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host);
@@ -308,9 +309,9 @@ function write(host: ODataHost, req: ODataRequest, method: string, path: ODataPa
   if (method === "PATCH" || method === "PUT") {
     const fields = parseWriteBody(body);
     const [record] = updateEntities(set, [recordToWrite(set, path.key)], fields, wctx);
-    if (prefer.return === "representation" && req.inBatch !== true) {
-      return { ...json(readEntity(set, recordKey(set, record!), ctx)), headers: { "fmodata.affected_rows": "1" } };
-    }
+    // 3.2: the entity, without `fmodata.affected_rows` (a client reads that header first and would take the count);
+    // a batch part ignores return=representation (section 4's choice).
+    if (prefer.return === "representation" && req.inBatch !== true) return json(readEntity(set, recordKey(set, record!), ctx));
     return affected(1);
   }
   if (method === "DELETE") {

@@ -133,10 +133,14 @@ export function parseQueryOptions(rawQuery: string): QueryOptions {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** 2.8: space is `%20` (`+` → -1002 at '+'), `:` is literal (`%3A` → -1002), `,` is literal in `$select`. */
+/**
+ * 2.8: space is `%20` (`+` → -1002 at '+'), `:` of a timestamp is literal (`%3A` → -1002), `,` is literal in
+ * `$select`. `$select` holds no timestamp: there `%3A` is the `:` of an `FMFID:` name, which @proofkit/fmodata
+ * percent-encodes and FMS takes (its live entity-id tests), so it is decoded like any other escape.
+ */
 function checkEncoding(name: OptionName, raw: string): void {
   if (raw.includes("+")) throw syntaxError("+");
-  const colon = /%3A/i.exec(raw);
+  const colon = name === "select" ? null : /%3A/i.exec(raw);
   if (colon) throw syntaxError(colon[0]);
   if (name === "select" || name === "expand") {
     const comma = /%2C/i.exec(raw);
