@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { rawHttp } from "../../support/raw-http.js";
-import { auth, DB, expectODataError, get, startOffice, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, send as sendTo, startOffice, type Answer } from "./serve-support.js";
 
 // OData's sign-ins beyond Basic (odata-server.md, section 8; docs/emulator.md "The OData API", "Auth"): a Claris ID
 // token (`Authorization: FMID`), a proxy's API key (`Authorization: Bearer`) without a prefix and under one
@@ -26,19 +26,7 @@ afterAll(() => emu.close());
 
 const as = (authorization: string) => ({ Authorization: authorization });
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-  const init: RequestInit = { method, headers: { "Content-Type": "application/json", ...headers }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const send = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> => sendTo(emu.url, method, path, body, headers, false);
 
 function expect401(a: Answer): string {
   const error = expectODataError(a, 401, "212");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, expectODataError, get, LAYOUTS, PASSWORD, startOffice, USER, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, LAYOUTS, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // Containers through OData over loopback HTTP (odata-server.md 3.3, 3.2; docs/emulator.md "The OData API",
 // "Containers"): base64 in JSON bodies, binary PATCH uploads, downloads, and round trips with the Data API's upload
@@ -26,19 +26,7 @@ const GIF = new TextEncoder().encode("GIF89a\x01\x00\x01\x00");
 const OTHER = new Uint8Array([1, 2, 3, 4, 5]);
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
-async function send(method: string, path: string, body?: string | Uint8Array | object, headers: Record<string, string> = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json", ...headers }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 /** GET `T(k)/F/$value` as bytes. */
 async function download(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Uint8Array }> {

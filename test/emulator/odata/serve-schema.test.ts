@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, get, PASSWORD, startOffice, USER, type Answer } from "./serve-support.js";
+import { DB, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // Schema changes through OData over loopback HTTP (odata-server.md section 6, 2.9 `$schemaversion`, 9; docs/emulator.md
 // "The OData API", "Schema changes"): each test starts its own small Office file, as the changes are lasting.
@@ -14,19 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => emu.close());
 
-async function send(method: string, path: string, body?: unknown): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json" }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 const metadata = async () => (await get(emu.url, `${S}/$metadata`, { Accept: "application/json" })).body[DB];
 const errorOf = (a: Answer) => ({ status: a.status, code: a.body?.error?.code as string });

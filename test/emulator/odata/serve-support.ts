@@ -67,15 +67,26 @@ export interface Answer {
 
 /** GET `path` (after the server URL, already encoded) with Basic auth unless `headers` overrides it. */
 export async function get(url: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${url}${path}`, { headers: { Authorization: auth(), ...headers }, signal: AbortSignal.timeout(10_000) });
+  return send(url, "GET", path, undefined, headers);
+}
+
+/**
+ * `method` `path` with Basic auth unless `headers` overrides it (`signIn: false`: no Authorization at all), and a body:
+ * a string or bytes as they are, anything else as JSON (`Content-Type: application/json` unless `headers` says).
+ */
+export async function send(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}, signIn = true): Promise<Answer> {
+  const init: RequestInit = { method, headers: { ...(signIn && { Authorization: auth() }), "Content-Type": "application/json", ...headers }, signal: AbortSignal.timeout(10_000) };
+  if (body !== undefined) init.body = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
+  if (method === "GET" && body === undefined) delete (init.headers as Record<string, string>)["Content-Type"];
+  const res = await fetch(`${url}${path}`, init);
   const text = await res.text();
-  let body: any;
+  let parsed: any;
   try {
-    body = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
-    body = undefined;
+    parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, text, body };
+  return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
 export function expectODataError(a: Answer, status: number, code: string): { code: string; message: string } {

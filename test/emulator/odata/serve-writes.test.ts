@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, expectODataError, get, PASSWORD, startOffice, USER, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // OData's write path over the emulator's hosted file, over loopback HTTP (odata-server.md 3.1, 3.2, 1.4, 9;
 // docs/emulator.md "The OData API", "Writes").
@@ -16,19 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json", ...headers }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 describe("create (3.1)", () => {
   it("answers 201 with the entity as a read answers it, auto-entered key included, and Location by key", async () => {

@@ -6,7 +6,7 @@ import { createState, startEmulator, type RunningEmulator } from "../../../src/e
 import type { LayoutDescriptionInput } from "../../../src/layout/schema.js";
 import type { TableDescriptionInput } from "../../../src/table/schema.js";
 import { parseXml, type XmlElement } from "./metadata-xml-reader.js";
-import { auth, expectODataError, get, type Answer } from "./serve-support.js";
+import { auth, expectODataError, get, send as sendTo, type Answer } from "./serve-support.js";
 
 // Table descriptions (`<Name>.table.json`) in the emulator (docs/emulator.md, "Table descriptions"): a described
 // table is hosted with or without a layout, `$metadata` states what the description says (ids pinned, computed ids
@@ -159,13 +159,7 @@ describe("described tables over OData", () => {
   });
   afterAll(() => emu.close());
 
-  async function send(method: string, path: string, body?: unknown): Promise<Answer> {
-    const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json" }, signal: AbortSignal.timeout(10_000) };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await fetch(`${emu.url}${path}`, init);
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
-  }
+  const send = (method: string, path: string, body?: unknown): Promise<Answer> => sendTo(emu.url, method, path, body);
 
   it("reads and writes a table no layout shows (seeded by table name), and refuses an empty notNull field", async () => {
     const list = await get(emu.url, `${S}/Audit`);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, expectODataError, PASSWORD, startOffice, USER, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 import { Receiver, sleep, until } from "./webhook-receiver.js";
 
 // OData webhooks over loopback HTTP (odata-server.md section 7; docs/emulator.md "Webhooks"): registration, the
@@ -21,19 +21,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json", ...headers }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 const added: number[] = [];
 
