@@ -10,9 +10,10 @@
 import type { HostedDatabase } from "../hosted-file/store.js";
 import { atomically } from "../hosted-file/records/atomic-changes.js";
 import { MAX_BATCH_BYTES } from "./batch-multipart.js";
-import { canonicalDb, parseBatchRequest, SERVICE_ROOT_PATH, type BatchRequestPart, type HeaderList } from "./batch-parse.js";
+import { parseBatchRequest, SERVICE_ROOT_PATH, type BatchRequestPart, type HeaderList } from "./batch-parse.js";
 import { writeBatchResponse, type BatchResponseEntry, type BatchResponseInput } from "./batch-write.js";
-import { incorrectServiceRoot, ODataError } from "./odata-error.js";
+import { hostedDatabase } from "./database-name.js";
+import { ODataError } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
 import type { ODataPath } from "./url-path.js";
@@ -65,9 +66,9 @@ export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise
   if (ctx.method !== "POST") throw new ODataError(405, "-1002", `Error: ${ctx.method} is not supported on $batch by the emulator's OData API (send POST)`);
   const given = Object.entries(ctx.query).filter(([k, v]) => k !== "ignored" && v !== undefined);
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to a $batch request`);
-  const db = ctx.host.databases.get(canonicalDb(ctx.path.db));
-  if (!db) throw incorrectServiceRoot();
-  const items = parseBatchRequest(ctx.request.body ?? Buffer.alloc(0), { contentType: ctx.request.headers["content-type"], db: ctx.path.db });
+  // The outer name resolves as on every path kind; inner URLs must name the hosted file (section 4).
+  const { name, db } = hostedDatabase(ctx.host.databases, ctx.path.db);
+  const items = parseBatchRequest(ctx.request.body ?? Buffer.alloc(0), { contentType: ctx.request.headers["content-type"], db: name });
   const continueOnError = parsePrefer(ctx.request.headers.prefer).continueOnError;
   const entries: BatchResponseEntry[] = [];
   for (const item of items) {
