@@ -70,6 +70,11 @@ export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise
   const { name, db } = hostedDatabase(ctx.host.databases, ctx.path.db);
   const items = parseBatchRequest(ctx.request.body ?? Buffer.alloc(0), { contentType: ctx.request.headers["content-type"], db: name });
   const continueOnError = parsePrefer(ctx.request.headers.prefer).continueOnError;
+  // Batch-level headers cascade into parts (choice, FSP/12): a GET part carries no headers on FMS (PKS framing),
+  // so the batch's Accept and Prefer are the only way a client sets a part's annotations or entity ids.
+  const inherited = cascading(ctx.request.headers);
+  const outer = answer;
+  answer = (part) => outer({ ...part, headers: { ...inherited, ...part.headers } });
   const entries: BatchResponseEntry[] = [];
   for (const item of items) {
     if (item.kind === "request") {
@@ -93,7 +98,19 @@ export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise
   return { status: 200, contentType: written.contentType, body, ...(continueOnError && { headers: { "Preference-Applied": "odata.continue-on-error" } }) };
 }
 
-/** A part as the dispatch's request: its own headers only (batch-level headers do not cascade: choice). */
+/** The batch-level headers a part takes when it does not carry its own (a part's header wins, per name). */
+const CASCADING = ["accept", "prefer", "odata-version", "odata-maxversion"];
+
+function cascading(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of CASCADING) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** A part as the dispatch's request, with its own headers (the batch's are added by serveBatch). */
 function partRequest(part: BatchRequestPart): BatchPartRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of part.headers) {
