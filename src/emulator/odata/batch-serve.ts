@@ -60,7 +60,7 @@ export interface BatchContext {
 const JSON_TYPE = "application/json;charset=utf-8";
 
 /** The `$batch` answer: 200 multipart/mixed, or an ODataError thrown for the envelope. */
-export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise<BatchPartReply> {
+export async function serveBatch(ctx: BatchContext, dispatch: PartAnswer): Promise<BatchPartReply> {
   // A `$batch` part naming `$batch` again (choice: refused, as OData 4.0 11.7.2 allows no nesting).
   if (ctx.request.inBatch === true) throw new ODataError(400, "-1002", "Error: a $batch request cannot be a part of another $batch");
   if (ctx.method !== "POST") throw new ODataError(405, "-1002", `Error: ${ctx.method} is not supported on $batch by the emulator's OData API (send POST)`);
@@ -73,8 +73,7 @@ export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise
   // Batch-level headers cascade into parts (choice, FSP/12): a GET part carries no headers on FMS (PKS framing),
   // so the batch's Accept and Prefer are the only way a client sets a part's annotations or entity ids.
   const inherited = cascading(ctx.request.headers);
-  const outer = answer;
-  answer = (part) => outer({ ...part, headers: { ...inherited, ...part.headers } });
+  const answer: PartAnswer = (part) => dispatch({ ...part, headers: { ...inherited, ...part.headers } });
   const entries: BatchResponseEntry[] = [];
   for (const item of items) {
     if (item.kind === "request") {
