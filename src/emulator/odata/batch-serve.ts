@@ -10,9 +10,10 @@
 import type { HostedDatabase } from "../hosted-file/store.js";
 import { atomically } from "../hosted-file/records/atomic-changes.js";
 import { MAX_BATCH_BYTES } from "./batch-multipart.js";
-import { canonicalDb, parseBatchRequest, SERVICE_ROOT_PATH, type BatchRequestPart, type HeaderList } from "./batch-parse.js";
+import { parseBatchRequest, SERVICE_ROOT_PATH, type BatchRequestPart, type HeaderList } from "./batch-parse.js";
 import { writeBatchResponse, type BatchResponseEntry, type BatchResponseInput } from "./batch-write.js";
-import { incorrectServiceRoot, ODataError } from "./odata-error.js";
+import { hostedDatabase } from "./database-name.js";
+import { ODataError } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
 import type { ODataPath } from "./url-path.js";
@@ -59,16 +60,20 @@ export interface BatchContext {
 const JSON_TYPE = "application/json;charset=utf-8";
 
 /** The `$batch` answer: 200 multipart/mixed, or an ODataError thrown for the envelope. */
-export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise<BatchPartReply> {
+export async function serveBatch(ctx: BatchContext, dispatch: PartAnswer): Promise<BatchPartReply> {
   // A `$batch` part naming `$batch` again (choice: refused, as OData 4.0 11.7.2 allows no nesting).
   if (ctx.request.inBatch === true) throw new ODataError(400, "-1002", "Error: a $batch request cannot be a part of another $batch");
   if (ctx.method !== "POST") throw new ODataError(405, "-1002", `Error: ${ctx.method} is not supported on $batch by the emulator's OData API (send POST)`);
   const given = Object.entries(ctx.query).filter(([k, v]) => k !== "ignored" && v !== undefined);
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to a $batch request`);
-  const db = ctx.host.databases.get(canonicalDb(ctx.path.db));
-  if (!db) throw incorrectServiceRoot();
-  const items = parseBatchRequest(ctx.request.body ?? Buffer.alloc(0), { contentType: ctx.request.headers["content-type"], db: ctx.path.db });
+  // The outer name resolves as on every path kind; inner URLs must name the hosted file (section 4).
+  const { name, db } = hostedDatabase(ctx.host.databases, ctx.path.db);
+  const items = parseBatchRequest(ctx.request.body ?? Buffer.alloc(0), { contentType: ctx.request.headers["content-type"], db: name });
   const continueOnError = parsePrefer(ctx.request.headers.prefer).continueOnError;
+  // Batch-level headers cascade into parts (choice, FSP/12): a GET part carries no headers on FMS (PKS framing),
+  // so the batch's Accept and Prefer are the only way a client sets a part's annotations or entity ids.
+  const inherited = cascading(ctx.request.headers);
+  const answer: PartAnswer = (part) => dispatch({ ...part, headers: { ...inherited, ...part.headers } });
   const entries: BatchResponseEntry[] = [];
   for (const item of items) {
     if (item.kind === "request") {
@@ -92,7 +97,19 @@ export async function serveBatch(ctx: BatchContext, answer: PartAnswer): Promise
   return { status: 200, contentType: written.contentType, body, ...(continueOnError && { headers: { "Preference-Applied": "odata.continue-on-error" } }) };
 }
 
-/** A part as the dispatch's request: its own headers only (batch-level headers do not cascade: choice). */
+/** The batch-level headers a part takes when it does not carry its own (a part's header wins, per name). */
+const CASCADING = ["accept", "prefer", "odata-version", "odata-maxversion"];
+
+function cascading(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of CASCADING) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** A part as the dispatch's request, with its own headers (the batch's are added by serveBatch). */
 function partRequest(part: BatchRequestPart): BatchPartRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of part.headers) {

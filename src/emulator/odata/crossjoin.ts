@@ -11,7 +11,7 @@ import { checkFilter } from "./filter-check.js";
 import { compileFilter } from "./filter-eval.js";
 import { parseFilter } from "./filter-parser.js";
 import { fieldId, fieldJson, filterRow, filterTable, findSet, recordKey, type EntitySet } from "./entity-sets.js";
-import { MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
+import { columns, MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
 import { ODataError, parseFailure, quoted, syntaxError } from "./odata-error.js";
 import { formatODataPath, formatQueryOptions } from "./url-format.js";
 import type { SetRef } from "./url-path.js";
@@ -88,14 +88,15 @@ function rowJson(sets: readonly EntitySet[], combination: readonly StoredRecord[
   sets.forEach((set, k) => {
     if (expanded >= 0 && k !== expanded) return;
     const record = combination[k]!;
-    for (const field of set.fields) {
-      if (field.type === "container") continue;
-      const value = fieldJson(set, record, field, ctx.containers, ctx.db.model.name);
-      out[ctx.prefer.entityIds ? fieldId(set, field) : field.name] = field.type === "number" && ctx.annotations.ieee754 ? textNumbers(value) : value;
-    }
-    if (ctx.prefer.includeSpecialColumns) {
-      out.ROWID = record.recordId;
-      out.ROWMODID = record.modId;
+    // `$expand=A($select=x,y)` (CL/request-cross-join) shows A's selected columns only, in `$select`'s order.
+    const select = k === expanded ? ctx.query.expand?.[0]?.options.select : undefined;
+    for (const c of columns(set, select, ctx.prefer.includeSpecialColumns)) {
+      if (c.kind === "special") {
+        out[c.name] = c.name === "ROWID" ? record.recordId : record.modId;
+        continue;
+      }
+      const value = fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name);
+      out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = c.field.type === "number" && ctx.annotations.ieee754 ? textNumbers(value) : value;
     }
   });
   return out;

@@ -78,7 +78,7 @@ export function refuseUnsupported(query: QueryOptions, takesApply = false): void
   // `$schemaversion` is checked before any path is served (schema-api.ts).
 }
 
-type Column = { kind: "field"; field: TableField } | { kind: "special"; name: "ROWID" | "ROWMODID" };
+export type Column = { kind: "field"; field: TableField } | { kind: "special"; name: "ROWID" | "ROWMODID" };
 
 /** The one-segment name of a `$select` path, or undefined for `Nav/Field`, which nests as an expansion (nav-paths.ts). */
 function single(path: NamePath): string | undefined {
@@ -96,7 +96,7 @@ function column(set: EntitySet, name: string): Column {
  * The columns a record shows: `$select`'s, in its order, or every field but containers (2.3) in definition order,
  * then ROWID and ROWMODID with `fmodata.include-specialcolumns` (2.10, only without `$select`).
  */
-function columns(set: EntitySet, select: readonly NamePath[] | undefined, specialColumns: boolean): Column[] {
+export function columns(set: EntitySet, select: readonly NamePath[] | undefined, specialColumns: boolean): Column[] {
   if (select === undefined || select.some((p) => p[0] === "*")) {
     const out: Column[] = set.fields.filter((f) => f.type !== "container").map((field) => ({ kind: "field", field }));
     if (specialColumns) out.push({ kind: "special", name: "ROWID" }, { kind: "special", name: "ROWMODID" });

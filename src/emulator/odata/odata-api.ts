@@ -20,7 +20,8 @@ import { callScript, type ScriptHost } from "./script-call.js";
 import { odataMetadata } from "./metadata-document.js";
 import { readApplied } from "./apply-read.js";
 import { readCrossjoin } from "./crossjoin.js";
-import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
+import { hostedDatabase } from "./database-name.js";
+import { MAX_URL_LENGTH, ODataError, uriTooLong } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
 import { checkSchemaVersion, serveSchemaChange } from "./schema-api.js";
@@ -192,8 +193,7 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
     return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
   }
   // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
-  const db = host.databases.get(path.db) ?? host.databases.get(path.db.replace(/\.fmp12$/i, ""));
-  if (!db) throw incorrectServiceRoot();
+  const { name: hostedName, db } = hostedDatabase(host.databases, path.db);
   checkSchemaVersion(db, query.schemaversion);
   if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host);
   if (path.kind === "tables" || path.kind === "indexes") {
@@ -202,7 +202,7 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
   }
   if (path.kind === "webhook") {
     if (!accept.json) throw notAcceptable();
-    return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: path.db, db, query, body, root, annotations: accept.annotations }));
+    return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: hostedName, db, query, body, root, annotations: accept.annotations }));
   }
   if (method !== "GET") return write(host, request, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });

@@ -30,7 +30,7 @@ export function parseODataRequestTarget(target: string): ODataRequestTarget {
 
 /**
  * What `$crossjoin` takes, as the live capture shows it (2.9, PKX): `$select` → -1002 parse failure; `$expand` of one
- * of its sets, with no options (choice), and a second expand → -1002; `$orderby` → FileMaker's internal error (500,
+ * of its sets, with only a `$select` inside (choice), and a second expand → -1002; `$orderby` → FileMaker's internal error (500,
  * code -1: the status is the choice). A cross-table `$filter` (`a/x eq b/y`) fails too: filter-*.ts parses `$filter`
  * and the caller refuses it there.
  */
@@ -42,5 +42,8 @@ function checkCrossjoinOptions(sets: readonly SetRef[], query: QueryOptions): vo
   const [one] = expand;
   if (one === undefined) return;
   const known = sets.some((s) => (s.by === "name" ? s.name === one.nav : `FMTID:${s.id}` === one.nav));
-  if (!known || Object.keys(one.options).length > 0) throw syntaxError(one.nav);
+  // CL/request-cross-join's `$expand=A($select=x,y)` names A's fields; PKX does not contradict it (choice: taken; any
+  // other option inside, or a `Nav/Field` path, is refused at the name).
+  const inner = Object.keys(one.options).filter((k) => k !== "select");
+  if (!known || inner.length > 0 || (one.options.select ?? []).some((p) => p.length > 1)) throw syntaxError(one.nav);
 }
