@@ -160,7 +160,7 @@ function responseOf(reply: BatchPartReply, contentId: string | undefined): Batch
 }
 
 /** What a changeset may hold (choice): record writes, which atomic-changes.ts can roll back. */
-const RECORD_PATHS: ReadonlySet<string> = new Set(["collection", "entity", "member", "value"]);
+const RECORD_PATHS: ReadonlySet<string> = new Set(["collection", "entity", "member", "value", "ref"]);
 
 function recordWritesOnly(request: BatchPartRequest): void {
   const { path } = parseODataRequestTarget(request.target);

@@ -30,6 +30,7 @@ import { batchBodyTooLarge, isBatchTarget, MAX_BATCH_BYTES, serveBatch } from ".
 import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import { serveWebhook } from "./webhook-api.js";
+import { serveReference } from "./references.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
 
 /** What the OData API reads of the running emulator. */
@@ -203,6 +204,12 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
   if (path.kind === "webhook") {
     if (!accept.json) throw notAcceptable();
     return json(serveWebhook(host.webhooks, { method, operation: path.operation, id: path.id, database: hostedName, db, query, body, root, annotations: accept.annotations }));
+  }
+  if (path.kind === "ref") {
+    if (method === "GET" && !accept.json) throw notAcceptable();
+    const sameDatabase = (urlName: string) => host.databases.get(urlName) === db || host.databases.get(urlName.replace(/\.fmp12$/i, "")) === db;
+    const done = serveReference({ db, clock: host.clock }, { method, path, query, target, body, root, annotations: accept.annotations, sameDatabase });
+    return done.status === 200 ? json(done.body) : { status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0) };
   }
   if (method !== "GET") return write(host, request, method, path, query, body, db, root, accept.annotations);
   const dbRoot = root + formatODataPath({ kind: "serviceDocument", db: path.db });

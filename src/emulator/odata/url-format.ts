@@ -54,6 +54,8 @@ export function formatODataPath(path: ODataPath): string {
       return `${db}${entity(path.set, path.key)}/${seg(path.member)}`;
     case "value":
       return `${db}${entity(path.set, path.key)}/${seg(path.member)}/$value`;
+    case "ref":
+      return `${db}${entity(path.set, path.key)}/${seg(path.nav + (path.target === undefined ? "" : formatKey(path.target)))}/$ref`;
     case "script": {
       const name = path.script.by === "id" ? `FMSID:${path.script.id}` : path.script.name;
       const scope = path.set === undefined ? "" : path.key === undefined ? `/${seg(setText(path.set))}` : entity(path.set, path.key);

@@ -34,6 +34,8 @@ export type ODataPath =
   | { readonly kind: "member"; readonly db: string; readonly set: SetRef; readonly key: EntityKey; readonly member: string }
   /** `T(k)/Field/$value`: the raw value of a field. */
   | { readonly kind: "value"; readonly db: string; readonly set: SetRef; readonly key: EntityKey; readonly member: string }
+  /** `T(k)/Nav/$ref` or `T(k)/Nav(k2)/$ref` (3.2 "References"): the references of a navigation, or one of them. */
+  | { readonly kind: "ref"; readonly db: string; readonly set: SetRef; readonly key: EntityKey; readonly nav: string; readonly target?: EntityKey }
   | { readonly kind: "script"; readonly db: string; readonly script: ScriptRef; readonly set?: SetRef; readonly key?: EntityKey }
   | { readonly kind: "webhook"; readonly db: string; readonly operation: WebhookOperation; readonly id?: number }
   | { readonly kind: "tables"; readonly db: string; readonly table?: string; readonly field?: string }
@@ -114,6 +116,11 @@ export function parseODataPath(rawPath: string): ODataPath {
   if (next.startsWith("Script.")) {
     if (after.length > 0) throw syntaxError(after[0]!);
     return { kind: "script", db, script: parseScript(next), set, key };
+  }
+  if (after.length === 1 && after[0] === "$ref") {
+    const { set: nav, key: target } = parseSetSegment(next);
+    if (nav.by !== "name") throw syntaxError(next);
+    return { kind: "ref", db, set, key, nav: nav.name, ...(target !== undefined && { target }) };
   }
   const member = memberName(next);
   if (after.length === 0) return { kind: "member", db, set, key, member };
