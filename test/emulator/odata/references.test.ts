@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { createState, type RunningEmulator } from "../../../src/emulator/index.js";
+import { onChange, type RecordChange } from "../../../src/emulator/hosted-file/change-feed.js";
+import { parseQueryOptions } from "../../../src/emulator/odata/query-options.js";
+import { serveReference, type RefPath } from "../../../src/emulator/odata/references.js";
 import { parseODataPath } from "../../../src/emulator/odata/url-path.js";
 import { formatODataPath } from "../../../src/emulator/odata/url-format.js";
 import { DataApi } from "../../support/data-api-http.js";
@@ -169,5 +172,24 @@ describe("in a $batch changeset", () => {
     const part = item.kind === "response" ? item.response : changeset(item)[0]!;
     expectPartError(part, 404, "-1023");
     expect((await note(rowid!)).ContactId).toBe("A1");
+  });
+});
+
+describe("serveReference with plain values", () => {
+  it("tells the change feed of the child's UPDATE", async () => {
+    const state = await createState({ layouts: LAYOUTS, data: { records: { Contacts: [{ id: "A1", Name: "Ada" }], Notes: [{ Text: "loose" }] } } });
+    const db = state.databases.get(DB)!;
+    const told: RecordChange[] = [];
+    const stop = onChange(db, (c) => told.push(c));
+    const path = parseODataPath(`/${DB}/Contacts('A1')/Notes/$ref`) as RefPath;
+    const call = (method: string, body?: unknown) =>
+      serveReference(
+        { db, clock: state.clock },
+        { method, path, query: parseQueryOptions(""), target: `${S}/Contacts('A1')/Notes/$ref`, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)), root: "http://127.0.0.1:1/fmi/odata/v4", annotations: { prefixed: false, none: false }, sameDatabase: (n) => n === DB },
+      );
+    expect(call("POST", { "@odata.id": "Notes(1)" })).toEqual({ status: 204 });
+    stop();
+    expect(told).toMatchObject([{ operation: "UPDATE", table: "Notes", rowIDs: [1] }]);
+    expect(call("GET")).toEqual({ status: 200, body: { "@context": `http://127.0.0.1:1/fmi/odata/v4/${DB}/$metadata#Collection($ref)`, value: [{ "@id": `http://127.0.0.1:1/fmi/odata/v4/${DB}/Notes(1)` }] } });
   });
 });
