@@ -139,7 +139,7 @@ function referenced(req: RefRequest, target: EntitySet, id: string, db: HostedDa
   try {
     const base = new URL(req.root + formatODataPath({ kind: "serviceDocument", db: req.path.db }) + "/");
     const url = new URL(id, base);
-    if (!id.startsWith("/") && /^[a-z][a-z0-9+.-]*:/i.test(id) && url.origin !== base.origin) throw wrong("another server");
+    if (url.origin !== base.origin) throw wrong("another server");
     pathText = url.pathname + url.search;
   } catch (error) {
     if (error instanceof ODataError) throw error;
