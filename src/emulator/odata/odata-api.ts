@@ -119,11 +119,11 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
     const method = req.method ?? "GET";
     const batch = isBatchTarget(target);
     const limit = batch ? MAX_BATCH_BYTES : writeBodyLimit(method, target, host.maxUploadBytes);
-    const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
     if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
-    // a `$batch` once, for all its parts.
+    // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
     authenticateOData(host, req.headers, pathPrefix);
+    const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
     reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
