@@ -6,7 +6,7 @@
 
 import type { TableField } from "../hosted-file/model.js";
 import type { StoredRecord } from "../hosted-file/store.js";
-import type { FieldName, FilterNode } from "./filter-ast.js";
+import { forEachField, mapFields, type FieldName, type FilterNode } from "./filter-ast.js";
 import { checkExpression, checkFilter, type CheckedNode, type FilterType, type FilterValue } from "./filter-check.js";
 import { incompatibleTypes, unknownField } from "./filter-error.js";
 import { compareValues, compileExpression, compileFilter } from "./filter-eval.js";
@@ -431,33 +431,13 @@ function compileJoin(outer: boolean, navigation: string, alias: string, schema: 
  */
 function joinedNames(node: FilterNode, schema: ApplySchema): FilterNode {
   if (!schema.columns.some((c) => c.path !== undefined)) return node;
-  const map = (n: FilterNode): FilterNode => {
-    switch (n.kind) {
-      case "field": {
-        if (n.navigation === undefined || !schema.columns.some((c) => c.path?.[0] === n.navigation)) return n;
-        if (n.field.by !== "name") throw unknownField(n.field.id);
-        const name = `${n.navigation}/${n.field.name}`;
-        if (!schema.columns.some((c) => c.name === name)) throw unknownField(n.field.name);
-        return { kind: "field", field: { by: "name", name }, at: n.at };
-      }
-      case "not":
-      case "negate":
-        return { ...n, operand: map(n.operand) };
-      case "cast":
-        return { ...n, operand: map(n.operand) };
-      case "logical":
-        return { ...n, operands: n.operands.map(map) };
-      case "compare":
-        return { ...n, left: map(n.left), right: map(n.right) };
-      case "arithmetic":
-        return { ...n, left: map(n.left), right: map(n.right) };
-      case "call":
-        return { ...n, args: n.args.map(map) };
-      case "literal":
-        return n;
-    }
-  };
-  return map(node);
+  return mapFields(node, (n) => {
+    if (n.navigation === undefined || !schema.columns.some((c) => c.path?.[0] === n.navigation)) return n;
+    if (n.field.by !== "name") throw unknownField(n.field.id);
+    const name = `${n.navigation}/${n.field.name}`;
+    if (!schema.columns.some((c) => c.name === name)) throw unknownField(n.field.name);
+    return { kind: "field", field: { by: "name", name }, at: n.at };
+  });
 }
 
 /** A grouping property (or `$orderby` name) among the schema's columns; a field a groupby dropped is 8309 (2.9). */
@@ -485,37 +465,17 @@ function isSourceName(name: FieldName, src: ApplySource): boolean {
  */
 function checkReferences(node: FilterNode, schema: ApplySchema, src: ApplySource, navigation: boolean): string[] {
   const names: string[] = [];
-  const visit = (n: FilterNode): void => {
-    switch (n.kind) {
-      case "field": {
-        if (n.navigation !== undefined) {
-          if (!schema.records) throw groupbyError();
-          if (!navigation) throw new ODataError(400, "-1002", `Error: navigation paths ('${quoted(n.navigation)}/…') in $apply compute and aggregate are not supported by the emulator`);
-          return;
-        }
-        const ref = n.field;
-        const column = ref.by === "name" ? schema.columns.find((c) => c.name === ref.name) : schema.columns.find((c) => c.id === ref.id);
-        if (column) names.push(column.name);
-        else if (!schema.records && isSourceName(ref, src)) throw groupbyError();
-        return;
-      }
-      case "not":
-      case "negate":
-      case "cast":
-        return visit(n.operand);
-      case "logical":
-        return n.operands.forEach(visit);
-      case "compare":
-      case "arithmetic":
-        visit(n.left);
-        return visit(n.right);
-      case "call":
-        return n.args.forEach(visit);
-      case "literal":
-        return;
+  forEachField(node, (n) => {
+    if (n.navigation !== undefined) {
+      if (!schema.records) throw groupbyError();
+      if (!navigation) throw new ODataError(400, "-1002", `Error: navigation paths ('${quoted(n.navigation)}/…') in $apply compute and aggregate are not supported by the emulator`);
+      return;
     }
-  };
-  visit(node);
+    const ref = n.field;
+    const column = ref.by === "name" ? schema.columns.find((c) => c.name === ref.name) : schema.columns.find((c) => c.id === ref.id);
+    if (column) names.push(column.name);
+    else if (!schema.records && isSourceName(ref, src)) throw groupbyError();
+  });
   return names;
 }
 

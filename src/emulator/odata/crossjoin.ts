@@ -6,7 +6,7 @@
 // MAX_CROSSJOIN_ROWS is refused, as FileMaker Server times out on it instead.
 
 import type { StoredRecord } from "../hosted-file/store.js";
-import type { FilterNode } from "./filter-ast.js";
+import { forEachField, mapFields, type FilterNode } from "./filter-ast.js";
 import { checkFilter } from "./filter-check.js";
 import { compileFilter } from "./filter-eval.js";
 import { parseFilter } from "./filter-parser.js";
@@ -112,31 +112,11 @@ function textNumbers(value: unknown): unknown {
  * FileMaker gives at its field (`…eq users/id` → at 'id'); an unqualified name cannot be placed in a table.
  */
 function filterTarget(node: FilterNode, sets: readonly EntitySet[], expanded: number): number {
-  const visit = (n: FilterNode): void => {
-    switch (n.kind) {
-      case "field": {
-        const field = n.field.by === "name" ? n.field.name : n.field.id;
-        if (n.navigation === undefined) throw cannotDetermine(field);
-        if (expanded < 0 || n.navigation !== sets[expanded]!.name) throw parseFailure(field);
-        return;
-      }
-      case "not":
-      case "negate":
-      case "cast":
-        return visit(n.operand);
-      case "logical":
-        return n.operands.forEach(visit);
-      case "compare":
-      case "arithmetic":
-        visit(n.left);
-        return visit(n.right);
-      case "call":
-        return n.args.forEach(visit);
-      case "literal":
-        return;
-    }
-  };
-  visit(node);
+  forEachField(node, (n) => {
+    const field = n.field.by === "name" ? n.field.name : n.field.id;
+    if (n.navigation === undefined) throw cannotDetermine(field);
+    if (expanded < 0 || n.navigation !== sets[expanded]!.name) throw parseFailure(field);
+  });
   return expanded;
 }
 
@@ -145,23 +125,5 @@ const cannotDetermine = (text: string) => new ODataError(400, "-1002", `Error: c
 
 /** The filter with its `a/` qualifiers dropped, to check against a's own table. */
 function unqualified(node: FilterNode): FilterNode {
-  switch (node.kind) {
-    case "field":
-      return { kind: "field", field: node.field, at: node.at };
-    case "not":
-    case "negate":
-      return { ...node, operand: unqualified(node.operand) };
-    case "cast":
-      return { ...node, operand: unqualified(node.operand) };
-    case "logical":
-      return { ...node, operands: node.operands.map(unqualified) };
-    case "compare":
-      return { ...node, left: unqualified(node.left), right: unqualified(node.right) };
-    case "arithmetic":
-      return { ...node, left: unqualified(node.left), right: unqualified(node.right) };
-    case "call":
-      return { ...node, args: node.args.map(unqualified) };
-    case "literal":
-      return node;
-  }
+  return mapFields(node, (n) => ({ kind: "field", field: n.field, at: n.at }));
 }

@@ -54,6 +54,46 @@ export type FilterNode =
   | { readonly kind: "call"; readonly name: FunctionName; readonly args: readonly FilterNode[]; readonly at: number }
   | { readonly kind: "cast"; readonly operand: FilterNode; readonly target: EdmType; readonly at: number };
 
+/** A field reference of an expression. */
+export type FieldNode = Extract<FilterNode, { kind: "field" }>;
+
+/**
+ * The expression with every field reference replaced by `map`'s answer (which may throw to refuse it), the rest
+ * rebuilt around it: how `$apply` and `$crossjoin` rename or check names before the `$filter` checker sees them.
+ */
+export function mapFields(node: FilterNode, map: (field: FieldNode) => FilterNode): FilterNode {
+  const walk = (n: FilterNode): FilterNode => {
+    switch (n.kind) {
+      case "field":
+        return map(n);
+      case "not":
+      case "negate":
+        return { ...n, operand: walk(n.operand) };
+      case "cast":
+        return { ...n, operand: walk(n.operand) };
+      case "logical":
+        return { ...n, operands: n.operands.map(walk) };
+      case "compare":
+        return { ...n, left: walk(n.left), right: walk(n.right) };
+      case "arithmetic":
+        return { ...n, left: walk(n.left), right: walk(n.right) };
+      case "call":
+        return { ...n, args: n.args.map(walk) };
+      case "literal":
+        return n;
+    }
+  };
+  return walk(node);
+}
+
+/** Visits every field reference of an expression, left to right. */
+export function forEachField(node: FilterNode, visit: (field: FieldNode) => void): void {
+  mapFields(node, (field) => {
+    visit(field);
+    return field;
+  });
+}
+
 /** The functions of the `FilterFunctions` annotation (2.7) that the emulator evaluates; `cast` has its own node. */
 export type FunctionName =
   | "contains"
