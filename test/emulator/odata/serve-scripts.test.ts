@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptStepError, type RunningEmulator, type ScriptHandlers } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, expectODataError, get, PASSWORD, startOffice, USER, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // Scripts through OData over loopback HTTP (odata-server.md 5; docs/emulator.md "The OData API", "Scripts"): the
 // same JavaScript handlers the Data API runs, their results, failures, parameters, and the scoped forms.
@@ -43,22 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function post(path: string, body?: string | object, headers: Record<string, string> = {}, method = "POST"): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), ...headers }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] ??= "application/json";
-  }
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  let parsed: any;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
-}
+const post = (path: string, body?: string | object, headers: Record<string, string> = {}, method = "POST"): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 const ok = (a: Answer) => {
   expect(a.status, a.text).toBe(200);
