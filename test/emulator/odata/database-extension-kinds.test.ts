@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { auth, DB, expectODataError, get, startOffice, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, send as sendTo, startOffice, type Answer } from "./serve-support.js";
 import { Receiver } from "./webhook-receiver.js";
 import { writeBatchRequest } from "../../../src/emulator/odata/batch-write.js";
 import { partJson, postBatch, single } from "./batch-support.js";
@@ -22,13 +22,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function send(method: string, path: string, body?: unknown): Promise<Answer> {
-  const init: RequestInit = { method, headers: { Authorization: auth(), "Content-Type": "application/json" }, signal: AbortSignal.timeout(10_000) };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await fetch(`${emu.url}${path}`, init);
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: text === "" ? undefined : JSON.parse(text) };
-}
+const send = (method: string, path: string, body?: unknown): Promise<Answer> => sendTo(emu.url, method, path, body);
 
 describe("`.fmp12` on every path kind (1.1)", () => {
   it("webhooks: Add, GetAll, Get, Invoke and Delete as DB.fmp12 reach the file's one registry, and the delivery comes", async () => {
