@@ -9,7 +9,7 @@ import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import { globalScopeOf } from "../hosted-file/globals.js";
 import type { TableField } from "../hosted-file/model.js";
 import { deleteAllWithCascade } from "../hosted-file/cascade.js";
-import { emitChange } from "../hosted-file/change-feed.js";
+import { holdChanges } from "../hosted-file/change-feed.js";
 import { checkWritable, USER_ENTRY } from "../hosted-file/records/entry-options.js";
 import { buildEditedRecord, buildNewRecord, commitRecord, type FieldChange } from "../hosted-file/records/record-writes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
@@ -205,8 +205,7 @@ export function createEntity(set: EntitySet, body: Record<string, unknown>, ctx:
   return hostedWrite(() => {
     const scope = globalScopeOf(ctx.db);
     const built = buildNewRecord(set.data, changes, ctx.clock, scope, USER_ENTRY);
-    commitRecord(set.data, built, scope);
-    emitChange(ctx.db, { operation: "ADD", table: set.data.model.name, rowIDs: [built.record.recordId] });
+    commitRecord(set.data, built, scope, ctx.db);
     return built.record;
   });
 }
@@ -228,12 +227,13 @@ export function updateEntities(set: EntitySet, records: readonly StoredRecord[],
   if (changes.length === 0) return [...records];
   const scope = globalScopeOf(ctx.db);
   const previous: StoredRecord[] = [];
-  const stored = hostedWrite(() => {
+  // Held: a failure part-way puts the records back, and tells no one of those already written.
+  return holdChanges(ctx.db, () => hostedWrite(() => {
     try {
       return records.map((r) => {
         const current = set.data.records.get(r.recordId) ?? r;
         const built = buildEditedRecord(set.data, current, changes, ctx.clock, scope, USER_ENTRY);
-        commitRecord(set.data, built, scope);
+        commitRecord(set.data, built, scope, ctx.db);
         previous.push(current);
         return built.record;
       });
@@ -241,9 +241,7 @@ export function updateEntities(set: EntitySet, records: readonly StoredRecord[],
       for (const p of previous.reverse()) set.data.put(p);
       throw error;
     }
-  });
-  for (const r of stored) emitChange(ctx.db, { operation: "UPDATE", table: set.data.model.name, rowIDs: [r.recordId] });
-  return stored;
+  }));
 }
 
 /** The record a key names, for a write (404 -1023 when missing). */

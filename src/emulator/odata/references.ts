@@ -10,7 +10,6 @@
 // - Only a navigation of one step whose match field is on the target (the portal's child side) can be written; the
 //   reverse direction (the match field is this record's own) and several pairs of fields are 400 -1002.
 
-import { emitChange } from "../hosted-file/change-feed.js";
 import { globalScopeOf } from "../hosted-file/globals.js";
 import type { DatabaseModel } from "../hosted-file/model.js";
 import { USER_ENTRY } from "../hosted-file/records/entry-options.js";
@@ -183,8 +182,7 @@ function writeMatchField(host: RefHost, target: EntitySet, child: StoredRecord, 
   const stored = hostedWrite(() => {
     const current = target.data.records.get(child.recordId) ?? child;
     const built = buildEditedRecord(target.data, current, [{ field: step.toField, repetition: 0, value }], host.clock, scope, USER_ENTRY);
-    commitRecord(target.data, built, scope);
+    commitRecord(target.data, built, scope, host.db);
     return built.record;
   });
-  emitChange(host.db, { operation: "UPDATE", table: target.data.model.name, rowIDs: [stored.recordId] });
 }

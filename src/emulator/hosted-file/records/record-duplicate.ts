@@ -1,5 +1,4 @@
 import type { EmulatorClock } from "../clock.js";
-import { emitChange } from "../change-feed.js";
 import { SCRIPT_ENTRY } from "./entry-options.js";
 import { globalScopeOf } from "../globals.js";
 import type { LayoutModel } from "../model.js";
@@ -25,7 +24,6 @@ export function writeDuplicate(db: HostedDatabase, layout: LayoutModel, recordId
   }
   const scope = globalScopeOf(db);
   const built = buildNewRecord(table, changes, clock, scope, SCRIPT_ENTRY);
-  commitRecord(table, built, scope);
-  emitChange(db, { operation: "ADD", table: table.model.name, rowIDs: [built.record.recordId] });
+  commitRecord(table, built, scope, db);
   return built.record;
 }

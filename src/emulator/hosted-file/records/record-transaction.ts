@@ -1,5 +1,5 @@
 import type { EmulatorClock } from "../clock.js";
-import { emitChange, holdChanges } from "../change-feed.js";
+import { holdChanges } from "../change-feed.js";
 import { EmulatorError } from "../fm-error.js";
 import type { LayoutModel, PortalModel, TableField } from "../model.js";
 import { buildChangedRecord, buildEditedRecord, buildNewRecord, commitRecord, parseFieldChanges, type FieldChange, type FieldInput } from "./record-writes.js";
@@ -34,8 +34,7 @@ class Transaction {
   store(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }): StoredRecord {
     const previous = table.records.get(built.record.recordId);
     const previousGlobals = new Map([...built.globals.keys()].map((k) => [k, this.scope.own(table, k)]));
-    commitRecord(table, built, this.scope);
-    emitChange(this.db, { operation: previous ? "UPDATE" : "ADD", table: table.model.name, rowIDs: [built.record.recordId] });
+    commitRecord(table, built, this.scope, this.db);
     this.undo.push(() => {
       if (previous) table.put(previous);
       else table.remove(built.record.recordId);
@@ -144,8 +143,7 @@ export function writeTableContainer(db: HostedDatabase, table: TableData, record
   }
   const scope = globalScopeOf(db);
   const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope);
-  commitRecord(table, built, scope);
-  emitChange(db, { operation: "UPDATE", table: table.model.name, rowIDs: [built.record.recordId] });
+  commitRecord(table, built, scope, db);
   return built.record;
 }
 

@@ -4,7 +4,8 @@ import { EmulatorError } from "../fm-error.js";
 import { describeInput } from "../input/input-text.js";
 import { appliesValidation, checkWritable, USER_ENTRY, type EntryOptions } from "./entry-options.js";
 import type { LayoutField, TableField } from "../model.js";
-import { emptyValues, type GlobalScope, type StoredRecord, type TableData } from "../store.js";
+import { emptyValues, type GlobalScope, type HostedDatabase, type StoredRecord, type TableData } from "../store.js";
+import { emitChange } from "../change-feed.js";
 import { FILE_GLOBALS } from "../globals.js";
 import type { StoredValue } from "../stored-value.js";
 import { decodeFieldValue, fieldValueForm, US_DATES, type DateFormat } from "../date-format.js";
@@ -134,13 +135,19 @@ function touchModification(table: TableData, record: StoredRecord, clock: Emulat
   }
 }
 
-/** Stores what buildNewRecord/buildEditedRecord produced; global field values go to the scope (a session's). */
-export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }, scope: GlobalScope = FILE_GLOBALS): void {
+/**
+ * Stores what buildNewRecord/buildEditedRecord produced; global field values go to the scope (a session's). The one
+ * place a record is stored, so the one place `db`'s change feed is told (ADD or UPDATE; change-feed.ts): a write of
+ * several records that may fail part-way runs inside `holdChanges`. No `db` (a seed, before anyone listens): no one.
+ */
+export function commitRecord(table: TableData, built: { record: StoredRecord; globals: Map<string, StoredValue[]> }, scope: GlobalScope = FILE_GLOBALS, db?: HostedDatabase): void {
+  const existed = table.records.has(built.record.recordId);
   table.put(built.record);
   for (const [name, values] of built.globals) scope.write(table, name, values);
   for (const field of table.model.fields.values()) {
     if (field.autoEnter === "serial") table.noteSerialValue(field.name, built.record.values.get(field.name)?.[0] ?? null);
   }
+  if (db) emitChange(db, { operation: existed ? "UPDATE" : "ADD", table: table.model.name, rowIDs: [built.record.recordId] });
 }
 
 function applyChanges(table: TableData, record: StoredRecord, changes: readonly FieldChange[], scope: GlobalScope): Map<string, StoredValue[]> {
