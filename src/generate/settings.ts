@@ -38,7 +38,7 @@ export class SettingsError extends Error {
 export async function resolveGenerateSettings(request: SettingsRequest): Promise<GenerateSettings> {
   const { cwd } = request;
   const { configFile, config, root } = await findProjectConfig(request);
-  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config?.layouts.map((l) => resolve(root, l));
+  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config ? (config.layouts ?? []).map((l) => resolve(root, l)) : undefined;
   const outDir = request.out !== undefined ? resolve(cwd, request.out) : config ? resolve(root, config.outDir) : undefined;
   if (!layouts || outDir === undefined) {
     throw new SettingsError(`fmgen generate needs --layouts and --out, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);

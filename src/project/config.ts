@@ -60,11 +60,21 @@ export const configSchema = z
     layouts: z
       .array(z.string().min(1))
       .min(1)
-      .describe("Layout description files, folders of *.layout.json files, or globs (`*`, `?`, `**`)."),
+      .optional()
+      .describe("Layout description files, folders of *.layout.json files, or globs (`*`, `?`, `**`): the Data API's layouts."),
+    tables: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("Table description files, folders of *.table.json files, or globs (`*`, `?`, `**`): the OData API's tables."),
     outDir: z.string().min(1).describe("Folder the generated modules are written to."),
     options: generateOptionsSchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((config) => config.layouts !== undefined || config.tables !== undefined, {
+    message: "needs `layouts`, `tables` or both: what fmgen generates clients for",
+    path: ["layouts"],
+  });
 
 export type FmgenConfigInput = z.input<typeof configSchema>;
 export type FmgenConfig = z.output<typeof configSchema>;

@@ -80,8 +80,8 @@ describe("what npm pack publishes", () => {
 
   it("@fmgen/runtime: its built runtime, README and LICENSE; no generator code, no source maps", async () => {
     const files = await packedFiles(RUNTIME);
-    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/fetch.js", "dist/schema.js", "dist/schema-node.js"]));
-    const sources = new Set(readdirSync(join(ROOT, "src/runtime")).map((f) => f.replace(/\.ts$/, "")));
+    expect(files).toEqual(expect.arrayContaining(["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.d.ts", "dist/fetch.js", "dist/schema.js", "dist/schema-node.js", "dist/odata/index.js", "dist/odata/fetch.js"]));
+    const sources = new Set(readdirSync(join(ROOT, "src/runtime"), { recursive: true, encoding: "utf8" }).map((f) => f.replace(/\.ts$/, "")));
     for (const file of files.filter((f) => f.startsWith("dist/"))) {
       // Every file is the build of a runtime source; nothing from src/generate, src/pull, src/cli, src/emulator.
       expect(sources, file).toContain(file.slice("dist/".length).replace(/\.(d\.ts|js)$/, ""));

@@ -1,0 +1,149 @@
+/**
+ * The table definition: the one value a generated table module exports per table occurrence and passes to
+ * `od.table()`. As with layouts (../definition.ts), its run-time part, the spec, says what the runtime needs (each
+ * field's kind, read-only fields, repetitions, FileMaker's ids, the key and the relations), and its type carries every
+ * TypeScript shape: a generated module writes the read shape of a row (`<Name>Row`, with its JSDoc) and the relations'
+ * target tables; every other shape is derived from the spec's literal types, so that each fact is stated once.
+ *
+ * Type-only imports of the Data API's definition: its value types are the same (DESIGN.md), and nothing of it loads.
+ */
+import type { FieldKind, InputValue } from "../definition.js";
+import { setOwn } from "../own.js";
+
+export type { FieldKind };
+
+export interface TableFieldSpec {
+  readonly type: FieldKind;
+  /** Calculation, summary, global or protected auto-enter: never written by clients (create/update refuse it). */
+  readonly readOnly?: boolean;
+  /** Default 1. A repeating field is read as a tuple, as through the Data API. */
+  readonly repetitions?: number;
+  /** Validation: not empty. Without `autoEnter`, an insert must give it. */
+  readonly notNull?: boolean;
+  /** FileMaker fills it in when a record is created: an insert may leave it out even when `notNull`. */
+  readonly autoEnter?: string;
+  /** `FMFID:n`: the field's FileMaker id (`entityIds: true` addresses the field by it). */
+  readonly id?: string;
+}
+
+export interface RelationSpec {
+  /** The table occurrence (entity set) the navigation property reaches. */
+  readonly table: string;
+  /** Whether a row has a collection of related rows (every FileMaker Server navigation) or at most one. */
+  readonly many: boolean;
+}
+
+export interface TableSpec {
+  /** The hosted file without `.fmp12`; a client of another database refuses the table. */
+  readonly database: string;
+  /** The table occurrence's name: the OData entity set. */
+  readonly table: string;
+  /** `FMTID:n`: the table occurrence's FileMaker id (`entityIds: true` addresses the table by it). */
+  readonly id?: string;
+  /** The primary key field; absent: rows are addressed by ROWID only. */
+  readonly key?: string;
+  readonly fields: Readonly<Record<string, TableFieldSpec>>;
+  /** Navigation properties, by name. */
+  readonly relations?: Readonly<Record<string, RelationSpec>>;
+}
+
+/** What a table definition's type carries: the read shape of a row, the relations' target tables, the spec's literal type. */
+export interface TableTypes {
+  row: object;
+  /** Relation name -> the target table's definition (`typeof Invoices`). */
+  relations: object;
+  spec: TableSpec;
+}
+
+/** The key of a definition's types: declared, never present at run time. */
+declare const tableTypes: unique symbol;
+export type TableTypesKey = typeof tableTypes;
+
+export interface TableDefinition<T extends TableTypes = AnyTableTypes> extends TableSpec {
+  /** Phantom: the table's types, never present at run time. */
+  readonly [tableTypes]: T;
+}
+
+export interface AnyTableTypes extends TableTypes {
+  row: Record<string, unknown>;
+  relations: Record<string, AnyTable>;
+  spec: TableSpec;
+}
+
+/** Any table definition, as a constraint (its types `any`, so that no table's shapes are compared with another's). */
+export type AnyTable = TableDefinition<any>;
+
+/**
+ * A table definition. Generated modules write `defineTable<NameRow, { Invoices: typeof Invoices }>()({ ...spec })`:
+ * the spec's literal types are kept (a const type parameter) and every shape but the row's is derived from them. A
+ * hand-written definition may leave the types out: `defineTable()(spec)` reads every field as `unknown`.
+ */
+export function defineTable<Row extends object = Record<string, unknown>, Relations extends object = {}>(): <const S extends TableSpec>(
+  spec: S,
+) => TableDefinition<{ row: Row; relations: Relations; spec: S }> & { readonly database: S["database"]; readonly table: S["table"] } {
+  return (spec) => frozenCopy(spec) as never;
+}
+
+/** The spec as given, copied (so that a caller's later change to its object cannot change the table) with own names kept. */
+function frozenCopy(spec: TableSpec): TableSpec {
+  const fields: Record<string, TableFieldSpec> = {};
+  // Through setOwn: a field named "__proto__" stays a field.
+  for (const [name, field] of Object.entries(spec.fields)) setOwn(fields, name, Object.freeze({ ...field }));
+  const copy: { -readonly [K in keyof TableSpec]: TableSpec[K] } = { ...spec, fields: Object.freeze(fields) };
+  if (spec.relations) {
+    const relations: Record<string, RelationSpec> = {};
+    for (const [name, relation] of Object.entries(spec.relations)) setOwn(relations, name, Object.freeze({ ...relation }));
+    copy.relations = Object.freeze(relations);
+  }
+  return Object.freeze(copy);
+}
+
+/** Refuses a table of another hosted database than the client's (a mistake in the program: a TypeError). */
+export function checkTableDatabase(table: TableSpec, database: string): void {
+  if (table.database !== database) throw new TypeError(`table "${table.table}" is of database "${table.database}", but this client is for "${database}"`);
+}
+
+// ---- Shapes derived from a definition. Each is read by indexed access (`D[TableTypesKey]`), never by inference
+// against TableDefinition<infer T>, which would compare every table's shapes member by member.
+
+type Types<D extends AnyTable> = D[TableTypesKey];
+type SpecFields<D extends AnyTable> = Types<D>["spec"]["fields"];
+
+/** A row of table `D` as read, every field (the generated `<Name>Row`). */
+export type RowOf<D extends AnyTable> = Types<D>["row"];
+/** The field names of table `D`: what `select`, `orderBy` and filters may name. */
+export type FieldNameOf<D extends AnyTable> = keyof Types<D>["row"] & string;
+/** Each field's kind: `{ "First Name": "text"; Amount: "number" }` (what `f`'s helpers are checked against). */
+export type KindsOf<D extends AnyTable> = { -readonly [K in keyof SpecFields<D>]: SpecFields<D>[K]["type"] };
+/** Relation name -> target table definition. */
+export type RelationsOf<D extends AnyTable> = Types<D>["relations"];
+/** The relation names of table `D`: what `expand` and `related` may name. */
+export type RelationNameOf<D extends AnyTable> = keyof Types<D>["relations"] & string;
+
+/** Names of the fields create and update may write: not read-only, not containers (written by `upload`). */
+export type WritableNameOf<D extends AnyTable> = {
+  [K in keyof SpecFields<D>]: SpecFields<D>[K] extends { readonly readOnly: true } | { readonly type: "container" } ? never : K;
+}[keyof SpecFields<D>] &
+  keyof RowOf<D> &
+  string;
+/** Writable fields an insert must give: not empty by validation, with nothing auto-entered. */
+type RequiredNameOf<D extends AnyTable> = {
+  [K in WritableNameOf<D>]: SpecFields<D>[K] extends { readonly notNull: true } ? (SpecFields<D>[K] extends { readonly autoEnter: string } ? never : K) : never;
+}[WritableNameOf<D>];
+
+/** What `create` takes (the generated `<Name>Insert`): writable fields; the not-empty ones without auto-enter required. */
+export type InsertOf<D extends AnyTable> = { -readonly [K in RequiredNameOf<D>]: InputValue<RowOf<D>[K]> } & {
+  -readonly [K in Exclude<WritableNameOf<D>, RequiredNameOf<D>>]?: InputValue<RowOf<D>[K]>;
+};
+/** What `update` takes (the generated `<Name>Update`): writable fields, all optional; `null` clears one. */
+export type UpdateOf<D extends AnyTable> = { -readonly [K in WritableNameOf<D>]?: InputValue<RowOf<D>[K]> };
+/** Names of the container fields: what `upload` and `download` take. */
+export type ContainerNameOf<D extends AnyTable> = { [K in keyof SpecFields<D>]: SpecFields<D>[K] extends { readonly type: "container" } ? K : never }[keyof SpecFields<D>] & string;
+
+/** The key value of a table with a `key` (the key field's type, never null), or never when it has none. */
+export type KeyOf<D extends AnyTable> = Types<D>["spec"] extends { readonly key: infer K extends string } ? NonNullable<RowOf<D>[K & keyof RowOf<D>]> : never;
+/** Which row a call means: its key, or its ROWID. */
+export type RowRef<D extends AnyTable> = KeyOf<D> | { rowId: number };
+
+/** A table definition of database `Db` (a generated definition's database is a literal; a plain string fits every client). */
+export type TableOfDatabase<Db extends string> = AnyTable & { readonly database: Db };

@@ -1,0 +1,87 @@
+/**
+ * The read shapes of a table: what `select`, `expand`, `orderBy` and `specialColumns` ask for, and the row type each
+ * answer has. Type-level only.
+ */
+import type { AnyTable, FieldNameOf, RelationNameOf, RelationsOf, RowOf, TableTypesKey } from "./definition.js";
+import type { FilterOf } from "./filter.js";
+
+/**
+ * A row as `select` and `expand` shape it: only the selected fields (every field without `select`), plus each
+ * expanded relation's rows, shaped by their own options, an array for a `many` relation.
+ */
+export type ShapedRow<D extends AnyTable, Sel, Exp> = ([Sel] extends [readonly (infer F)[]] ? Pick<RowOf<D>, F & keyof RowOf<D>> : RowOf<D>) & ExpandedOf<D, Exp>;
+type ExpandedOf<D extends AnyTable, Exp> = [Exp] extends [object]
+  ? {
+      -readonly [R in keyof Exp & RelationNameOf<D>]: RelationsOf<D>[R] extends infer T extends AnyTable
+        ? ShapedRow<T, OptionOf<Exp[R], "select">, OptionOf<Exp[R], "expand">>[] extends infer Rows
+          ? D[TableTypesKey]["spec"] extends { readonly relations: { readonly [_ in R]: { readonly many: false } } }
+            ? ShapedRow<T, OptionOf<Exp[R], "select">, OptionOf<Exp[R], "expand">> | null
+            : Rows
+          : never
+        : never;
+    }
+  : {};
+type OptionOf<O, K extends string> = O extends { readonly [_ in K]?: infer V } ? (undefined extends V ? Exclude<V, undefined> : V) : undefined;
+
+/** `expand` of table `D`: per relation, `true` (every field) or that table's own select, filter, orderBy, top, expand. */
+export type ExpandOf<D extends AnyTable> = {
+  readonly [R in RelationNameOf<D>]?: true | ExpandOptions<RelationsOf<D>[R]>;
+};
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** An orderBy item: a field name (ascending), or a field and a direction. */
+export type OrderByOf<D extends AnyTable> = FieldNameOf<D> | readonly [FieldNameOf<D>, "asc" | "desc"];
+
+/** A row's special columns, on request (`specialColumns: true`): FileMaker's ROWID and ROWMODID. */
+export interface SpecialColumns {
+  rowId: number;
+  modId: number;
+}
+
+export interface ReadOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> {
+  /** Only these fields come back, and only they are on the row's type. */
+  select?: S;
+  /** Related rows to bring with each row: per relation, `true` or its own select, filter, orderBy, top and expand. */
+  expand?: E;
+  /** The row's ROWID and ROWMODID as `rowId` and `modId`. */
+  specialColumns?: Sc;
+  signal?: AbortSignal;
+}
+
+export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends ReadOptions<D, S, E, Sc> {
+  filter?: FilterOf<D>;
+  orderBy?: readonly OrderByOf<D>[];
+  top?: number;
+  skip?: number;
+  /** Also count every row the filter matches (`$count=true`), whatever `top` and `skip`. */
+  count?: boolean;
+}
+
+/** What an `expand` entry may set for a relation's rows. */
+export interface ExpandOptions<D extends AnyTable> {
+  select?: readonly FieldNameOf<D>[];
+  filter?: FilterOf<D>;
+  orderBy?: readonly OrderByOf<D>[];
+  top?: number;
+  skip?: number;
+  expand?: ExpandOf<D>;
+}
+
+export interface AllOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends Omit<ListOptions<D, S, E, Sc>, "top" | "skip" | "count"> {
+  /** Rows fetched per request (default 1,000): memory stays bounded by one page. */
+  pageSize?: number;
+}
+
+
+export interface ListResult<Row> {
+  value: Row[];
+  /** The number of rows the filter matches, when `count: true` asked for it. */
+  count?: number;
+}
+
+/** A row as returned, shaped by `select` and `expand`, with the special columns when asked. */
+export type RowResult<D extends AnyTable, S, E, Sc> = ShapedRow<D, S, E> & (Sc extends true ? SpecialColumns : {});
+
