@@ -31,6 +31,12 @@ export interface RelationSpec {
   readonly table: string;
   /** Whether a row has a collection of related rows (every FileMaker Server navigation) or at most one. */
   readonly many: boolean;
+  /**
+   * The target table's definition, when asked (expanded rows are decoded by its fields). A function, so that two
+   * generated modules may name each other: `target: (): TableSpec => Invoices` (typed, so that the compiler does not
+   * infer one module's type from the other's).
+   */
+  readonly target: () => TableSpec;
 }
 
 export interface TableSpec {
@@ -92,7 +98,10 @@ function frozenCopy(spec: TableSpec): TableSpec {
   const copy: { -readonly [K in keyof TableSpec]: TableSpec[K] } = { ...spec, fields: Object.freeze(fields) };
   if (spec.relations) {
     const relations: Record<string, RelationSpec> = {};
-    for (const [name, relation] of Object.entries(spec.relations)) setOwn(relations, name, Object.freeze({ ...relation }));
+    for (const [name, relation] of Object.entries(spec.relations)) {
+      if (typeof relation.target !== "function") throw new TypeError(`table "${spec.table}": relation "${name}" needs target, a function that returns the definition of table "${relation.table}"`);
+      setOwn(relations, name, Object.freeze({ ...relation }));
+    }
     copy.relations = Object.freeze(relations);
   }
   return Object.freeze(copy);
