@@ -1,9 +1,10 @@
-// Runs one example end to end, as a user would: the emulator on the example's layouts and seed data,
-// `fmgen pull` from it (which must leave the committed descriptions as they are), `fmgen generate` from its
-// config, the TypeScript app compiled, then run against the emulator.
-// Usage: node examples/run.mjs <contacts|invoices>
+// Runs one example end to end, as a user would: the emulator on the example's layouts, tables and seed data,
+// `fmgen pull` from it (layouts through the Data API, tables with --odata; either must leave the committed
+// descriptions as they are), `fmgen generate` from its config, the TypeScript app compiled, then run against the
+// emulator.
+// Usage: node examples/run.mjs <contacts|invoices|odata>
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -19,16 +20,30 @@ const env = { ...process.env, FM_USERNAME: username, FM_PASSWORD: password };
 const step = (text) => console.log(`\n== ${text}`);
 const fmgen = (...args) => execFileSync(process.execPath, [bin, ...args], { cwd: dir, stdio: "inherit", env });
 
-// An example with a scripts module (its FileMaker scripts as JavaScript handlers) has the emulator run them.
-const serveArgs = ["--layouts", "layouts", "--data", "seed.json", ...(existsSync(`${dir}/scripts.mjs`) ? ["--scripts", "scripts.mjs"] : [])];
+const config = JSON.parse(readFileSync(`${dir}/fmgen.config.json`, "utf8"));
+// The emulator hosts what the example has: layouts, table descriptions, or both. An example with a scripts module (its
+// FileMaker scripts as JavaScript handlers) has the emulator run them.
+const serveArgs = [
+  ...(existsSync(`${dir}/layouts`) ? ["--layouts", "layouts"] : []),
+  ...(existsSync(`${dir}/tables`) ? ["--tables", "tables"] : []),
+  "--data",
+  "seed.json",
+  ...(existsSync(`${dir}/scripts.mjs`) ? ["--scripts", "scripts.mjs"] : []),
+];
 step(`fmgen serve ${serveArgs.join(" ")}`);
 const server = spawn(process.execPath, [bin, "serve", ...serveArgs], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
 try {
   const url = await firstLine(server);
   console.log(`emulator at ${url}`);
 
-  step(`fmgen pull --server ${url}`);
-  fmgen("pull", "--server", url);
+  if (config.layouts) {
+    step(`fmgen pull --server ${url}`);
+    fmgen("pull", "--server", url);
+  }
+  if (config.tables) {
+    step(`fmgen pull --odata --server ${url}`);
+    fmgen("pull", "--odata", "--server", url);
+  }
 
   step("fmgen generate");
   fmgen("generate");
