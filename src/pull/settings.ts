@@ -19,6 +19,8 @@ export interface PullSettings {
   tableEntries: string[];
   /** Where descriptions of tables that have no file yet are written (`fmgen pull --odata`): `--dir`, else the first folder of `tableEntries`. */
   tableDir: string;
+  /** Whether the config names `tables` and no `layouts` (a project of OData tables only). */
+  tablesOnly: boolean;
   /** `fmgen.pulled.json`, beside the config (or in the working folder without one). */
   stateFile: string;
   /** The project's root: the config's folder, or the working folder. */
@@ -80,6 +82,7 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
     dir,
     tableEntries,
     tableDir,
+    tablesOnly: config?.tables !== undefined && config.layouts === undefined,
     stateFile: join(root, PULL_STATE_FILE_NAME),
     root,
     ...(configFile !== undefined ? { configFile } : {}),

@@ -79,6 +79,10 @@ describe("fmgen pull --odata", () => {
     const source = await pullOData(root, ["--source", "sample"]);
     expect(source.code).toBe(2);
     expect(source.err).toMatch(/^--source and --sample choose how layouts are read; --odata reads \$metadata, so leave them out/);
+    // The layout pull, in a project of tables only, points to --odata.
+    const io = memoryIo();
+    expect(await run(["pull", "--config", join(root, "fmgen.config.json"), "--server", emu.url], io)).toBe(2);
+    expect(io.err.join("\n")).toMatch(/^no layouts to pull: the config names tables and no layouts; pull the tables with fmgen pull --odata/);
     const name = await pullOData(root, ["--name", "X"]);
     expect(name.code).toBe(2);
     expect(name.err).toMatch(/^--name names one table: pull it alone/);

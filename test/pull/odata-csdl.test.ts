@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTables, mergeTable, tableChangeLine, tablesFromCsdl } from "../../src/pull/index.js";
+import { diffTables, mergeTable, metadataUrl, tableChangeLine, tablesFromCsdl } from "../../src/pull/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
 
 // `$metadata` as real servers write it, read into table descriptions: the trimmed real document of odata-server.md
@@ -132,5 +132,13 @@ describe("servers the emulator does not imitate", () => {
     expect(merged.relations).toEqual([{ name: "Self", table: "T", many: false }]);
     const before = { ...merged, relations: [{ name: "Self", table: "T", many: true }] };
     expect(diffTables(before, merged).map(tableChangeLine)).toEqual(['~ relation "Self": table many T -> one T  [breaking]']);
+  });
+});
+
+describe("metadataUrl", () => {
+  it("takes the server with or without the Data API's or OData's path, and encodes the database", () => {
+    for (const server of ["https://fms.example.com", "https://fms.example.com/", "https://fms.example.com/fmi/data/vLatest", "https://fms.example.com/fmi/odata/v4/"]) {
+      expect(metadataUrl(server, "Sales # 2024")).toBe("https://fms.example.com/fmi/odata/v4/Sales%20%23%202024/$metadata");
+    }
   });
 });

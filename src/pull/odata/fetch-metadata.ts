@@ -1,3 +1,4 @@
+import { serverBaseUrl } from "../../project/index.js";
 import { PullError } from "../errors.js";
 import { CsdlError, tablesFromCsdl, type LiveTable } from "./csdl.js";
 import { MAX_METADATA_BYTES } from "./xml.js";
@@ -21,8 +22,10 @@ export interface MetadataRequest {
 
 export const METADATA_TIMEOUT_MS = 60_000;
 
+/** The server as the config holds it, with or without the Data API's path (`/fmi/data/vLatest`) or OData's (`/fmi/odata/v4`). */
 export function metadataUrl(server: string, database: string): string {
-  return `${server.replace(/\/+$/, "")}/fmi/odata/v4/${encodeURIComponent(database)}/$metadata`;
+  const base = serverBaseUrl(server).server.replace(/\/fmi\/odata(?:\/v4)?\/*$/i, "").replace(/\/+$/, "");
+  return `${base}/fmi/odata/v4/${encodeURIComponent(database)}/$metadata`;
 }
 
 export async function readMetadata(request: MetadataRequest): Promise<LiveTable[]> {
