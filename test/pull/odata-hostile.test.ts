@@ -13,6 +13,7 @@ import { CONTACTS_LAYOUT, TABLES, tableProject } from "./odata-support.js";
 interface Answer {
   status?: number;
   type?: string;
+  headers?: Record<string, string>;
   body: string | Buffer;
   /** Sent in this many writes, chunked (no Content-Length). */
   chunks?: number;
@@ -23,7 +24,7 @@ let server: Server;
 let base: string;
 beforeAll(async () => {
   server = createServer((_req, res) => {
-    res.writeHead(answer.status ?? 200, { "Content-Type": answer.type ?? "application/xml" });
+    res.writeHead(answer.status ?? 200, { "Content-Type": answer.type ?? "application/xml", ...answer.headers });
     if (answer.chunks === undefined) return void res.end(answer.body);
     const body = Buffer.from(answer.body);
     const size = Math.ceil(body.length / answer.chunks);
@@ -72,6 +73,9 @@ describe("fmgen pull --odata: answers that are not $metadata", () => {
       `${url()} answers HTTP 404: code -1, "Not found": no database "Office" is served over OData there (check --database, and that the server's OData API is on)`,
     );
     expect(await failure({ status: 500, type: "text/plain", body: "boom" })).toBe(`${url()} answers HTTP 500: "boom"`);
+    expect(await failure({ status: 302, headers: { Location: "https://elsewhere.example/login" }, body: "" })).toBe(
+      `${url()} answers HTTP 302, a redirect to https://elsewhere.example/login; fmgen pull --odata does not follow it with the account's credentials: give --server (or "server" in the config) the address it redirects to`,
+    );
   });
 
   it("malformed XML, XML that is not CSDL, an Edmx with no Schema", async () => {

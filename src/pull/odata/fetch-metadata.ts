@@ -47,6 +47,11 @@ export async function readMetadata(request: MetadataRequest): Promise<LiveTable[
       `${url} refuses the account (HTTP 401): a wrong account name or password, or a privilege set without the fmodata extended privilege; the credentials come from ${request.usernameEnv} and ${request.passwordEnv}`,
     );
   }
+  if (response.status >= 300 && response.status < 400) {
+    // Not followed: the request carries the account (Basic auth), which goes to no other address than the one given.
+    const location = response.headers.get("location");
+    throw new PullError(`${url} answers HTTP ${response.status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ""}; fmgen pull --odata does not follow it with the account's credentials: give --server (or "server" in the config) the address it redirects to`);
+  }
   if (response.status !== 200) {
     const hint = response.status === 404 ? `: no database "${request.database}" is served over OData there (check --database, and that the server's OData API is on)` : "";
     throw new PullError(`${url} answers HTTP ${response.status}${serverMessage(text, type)}${hint}`);
