@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import type { TablesPullResult } from "../../src/pull/index.js";
-import { memoryIo, PULL_PASSWORD, PULL_USER } from "../pull/helpers.js";
+import { memoryIo, PULL_PASSWORD, PULL_USER, tempDir } from "../pull/helpers.js";
 import { CONTACTS_LAYOUT, INVOICES, ODD, TABLES, tableProject } from "../pull/odata-support.js";
 
 // `fmgen pull --odata` as a command: where files go, the report, --check's exit code, --list, --json, --name, --dir,
@@ -86,5 +86,17 @@ describe("fmgen pull --odata", () => {
     const name = await pullOData(root, ["--name", "X"]);
     expect(name.code).toBe(2);
     expect(name.err).toMatch(/^--name names one table: pull it alone/);
+  });
+});
+
+describe("fmgen init, then fmgen pull --odata", () => {
+  it("a project of tables only: init writes tables into the config, and pull --odata fills that folder", async () => {
+    const root = await tempDir("init-odata");
+    expect(await run(["init", "--dir", root, "--server", emu.url, "--database", "Office", "--tables", "fm/tables"], memoryIo())).toBe(0);
+    await writeFile(join(root, ".env"), `FM_USERNAME=${PULL_USER}\nFM_PASSWORD="${PULL_PASSWORD}"\n`);
+    const io = memoryIo();
+    expect(await run(["pull", "--odata", "--config", join(root, "fmgen.config.json"), "Invoices"], io)).toBe(0);
+    expect(io.out.at(-1)).toBe("fmgen pull --odata: wrote fm/tables/Invoices.table.json");
+    expect(JSON.parse(await readFile(join(root, "fm", "tables", "Invoices.table.json"), "utf8"))).toEqual(INVOICES);
   });
 });
