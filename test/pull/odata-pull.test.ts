@@ -177,5 +177,9 @@ describe("fmgen pull --odata: merging into the files", () => {
     expect(result.failed).toBe(true);
     expect(result.tables.at(-1)).toMatchObject({ table: "Gone", status: "failed", error: 'the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"' });
     expect(result.skipped).toEqual([join(root, "tables", "Other.table.json")]);
+
+    // Two files of one table would each claim it: refused before any request, naming both.
+    await writeFile(join(root, "tables", "Gone2.table.json"), JSON.stringify({ database: DB, table: "Gone", fields: [{ name: "x", type: "text" }] }));
+    await expect(pullTables({ cwd: root, server: emu.url })).rejects.toThrow(/Gone2\.table\.json.*table: table "Gone" of database "Office" is also described by .*Gone\.table\.json/s);
   });
 });

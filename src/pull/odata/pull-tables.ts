@@ -68,6 +68,7 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
   const existing = await readExistingTables(settings.tableEntries);
   const skipped = existing.filter((e) => e.description.database !== settings.database).map((e) => e.file);
   const ours = existing.filter((e) => e.description.database === settings.database);
+  describedOnce(ours);
   const credentials = await readCredentials(settings, options.env ?? process.env);
   const live = await readMetadata({
     server: settings.server,
@@ -163,6 +164,22 @@ function findExisting(live: LiveTable, ours: readonly Existing[], claimed: Reado
     if (same) return same;
   }
   return free.find((e) => e.description.table === live.table && (e.description.id === undefined || live.id === undefined));
+}
+
+/** Two files of one table (by name or by FMTID) would each claim the server's: an error naming both, before any request. */
+function describedOnce(ours: readonly Existing[]): void {
+  const seen = new Map<string, Existing>();
+  for (const e of ours) {
+    const keys = [`table ${JSON.stringify(e.description.table)}`, ...(e.description.id !== undefined ? [`id ${idNumber(e.description.id)}`] : [])];
+    for (const key of keys) {
+      const first = seen.get(key);
+      if (first) {
+        const path = key.startsWith("id") ? "id" : "table";
+        throw new TableFileError(e.file, [{ path, message: `${path === "id" ? `table id "${e.description.id}"` : `table "${e.description.table}"`} of database "${e.description.database}" is also described by ${first.file}` }]);
+      }
+      seen.set(key, e);
+    }
+  }
 }
 
 /** `<dir>/<Stem>.table.json`, numbered when taken. */
