@@ -129,6 +129,26 @@ describe("fmgen pull --odata: answers that are not $metadata", () => {
   });
 });
 
+describe("fmgen pull --odata: a table no description can hold", () => {
+  it("fails that table with the reason and writes nothing for it; the others are written", async () => {
+    const root = await tableProject();
+    answer = {
+      body: schema(
+        `<EntityType Name="Bad_"><Property Name="Rel::F" Type="Edm.String"/></EntityType><EntityType Name="Good_"><Property Name="a" Type="Edm.String"/></EntityType>`,
+        `<EntitySet Name="Bad" EntityType="com.filemaker.odata.Office.Bad_"/><EntitySet Name="Good" EntityType="com.filemaker.odata.Office.Good_"/>`,
+      ),
+    };
+    const result = await pullTables({ cwd: root, server: base, env: { FM_USERNAME: PULL_USER, FM_PASSWORD: PULL_PASSWORD } });
+    expect(result.tables.map((t) => [t.table, t.status])).toEqual([
+      ["Bad", "failed"],
+      ["Good", "created"],
+    ]);
+    expect(result.tables[0]!.error).toBe('the server\'s table cannot be described: fields[0].name: a table\'s own field cannot be named with "::" (related fields are reached through `relations`)');
+    expect(result.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Good.table.json"]);
+    expect(result.failed).toBe(true);
+  });
+});
+
 describe("fmgen pull --odata: a refused sign-in", () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
