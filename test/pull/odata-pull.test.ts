@@ -5,7 +5,7 @@ import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js
 import { pullTables, tableChangeLine, type TablesPullResult } from "../../src/pull/index.js";
 import { loadTables } from "../../src/table/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
-import { startOffice } from "../emulator/odata/serve-support.js";
+import { LAYOUTS, startOffice } from "../emulator/odata/serve-support.js";
 import { PULL_PASSWORD, PULL_USER } from "./helpers.js";
 import { CONTACTS, CONTACTS_LAYOUT, DB, fmfid, INVOICES, ODD, TABLES, tableProject } from "./odata-support.js";
 
@@ -85,6 +85,16 @@ describe("fmgen pull --odata: round trip through the emulator's $metadata", () =
       // Notes is keyless: rows are addressed by ROWID.
       expect(files.get("Notes.table.json")!.key).toBeUndefined();
       expect(await loadTables([join(root, "tables")])).toHaveLength(2);
+      // Served back beside the same layouts, the pulled tables are the same tables: a second pull changes nothing.
+      const again = await startEmulator({ layouts: LAYOUTS, tables: [join(root, "tables")], accounts, log: () => {} });
+      try {
+        expect(statuses(await pullTables({ cwd: root, server: again.url, check: true }))).toEqual([
+          ["Contacts", "unchanged"],
+          ["Notes", "unchanged"],
+        ]);
+      } finally {
+        await again.close();
+      }
     } finally {
       await office.close();
     }
