@@ -289,6 +289,7 @@ function planFiles(
 /** Why no layout is to be pulled, and what to do: name layouts, or (a mistyped --database?) use those found. */
 function nothingToPull(settings: PullSettings, existing: readonly Existing[]): string {
   const where = settings.layoutEntries.map((entry) => posixRelative(settings.root, entry) || ".").join(", ");
+  if (existing.length === 0 && settings.tablesOnly) return `no layouts to pull: the config names tables and no layouts; pull the tables with fmgen pull --odata (or name layouts: fmgen pull "Layout Name" ...)`;
   if (existing.length === 0) return `no layouts to pull: name them (fmgen pull "Layout Name" ...), or keep their description files in ${where}`;
   const databases = [...new Set(existing.map((e) => e.description.database))];
   const found = existing.map((e) => `${posixRelative(settings.root, e.file)} (database "${e.description.database}")`).join(", ");

@@ -15,6 +15,12 @@ export interface PullSettings {
   layoutEntries: string[];
   /** Where descriptions of layouts that have no file yet are written. */
   dir: string;
+  /** The config's `tables` entries, absolute (default `tables` beside the config): where table descriptions are found. */
+  tableEntries: string[];
+  /** Where descriptions of tables that have no file yet are written (`fmgen pull --odata`): `--dir`, else the first folder of `tableEntries`. */
+  tableDir: string;
+  /** Whether the config names `tables` and no `layouts` (a project of OData tables only). */
+  tablesOnly: boolean;
   /** `fmgen.pulled.json`, beside the config (or in the working folder without one). */
   stateFile: string;
   /** The project's root: the config's folder, or the working folder. */
@@ -60,6 +66,8 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
 
   const layoutEntries = (config?.layouts ?? ["layouts"]).map((entry) => resolve(root, entry));
   const dir = request.dir !== undefined ? resolve(cwd, request.dir) : await defaultDir(layoutEntries, root);
+  const tableEntries = (config?.tables ?? ["tables"]).map((entry) => resolve(root, entry));
+  const tableDir = request.dir !== undefined ? resolve(cwd, request.dir) : await defaultDir(tableEntries, root, "tables");
   let envFile = request.envFile !== undefined ? resolve(cwd, request.envFile) : undefined;
   if (envFile !== undefined && !(await pathExists(envFile))) {
     throw new PullSettingsError(`the env file ${request.envFile} does not exist${envFile !== request.envFile ? ` (${envFile})` : ""}: pass --env with a file of NAME=value lines, or leave it out to read .env beside the config`);
@@ -72,6 +80,9 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
     passwordEnv: config?.auth?.passwordEnv ?? DEFAULT_PASSWORD_ENV,
     layoutEntries,
     dir,
+    tableEntries,
+    tableDir,
+    tablesOnly: config?.tables !== undefined && config.layouts === undefined,
     stateFile: join(root, PULL_STATE_FILE_NAME),
     root,
     ...(configFile !== undefined ? { configFile } : {}),
@@ -79,10 +90,10 @@ export async function resolvePullSettings(request: SettingsRequest): Promise<Pul
   };
 }
 
-/** The first `layouts` entry that is a folder (a glob's fixed part, a file's folder). */
-async function defaultDir(entries: readonly string[], root: string): Promise<string> {
+/** The first entry's folder (a folder, a glob's fixed part, a file's folder). */
+async function defaultDir(entries: readonly string[], root: string, fallback = "layouts"): Promise<string> {
   const first = entries[0];
-  if (first === undefined) return join(root, "layouts");
+  if (first === undefined) return join(root, fallback);
   if (isGlob(first)) return globBase(first);
   if (first.endsWith(".json") && !(await stat(first).then((s) => s.isDirectory(), () => false))) return dirname(first);
   return first;

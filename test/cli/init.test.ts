@@ -94,7 +94,7 @@ describe("fmgen init", () => {
 
   it("on a terminal, asks for each value no flag gave, with defaults, and asks again for a URL that is not one", async () => {
     const dir = await tempDir("init");
-    const answers = ["fms.example.com", "https://fms.example.com/", "Invoicing", "MY_PASSWORD", "", "out"];
+    const answers = ["fms.example.com", "https://fms.example.com/", "Invoicing", "MY_PASSWORD", "", "fm/tables", "out"];
     const questions: string[] = [];
     const io = memoryIo({
       ask: async (question) => {
@@ -108,7 +108,8 @@ describe("fmgen init", () => {
       "The URL must start with http:// or https://; FileMaker Server URL: ",
       "Database (hosted file name, without .fmp12): ",
       "Environment variable for the password (FM_PASSWORD): ",
-      "Folder for layout descriptions (layouts): ",
+      'Folder for layout descriptions (Data API), "-" for none (layouts): ',
+      "Folder for table descriptions (OData), empty for none: ",
       "Folder for generated modules (generated): ",
     ]);
     expect(JSON.parse(await readFile(join(dir, "fmgen.config.json"), "utf8"))).toEqual({
@@ -116,8 +117,35 @@ describe("fmgen init", () => {
       database: "Invoicing",
       auth: { usernameEnv: "MY_USER", passwordEnv: "MY_PASSWORD" },
       layouts: ["layouts"],
+      tables: ["fm/tables"],
       outDir: "out",
     });
+  });
+
+  it("asks for table descriptions too: a project of tables only, of both, or (on a terminal) of neither refused", async () => {
+    const config = async (dir: string) => JSON.parse(await readFile(join(dir, "fmgen.config.json"), "utf8")) as Record<string, unknown>;
+    const tablesOnly = await tempDir("init");
+    const io = memoryIo();
+    expect(await run(["init", "--dir", tablesOnly, "--tables", "tables"], io)).toBe(0);
+    expect(await config(tablesOnly)).toEqual({ auth: { usernameEnv: "FM_USERNAME", passwordEnv: "FM_PASSWORD" }, tables: ["tables"], outDir: "generated" });
+    expect(io.out.join("\n")).toMatch(/then run fmgen pull --odata and fmgen generate\./);
+    expect(await loadConfigFile(join(tablesOnly, "fmgen.config.json"))).toMatchObject({ tables: ["tables"] });
+
+    const both = await tempDir("init");
+    expect(await run(["init", "--dir", both, "--layouts", "layouts", "--tables", "tables", "--tables", "more/*.table.json"], memoryIo())).toBe(0);
+    expect(await config(both)).toMatchObject({ layouts: ["layouts"], tables: ["tables", "more/*.table.json"] });
+
+    const answering = (answers: string[]) => memoryIo({ ask: async () => answers.shift() ?? "" });
+    const asked = await tempDir("init");
+    expect(await run(["init", "--dir", asked, "--server", "https://fms.example.com", "--database", "D", "--username-env", "U", "--password-env", "P"], answering(["-", "odata", ""]))).toBe(0);
+    expect(await config(asked)).toMatchObject({ tables: ["odata"], outDir: "generated" });
+    expect(await config(asked)).not.toHaveProperty("layouts");
+
+    const neither = await tempDir("init");
+    const refused = answering(["-", "", ""]);
+    expect(await run(["init", "--dir", neither, "--server", "https://fms.example.com", "--database", "D", "--username-env", "U", "--password-env", "P"], refused)).toBe(2);
+    expect(refused.err.join("\n")).toMatch(/a project needs layout descriptions, table descriptions or both: give --layouts or --tables/);
+    expect(await readdir(neither)).toEqual([]);
   });
 
   it("writes a server URL given with the Data API's path without it, and says so", async () => {

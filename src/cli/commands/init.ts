@@ -22,6 +22,7 @@ interface InitArgs {
   usernameEnv?: string;
   passwordEnv?: string;
   layouts?: string[];
+  tables?: string[];
   out?: string;
   dir?: string;
   force: boolean;
@@ -32,11 +33,16 @@ export interface InitValues {
   database?: string | undefined;
   usernameEnv: string;
   passwordEnv: string;
+  /** Layout descriptions (the Data API's); empty: none (a project of tables only). */
   layouts: string[];
+  /** Table descriptions (OData's); absent or empty: none. */
+  tables?: string[] | undefined;
   outDir: string;
 }
 
 const DEFAULT_LAYOUTS = "layouts";
+/** The answer that asks for no layouts folder (a project of tables only). */
+const NONE = "-";
 const DEFAULT_OUT = "generated";
 
 /**
@@ -54,7 +60,8 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
         .option("database", { type: "string", describe: "Hosted file name, without .fmp12" })
         .option("username-env", { type: "string", describe: `Environment variable holding the account name (default ${DEFAULT_USERNAME_ENV})` })
         .option("password-env", { type: "string", describe: `Environment variable holding the password (default ${DEFAULT_PASSWORD_ENV})` })
-        .option("layouts", { type: "string", array: true, describe: `Folders, files or globs of layout descriptions (default ${DEFAULT_LAYOUTS})` })
+        .option("layouts", { type: "string", array: true, describe: `Folders, files or globs of layout descriptions (default ${DEFAULT_LAYOUTS}, or none when --tables is given)` })
+        .option("tables", { type: "string", array: true, describe: "Folders, files or globs of table descriptions, for the OData API (fmgen pull --odata; default none)" })
         .option("out", { type: "string", describe: `Folder for the generated modules (default ${DEFAULT_OUT})` })
         .option("dir", { type: "string", describe: "Project folder to write into (default: the working folder)" })
         .option("force", { type: "boolean", default: false, describe: "Overwrite existing files" }) as never,
@@ -88,7 +95,8 @@ export function initCommand(io: CliIo, setExitCode: (code: number) => void, usag
       const show = (name: string) => relative(process.cwd(), join(dir, name)) || name;
       io.stdout(`fmgen init: wrote ${files.map((f) => show(f.path)).join(", ")}`);
       if (values.server === undefined || values.database === undefined) io.stdout(`Set "server" and "database" in ${show(CONFIG_FILE_NAME)} (or pass --server and --database to fmgen pull).`);
-      io.stdout(`Next: copy .env.example to .env and fill in ${values.usernameEnv} and ${values.passwordEnv} (never commit .env), then run fmgen pull "<Layout Name>" and fmgen generate.`);
+      const pulls = [...(values.layouts.length ? ['fmgen pull "<Layout Name>"'] : []), ...(values.tables?.length ? ["fmgen pull --odata"] : [])].join(" and ");
+      io.stdout(`Next: copy .env.example to .env and fill in ${values.usernameEnv} and ${values.passwordEnv} (never commit .env), then run ${pulls} and fmgen generate.`);
       io.stdout("An app that keeps tokens with fileTokenStore(path) should list that file in .gitignore too: it holds live session tokens.");
       setExitCode(0);
     },
@@ -110,9 +118,13 @@ async function collectValues(args: InitArgs, io: CliIo): Promise<InitValues> {
   const database = await ask("Database (hosted file name, without .fmp12)", args.database);
   const usernameEnv = (await ask("Environment variable for the account name", args.usernameEnv, DEFAULT_USERNAME_ENV))!;
   const passwordEnv = (await ask("Environment variable for the password", args.passwordEnv, DEFAULT_PASSWORD_ENV))!;
-  const layouts = args.layouts?.length ? args.layouts : [(await ask("Folder for layout descriptions", undefined, DEFAULT_LAYOUTS))!];
+  // Without a terminal: the default layouts folder, unless --tables makes a project of tables only.
+  const layoutsAnswer = args.layouts?.length ? undefined : await ask(`Folder for layout descriptions (Data API), "${NONE}" for none`, undefined, args.tables?.length ? NONE : DEFAULT_LAYOUTS);
+  const layouts = args.layouts?.length ? args.layouts : layoutsAnswer === NONE ? [] : [layoutsAnswer!];
+  const tablesAnswer = args.tables?.length || !io.ask ? undefined : await ask("Folder for table descriptions (OData), empty for none", undefined);
+  const tables = args.tables?.length ? args.tables : tablesAnswer !== undefined ? [tablesAnswer] : undefined;
   const outDir = (await ask("Folder for generated modules", args.out, DEFAULT_OUT))!;
-  return { server, database, usernameEnv, passwordEnv, layouts, outDir };
+  return { server, database, usernameEnv, passwordEnv, layouts, tables, outDir };
 }
 
 /** The variables the README's app reads its server and database from; `.env.example` holds them with init's values. */
@@ -144,9 +156,11 @@ export function initFiles(values: InitValues, dir: string): { path: string; cont
     ...(values.server !== undefined ? { server: values.server } : {}),
     ...(values.database !== undefined ? { database: values.database } : {}),
     auth: { usernameEnv: values.usernameEnv, passwordEnv: values.passwordEnv },
-    layouts: values.layouts,
+    ...(values.layouts.length ? { layouts: values.layouts } : {}),
+    ...(values.tables?.length ? { tables: values.tables } : {}),
     outDir: values.outDir,
   };
+  if (!config.layouts && !config.tables) throw new Error("a project needs layout descriptions, table descriptions or both: give --layouts or --tables (or answer one folder)");
   parseConfig(config, CONFIG_FILE_NAME);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.usernameEnv) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.passwordEnv)) {
     throw new Error(`environment variable names must be letters, digits and _, got "${values.usernameEnv}" and "${values.passwordEnv}"`);

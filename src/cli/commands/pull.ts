@@ -1,5 +1,19 @@
 import type { CommandModule } from "yargs";
-import { closingLine, DEFAULT_SAMPLE, listServerLayouts, pull, PullSettingsError, reportJson, reportLines, type SourceChoice } from "../../pull/index.js";
+import {
+  closingLine,
+  DEFAULT_SAMPLE,
+  listServerLayouts,
+  listServerTables,
+  pull,
+  pullTables,
+  PullSettingsError,
+  reportJson,
+  reportLines,
+  tableClosingLine,
+  tableReportJson,
+  tableReportLines,
+  type SourceChoice,
+} from "../../pull/index.js";
 import type { CliIo } from "../io.js";
 
 interface PullArgs {
@@ -15,25 +29,29 @@ interface PullArgs {
   check: boolean;
   json: boolean;
   list: boolean;
+  odata: boolean;
 }
 
 /**
  * `fmgen pull [layout...]`: writes `<Name>.layout.json` for each layout from the live server and prints what
  * changed. Without names it pulls the layouts of the description files the config's `layouts` entries hold.
- * `--check` writes nothing and exits 1 when a description differs from the server.
+ * `--check` writes nothing and exits 1 when a description differs from the server. `--odata` pulls table descriptions
+ * (`<Name>.table.json`) from the OData API's `$metadata` instead: the names are tables, and without any it pulls every
+ * table occurrence the server lists.
  */
 export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, PullArgs> {
   return {
     command: "pull [layout..]",
-    describe: "Write layout descriptions from the live layouts and report what changed",
+    describe: "Write layout descriptions from the live layouts (or, with --odata, table descriptions from $metadata) and report what changed",
     builder: (y) =>
       y
-        .positional("layout", { type: "string", array: true, describe: "Layout names (default: the layouts of the existing description files)" })
-        .option("name", { type: "string", describe: "TypeScript name of the one layout named (default: the PascalCase of its name, \"Contacts Web\" -> ContactsWeb)" })
+        .positional("layout", { type: "string", array: true, describe: "Layout names (default: the layouts of the existing description files); with --odata, table names (default: every table)" })
+        .option("odata", { type: "boolean", default: false, describe: "Pull table descriptions (<Name>.table.json) from the OData API's $metadata instead of layouts" })
+        .option("name", { type: "string", describe: "TypeScript name of the one layout (or --odata table) named (default: the PascalCase of its name, \"Contacts Web\" -> ContactsWeb)" })
         .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
         .option("server", { type: "string", describe: "Server URL (replaces the config's server)" })
         .option("database", { type: "string", describe: "Hosted file name (replaces the config's database)" })
-        .option("dir", { type: "string", describe: "Folder for new description files (default: the config's first layouts folder)" })
+        .option("dir", { type: "string", describe: "Folder for new description files (default: the config's first layouts folder; with --odata, its first tables folder, else tables)" })
         // Also --env-file, which Node (20 to 26) reads itself wherever it stands: a missing file then ends the process
         // with Node's own "node: <file>: not found" (exit 9) before fmgen starts. --env is fmgen's alone.
         .option("env", { type: "string", alias: "env-file", describe: "File of environment variables for the credentials (default: .env beside the config)" })
@@ -46,6 +64,25 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
       const cwd = process.cwd();
       const request = { cwd, config: args.config, server: args.server, database: args.database, dir: args.dir, envFile: args.env };
       try {
+        if (args.odata) {
+          if (args.source !== "auto" || args.sample !== DEFAULT_SAMPLE) throw new PullSettingsError("--source and --sample choose how layouts are read; --odata reads $metadata, so leave them out");
+          if (args.list) {
+            const listed = await listServerTables(request);
+            if (args.json) io.stdout(JSON.stringify(listed, null, 2));
+            else for (const table of listed.tables) io.stdout(table.id !== undefined ? `${table.name}\t(${table.id})` : table.name);
+            setExitCode(0);
+            return;
+          }
+          const result = await pullTables({ ...request, tables: args.layout, name: args.name, check: args.check });
+          if (args.json) io.stdout(tableReportJson(result));
+          else {
+            for (const line of tableReportLines(result)) io.stdout(line);
+            const closing = tableClosingLine(result);
+            (closing.toStderr ? io.stderr : io.stdout)(closing.line);
+          }
+          setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
+          return;
+        }
         if (args.list) {
           const listed = await listServerLayouts(request);
           if (args.json) io.stdout(JSON.stringify(listed, null, 2));

@@ -1,0 +1,207 @@
+import { dirname, join } from "node:path";
+import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
+import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX, writeFilesAtomically } from "../../project/index.js";
+import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
+import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
+import { PullError } from "../errors.js";
+import { PullSettingsError, readCredentials, resolvePullSettings, type SettingsRequest } from "../settings.js";
+import type { LiveTable } from "./csdl.js";
+import { diffTables, type TableChange } from "./diff.js";
+import { readMetadata } from "./fetch-metadata.js";
+import { mergeTable, tableProblems } from "./merge.js";
+
+/**
+ * `fmgen pull --odata [Table...]`: read `$metadata` once, merge each table occurrence into its `<Name>.table.json`
+ * (found among the config's `tables` entries by FMTID, else by name; new ones in the tables folder), report what
+ * changed, and write (or, for `--check`, only compare). Without names it pulls every table occurrence the server
+ * lists, and reports a described table the server no longer has.
+ */
+
+export interface TablePullOptions extends SettingsRequest {
+  /** Table occurrences to pull; default: every one `$metadata` lists. */
+  tables?: readonly string[] | undefined;
+  /** `--name`: the TypeScript name of the one table named. */
+  name?: string | undefined;
+  check?: boolean | undefined;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Bounds of the `$metadata` request (tests). */
+  timeoutMs?: number | undefined;
+  maxBytes?: number | undefined;
+}
+
+export type TableStatus = DescriptionStatus | "failed";
+
+export interface TablePullResult {
+  table: string;
+  /** The description file, absolute. */
+  file: string;
+  status: TableStatus;
+  changes: TableChange[];
+  notes: string[];
+  /** Fields and relations of a new file. */
+  fields?: number;
+  relations?: number;
+  error?: string;
+}
+
+export interface TablesPullResult {
+  server: string;
+  database: string;
+  root: string;
+  check: boolean;
+  tables: TablePullResult[];
+  written: string[];
+  drift: boolean;
+  failed: boolean;
+  /** Descriptions that name another database and were left alone. */
+  skipped: string[];
+}
+
+type Existing = ExistingDescription<TableDescriptionInput>;
+
+export async function pullTables(options: TablePullOptions): Promise<TablesPullResult> {
+  const settings = await resolvePullSettings(options);
+  if (options.name !== undefined) {
+    if (options.tables?.length !== 1) throw new PullSettingsError(`--name names one table: pull it alone (fmgen pull --odata "Table" --name ${options.name})`);
+    if (!TYPESCRIPT_IDENTIFIER.test(options.name)) throw new PullSettingsError(`--name must be a TypeScript identifier (letters, digits, _ and $, not starting with a digit), got "${options.name}"`);
+  }
+  const existing = await readExistingTables(settings.tableEntries);
+  const skipped = existing.filter((e) => e.description.database !== settings.database).map((e) => e.file);
+  const ours = existing.filter((e) => e.description.database === settings.database);
+  describedOnce(ours);
+  const credentials = await readCredentials(settings, options.env ?? process.env);
+  const live = await readMetadata({
+    server: settings.server,
+    database: settings.database,
+    credentials,
+    usernameEnv: settings.usernameEnv,
+    passwordEnv: settings.passwordEnv,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+  });
+
+  const wanted = options.tables?.length ? [...new Set(options.tables)] : undefined;
+  if (wanted) {
+    const unknown = wanted.filter((name) => !live.some((t) => t.table === name));
+    if (unknown.length > 0) {
+      const listed = live.map((t) => JSON.stringify(t.table)).join(", ") || "none";
+      throw new PullError(`no table occurrence ${unknown.map((n) => JSON.stringify(n)).join(", ")} in database "${settings.database}" on ${settings.server}; its $metadata lists: ${listed}`);
+    }
+  }
+  const chosen = wanted ? live.filter((t) => wanted.includes(t.table)) : live;
+  const results: TablePullResult[] = [];
+  const pending: { file: string; contents: string }[] = [];
+  const taken = new Set(existing.map((e) => e.file));
+  const claimed = new Set<Existing>();
+  for (const table of chosen) {
+    const found = findExisting(table, ours, claimed);
+    if (found) claimed.add(found);
+    const file = found?.file ?? newFile(settings.tableDir, options.name ?? defaultTypeName(table.table), options.name !== undefined, taken);
+    const { result, write } = pullTable(table, file, found, settings.database, settings.root, options.name);
+    results.push(result);
+    if (write) pending.push(write);
+  }
+  // A described table the server no longer lists (by id or name): reported, its file left for a person to delete.
+  if (!wanted) {
+    for (const gone of ours.filter((e) => !claimed.has(e))) {
+      results.push({
+        table: gone.description.table,
+        file: gone.file,
+        status: "failed",
+        changes: [],
+        notes: [],
+        error: `the server lists no table occurrence "${gone.description.table}"${gone.description.id !== undefined ? ` (or ${gone.description.id})` : ""}: delete the file if the table is gone, or fix its "table"`,
+      });
+    }
+  }
+  const check = options.check ?? false;
+  if (!check) await writeFilesAtomically(pending);
+  const failed = results.some((r) => r.status === "failed");
+  return {
+    server: settings.server,
+    database: settings.database,
+    root: settings.root,
+    check,
+    tables: results,
+    written: check ? [] : pending.map((p) => p.file),
+    drift: failed || results.some((r) => r.status === "created" || r.status === "updated"),
+    failed,
+    skipped,
+  };
+}
+
+function pullTable(
+  live: LiveTable,
+  file: string,
+  existing: Existing | undefined,
+  database: string,
+  root: string,
+  name: string | undefined,
+): { result: TablePullResult; write?: { file: string; contents: string } } {
+  const schemaRef = schemaReference("table.schema.json", dirname(file), root);
+  const merged = mergeTable({ live, database, file: existing?.description, schemaRef, name });
+  const problems = tableProblems(merged);
+  if (problems !== undefined) {
+    return { result: { table: live.table, file, status: "failed", changes: [], notes: live.notes, error: `the server's table cannot be described: ${problems}` } };
+  }
+  const { status, changes, write } = descriptionOutcome(file, existing, merged, diffTables);
+  const result: TablePullResult = {
+    table: live.table,
+    file,
+    status,
+    changes,
+    notes: live.notes,
+    ...(status === "created" ? { fields: merged.fields.length, relations: merged.relations?.length ?? 0 } : {}),
+  };
+  return write ? { result, write } : { result };
+}
+
+/** The description of `live`: the one of its FMTID, else (neither telling ids) the one of its name. */
+function findExisting(live: LiveTable, ours: readonly Existing[], claimed: ReadonlySet<Existing>): Existing | undefined {
+  const free = ours.filter((e) => !claimed.has(e));
+  if (live.id !== undefined) {
+    const same = free.find((e) => e.description.id !== undefined && idNumber(e.description.id) === idNumber(live.id!));
+    if (same) return same;
+  }
+  return free.find((e) => e.description.table === live.table && (e.description.id === undefined || live.id === undefined));
+}
+
+/** Two files of one table (by name or by FMTID) would each claim the server's: an error naming both, before any request. */
+function describedOnce(ours: readonly Existing[]): void {
+  const seen = new Map<string, Existing>();
+  for (const e of ours) {
+    const keys = [`table ${JSON.stringify(e.description.table)}`, ...(e.description.id !== undefined ? [`id ${idNumber(e.description.id)}`] : [])];
+    for (const key of keys) {
+      const first = seen.get(key);
+      if (first) {
+        const path = key.startsWith("id") ? "id" : "table";
+        throw new TableFileError(e.file, [{ path, message: `${path === "id" ? `table id "${e.description.id}"` : `table "${e.description.table}"`} of database "${e.description.database}" is also described by ${first.file}` }]);
+      }
+      seen.set(key, e);
+    }
+  }
+}
+
+/** `<dir>/<Stem>.table.json`, numbered when taken. */
+function newFile(dir: string, stem: string, given: boolean, taken: Set<string>): string {
+  const base = given ? boundName(stem, stem, "-") : stem;
+  let file = join(dir, `${base}${TABLE_FILE_SUFFIX}`);
+  for (let n = 2; taken.has(file); n++) file = join(dir, `${base}-${n}${TABLE_FILE_SUFFIX}`);
+  taken.add(file);
+  return file;
+}
+
+async function readExistingTables(entries: readonly string[]): Promise<Existing[]> {
+  const files = (await descriptionFiles(entries, { suffix: TABLE_FILE_SUFFIX, missing: "skip" })).filter((file) => !file.endsWith(LAYOUT_FILE_SUFFIX) && !file.endsWith(".database.json"));
+  const out: Existing[] = [];
+  for (const file of files) out.push(await readDescriptionFile(file, tableDescriptionSchema, TableFileError));
+  return out;
+}
+
+/** `fmgen pull --odata --list`: the table occurrences `$metadata` lists. */
+export async function listServerTables(options: SettingsRequest & { env?: Readonly<Record<string, string | undefined>> | undefined }): Promise<{ server: string; database: string; tables: { name: string; id?: string }[] }> {
+  const settings = await resolvePullSettings(options);
+  const credentials = await readCredentials(settings, options.env ?? process.env);
+  const live = await readMetadata({ server: settings.server, database: settings.database, credentials, usernameEnv: settings.usernameEnv, passwordEnv: settings.passwordEnv });
+  return { server: settings.server, database: settings.database, tables: live.map((t) => ({ name: t.table, ...(t.id !== undefined ? { id: t.id } : {}) })) };
+}

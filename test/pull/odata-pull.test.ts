@@ -1,0 +1,195 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
+import { pullTables, tableChangeLine, type TablesPullResult } from "../../src/pull/index.js";
+import { loadTables } from "../../src/table/index.js";
+import type { TableDescriptionInput } from "../../src/table/schema.js";
+import { LAYOUTS, startOffice } from "../emulator/odata/serve-support.js";
+import { PULL_PASSWORD, PULL_USER } from "./helpers.js";
+import { CONTACTS, CONTACTS_LAYOUT, DB, fmfid, INVOICES, ODD, TABLES, tableProject } from "./odata-support.js";
+
+// `fmgen pull --odata` against the emulator over loopback: the table descriptions it is given come back from its
+// `$metadata` as they were (every annotation a description holds); a layouts-only emulator gives sensible tables;
+// hand edits survive a pull; a rename in FileMaker (same FMFID/FMTID) is reported as one.
+
+const accounts = [{ username: PULL_USER, password: PULL_PASSWORD }];
+const start = (tables: readonly TableDescriptionInput[]) => startEmulator({ layouts: [CONTACTS_LAYOUT], tables, accounts, log: () => {} });
+
+async function readTables(root: string): Promise<Map<string, TableDescriptionInput>> {
+  const out = new Map<string, TableDescriptionInput>();
+  for (const file of (await readdir(join(root, "tables"))).sort()) out.set(file, JSON.parse(await readFile(join(root, "tables", file), "utf8")) as TableDescriptionInput);
+  return out;
+}
+
+const statuses = (result: TablesPullResult) => result.tables.map((t) => [t.table, t.status]);
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await start(TABLES);
+});
+afterAll(() => emu.close());
+
+describe("fmgen pull --odata: round trip through the emulator's $metadata", () => {
+  it("gives back the table descriptions the emulator was given, ids, key, relations, repetitions and comments included", async () => {
+    const root = await tableProject();
+    const result = await pullTables({ cwd: root, server: emu.url });
+    expect(statuses(result)).toEqual([
+      ["Contacts", "created"],
+      ["Invoices", "created"],
+      [ODD.table, "created"],
+    ]);
+    expect(result.failed).toBe(false);
+    const files = await readTables(root);
+    expect([...files.keys()]).toEqual(["Contacts.table.json", "Invoices.table.json", "OddNamesCo.table.json"]);
+    expect(files.get("Contacts.table.json")).toEqual(CONTACTS);
+    expect(files.get("Invoices.table.json")).toEqual(INVOICES);
+    expect(files.get("OddNamesCo.table.json")).toEqual(ODD);
+    // The files load as one valid set, as generate and the emulator read them.
+    expect((await loadTables([join(root, "tables")])).map((t) => t.name)).toEqual(["Contacts", "Invoices", "OddNamesCo"]);
+
+    const again = await pullTables({ cwd: root, server: emu.url });
+    expect(statuses(again).map(([, s]) => s)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    expect(again).toMatchObject({ written: [], drift: false });
+    expect((await pullTables({ cwd: root, server: emu.url, check: true })).drift).toBe(false);
+  });
+
+  it("pulls only the tables named, and refuses an unknown name listing what exists", async () => {
+    const root = await tableProject();
+    const one = await pullTables({ cwd: root, server: emu.url, tables: ["Invoices"], name: "Bill" });
+    expect(statuses(one)).toEqual([["Invoices", "created"]]);
+    expect([...(await readTables(root)).entries()]).toEqual([["Bill.table.json", { ...INVOICES, name: "Bill" }]]);
+    await expect(pullTables({ cwd: root, server: emu.url, tables: ["Invoices", "Nope"] })).rejects.toThrow(
+      `no table occurrence "Nope" in database "Office" on ${emu.url}; its $metadata lists: "Contacts", "Invoices", ${JSON.stringify(ODD.table)}`,
+    );
+  });
+
+  it("describes a layouts-only emulator's tables: key, read-only calculation, repetitions, container, relation", async () => {
+    const office = await startOffice(0, { accounts, log: () => {} });
+    try {
+      const root = await tableProject();
+      const result = await pullTables({ cwd: root, server: office.url });
+      expect(statuses(result)).toEqual([
+        ["Contacts", "created"],
+        ["Notes", "created"],
+      ]);
+      const files = await readTables(root);
+      const contacts = files.get("Contacts.table.json")!;
+      expect(contacts).toMatchObject({ database: DB, table: "Contacts", key: "id", relations: [{ name: "Notes", table: "Notes", many: true }] });
+      const field = (name: string) => contacts.fields.find((f) => f.name === name);
+      expect(field("id")).toMatchObject({ type: "text", notNull: true, autoEnter: "uuid" });
+      expect(field("Label")).toMatchObject({ type: "text", readOnly: true });
+      expect(field("Tags")).toMatchObject({ repetitions: 2 });
+      expect(field("Photo")).toMatchObject({ type: "container" });
+      expect(contacts.fields.map((f) => f.type)).toEqual(["text", "text", "number", "date", "time", "timestamp", "container", "text", "text"]);
+      // Notes is keyless: rows are addressed by ROWID.
+      expect(files.get("Notes.table.json")!.key).toBeUndefined();
+      expect(await loadTables([join(root, "tables")])).toHaveLength(2);
+      // Served back beside the same layouts, the pulled tables are the same tables: a second pull changes nothing.
+      const again = await startEmulator({ layouts: LAYOUTS, tables: [join(root, "tables")], accounts, log: () => {} });
+      try {
+        expect(statuses(await pullTables({ cwd: root, server: again.url, check: true }))).toEqual([
+          ["Contacts", "unchanged"],
+          ["Notes", "unchanged"],
+        ]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await office.close();
+    }
+  });
+});
+
+describe("fmgen pull --odata: merging into the files", () => {
+  it("keeps hand edits: TypeScript name, descriptions, an auto-enter kind the server leaves open, $schema", async () => {
+    const root = await tableProject();
+    await pullTables({ cwd: root, server: emu.url });
+    const contactsFile = join(root, "tables", "Contacts.table.json");
+    const invoicesFile = join(root, "tables", "Invoices.table.json");
+    const edited: TableDescriptionInput = {
+      ...CONTACTS,
+      $schema: "../schema/table.schema.json",
+      name: "Person",
+      description: "Everyone we bill",
+      fields: CONTACTS.fields.map((f) =>
+        f.name === "id" ? { ...f, autoEnter: "serial" as const } : f.name === "Age" ? { ...f, type: "text" as const, description: "in years" } : f.name === "Name" ? { ...f, description: "Shown on invoices" } : f,
+      ),
+    };
+    await writeFile(contactsFile, JSON.stringify(edited));
+    const invoices = JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput;
+    // Created carries no VersionID: a modification timestamp without one is as likely as a creation timestamp.
+    await writeFile(invoicesFile, JSON.stringify({ ...invoices, fields: invoices.fields.map((f) => (f.name === "Created" ? { ...f, autoEnter: "modificationTimestamp" } : f)) }));
+
+    const result = await pullTables({ cwd: root, server: emu.url });
+    const contacts = result.tables.find((t) => t.table === "Contacts")!;
+    // The server owns the type: Age goes back to number, and that is the one change.
+    expect(contacts.status).toBe("updated");
+    expect(contacts.changes.map(tableChangeLine)).toEqual(['~ field "Age": retyped text -> number  [breaking]']);
+    const after = JSON.parse(await readFile(contactsFile, "utf8")) as TableDescriptionInput;
+    expect(after).toMatchObject({ $schema: "../schema/table.schema.json", name: "Person", description: "Everyone we bill" });
+    expect(after.fields.find((f) => f.name === "id")!.autoEnter).toBe("serial");
+    expect(after.fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "number", id: fmfid(3, 1065089), description: "in years" });
+    expect(after.fields.find((f) => f.name === "Name")!.description).toBe("Shown on invoices");
+    expect(result.tables.find((t) => t.table === "Invoices")!.status).toBe("reformatted");
+    expect((JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Created")!.autoEnter).toBe("modificationTimestamp");
+  });
+
+  it("--check reports drift and writes nothing; a rename in FileMaker (same id) is a rename, not a removal and an addition", async () => {
+    const root = await tableProject();
+    await pullTables({ cwd: root, server: emu.url });
+    const before = await readTables(root);
+    // The same file after changes in FileMaker: Contacts' Age renamed Years, Alarm deleted, Email added (not empty,
+    // no auto-enter: breaking); the odd table renamed.
+    const changed = await start([
+      {
+        ...CONTACTS,
+        fields: [
+          ...CONTACTS.fields.filter((f) => f.name !== "Alarm").map((f) => (f.name === "Age" ? { ...f, name: "Years" } : f)),
+          { name: "Email", type: "text", notNull: true, id: fmfid(11, 1065089) },
+        ],
+      },
+      INVOICES,
+      { ...ODD, table: "Odd Renamed" },
+    ]);
+    try {
+      const check = await pullTables({ cwd: root, server: changed.url, check: true });
+      expect(check).toMatchObject({ drift: true, written: [] });
+      expect(await readTables(root)).toEqual(before);
+      const lines = (table: string) => check.tables.find((t) => t.table === table)!.changes.map(tableChangeLine);
+      expect(lines("Contacts")).toEqual([
+        '~ field "Years": renamed from "Age" (same id)  [breaking]',
+        '+ field "Email" (text)  [breaking]',
+        '- field "Alarm" (time)  [breaking]',
+      ]);
+      expect(lines("Odd Renamed")).toEqual([`~ table renamed from ${JSON.stringify(ODD.table)} to "Odd Renamed" (same id)`]);
+      expect(statuses(check)).toEqual([
+        ["Contacts", "updated"],
+        ["Invoices", "unchanged"],
+        ["Odd Renamed", "updated"],
+      ]);
+
+      const written = await pullTables({ cwd: root, server: changed.url });
+      expect(written.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Contacts.table.json", "tables/OddNamesCo.table.json"]);
+      // The renamed table stays in its file and keeps its TypeScript name, so generated exports keep theirs.
+      expect((await readTables(root)).get("OddNamesCo.table.json")).toEqual({ ...ODD, table: "Odd Renamed", name: "OddNamesCo" });
+      expect((await pullTables({ cwd: root, server: changed.url, check: true })).drift).toBe(false);
+    } finally {
+      await changed.close();
+    }
+  });
+
+  it("reports a described table the server no longer lists, and leaves descriptions of another database alone", async () => {
+    const root = await tableProject();
+    await writeFile(join(root, "tables", "Gone.table.json"), JSON.stringify({ database: DB, table: "Gone", id: "FMTID:1065999", fields: [{ name: "x", type: "text" }] }));
+    await writeFile(join(root, "tables", "Other.table.json"), JSON.stringify({ database: "Elsewhere", table: "T", fields: [{ name: "x", type: "text" }] }));
+    const result = await pullTables({ cwd: root, server: emu.url, tables: [] });
+    expect(result.failed).toBe(true);
+    expect(result.tables.at(-1)).toMatchObject({ table: "Gone", status: "failed", error: 'the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"' });
+    expect(result.skipped).toEqual([join(root, "tables", "Other.table.json")]);
+
+    // Two files of one table would each claim it: refused before any request, naming both.
+    await writeFile(join(root, "tables", "Gone2.table.json"), JSON.stringify({ database: DB, table: "Gone", fields: [{ name: "x", type: "text" }] }));
+    await expect(pullTables({ cwd: root, server: emu.url })).rejects.toThrow(/Gone2\.table\.json.*table: table "Gone" of database "Office" is also described by .*Gone\.table\.json/s);
+  });
+});
