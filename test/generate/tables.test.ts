@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emitFiles, generate, prettierFormat, TablePlanError, type GeneratedFile } from "../../src/generate/index.js";
+import { emitFiles, generate, needsPrettier, prettierFormat, TablePlanError, type GeneratedFile } from "../../src/generate/index.js";
 import { parseTableDescription, type TableDescription, type TableDescriptionInput } from "../../src/table/index.js";
 import { GOLDEN_SETS, loadSet } from "../golden/golden-sets.js";
 import { layout } from "./helpers.js";
@@ -101,7 +101,7 @@ describe("table modules: planning names", () => {
 });
 
 describe("table modules: the emitted text", () => {
-  const contacts = table({
+  const contactsJson: Partial = {
     database: "Contacts",
     table: "Contacts",
     id: "FMTID:1065089",
@@ -119,7 +119,8 @@ describe("table modules: the emitted text", () => {
       { name: "Invoices", table: "Invoices", many: true },
       { name: "Parent", table: "Contacts", many: false },
     ],
-  });
+  };
+  const contacts = table(contactsJson);
   const invoices = table({ database: "Contacts", table: "Invoices", fields: [{ name: "n", type: "number" }], relations: [{ name: "Contacts", table: "Contacts", many: true }] });
 
   it("states each fact once: the spec (kinds, read-only, repetitions, notNull, auto-enter, ids, relations as typed thunks), the row's types, the relations' interface", async () => {
@@ -173,6 +174,15 @@ describe("table modules: the emitted text", () => {
     const ts = await generate([], { tables: [contacts, invoices], importExtension: ".ts" });
     expect(contents(ts, "contacts.table.ts")).toContain('import { Invoices } from "./invoices.table.ts";');
     expect(contents(ts, "index.ts")).toContain('export * from "./contacts.table.ts";');
+  });
+
+  it("prints an ordinary table module in prettier's layout, so that formatting runs prettier on none of its statements", () => {
+    const kinds = ["text", "number", "date", "timestamp"] as const;
+    const fields = Array.from({ length: 40 }, (_, j) => ({ name: `Field ${j}`, type: kinds[j % 4]!, id: `FMFID:${(j + 10) * 2 ** 32 + 1065089}`, ...(j % 3 ? {} : { notNull: true }) }));
+    const files = emitFiles([], { tables: [table({ ...contactsJson, fields: [...contactsJson.fields!, ...fields] }), invoices] });
+    const statements = files.filter((f) => f.path.endsWith(".table.ts")).flatMap((f) => f.printed.statements);
+    expect(statements.length).toBeGreaterThan(10);
+    expect(statements.filter((s) => needsPrettier(s.text)).map((s) => s.text.slice(0, 60))).toEqual([]);
   });
 
   it("is deterministic: the same descriptions in any order give the same bytes", async () => {

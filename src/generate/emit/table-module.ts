@@ -63,7 +63,7 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
       )}`,
     ),
     withDocs(
-      docText("What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required."),
+      docText("What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required."),
       `export interface ${n}Insert extends InsertOf<typeof ${n}>, Record<never, never> {}`,
     ),
     withDocs(docText("What update() takes: the writable fields, each optional; `null` clears one."), `export interface ${n}Update extends UpdateOf<typeof ${n}>, Record<never, never> {}`),

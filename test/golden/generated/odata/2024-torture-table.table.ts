@@ -116,7 +116,7 @@ export interface _2024TortureTableRelations {
   valueOf: typeof LineItems_064d9c;
 }
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface _2024TortureTableInsert extends InsertOf<typeof _2024TortureTable>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

@@ -19,7 +19,7 @@ export interface ClassTableRow {
 /** The tables related to "Class", by relation name: what `expand` and `related` reach. */
 export interface ClassTableRelations {}
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface ClassTableInsert extends InsertOf<typeof ClassTable>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

@@ -58,7 +58,7 @@ export interface ContactsTableRelations {
   "Referred By": typeof ContactsTable;
 }
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface ContactsTableInsert extends InsertOf<typeof ContactsTable>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

@@ -19,7 +19,7 @@ export interface LineItems_064d9cRow {
 /** The tables related to "Line-Items", by relation name: what `expand` and `related` reach. */
 export interface LineItems_064d9cRelations {}
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface LineItems_064d9cInsert extends InsertOf<typeof LineItems_064d9c>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

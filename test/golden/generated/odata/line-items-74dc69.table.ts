@@ -32,7 +32,7 @@ export interface LineItems_74dc69Relations {
   Torture: typeof _2024TortureTable;
 }
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface LineItems_74dc69Insert extends InsertOf<typeof LineItems_74dc69>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

@@ -19,7 +19,7 @@ export interface NaN_c118a6Row {
 /** The tables related to "NaN", by relation name: what `expand` and `related` reach. */
 export interface NaN_c118a6Relations {}
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface NaN_c118a6Insert extends InsertOf<typeof NaN_c118a6>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */

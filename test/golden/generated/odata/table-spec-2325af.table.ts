@@ -19,7 +19,7 @@ export interface TableSpec_2325afRow {
 /** The tables related to "Table Spec", by relation name: what `expand` and `related` reach. */
 export interface TableSpec_2325afRelations {}
 
-/** What create() takes: the writable fields (no read-only field, no container); the not-empty ones without auto-enter required. */
+/** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
 export interface TableSpec_2325afInsert extends InsertOf<typeof TableSpec_2325af>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
