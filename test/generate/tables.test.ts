@@ -193,3 +193,24 @@ describe("table modules: the emitted text", () => {
     expect(tables.length).toBeGreaterThan(5);
   });
 });
+
+describe("table modules at run time", () => {
+  it("load (the odata golden set, through index.ts): each definition is its description, relations' targets resolve across modules that import each other", async () => {
+    const generated = (await import("../golden/generated/odata/index.js")) as Record<string, unknown>;
+    const { tables } = await loadSet(GOLDEN_SETS.odata);
+    const definitions = Object.values(generated).filter((v): v is { database: string; table: string; fields: object; relations?: Record<string, { table: string; target: () => { table: string } }> } => typeof v === "object" && v !== null && "fields" in v && !("layout" in v) && "table" in v);
+    expect(definitions.map((d) => `${d.database}/${d.table}`).sort()).toEqual(tables.map((t) => `${t.database}/${t.table}`).sort());
+    for (const description of tables) {
+      const definition = definitions.find((d) => d.database === description.database && d.table === description.table)!;
+      expect(Object.keys(definition.fields), description.table).toEqual(description.fields.map((f) => f.name));
+      expect(Object.keys(definition.relations ?? {}), description.table).toEqual((description.relations ?? []).map((r) => r.name));
+      for (const relation of description.relations ?? []) {
+        const target = Object.getOwnPropertyDescriptor(definition.relations, relation.name)!.value as { target: () => { table: string } };
+        expect(target.target().table, `${description.table} -> ${relation.name}`).toBe(relation.table);
+      }
+    }
+    // A table named "__proto__" is an export like any other, and its "__proto__" relation an own property.
+    expect(Object.hasOwn(generated, "__proto__")).toBe(true);
+    expect(Reflect.get(generated, "__proto__")).toMatchObject({ table: "__proto__" });
+  });
+});

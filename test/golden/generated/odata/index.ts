@@ -9,4 +9,6 @@ export * from "./invoices.table.js";
 export * from "./line-items-064d9c.table.js";
 export * from "./line-items-74dc69.table.js";
 export * from "./na-n-c118a6.table.js";
+export * from "./proto.table.js";
 export * from "./table-spec-2325af.table.js";
+export * from "./unicode.table.js";
