@@ -1,11 +1,14 @@
 import type { DatabaseDescription, LayoutDescription } from "../layout/index.js";
 import { compareCodeUnits, type ImportExtension } from "../project/index.js";
+import type { TableDescription } from "../table/index.js";
 import { emitDatabaseModule } from "./emit/database-module.js";
 import { emitIndexFile } from "./emit/index-file.js";
 import { emitLayoutModule } from "./emit/layout-module.js";
 import { emitSchemasFile, SCHEMAS_FILE } from "./emit/schemas-file.js";
+import { emitTableModule } from "./emit/table-module.js";
 import { formatPrinted } from "./format.js";
-import { planDatabases, planIdentifiers } from "./plan.js";
+import { layoutExports, planDatabases, planIdentifiers } from "./plan.js";
+import { finishTablePlans, planTableNames } from "./table-plan.js";
 import type { PrintedFile } from "./print.js";
 import { layoutModuleTemplate, type LayoutModuleTemplate } from "./template.js";
 
@@ -31,6 +34,11 @@ export interface GenerateOptions {
    * `rewriteRelativeImportExtensions`).
    */
   importExtension?: ImportExtension;
+  /**
+   * Table descriptions (`<Name>.table.json`, OData): one module per table, `<name>.table.ts`, beside the layout
+   * modules and in the same `index.ts` (table-plan.ts says how their names stay apart from the layouts').
+   */
+  tables?: readonly TableDescription[];
 }
 
 /**
@@ -41,9 +49,16 @@ export interface GenerateOptions {
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; printed: PrintedFile }[] {
   const template = options.template ?? layoutModuleTemplate();
   const plans = planIdentifiers(layouts, template);
-  const databases = planDatabases(options.databases ?? [], plans, template);
+  // Layouts first, then tables' explicit names, then database modules, then tables' derived names (table-plan.ts).
+  const layoutNames = layoutExports(plans, template);
+  const { pending, claimed } = planTableNames(options.tables ?? [], layoutNames);
+  const databases = planDatabases(options.databases ?? [], plans, template, claimed);
+  const taken = new Map(layoutNames);
+  for (const plan of databases) taken.set(plan.typeName, `the database module of "${plan.database}" (${plan.fileName})`);
+  const tables = finishTablePlans(pending, taken);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
   for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template) });
+  for (const plan of tables) files.push({ path: plan.fileName, printed: emitTableModule(plan, template.header, options.importExtension) });
   files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template, options.importExtension) });
   // After the barrel, which does not re-export it: importing the generated modules must not reach zod.
   const schemas = emitSchemasFile(plans, template, options.importExtension);
@@ -52,8 +67,8 @@ export function emitFiles(layouts: readonly LayoutDescription[], options: Genera
 }
 
 /**
- * The generator without the disk: validated descriptions in, files out (one module per layout, one per database,
- * `index.ts`, and `schemas.ts` with every layout's `<Name>Schema`).
+ * The generator without the disk: validated descriptions in, files out (one module per layout, one per database, one
+ * per table, `index.ts`, and `schemas.ts` with every layout's `<Name>Schema`).
  * Plan -> emit (printed statements) -> format (prettier, only on statements with an over-long line); the same
  * descriptions, in any order, give the same bytes.
  */

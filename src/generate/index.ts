@@ -1,6 +1,6 @@
 /**
  * The generator: `fmgen generate` and its stages.
- * load (src/layout) -> plan (`planIdentifiers`, then `planDatabases`) -> emit (`emitFiles`: each module's statements, printed in
+ * load (src/layout, src/table) -> plan (`planIdentifiers`, `planTableNames`, `planDatabases`, `finishTablePlans`) -> emit (`emitFiles`: each module's statements, printed in
  * prettier's layout from templates/layout-module.ts) -> format (`formatPrinted`: prettier on over-long statements)
  * -> write (`writeGeneratedFiles`) | check (`checkGeneratedFiles`). Only the writer touches the disk.
  */
@@ -19,6 +19,17 @@ export {
   type DatabasePlan,
   type GlobalPlan,
 } from "./plan.js";
+export {
+  planTableNames,
+  finishTablePlans,
+  TablePlanError,
+  TABLE_SUFFIXES,
+  TABLE_IMPORTS,
+  TABLE_RUNTIME_MODULE,
+  TABLE_MODULE_SUFFIX,
+  type TablePlan,
+  type TableRelationPlan,
+} from "./table-plan.js";
 export { joinPrinted, docComment, objectLiteral, objectType, importStatement, type PrintedFile, type PrintedStatement, type ObjectTypeMember } from "./print.js";
 export { formatPrinted, prettierFormat, needsPrettier, PRETTIER_OPTIONS } from "./format.js";
 export { writeGeneratedFiles, type WriteReport } from "./write.js";

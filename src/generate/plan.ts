@@ -161,6 +161,20 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
     .sort((a, b) => compareCodeUnits(a.fileName, b.fileName));
 }
 
+/**
+ * Every name the planned layout modules export, each with the description that exports it (for messages): what other
+ * kinds of module (tables) must not declare again beside them in `index.ts`.
+ */
+export function layoutExports(plans: readonly LayoutPlan[], template: LayoutModuleTemplate): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const plan of plans) {
+    for (const d of template.declarations) {
+      for (const portal of d.perPortal ? plan.portals : [undefined]) names.set(declarationName(plan, d.suffix, portal), describe(plan.layout));
+    }
+  }
+  return names;
+}
+
 function describe(layout: LayoutDescription, portal?: number): string {
   const where = `${layout.source ?? "<layout>"} (layout "${layout.layout}"${layout.name !== defaultTypeName(layout.layout) ? `, name "${layout.name}"` : ""})`;
   return portal === undefined ? where : `${where} portal "${layout.portals[portal]!.name}"`;
@@ -172,7 +186,7 @@ function describe(layout: LayoutDescription, portal?: number): string {
  *
  * - Its export name is the PascalCase of the database name (`defaultTypeName`: "Contacts" -> `Contacts`), or, when
  *   that name or its file is taken (by a layout's exports or module, a runtime import, the barrel, or a database
- *   planned before it), `<Name>Database`, else `<Name>Database_<hash of the database name>`: the first of these
+ *   planned before it, or a table module's explicit `name`: `claimed`), `<Name>Database`, else `<Name>Database_<hash of the database name>`: the first of these
  *   whose name and file (`moduleFileBase`: `contacts.ts`, `contacts-database.ts`) are both free. Databases are
  *   planned in order of their names, so the result depends only on the set of inputs.
  * - Its scripts are its database description's script names, in order, each once (none without a description).
@@ -209,12 +223,17 @@ export class DatabasePlanError extends Error {
   }
 }
 
-export function planDatabases(databases: readonly DatabaseDescription[], layoutPlans: readonly LayoutPlan[], template: LayoutModuleTemplate): DatabasePlan[] {
+export function planDatabases(
+  databases: readonly DatabaseDescription[],
+  layoutPlans: readonly LayoutPlan[],
+  template: LayoutModuleTemplate,
+  claimed: ReadonlySet<string> = new Set(),
+): DatabasePlan[] {
   const layouts = layoutPlans.map((p) => p.layout);
   const { byDatabase: described, twice } = descriptionsByDatabase(databases);
   const problems = twice.map(([first, again]) => `database "${again.database}" is described twice: in ${first.source ?? "<database>"} and in ${again.source ?? "<database>"}`);
 
-  const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS]);
+  const names = new Set<string>([...template.imports.map((i) => i.name), DATABASE_IMPORT, ...RESERVED_WORDS, ...claimed]);
   const files = new Set<string>(["index", "schemas"]);
   for (const plan of layoutPlans) {
     files.add(plan.fileName.replace(/\.ts$/, ""));

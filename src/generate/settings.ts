@@ -3,8 +3,10 @@ import { CONFIG_FILE_NAME, findProjectConfig, type FmgenConfig, type ImportExten
 
 /** Where a run reads and writes: the config file merged with the command line. */
 export interface GenerateSettings {
-  /** Layout entries (files, folders, globs), absolute. */
+  /** Layout entries (files, folders, globs), absolute; empty when only tables are generated. */
   layouts: readonly string[];
+  /** Table description entries (files, folders of `*.table.json`, globs), absolute; empty when there are none. */
+  tables: readonly string[];
   /** Output folder, absolute. */
   outDir: string;
   /** The config file used, if any. */
@@ -19,6 +21,8 @@ export interface SettingsRequest {
   config?: string | undefined;
   /** `--layouts`: replaces the config's `layouts`; relative to `cwd`. */
   layouts?: readonly string[] | undefined;
+  /** `--tables`: replaces the config's `tables`; relative to `cwd`. */
+  tables?: readonly string[] | undefined;
   /** `--out`: replaces the config's `outDir`; relative to `cwd`. */
   out?: string | undefined;
   /** `--import-extension`: replaces the config's `options.importExtension`. */
@@ -26,7 +30,7 @@ export interface SettingsRequest {
   cwd: string;
 }
 
-/** Settings that are missing: the command line names neither a config nor both --layouts and --out. */
+/** Settings that are missing: the command line names neither a config nor --out with --layouts or --tables. */
 export class SettingsError extends Error {
   constructor(message: string) {
     super(message);
@@ -38,13 +42,18 @@ export class SettingsError extends Error {
 export async function resolveGenerateSettings(request: SettingsRequest): Promise<GenerateSettings> {
   const { cwd } = request;
   const { configFile, config, root } = await findProjectConfig(request);
-  const layouts = request.layouts?.length ? request.layouts.map((l) => resolve(cwd, l)) : config ? (config.layouts ?? []).map((l) => resolve(root, l)) : undefined;
+  // Each flag replaces its own key of the config: `--tables` alone keeps the config's layouts.
+  const entries = (flag: readonly string[] | undefined, configured: readonly string[] | undefined) =>
+    flag?.length ? flag.map((l) => resolve(cwd, l)) : config ? (configured ?? []).map((l) => resolve(root, l)) : undefined;
+  const layouts = entries(request.layouts, config?.layouts);
+  const tables = entries(request.tables, config?.tables);
   const outDir = request.out !== undefined ? resolve(cwd, request.out) : config ? resolve(root, config.outDir) : undefined;
-  if (!layouts || outDir === undefined) {
-    throw new SettingsError(`fmgen generate needs --layouts and --out, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);
+  if ((!layouts && !tables) || outDir === undefined) {
+    throw new SettingsError(`fmgen generate needs --out and --layouts, --tables or both, or a config file (${CONFIG_FILE_NAME} here, or --config <file>)`);
   }
   return {
-    layouts,
+    layouts: layouts ?? [],
+    tables: tables ?? [],
     outDir,
     ...(configFile !== undefined ? { configFile } : {}),
     ...(config ? { config } : {}),

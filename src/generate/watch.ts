@@ -19,11 +19,11 @@ export interface WatchOptions {
   debounceMs?: number;
 }
 
-/** The folders whose changes can change the output: layout folders, folders of layout files, glob bases, the config's. */
+/** The folders whose changes can change the output: layout and table folders, folders of their files, glob bases, the config's. */
 export async function watchTargets(settings: GenerateSettings): Promise<{ dir: string; recursive: boolean }[]> {
   const targets = new Map<string, boolean>();
   const add = (dir: string, recursive: boolean) => targets.set(dir, (targets.get(dir) ?? false) || recursive);
-  for (const entry of settings.layouts) {
+  for (const entry of [...settings.layouts, ...settings.tables]) {
     if (isGlob(entry)) add(globBase(entry), entry.includes("**"));
     else add((await stat(entry).then((s) => s.isDirectory(), () => false)) ? entry : dirname(entry), false);
   }

@@ -102,7 +102,7 @@ describe("fmgen generate", () => {
   it("is a usage error (exit 2) without layouts and an output folder, or with --check and --watch", async () => {
     const io = memoryIo();
     expect(await run(["generate", "--layouts", EXAMPLE_LAYOUTS], io)).toBe(2);
-    expect(io.err.join("\n")).toMatch(/needs --layouts and --out, or a config file/);
+    expect(io.err.join("\n")).toMatch(/needs --out and --layouts, --tables or both, or a config file/);
     expect(await run(["generate", "--layouts", EXAMPLE_LAYOUTS, "--out", join(dir, "x"), "--check", "--watch"], memoryIo())).toBe(2);
   });
 

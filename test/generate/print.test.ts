@@ -8,8 +8,8 @@ import { layout } from "./helpers.js";
 async function goldenFiles(): Promise<{ path: string; printed: PrintedFile }[]> {
   const out = [];
   for (const set of Object.values(GOLDEN_SETS)) {
-    const { layouts, databases } = await loadSet(set);
-    out.push(...emitFiles(layouts, { databases }));
+    const { layouts, databases, tables } = await loadSet(set);
+    out.push(...emitFiles(layouts, { databases, tables }));
   }
   return out;
 }

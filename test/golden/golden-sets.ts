@@ -1,22 +1,31 @@
 import { fileURLToPath } from "node:url";
 import { loadDatabaseDescriptionsBeside, loadLayouts, type DatabaseDescription, type LayoutDescription } from "../../src/layout/index.js";
+import { loadTables, type TableDescription } from "../../src/table/index.js";
 
 /**
  * The golden sets: description files in, generated files committed in `out`. Each set is generated exactly as
- * `fmgen generate --layouts <layouts...>` would write it (database descriptions among the entries and beside them
- * included: `loadSet`). The contacts set is the example's own committed
+ * `fmgen generate --layouts <layouts...> --tables <tables...>` would write it (database descriptions among the layout
+ * entries and beside them included: `loadSet`). The odata set puts table modules (a torture table, tables that relate
+ * both ways and to themselves, names that clash) beside a layout and a database module that want the same names. The contacts set is the example's own committed
  * generated code, so there is one copy of it, checked here and run by the example.
  */
 export const GOLDEN_SETS = {
   contacts: { layouts: ["../../examples/contacts/layouts"], out: "../../examples/contacts/generated" },
   torture: { layouts: ["./torture.layout.json", "./torture.database.json", "./punctuation"], out: "./generated/torture" },
-} as const satisfies Record<string, { layouts: readonly string[]; out: string }>;
+  odata: { layouts: ["./odata/Contacts.layout.json"], tables: ["./odata"], out: "./generated/odata" },
+} as const satisfies Record<string, GoldenSet>;
+
+export interface GoldenSet {
+  layouts: readonly string[];
+  tables?: readonly string[];
+  out: string;
+}
 
 export const goldenPath = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
 
-/** A set's descriptions, as `fmgen generate` loads them: the layouts, and the database descriptions the entries give. */
-export async function loadSet(set: { layouts: readonly string[] }): Promise<{ layouts: LayoutDescription[]; databases: DatabaseDescription[] }> {
+/** A set's descriptions, as `fmgen generate` loads them: the layouts, the database descriptions the entries give, the tables. */
+export async function loadSet(set: GoldenSet): Promise<{ layouts: LayoutDescription[]; databases: DatabaseDescription[]; tables: TableDescription[] }> {
   const entries = set.layouts.map(goldenPath);
-  const [layouts, databases] = await Promise.all([loadLayouts(entries), loadDatabaseDescriptionsBeside(entries)]);
-  return { layouts, databases };
+  const [layouts, databases, tables] = await Promise.all([loadLayouts(entries), loadDatabaseDescriptionsBeside(entries), loadTables((set.tables ?? []).map(goldenPath))]);
+  return { layouts, databases, tables };
 }

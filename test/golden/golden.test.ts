@@ -5,8 +5,8 @@ import { generate, prettierFormat, type GeneratedFile } from "../../src/generate
 import { GOLDEN_SETS, goldenPath, loadSet } from "./golden-sets.js";
 
 async function generateSet(name: keyof typeof GOLDEN_SETS): Promise<GeneratedFile[]> {
-  const { layouts, databases } = await loadSet(GOLDEN_SETS[name]);
-  return generate(layouts, { databases });
+  const { layouts, databases, tables } = await loadSet(GOLDEN_SETS[name]);
+  return generate(layouts, { databases, tables });
 }
 
 async function listFiles(dir: string): Promise<string[]> {

@@ -6,6 +6,7 @@ import type { CliIo } from "../io.js";
 
 interface GenerateArgs {
   layouts?: string[];
+  tables?: string[];
   out?: string;
   config?: string;
   "import-extension"?: ImportExtension;
@@ -14,16 +15,18 @@ interface GenerateArgs {
 }
 
 /**
- * `fmgen generate`: writes `<outDir>/<name>.ts` per layout and `<outDir>/index.ts`. `--check` writes nothing,
+ * `fmgen generate`: writes `<outDir>/<name>.ts` per layout and per database, `<outDir>/<name>.table.ts` per table and
+ * `<outDir>/index.ts`. `--check` writes nothing,
  * prints a unified diff of what is stale and exits 1; `--watch` regenerates on every change until stopped.
  */
 export function generateCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, GenerateArgs> {
   return {
     command: "generate",
-    describe: "Generate typed layout modules from layout descriptions",
+    describe: "Generate typed layout and table modules from layout and table descriptions",
     builder: (y) =>
       y
         .option("layouts", { type: "string", array: true, describe: "Description files, folders of *.layout.json, or globs (replaces the config's layouts)" })
+        .option("tables", { type: "string", array: true, describe: "Table descriptions (OData): files, folders of *.table.json, or globs (replaces the config's tables)" })
         .option("out", { type: "string", describe: "Output folder (replaces the config's outDir)" })
         .option("config", { type: "string", describe: "Config file (default: ./fmgen.config.json when there is one)" })
         .option("import-extension", {
@@ -38,7 +41,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       const cwd = process.cwd();
       const loadSettings = async () => {
         try {
-          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, out: args.out, importExtension: args["import-extension"] });
+          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, tables: args.tables, out: args.out, importExtension: args["import-extension"] });
         } catch (error) {
           throw error instanceof SettingsError ? usageError(error.message) : error;
         }

@@ -1,4 +1,4 @@
-import { repetitionsOf, type FieldDescription } from "../../layout/index.js";
+import type { FieldDescription } from "../../layout/index.js";
 import type { ObjectTypeMember } from "../print.js";
 import { docText, propertyKey, stringLiteral } from "../text.js";
 
@@ -19,12 +19,15 @@ import { docText, propertyKey, stringLiteral } from "../text.js";
 
 export const MAX_TUPLE = 100;
 
+/** What the read type of a field depends on: a layout's field, or a table's (OData, which has no value lists). */
+export type TypedField = Pick<FieldDescription, "type" | "repetitions" | "valueList">;
+
 function valueListUnion(values: readonly string[]): string {
   const unique = [...new Set([...values, ""])];
   return unique.map(stringLiteral).join(" | ");
 }
 
-function readScalar(field: FieldDescription): string {
+function readScalar(field: TypedField): string {
   switch (field.type) {
     case "text":
       return field.valueList ? valueListUnion(field.valueList) : "string";
@@ -36,9 +39,9 @@ function readScalar(field: FieldDescription): string {
 }
 
 /** The type of a field in a read shape. */
-export function readType(field: FieldDescription): string {
+export function readType(field: TypedField): string {
   const scalar = readScalar(field);
-  const n = repetitionsOf(field);
+  const n = field.repetitions ?? 1;
   if (n === 1) return scalar;
   if (n <= MAX_TUPLE) return `[${Array.from({ length: n }, () => scalar).join(", ")}]`;
   return `(${scalar})[]`;
