@@ -129,7 +129,7 @@ export const f = {
    */
   raw: (expression: string): Filter<{}> => {
     if (typeof expression !== "string" || expression.trim() === "") throw new TypeError(`f.raw(…) takes a non-empty string, not ${describe(expression)}`);
-    return new Filter({ kind: "raw", text: wellFormed(expression, undefined, "raw") });
+    return new Filter({ kind: "raw", text: balanced(wellFormed(expression, undefined, "raw")) });
   },
 };
 
@@ -159,6 +159,28 @@ function wellFormed(value: string, field: string | undefined, call: string): str
   const code = value.charCodeAt(at).toString(16).toUpperCase();
   const where = field === undefined ? `f.${call}(…)` : `f.${call}("${field}", …)`;
   throw new TypeError(`${where}: the string holds a lone surrogate (U+${code} at index ${at}), which no URL can carry`);
+}
+
+/**
+ * A raw expression must stand alone: its quotes closed and its parentheses balanced (outside string literals and
+ * quoted names), so that wrapped in parentheses beside other filters (`f.and(f.eq("Owner", me), f.raw(text))`) it
+ * cannot close them and escape the `and`.
+ */
+function balanced(text: string): string {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      let close = text.indexOf(c, i + 1);
+      // In a string literal, '' is a quote; a quoted name has no escape.
+      while (c === "'" && close >= 0 && text[close + 1] === "'") close = text.indexOf(c, close + 2);
+      if (close < 0) throw new TypeError(`f.raw(…): the ${c === "'" ? "string literal" : "quoted name"} at index ${i} is not closed: a raw expression must stand alone`);
+      i = close;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) throw new TypeError(`f.raw(…): the ")" at index ${i} closes nothing: a raw expression must stand alone (it is wrapped in parentheses beside other filters)`);
+  }
+  if (depth > 0) throw new TypeError(`f.raw(…): ${depth} "(" not closed: a raw expression must stand alone`);
+  return text;
 }
 
 /** The index of the first UTF-16 unit that is half of a surrogate pair without its other half, or -1. */
@@ -232,7 +254,7 @@ function render(node: FilterNode, fields: FilterFields, nested: boolean): string
 /** A literal in its field's form: numbers bare, dates and times unquoted, timestamps with the server's zone, text quoted. */
 function valueText(value: FilterValue, kind: FieldKind, field: string): string {
   if (value === null) return "null";
-  const wrong = (form: string) => new TypeError(`"${field}" is a ${kind} field: compare it with ${form}, not ${JSON.stringify(value)}`);
+  const wrong = (form: string) => new TypeError(`"${field}" is a ${kind} field: compare it with ${form}, not ${shown(value)}`);
   switch (kind) {
     case "number":
       if (typeof value !== "number") throw wrong("a number");
@@ -256,6 +278,11 @@ function valueText(value: FilterValue, kind: FieldKind, field: string): string {
     case "container":
       throw wrong("null (f.isNull): a container cannot be compared with a value");
   }
+}
+
+/** A value as an error shows it: JSON, at most 60 characters of a string (a filter value may be a user's long input). */
+function shown(value: string | number): string {
+  return typeof value === "string" && value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}… (${value.length} characters)` : JSON.stringify(value);
 }
 
 /**

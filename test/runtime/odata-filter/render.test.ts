@@ -158,6 +158,19 @@ describe("structure", () => {
     expect(render(f.not(f.and(f.eq("N", 1), f.eq("N", 2))))).toBe(`not ("N" eq 1 and "N" eq 2)`);
   });
 
+  it("a raw expression must stand alone: quotes closed, parentheses balanced, so that combined it cannot escape", () => {
+    expect(() => f.raw(`"Age" gt 1) or ("Age" lt 9`)).toThrow(`f.raw(…): the ")" at index 10 closes nothing: a raw expression must stand alone`);
+    expect(() => f.raw(`("Age" gt 1`)).toThrow(`f.raw(…): 1 "(" not closed`);
+    expect(() => f.raw(`"Name eq 'x'`)).toThrow(`f.raw(…): the quoted name at index 0 is not closed`);
+    expect(() => f.raw(`"Name" eq 'x''`)).toThrow(`f.raw(…): the string literal at index 10 is not closed`);
+    // Parentheses and quotes inside literals and quoted names are text.
+    expect(render(f.and(f.eq("N", 1), f.raw(`"Name" eq ')(' or "A)(" eq 'it''s ('`)))).toBe(`"N" eq 1 and ("Name" eq ')(' or "A)(" eq 'it''s (')`);
+  });
+
+  it("a long value is cut short in an error", () => {
+    expect(() => render(f.eq("N" as string, "x".repeat(500)))).toThrow(`"N" is a number field: compare it with a number, not "${"x".repeat(60)}"… (500 characters)`);
+  });
+
   it("refuses what f did not make", () => {
     expect(() => f.and()).toThrow("f.and() needs at least one filter");
     expect(() => f.or(f.eq("N", 1), { node: { kind: "raw", text: "1 eq 1" } } as never)).toThrow("f.or(…) argument 2 must be a filter made by f, not an object");
