@@ -316,8 +316,11 @@ async function run(arb: fc.Arbitrary<Tree>, numRuns: number, noneToo = true): Pr
     }),
     { numRuns, interruptAfterTimeLimit: 8_000, markInterruptAsFailure: false },
   );
-  expect(seen.some, "runs that found rows").toBeGreaterThan(numRuns / 10);
-  if (noneToo) expect(seen.none, "runs that found none").toBeGreaterThan(numRuns / 20);
+  // Against the runs made (the time limit may stop a slow machine early), both outcomes are common.
+  const runs = seen.some + seen.none;
+  expect(runs, "runs made").toBeGreaterThan(Math.min(numRuns, 20) - 1);
+  expect(seen.some, "runs that found rows").toBeGreaterThan(runs / 10);
+  if (noneToo) expect(seen.none, "runs that found none").toBeGreaterThan(runs / 20);
   return seen;
 }
 
@@ -328,18 +331,18 @@ describe("f against the emulator: the rows found are the rows the oracle picks",
   });
 
   it("eq and ne, on every kind, null included", async () => {
-    await run(eqLeaf, 200);
+    await run(eqLeaf, 150);
   }, 20_000);
 
   it("contains, startsWith, endsWith on text (case-sensitive, '' in everything)", async () => {
-    await run(textLeaf, 150);
+    await run(textLeaf, 100);
   }, 20_000);
 
   it("lt, lte, gt, gte and between on numbers, dates, times, timestamps and text", async () => {
-    await run(fc.oneof(orderLeaf, betweenLeaf), 150, false);
+    await run(fc.oneof(orderLeaf, betweenLeaf), 100, false);
   }, 20_000);
 
   it("and, or, not of any of them", async () => {
-    await run(tree, 150);
+    await run(tree, 120);
   }, 20_000);
 });
