@@ -24,6 +24,8 @@ const TABLE_ID = 1065300;
 const id = (n: number) => `FMFID:${n * W + TABLE_ID}`;
 /** The text field's name needs its id: it holds a double quote (and what else a name may). */
 const ODD = 'Odd "name" (x)';
+/** A name quoted by name: quotes, parentheses, a comma, an operator, a tilde, a space. */
+const NAMED = "it's (a,b) ~ eq";
 
 const DESCRIPTION: TableDescriptionInput = {
   database: DB,
@@ -36,6 +38,7 @@ const DESCRIPTION: TableDescriptionInput = {
     { name: "Tm", type: "time", id: id(4) },
     { name: "Ts", type: "timestamp", id: id(5) },
     { name: ODD, type: "text", id: id(6) },
+    { name: NAMED, type: "number", id: id(7) },
   ],
 };
 const Things = defineTable()({
@@ -49,6 +52,7 @@ const Things = defineTable()({
     Tm: { type: "time", id: id(4) },
     Ts: { type: "timestamp", id: id(5) },
     [ODD]: { type: "text", id: id(6) },
+    [NAMED]: { type: "number", id: id(7) },
   },
 });
 
@@ -94,6 +98,7 @@ interface Row {
   Tm: string | null;
   Ts: string | null;
   [ODD]: string;
+  [NAMED]: number | null;
 }
 const orNull = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null, freq: 6 });
 const rowValue: fc.Arbitrary<Row> = fc.record({
@@ -103,17 +108,18 @@ const rowValue: fc.Arbitrary<Row> = fc.record({
   Tm: orNull(timeValue),
   Ts: orNull(timestampValue),
   [ODD]: textValue,
+  [NAMED]: orNull(numberValue),
 }) as fc.Arbitrary<Row>;
 
 const EDGE_ROWS: Row[] = [
-  { T: "", N: null, D: null, Tm: null, Ts: null, [ODD]: "" },
-  { T: "O'Brien", N: 0, D: "0001-01-01", Tm: "00:00:00", Ts: "0001-01-01T00:00:00", [ODD]: "o'brien" },
-  { T: "o'brien", N: -0.5, D: "4000-12-31", Tm: "23:59:59", Ts: "4000-12-31T23:59:59", [ODD]: "O'BRIEN" },
-  { T: "x' or 'a' eq 'a", N: 1e21, D: "2024-02-29", Tm: "12:00:00", Ts: "2024-02-29T12:00:00", [ODD]: ") or (" },
-  { T: "😀e\u0301 eq ", N: 1e-7, D: "2024-02-28", Tm: "12:00:01", Ts: "2024-02-29T12:00:01", [ODD]: "%3A&#+" },
-  { T: "a\u0000b\tc\nd", N: -1e21, D: "1970-01-01", Tm: "07:30:00", Ts: "1970-01-01T00:00:00", [ODD]: "'" },
-  { T: "STRASSE ǅ", N: 42, D: "2000-02-29", Tm: "13:45:00", Ts: "2000-02-29T13:45:00", [ODD]: "straße ǆ" },
-  { T: "%3A&#+,:~", N: 5e-324, D: "1815-12-10", Tm: "07:30:00", Ts: "2026-11-27T09:15:00", [ODD]: "😀" },
+  { T: "", N: null, D: null, Tm: null, Ts: null, [ODD]: "", [NAMED]: null },
+  { T: "O'Brien", N: 0, D: "0001-01-01", Tm: "00:00:00", Ts: "0001-01-01T00:00:00", [ODD]: "o'brien", [NAMED]: 7 },
+  { T: "o'brien", N: -0.5, D: "4000-12-31", Tm: "23:59:59", Ts: "4000-12-31T23:59:59", [ODD]: "O'BRIEN", [NAMED]: -7 },
+  { T: "x' or 'a' eq 'a", N: 1e21, D: "2024-02-29", Tm: "12:00:00", Ts: "2024-02-29T12:00:00", [ODD]: ") or (", [NAMED]: 0.5 },
+  { T: "😀e\u0301 eq ", N: 1e-7, D: "2024-02-28", Tm: "12:00:01", Ts: "2024-02-29T12:00:01", [ODD]: "%3A&#+", [NAMED]: 1e21 },
+  { T: "a\u0000b\tc\nd", N: -1e21, D: "1970-01-01", Tm: "07:30:00", Ts: "1970-01-01T00:00:00", [ODD]: "'", [NAMED]: -0 },
+  { T: "STRASSE ǅ", N: 42, D: "2000-02-29", Tm: "13:45:00", Ts: "2000-02-29T13:45:00", [ODD]: "straße ǆ", [NAMED]: 5e-324 },
+  { T: "%3A&#+,:~", N: 5e-324, D: "1815-12-10", Tm: "07:30:00", Ts: "2026-11-27T09:15:00", [ODD]: "😀", [NAMED]: 42 },
 ];
 /** Rows drawn from the generators with a fixed seed, so that a failure names a run fast-check can replay. */
 const ROWS: Row[] = [...EDGE_ROWS, ...fc.sample(rowValue, { seed: 24, numRuns: 33 })];
@@ -127,13 +133,14 @@ const seedRecord = (r: Row) => ({
   Tm: r.Tm ?? "",
   Ts: r.Ts === null ? "" : `${wireDate(r.Ts.slice(0, 10))} ${r.Ts.slice(11)}`,
   [ODD]: r[ODD],
+  [NAMED]: r[NAMED] ?? "",
 });
 
 // ---- The oracle: FileMaker's semantics, written apart from the emulator's evaluator.
 
 type Kind = "text" | "number" | "date" | "time" | "timestamp";
-type Field = "T" | "N" | "D" | "Tm" | "Ts" | typeof ODD;
-const KIND: Record<Field, Kind> = { T: "text", N: "number", D: "date", Tm: "time", Ts: "timestamp", [ODD]: "text" };
+type Field = "T" | "N" | "D" | "Tm" | "Ts" | typeof ODD | typeof NAMED;
+const KIND: Record<Field, Kind> = { T: "text", N: "number", D: "date", Tm: "time", Ts: "timestamp", [ODD]: "text", [NAMED]: "number" };
 type Stored = string | number | null;
 /** Empty is null: "" in a text field is an empty field. */
 const empty = (v: Stored | undefined): Stored => (v === undefined || v === "" ? null : v);
@@ -240,7 +247,7 @@ function getRaw(path: string): Promise<{ status: number; body: any }> {
   });
 }
 
-const FIELDS: Field[] = ["T", "N", "D", "Tm", "Ts", ODD];
+const FIELDS: Field[] = ["T", "N", "D", "Tm", "Ts", ODD, NAMED];
 
 beforeAll(async () => {
   emu = await startEmulator({ tables: [DESCRIPTION], data: { accounts: [{ username: "web", password: "secret", privileges: ["fmodata"] }], records: { Things: ROWS.map(seedRecord) } }, log: () => {} });
@@ -286,7 +293,7 @@ const textFor = (field: Field): fc.Arbitrary<string> => valueFor(field).map((v) 
 
 const field = fc.constantFrom<Field>(...FIELDS);
 const textField = fc.constantFrom<Field>("T", ODD);
-const orderedField = fc.constantFrom<Field>("N", "D", "Tm", "Ts", "T");
+const orderedField = fc.constantFrom<Field>("N", "D", "Tm", "Ts", "T", NAMED);
 const eqLeaf: fc.Arbitrary<Leaf> = field.chain((fd) => fc.record({ op: fc.constantFrom("eq" as const, "ne" as const), field: fc.constant(fd), value: valueFor(fd) }));
 const textLeaf: fc.Arbitrary<Leaf> = textField.chain((fd) => fc.record({ op: fc.constantFrom("contains" as const, "startsWith" as const, "endsWith" as const), field: fc.constant(fd), value: textFor(fd) }));
 const orderLeaf: fc.Arbitrary<Leaf> = orderedField.chain((fd) =>
