@@ -4,6 +4,10 @@
  * field's form (a date unquoted, a timestamp with its zone, a string quoted with its quotes doubled) and no value can
  * change the expression's meaning. `f.raw` is the only way to write OData syntax by hand.
  *
+ * Values are checked where the filter is made (a finite number, a string a URL can carry, null only for eq/ne) and
+ * where it is rendered, against the field's kind: a number as plain decimal digits, a date, time or timestamp only when
+ * the server's grammar reads it as one (a real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
+ *
  * Types: a filter's type says what it needs of the table (`Filter<{ Age: "number" }>`: a field Age of kind number).
  * The need is in a contravariant position, so a filter fits a table (`FilterOf<typeof T>`, `Filter<KindsOf<T>>`)
  * exactly when the table has every field it names, each of a kind the filter accepts: an unknown field, a text function
@@ -217,6 +221,8 @@ function describe(value: unknown): string {
 
 // ---- Rendering, against a table's spec.
 
+const TEXT_CALLS: Readonly<Record<TextFunction, string>> = { contains: "contains", startswith: "startsWith", endswith: "endsWith" };
+
 /** How a table names its fields in a URL: each field's kind and reference (its quoted name, or its FMFID). */
 export interface FilterFields {
   /** The field's kind and how the URL names it; throws a TypeError naming the table for a field it does not have. */
@@ -236,7 +242,7 @@ function render(node: FilterNode, fields: FilterFields, nested: boolean): string
     }
     case "text": {
       const field = fields.field(node.field);
-      if (field.kind !== "text") throw new TypeError(`${node.fn}() needs a text field; "${node.field}" is a ${field.kind} field`);
+      if (field.kind !== "text") throw new TypeError(`f.${TEXT_CALLS[node.fn]}("${node.field}", …) needs a text field; "${node.field}" is a ${field.kind} field`);
       return `${node.fn}(${field.ref},${quoted(node.value)})`;
     }
     case "and":

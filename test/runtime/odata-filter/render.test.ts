@@ -115,7 +115,7 @@ describe("literals take their field's form", () => {
     expect(() => render(f.eq("N" as string, "5"))).toThrow(`"N" is a number field: compare it with a number, not "5"`);
     expect(() => render(f.eq("Name" as string, 5))).toThrow(`"Name" is a text field: compare it with a string, not 5`);
     expect(() => render(f.eq("Photo" as string, "x"))).toThrow(/"Photo" is a container field: compare it with null \(f\.isNull\)/);
-    expect(() => render(f.contains("N" as string, "5"))).toThrow(`contains() needs a text field; "N" is a number field`);
+    expect(() => render(f.contains("N" as string, "5"))).toThrow(`f.contains("N", …) needs a text field; "N" is a number field`);
   });
 });
 
