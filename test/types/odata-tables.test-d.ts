@@ -7,7 +7,9 @@ import { f } from "../../src/runtime/odata/filter.js";
 import type { ODataClient } from "../../src/runtime/odata/api.js";
 import { Contacts } from "./odata/contacts-table.js";
 import { Invoices, Other } from "./odata/invoices-table.js";
+import { Notes } from "./odata/notes-table.js";
 declare const od: ODataClient<"Contacts">;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 export async function t() {
   const c = od.table(Contacts);
   const r = await c.list({ select: ["First Name", "Age"], filter: f.and(f.eq("First Name", "x"), f.gt("Age", 3)), orderBy: ["Age", ["First Name", "desc"]] });
@@ -52,4 +54,49 @@ export async function t() {
   // @ts-expect-error not a container
   await c.upload(7, "Age", new Uint8Array());
   return [n, a, age, cn, rid, none];
+}
+
+export async function shapes() {
+  const c = od.table(Contacts);
+  const notes = od.table(Notes);
+  // select narrows the row to exactly the selected fields; without select, every field.
+  const r = await c.list({ select: ["First Name", "Age"] });
+  const narrowed: Equal<(typeof r.value)[number], { "First Name": string; Age: number | null }> = true;
+  const whole = await c.get(7);
+  const every: Equal<typeof whole, { id: number | null; "First Name": string; Age: number | null; Birthday: string | null; Calc: string; Photo: string | null }> = true;
+  // A `many: false` relation is one row or null, shaped by its own select; a `many` one is an array.
+  const n = await notes.get("k", { select: ["Text"], expand: { Owner: { select: ["Age"], expand: { Invoices: { select: ["Amount"] } } } } });
+  const owner: { Age: number | null; Invoices: { Amount: number | null }[] } | null = n.Owner;
+  const ownerExact: Equal<typeof n.Owner, ({ Age: number | null } & { Invoices: { Amount: number | null }[] }) | null> = true;
+  // @ts-expect-error a many: false relation is not an array
+  const asArray: unknown[] = n.Owner;
+  // @ts-expect-error not selected inside a many: false expand
+  n.Owner?.Birthday;
+  // @ts-expect-error not selected at the top level
+  n.Due;
+  const all = await notes.get("k", { expand: { Owner: true } });
+  const ownerWhole: string | undefined = all.Owner?.["First Name"];
+  // Insert: notNull without autoEnter is required; notNull with autoEnter and read-only auto-entered fields are not.
+  await notes.create({ Text: "x" });
+  await notes.create({ Text: "x", id: "given", Due: "2024-01-01" });
+  // @ts-expect-error Text (notNull, no autoEnter) missing
+  await notes.create({ id: "x" });
+  // @ts-expect-error Created is read-only
+  await notes.create({ Text: "x", Created: "2024-01-01T00:00:00" });
+  // @ts-expect-error Created is read-only, in update too
+  await notes.update("k", { Created: null });
+  // @ts-expect-error a container in create (written by upload)
+  await c.create({ "First Name": "a", Photo: "x" });
+  // @ts-expect-error unknown relation in a nested expand
+  await notes.get("k", { expand: { Owner: { expand: { Nope: true } } } });
+  // @ts-expect-error unknown field in a nested expand's select
+  await notes.get("k", { expand: { Owner: { select: ["Amount"] } } });
+  // @ts-expect-error unknown field in an expand's orderBy
+  await c.get(7, { expand: { Invoices: { orderBy: ["Age"] } } });
+  // @ts-expect-error a changeset step of another database, among steps of this one
+  await od.batch((b) => [b.table(Notes).create({ Text: "x" }), b.table(Other).create({ n: 1 })]);
+  const [note, count] = await od.batch((b) => [b.table(Notes).create({ Text: "x" }), b.table(Notes).deleteWhere(f.eq("Due", "2024-01-01"))]);
+  const noteText: string = note.Text;
+  const deleted: number = count;
+  return [narrowed, every, owner, ownerExact, asArray, ownerWhole, noteText, deleted];
 }

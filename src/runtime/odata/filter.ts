@@ -4,6 +4,10 @@
  * field's form (a date unquoted, a timestamp with its zone, a string quoted with its quotes doubled) and no value can
  * change the expression's meaning. `f.raw` is the only way to write OData syntax by hand.
  *
+ * Values are checked where the filter is made (a finite number, a string a URL can carry, null only for eq/ne) and
+ * where it is rendered, against the field's kind: a number as plain decimal digits, a date, time or timestamp only when
+ * the server's grammar reads it as one (a real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
+ *
  * Types: a filter's type says what it needs of the table (`Filter<{ Age: "number" }>`: a field Age of kind number).
  * The need is in a contravariant position, so a filter fits a table (`FilterOf<typeof T>`, `Filter<KindsOf<T>>`)
  * exactly when the table has every field it names, each of a kind the filter accepts: an unknown field, a text function
@@ -41,21 +45,48 @@ export class Filter<N = {}> {
 /** A filter of table `D`: what `list`, `count`, `all`, `updateWhere` and `deleteWhere` take (the generated `<Name>Filter`). */
 export type FilterOf<D extends AnyTable> = Filter<KindsOf<D>>;
 
-/** The kinds of field a value can be compared with: numbers with number fields, strings with text, dates and times. */
-export type KindsAccepting<V> = V extends number ? "number" : V extends string ? "text" | "date" | "time" | "timestamp" : V extends null ? FieldKind : never;
+/**
+ * The kinds of field a comparison with a value of type `V` fits: a number fits number fields; a string fits text, and
+ * date, time or timestamp fields when it may be one (any `string`, or a literal shaped like an ISO date, time or
+ * timestamp: `f.eq("Birthday", "yesterday")` does not compile); `null` (emptiness) fits every kind. Not distributive:
+ * a value that may be a number or a string fits no field (`never`), since one of the two is refused when sent.
+ */
+export type KindsAccepting<V> = [Exclude<V, null>] extends [never]
+  ? FieldKind
+  : [Exclude<V, null>] extends [number]
+    ? "number"
+    : [Exclude<V, null>] extends [string]
+      ? StringKinds<Exclude<V, null>>
+      : never;
+type StringKinds<S extends string> = string extends S
+  ? "text" | "date" | "time" | "timestamp"
+  : [S] extends [`${number}-${number}-${number}T${number}:${number}:${number}`]
+    ? "text" | "timestamp"
+    : [S] extends [`${number}-${number}-${number}`]
+      ? "text" | "date"
+      : [S] extends [`${number}:${number}:${number}`]
+        ? "text" | "time"
+        : "text";
 type Need<K extends string, Kinds> = { [P in K]: Kinds };
 type NeedsOf<F extends readonly Filter<any>[]> = UnionToIntersection<{ [I in keyof F]: F[I] extends Filter<infer N> ? N : never }[number]>;
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? (unknown extends I ? {} : I) : never;
 
-const compare =
-  (op: Comparison) =>
+/** `eq`, `ne`: a value, or `null` (the field is empty, or is not). */
+const equality =
+  (op: "eq" | "ne", call: string) =>
   <const K extends string, V extends FilterValue>(field: K, value: V): Filter<Need<K, KindsAccepting<V>>> =>
-    new Filter({ kind: "compare", op, field: fieldName(field, op), value: literal(value, field, op) });
+    new Filter({ kind: "compare", op, field: fieldName(field, call), value: literal(value, field, call, true) });
+/** `lt`, `le`, `gt`, `ge`: a value; `null` is refused (an order with an empty field holds for no row). */
+const order =
+  (op: "lt" | "le" | "gt" | "ge", call: string) =>
+  <const K extends string, V extends string | number>(field: K, value: V): Filter<Need<K, KindsAccepting<V>>> =>
+    new Filter({ kind: "compare", op, field: fieldName(field, call), value: literal(value, field, call, false) });
 const text =
-  (fn: TextFunction) =>
+  (fn: TextFunction, call: string) =>
   <const K extends string>(field: K, value: string): Filter<Need<K, "text">> => {
-    if (typeof value !== "string") throw new TypeError(`f.${fn}("${fieldName(field, fn)}", …) takes a string, not ${describe(value)}`);
-    return new Filter({ kind: "text", fn, field: fieldName(field, fn), value });
+    const name = fieldName(field, call);
+    if (typeof value !== "string") throw new TypeError(`f.${call}("${name}", …) takes a string, not ${describe(value)}`);
+    return new Filter({ kind: "text", fn, field: name, value: wellFormed(value, name, call) });
   };
 const combine =
   (kind: "and" | "or") =>
@@ -67,30 +98,32 @@ const combine =
 
 export const f = {
   /** Equal: `f.eq("Status", "Active")`. `null` matches an empty field. */
-  eq: compare("eq"),
-  /** Not equal. */
-  ne: compare("ne"),
-  lt: compare("lt"),
+  eq: equality("eq", "eq"),
+  /** Not equal; `f.ne("Email", null)`: the field is not empty. */
+  ne: equality("ne", "ne"),
+  lt: order("lt", "lt"),
   /** Less than or equal (OData's `le`). */
-  lte: compare("le"),
-  gt: compare("gt"),
+  lte: order("le", "lte"),
+  gt: order("gt", "gt"),
   /** Greater than or equal (OData's `ge`). */
-  gte: compare("ge"),
-  /** `low <= field <= high`. */
-  between: <const K extends string, V extends string | number>(field: K, low: V, high: V): Filter<Need<K, KindsAccepting<V>>> =>
-    new Filter({
+  gte: order("ge", "gte"),
+  /** `low <= field <= high`: both bounds of the field's type. */
+  between: <const K extends string, V extends string | number>(field: K, low: V, high: V): Filter<Need<K, KindsAccepting<V>>> => {
+    const name = fieldName(field, "between");
+    return new Filter({
       kind: "and",
       operands: [
-        { kind: "compare", op: "ge", field: fieldName(field, "between"), value: literal(low, field, "between") },
-        { kind: "compare", op: "le", field, value: literal(high, field, "between") },
+        { kind: "compare", op: "ge", field: name, value: literal(low, name, "between", false) },
+        { kind: "compare", op: "le", field: name, value: literal(high, name, "between", false) },
       ],
-    }),
+    });
+  },
   /** The field is empty (`field eq null`). */
   isNull: <const K extends string>(field: K): Filter<Need<K, FieldKind>> => new Filter({ kind: "compare", op: "eq", field: fieldName(field, "isNull"), value: null }),
-  /** The text field contains `value` (FileMaker compares case-insensitively). Text fields only. */
-  contains: text("contains"),
-  startsWith: text("startswith"),
-  endsWith: text("endswith"),
+  /** The text field contains `value` (case as the server compares it). Text fields only. */
+  contains: text("contains", "contains"),
+  startsWith: text("startswith", "startsWith"),
+  endsWith: text("endswith", "endsWith"),
   and: combine("and"),
   or: combine("or"),
   not: <N>(filter: Filter<N>): Filter<N> => new Filter({ kind: "not", operand: nodeOf(filter, "f.not(…)") }),
@@ -100,19 +133,75 @@ export const f = {
    */
   raw: (expression: string): Filter<{}> => {
     if (typeof expression !== "string" || expression.trim() === "") throw new TypeError(`f.raw(…) takes a non-empty string, not ${describe(expression)}`);
-    return new Filter({ kind: "raw", text: expression });
+    return new Filter({ kind: "raw", text: balanced(wellFormed(expression, undefined, "raw")) });
   },
 };
 
 function fieldName(field: unknown, call: string): string {
   if (typeof field !== "string" || field === "") throw new TypeError(`f.${call}(…) takes a field name (a non-empty string), not ${describe(field)}`);
-  return field;
+  return wellFormed(field, undefined, call);
 }
 
-/** A value as a comparison keeps it: a string, a finite number, or null; anything else (an object from a request body) is refused. */
-function literal(value: unknown, field: unknown, call: string): FilterValue {
-  if (value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return value;
-  throw new TypeError(`f.${call}("${String(field)}", …) takes a string, a finite number or null, not ${describe(value)}`);
+/**
+ * A value as a comparison keeps it: a string, a finite number, or (for eq and ne) null; anything else (an object from a
+ * request body, NaN, a bigint) is refused where the filter is made, naming the call and the field.
+ */
+function literal(value: unknown, field: string, call: string, nullable: boolean): FilterValue {
+  if (typeof value === "string") return wellFormed(value, field, call);
+  if ((value === null && nullable) || (typeof value === "number" && Number.isFinite(value))) return value;
+  const takes = nullable ? "a string, a finite number or null" : "a string or a finite number (null: use f.isNull or f.eq)";
+  throw new TypeError(`f.${call}("${field}", …) takes ${takes}, not ${describe(value)}`);
+}
+
+/**
+ * A string a URL can carry: UTF-8 has no form for a lone surrogate (half of a UTF-16 pair), so no server could read
+ * it back; refused here, naming where it is, rather than by the URL encoder's bare "URI malformed".
+ */
+function wellFormed(value: string, field: string | undefined, call: string): string {
+  const at = loneSurrogateAt(value);
+  if (at < 0) return value;
+  const code = value.charCodeAt(at).toString(16).toUpperCase();
+  const where = field === undefined ? `f.${call}(…)` : `f.${call}("${field}", …)`;
+  throw new TypeError(`${where}: the string holds a lone surrogate (U+${code} at index ${at}), which no URL can carry`);
+}
+
+/**
+ * A raw expression must stand alone: its quotes closed and its parentheses balanced (outside string literals and
+ * quoted names), so that wrapped in parentheses beside other filters (`f.and(f.eq("Owner", me), f.raw(text))`) it
+ * cannot close them and escape the `and`.
+ */
+function balanced(text: string): string {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      let close = text.indexOf(c, i + 1);
+      // In a string literal, '' is a quote; a quoted name has no escape.
+      while (c === "'" && close >= 0 && text[close + 1] === "'") close = text.indexOf(c, close + 2);
+      if (close < 0) throw new TypeError(`f.raw(…): the ${c === "'" ? "string literal" : "quoted name"} at index ${i} is not closed: a raw expression must stand alone`);
+      i = close;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) throw new TypeError(`f.raw(…): the ")" at index ${i} closes nothing: a raw expression must stand alone (it is wrapped in parentheses beside other filters)`);
+  }
+  if (depth > 0) throw new TypeError(`f.raw(…): ${depth} "(" not closed: a raw expression must stand alone`);
+  return text;
+}
+
+/** The index of the first UTF-16 unit that is half of a surrogate pair without its other half, or -1. */
+export function loneSurrogateAt(value: string): number {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
 }
 
 function nodeOf(filter: unknown, what: string): FilterNode {
@@ -122,12 +211,17 @@ function nodeOf(filter: unknown, what: string): FilterNode {
 
 function describe(value: unknown): string {
   if (value === null) return "null";
+  if (value === undefined) return "undefined";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "number") return String(value);
+  if (typeof value === "string") return "a string";
+  if (typeof value === "bigint") return "a bigint";
   return typeof value === "object" ? "an object" : typeof value;
 }
 
 // ---- Rendering, against a table's spec.
+
+const TEXT_CALLS: Readonly<Record<TextFunction, string>> = { contains: "contains", startswith: "startsWith", endswith: "endsWith" };
 
 /** How a table names its fields in a URL: each field's kind and reference (its quoted name, or its FMFID). */
 export interface FilterFields {
@@ -148,7 +242,7 @@ function render(node: FilterNode, fields: FilterFields, nested: boolean): string
     }
     case "text": {
       const field = fields.field(node.field);
-      if (field.kind !== "text") throw new TypeError(`${node.fn}() needs a text field; "${node.field}" is a ${field.kind} field`);
+      if (field.kind !== "text") throw new TypeError(`f.${TEXT_CALLS[node.fn]}("${node.field}", …) needs a text field; "${node.field}" is a ${field.kind} field`);
       return `${node.fn}(${field.ref},${quoted(node.value)})`;
     }
     case "and":
@@ -163,34 +257,84 @@ function render(node: FilterNode, fields: FilterFields, nested: boolean): string
   }
 }
 
-const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const ISO_TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
-const ISO_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
-
 /** A literal in its field's form: numbers bare, dates and times unquoted, timestamps with the server's zone, text quoted. */
 function valueText(value: FilterValue, kind: FieldKind, field: string): string {
   if (value === null) return "null";
-  const wrong = (form: string) => new TypeError(`"${field}" is a ${kind} field: compare it with ${form}, not ${JSON.stringify(value)}`);
+  const wrong = (form: string) => new TypeError(`"${field}" is a ${kind} field: compare it with ${form}, not ${shown(value)}`);
   switch (kind) {
     case "number":
       if (typeof value !== "number") throw wrong("a number");
-      return String(value);
+      return decimalText(value);
     case "text":
       if (typeof value !== "string") throw wrong("a string");
       return quoted(value);
     case "date":
-      if (typeof value !== "string" || !ISO_DATE.test(value)) throw wrong('an ISO date "YYYY-MM-DD"');
+      if (typeof value !== "string" || !isIsoDate(value)) throw wrong('an ISO date "YYYY-MM-DD" (years 0001 to 4000)');
       return value;
     case "time":
-      if (typeof value !== "string" || !ISO_TIME.test(value)) throw wrong('a time "HH:MM:SS"');
+      if (typeof value !== "string" || !isIsoTime(value)) throw wrong('a time "HH:MM:SS" (00:00:00 to 23:59:59, fractions allowed)');
       return value;
-    case "timestamp":
+    case "timestamp": {
       // FileMaker's timestamps have no zone; OData's literals must have one: the server's own, UTC (wire contract 2.7).
-      if (typeof value !== "string" || !ISO_TIMESTAMP.test(value)) throw wrong('an ISO timestamp "YYYY-MM-DDTHH:MM:SS"');
+      const t = typeof value === "string" ? value.indexOf("T") : -1;
+      if (typeof value !== "string" || t !== 10 || !isIsoDate(value.slice(0, t)) || !isIsoTime(value.slice(t + 1)))
+        throw wrong('an ISO timestamp "YYYY-MM-DDTHH:MM:SS" (local, no zone, as rows read it)');
       return `${value}Z`;
+    }
     case "container":
       throw wrong("null (f.isNull): a container cannot be compared with a value");
   }
+}
+
+/** A value as an error shows it: JSON, at most 60 characters of a string (a filter value may be a user's long input). */
+function shown(value: string | number): string {
+  return typeof value === "string" && value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}… (${value.length} characters)` : JSON.stringify(value);
+}
+
+/**
+ * A number as plain decimal digits: `1e+21` is `1000000000000000000000`, `1e-7` is `0.0000001`, `-0` is `0`. Every
+ * grammar of numbers reads these digits as the same double (they are the shortest digits that round-trip, only the
+ * point moved), where an exponent (and its `+`, a space in a careless URL decoder) is not known to be read by
+ * FileMaker's $filter at all.
+ */
+export function decimalText(n: number): string {
+  if (!Number.isFinite(n)) throw new TypeError(`a filter number must be finite, not ${n}`);
+  const text = String(n === 0 ? 0 : n);
+  const e = text.indexOf("e");
+  if (e < 0) return text;
+  const negative = text.startsWith("-");
+  const mantissa = text.slice(negative ? 1 : 0, e);
+  const point = mantissa.indexOf(".");
+  const digits = point < 0 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1);
+  const at = (point < 0 ? mantissa.length : point) + Number(text.slice(e + 1));
+  const plain =
+    at <= 0 ? `0.${"0".repeat(-at)}${digits}` : at >= digits.length ? digits + "0".repeat(at - digits.length) : `${digits.slice(0, at)}.${digits.slice(at)}`;
+  return negative ? `-${plain}` : plain;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const DIGITS = /^[0-9]+$/;
+
+/** `YYYY-MM-DD`, a day of FileMaker's calendar (0001-01-01 to 4000-12-31): what the server's grammar reads as a date. */
+function isIsoDate(value: string): boolean {
+  if (value.length !== 10 || value[4] !== "-" || value[7] !== "-") return false;
+  const [y, m, d] = [value.slice(0, 4), value.slice(5, 7), value.slice(8, 10)];
+  if (!DIGITS.test(y) || !DIGITS.test(m) || !DIGITS.test(d)) return false;
+  const year = Number(y);
+  const month = Number(m);
+  const day = Number(d);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const last = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  return year >= 1 && year <= 4000 && month >= 1 && month <= 12 && day >= 1 && day <= last;
+}
+
+/** `HH:MM:SS` or `HH:MM:SS.fff`, a time of day. */
+function isIsoTime(value: string): boolean {
+  if (value.length < 8 || value[2] !== ":" || value[5] !== ":") return false;
+  const [h, m, sec, fraction] = [value.slice(0, 2), value.slice(3, 5), value.slice(6, 8), value.slice(8)];
+  if (!DIGITS.test(h) || !DIGITS.test(m) || !DIGITS.test(sec)) return false;
+  if (fraction !== "" && !(fraction[0] === "." && fraction.length <= 10 && DIGITS.test(fraction.slice(1)))) return false;
+  return Number(h) <= 23 && Number(m) <= 59 && Number(sec) <= 59;
 }
 
 /** `'text'`, its quotes doubled: the one escape OData string literals have. */

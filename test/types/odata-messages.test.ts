@@ -1,0 +1,86 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+// What the compiler says at the main misuses of the OData client's types: the type tests (odata-tables.test-d.ts,
+// odata-filters.test-d.ts) prove they do not compile; this proves each fails for the reason named there (the field,
+// the kind, the relation, the database), not for some other error that would hide a hole. One probe, one program.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PROBE = join(ROOT, "test/types/odata-messages-probe.ts");
+const probe = `
+import { f } from "../../src/runtime/odata/filter.js";
+import type { ODataClient } from "../../src/runtime/odata/api.js";
+import { Contacts } from "./odata/contacts-table.js";
+import { Other } from "./odata/invoices-table.js";
+import { Notes } from "./odata/notes-table.js";
+declare const od: ODataClient<"Contacts">;
+const c = od.table(Contacts);
+const notes = od.table(Notes);
+const r = await c.list({ select: ["Age"] });
+const g = await c.get(7, { expand: { Invoices: { select: ["Amount"] } } });
+export const unknownSelect = c.list({ select: ["Nope"] });
+export const unknownFilter = c.list({ filter: f.eq("Nope", 1) });
+export const unknownOrderBy = c.list({ orderBy: [["Nope", "asc"]] });
+export const textOnNumber = c.list({ filter: f.contains("Age", "1") });
+export const numberOnDate = c.list({ filter: f.eq("Birthday", 3) });
+export const notADate = notes.list({ filter: f.eq("Due", "yesterday") });
+export const unknownRelation = c.get(7, { expand: { Nope: true } });
+export const notSelected = r.value[0]!.Birthday;
+export const notSelectedInExpand = g.Invoices[0]!.ContactID;
+export const readOnlyCreate = c.create({ "First Name": "a", Calc: "x" });
+export const readOnlyUpdate = c.update(7, { id: 3 });
+export const containerUpdate = c.update(7, { Photo: "x" });
+export const requiredMissing = notes.create({ Due: null });
+export const otherDatabase = od.batch((b) => [b.table(Contacts).create({ "First Name": "x" }), b.table(Other).delete({ rowId: 1 })]);
+`;
+
+function diagnostics(): Map<string, string> {
+  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, language, ...rest) => (file === PROBE ? ts.createSourceFile(file, probe, language) : getSourceFile(file, language, ...rest));
+  host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
+  const program = ts.createProgram([PROBE], options, host);
+  const found = new Map<string, string>();
+  for (const d of program.getSemanticDiagnostics(program.getSourceFile(PROBE))) {
+    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
+    const name = /export const (\w+)/.exec(probe.split("\n")[line]!)?.[1] ?? `line ${line}`;
+    found.set(name, `${found.get(name) ?? ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}\n`);
+  }
+  return found;
+}
+
+/** Each misuse, and what its message must say. */
+const EXPECTED: Record<string, string[]> = {
+  unknownSelect: [`Type '"Nope"' is not assignable to type 'FieldNameOf<`],
+  unknownFilter: [`Property 'Nope' is missing in type 'KindsOf<`],
+  unknownOrderBy: [`Type '"Nope"' is not assignable to type 'FieldNameOf<`],
+  textOnNumber: [`Types of property 'Age' are incompatible.`, `Type '"number"' is not assignable to type '"text"'.`],
+  numberOnDate: [`Types of property 'Birthday' are incompatible.`, `Type '"date"' is not assignable to type '"number"'.`],
+  notADate: [`Types of property 'Due' are incompatible.`, `Type '"date"' is not assignable to type '"text"'.`],
+  unknownRelation: [`'Nope' does not exist in type 'ExpandOf<`],
+  notSelected: [`Property 'Birthday' does not exist on type 'Pick<ContactsRow, "Age">'.`],
+  notSelectedInExpand: [`Property 'ContactID' does not exist on type 'Pick<InvoicesRow, "Amount">'.`],
+  readOnlyCreate: [`'Calc' does not exist in type 'InsertOf<`],
+  readOnlyUpdate: [`'id' does not exist in type 'UpdateOf<`],
+  containerUpdate: [`'Photo' does not exist in type 'UpdateOf<`],
+  requiredMissing: [`Property 'Text' is missing in type '{ Due: null; }' but required in type '{ Text: string | null; }'.`],
+  otherDatabase: [`Types of property 'database' are incompatible.`, `Type '"Other"' is not assignable to type '"Contacts"'.`],
+};
+
+describe("compile errors of the OData client's types", () => {
+  const found = diagnostics();
+
+  it("are one per misuse, and no other", () => {
+    expect([...found.keys()]).toEqual(Object.keys(EXPECTED));
+  });
+
+  for (const [name, fragments] of Object.entries(EXPECTED)) {
+    it(`${name}: says why`, () => {
+      for (const fragment of fragments) expect(found.get(name)).toContain(fragment);
+    });
+  }
+});
