@@ -8,7 +8,7 @@ import { DATABASE, PASSWORD, tableSpec, USERNAME } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
-/** The floor: undici `request()` per page, `$orderby=id&$top=page&$skip=k`, until a short page. */
+/** The floor: undici `request()` per page, `$orderby="id"&$top=page&$skip=k`, until a short page. */
 export function rawStream(url, table, page) {
   const { Agent, request } = createRequire(join(ROOT, "package.json"))("undici");
   const agent = new Agent({ keepAliveTimeout: 60_000 });
@@ -16,7 +16,7 @@ export function rawStream(url, table, page) {
   return {
     async stream(onRow) {
       for (let skip = 0; ; skip += page) {
-        const res = await request(`${url}/fmi/odata/v4/${DATABASE}/${table}?$orderby=id&$top=${page}&$skip=${skip}`, { dispatcher: agent, headers });
+        const res = await request(`${url}/fmi/odata/v4/${DATABASE}/${table}?$orderby=%22id%22&$top=${page}&$skip=${skip}`, { dispatcher: agent, headers });
         if (res.statusCode !== 200) throw new Error(`raw page at ${skip}: HTTP ${res.statusCode}: ${(await res.body.text()).slice(0, 300)}`);
         const { value } = await res.body.json();
         for (const row of value) onRow(row);
