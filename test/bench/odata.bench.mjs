@@ -271,16 +271,20 @@ async function benchCalls() {
         for (const name of live) for (let i = 0; i < plan.warmup && performance.now() < deadline; i++) await fn(clients[name], i);
         const samples = Object.fromEntries(live.map((n) => [n, []]));
         const busy = Object.fromEntries(live.map((n) => [n, 0]));
+        const cpu = Object.fromEntries(live.map((n) => [n, 0]));
         let rounds = 0;
         for (let round = 0; round < plan.rounds && performance.now() < deadline && !interrupted; round++) {
           const order = live.map((_, i) => live[(i + round) % live.length]);
           for (const name of order) {
             const t0 = performance.now();
+            const cpu0 = process.cpuUsage();
             for (let i = 0; i < plan.perRound; i++) {
               const s = performance.now();
               await fn(clients[name], round * plan.perRound + i);
               samples[name].push(performance.now() - s);
             }
+            const used = process.cpuUsage(cpu0);
+            cpu[name] += used.user + used.system;
             busy[name] += performance.now() - t0;
           }
           rounds++;
@@ -288,6 +292,7 @@ async function benchCalls() {
         if (rounds < plan.rounds) problems.push(`repeat ${repeat + 1}, ${op}: stopped after ${rounds} of ${plan.rounds} rounds (time bound ${PHASE_MAX_MS} ms)`);
         for (const name of live) {
           const r = (byClient[name] ??= { medians: [], ratios: [], samples: [], busy: 0 });
+          (r.cpu ??= []).push(cpu[name] / samples[name].length);
           r.medians.push(median(samples[name]));
           r.samples.push(...samples[name]);
           r.busy += busy[name];
@@ -312,10 +317,10 @@ async function benchCalls() {
     "",
     `## 1. Per call (a table of ${f0(CALL_ROWS)} rows x 20 fields)`,
     "",
-    `One call at a time per client, on a warm keep-alive connection; Basic auth on every request (OData has no session). Per repeat (${REPEATS}, each on a freshly started emulator; 1-minute load average after each: ${loads.map((l) => l.toFixed(2)).join(", ")}): warm-up calls per client, then interleaved rounds (the order rotated) of sequential calls per client (get ${PLAN.get.rounds}x${PLAN.get.perRound}, list ${PLAN.list.rounds}x${PLAN.list.perRound}, create ${PLAN.create.rounds}x${PLAN.create.perRound}, batch ${PLAN.batch.rounds}x${PLAN.batch.perRound}). *median* is the median of the repeats' medians, with their range; *p95* over every measured call of every repeat; *calls/s* is sequential throughput (measured calls over their wall time); *x floor* is the median over the repeats of each repeat's median / raw's median, with its range. get: \`Items('K0000042')\`, a random one of the ${f0(CALL_ROWS)} seeded keys (text, FileMaker's usual UUID-style key: @proofkit/fmodata quotes every key, so a numeric key is a call it cannot make, 400 8309); list: \`$filter=Qty ge n and Status eq 'Active'&$top=100\` (n = i mod 50; hundreds match); create: 17 fields, the new row returned (\`return=representation\`, 201); batch: one \`$batch\` with one changeset of ${BATCH_SIZE} \`PATCH Items('K…')\` of 2 fields each. The floor sends \`Accept: application/json;odata.metadata=none\` and parses bodies with undici's \`body.json()\` (the batch answer is counted, not parsed part by part).`,
+    `One call at a time per client, on a warm keep-alive connection; Basic auth on every request (OData has no session). Per repeat (${REPEATS}, each on a freshly started emulator; 1-minute load average after each: ${loads.map((l) => l.toFixed(2)).join(", ")}): warm-up calls per client, then interleaved rounds (the order rotated) of sequential calls per client (get ${PLAN.get.rounds}x${PLAN.get.perRound}, list ${PLAN.list.rounds}x${PLAN.list.perRound}, create ${PLAN.create.rounds}x${PLAN.create.perRound}, batch ${PLAN.batch.rounds}x${PLAN.batch.perRound}). *median* is the median of the repeats' medians, with their range; *p95* over every measured call of every repeat; *calls/s* is sequential throughput (measured calls over their wall time); *x floor* is the median over the repeats of each repeat's median / raw's median, with its range. get: \`Items('K0000042')\`, a random one of the ${f0(CALL_ROWS)} seeded keys (text, FileMaker's usual UUID-style key: @proofkit/fmodata quotes every key, so a numeric key is a call it cannot make, 400 8309); list: \`$filter=Qty ge n and Status eq 'Active'&$top=100\` (n = i mod 50; hundreds match); create: 17 fields, the new row returned (\`return=representation\`, 201); batch: one \`$batch\` with one changeset of ${BATCH_SIZE} \`PATCH Items('K…')\` of 2 fields each. *client CPU* is the benchmark process's own CPU time (user + system, \`process.cpuUsage\`) over a client's measured calls, per call: the client's work (building, sending, reading, decoding; its garbage collection included) without the emulator's, which runs in another process, so it is far less swayed by the machine's load than latency. The floor sends \`Accept: application/json;odata.metadata=none\` and parses bodies with undici's \`body.json()\` (the batch answer is counted, not parsed part by part).`,
     "",
-    "| call | client | median ms (range over repeats) | p95 ms | calls/s | x floor (range) | fastest client? |",
-    "|---|---|---|---|---|---|---|",
+    "| call | client | median ms (range over repeats) | p95 ms | calls/s | x floor (range) | client CPU µs per call (range) | fastest client? |",
+    "|---|---|---|---|---|---|---|---|",
   );
   for (const [op, byClient] of Object.entries(results)) {
     const measured = Object.entries(byClient).filter(([, r]) => !r.cannot && r.medians.length);
@@ -324,11 +329,11 @@ async function benchCalls() {
     for (const [name, r] of Object.entries(byClient)) {
       const label = versions[name]?.replace(/ \S+$/, "") ?? name;
       if (r.cannot) {
-        out.push(`| ${op} | ${label} | cannot: ${r.cannot.replaceAll("|", "\\|")} | | | | |`);
+        out.push(`| ${op} | ${label} | cannot: ${r.cannot.replaceAll("|", "\\|")} | | | | | |`);
         continue;
       }
       const isFastest = name === "raw" ? "" : fastest?.[0] === name ? "yes" : "no";
-      out.push(`| ${op} | ${label} | ${f2(median(r.medians))} (${range(r.medians)}) | ${f2(pct(r.samples, 95))} | ${f0((r.samples.length / r.busy) * 1000)} | ${f2(median(r.ratios))} (${range(r.ratios)}) | ${isFastest} |`);
+      out.push(`| ${op} | ${label} | ${f2(median(r.medians))} (${range(r.medians)}) | ${f2(pct(r.samples, 95))} | ${f0((r.samples.length / r.busy) * 1000)} | ${f2(median(r.ratios))} (${range(r.ratios)}) | ${f0(median(r.cpu))} (${range(r.cpu, f0)}) | ${isFastest} |`);
     }
     const fm = byClient.fmgen;
     if (!fm || fm.cannot) {
