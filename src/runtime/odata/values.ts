@@ -47,7 +47,7 @@ function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string
       if (raw === null || raw === "") return null;
       const match = typeof raw === "string" ? TIMESTAMP.exec(raw) : null;
       if (!match) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
-      const zone = match[7];
+      const zone = match[6];
       // The server's zone is UTC (wire contract 2.7): "Z" is dropped; another offset is taken to UTC.
       if (!zone || zone === "Z" || zone === "+00:00" || zone === "-00:00") return match[1];
       return new Date(raw as string).toISOString().slice(0, 19);
@@ -137,7 +137,7 @@ function encodeValue(kind: FieldKind, value: unknown, where: string): unknown {
       return value;
     case "timestamp": {
       const match = typeof value === "string" ? TIMESTAMP.exec(value) : null;
-      if (!match || match[7]) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SS" (local, without a zone)');
+      if (!match || match[6]) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SS" (local, without a zone)');
       return `${value as string}Z`;
     }
     case "container":
