@@ -134,7 +134,7 @@ async function streamClient(which, url, table) {
     return fmgenStream(url, table, PAGE);
   }
   const { rawStream } = await import("./odata/stream.mjs");
-  return rawStream(url, table, PAGE);
+  return which === "raw-json" ? rawStream(url, table, PAGE, "application/json") : rawStream(url, table, PAGE);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -317,14 +317,14 @@ async function benchCalls() {
     "",
     `## 1. Per call (a table of ${f0(CALL_ROWS)} rows x 20 fields)`,
     "",
-    `One call at a time per client, on a warm keep-alive connection; Basic auth on every request (OData has no session). Per repeat (${REPEATS}, each on a freshly started emulator; 1-minute load average after each: ${loads.map((l) => l.toFixed(2)).join(", ")}): warm-up calls per client, then interleaved rounds (the order rotated) of sequential calls per client (get ${PLAN.get.rounds}x${PLAN.get.perRound}, list ${PLAN.list.rounds}x${PLAN.list.perRound}, create ${PLAN.create.rounds}x${PLAN.create.perRound}, batch ${PLAN.batch.rounds}x${PLAN.batch.perRound}). *median* is the median of the repeats' medians, with their range; *p95* over every measured call of every repeat; *calls/s* is sequential throughput (measured calls over their wall time); *x floor* is the median over the repeats of each repeat's median / raw's median, with its range. get: \`Items('K0000042')\`, a random one of the ${f0(CALL_ROWS)} seeded keys (text, FileMaker's usual UUID-style key: @proofkit/fmodata quotes every key, so a numeric key is a call it cannot make, 400 8309); list: \`$filter=Qty ge n and Status eq 'Active'&$top=100\` (n = i mod 50; hundreds match); create: 17 fields, the new row returned (\`return=representation\`, 201); batch: one \`$batch\` with one changeset of ${BATCH_SIZE} \`PATCH Items('K…')\` of 2 fields each. *client CPU* is the benchmark process's own CPU time (user + system, \`process.cpuUsage\`) over a client's measured calls, per call: the client's work (building, sending, reading, decoding; its garbage collection included) without the emulator's, which runs in another process, so it is far less swayed by the machine's load than latency. The floor sends \`Accept: application/json;odata.metadata=none\` and parses bodies with undici's \`body.json()\` (the batch answer is counted, not parsed part by part).`,
+    `One call at a time per client, on a warm keep-alive connection; Basic auth on every request (OData has no session). Per repeat (${REPEATS}, each on a freshly started emulator; 1-minute load average after each: ${loads.map((l) => l.toFixed(2)).join(", ")}): warm-up calls per client, then interleaved rounds (the order rotated) of sequential calls per client (get ${PLAN.get.rounds}x${PLAN.get.perRound}, list ${PLAN.list.rounds}x${PLAN.list.perRound}, create ${PLAN.create.rounds}x${PLAN.create.perRound}, batch ${PLAN.batch.rounds}x${PLAN.batch.perRound}). *median* is the median of the repeats' medians, with their range; *p95* over every measured call of every repeat; *calls/s* is sequential throughput (measured calls over their wall time); *x floor* is the median over the repeats of each repeat's median / raw's median, with its range. get: \`Items('K0000042')\`, a random one of the ${f0(CALL_ROWS)} seeded keys (text, FileMaker's usual UUID-style key: @proofkit/fmodata quotes every key, so a numeric key is a call it cannot make, 400 8309); list: \`$filter=Qty ge n and Status eq 'Active'&$top=100\` (n = i mod 50; hundreds match); create: 17 fields, the new row returned (\`return=representation\`, 201); batch: one \`$batch\` with one changeset of ${BATCH_SIZE} \`PATCH Items('K…')\` of 2 fields each. *client CPU* is the benchmark process's own CPU time (user + system, \`process.cpuUsage\`) over a client's measured calls, per call: the client's work (building, sending, reading, decoding; its garbage collection included) without the emulator's, which runs in another process, so it is far less swayed by the machine's load than latency. The floor sends \`Accept: application/json;odata.metadata=none\` (answers without \`@context\`, \`@id\`, \`@editLink\`: the least the server sends); *raw undici, Accept: application/json* is the same code sending what fmgen sends, so that the wire's share of fmgen's gap shows apart from its code's and parses bodies with undici's \`body.json()\` (the batch answer is counted, not parsed part by part).`,
     "",
     "| call | client | median ms (range over repeats) | p95 ms | calls/s | x floor (range) | client CPU µs per call (range) | fastest client? |",
     "|---|---|---|---|---|---|---|---|",
   );
   for (const [op, byClient] of Object.entries(results)) {
     const measured = Object.entries(byClient).filter(([, r]) => !r.cannot && r.medians.length);
-    const clientsOnly = measured.filter(([n]) => n !== "raw");
+    const clientsOnly = measured.filter(([n]) => !n.startsWith("raw"));
     const fastest = clientsOnly.reduce((a, b) => (median(b[1].medians) < median(a[1].medians) ? b : a), clientsOnly[0]);
     for (const [name, r] of Object.entries(byClient)) {
       const label = versions[name]?.replace(/ \S+$/, "") ?? name;
@@ -332,7 +332,7 @@ async function benchCalls() {
         out.push(`| ${op} | ${label} | cannot: ${r.cannot.replaceAll("|", "\\|")} | | | | | |`);
         continue;
       }
-      const isFastest = name === "raw" ? "" : fastest?.[0] === name ? "yes" : "no";
+      const isFastest = name.startsWith("raw") ? "" : fastest?.[0] === name ? "yes" : "no";
       out.push(`| ${op} | ${label} | ${f2(median(r.medians))} (${range(r.medians)}) | ${f2(pct(r.samples, 95))} | ${f0((r.samples.length / r.busy) * 1000)} | ${f2(median(r.ratios))} (${range(r.ratios)}) | ${f0(median(r.cpu))} (${range(r.cpu, f0)}) | ${isFastest} |`);
     }
     const fm = byClient.fmgen;
@@ -373,10 +373,10 @@ async function benchStream() {
       throw new BenchError(`stream ${which} failed: ${error.message}\n${String(error.stdout ?? "").slice(-1500)}\n${String(error.stderr ?? "").slice(-1500)}`);
     }
   };
-  const runs = { raw: [], fmgen: [] };
+  const runs = { raw: [], "raw-json": [], fmgen: [] };
   try {
     for (let rep = 0; rep < REPEATS && !interrupted; rep++) {
-      for (const which of ["raw", "fmgen"]) {
+      for (const which of ["raw", "raw-json", "fmgen"]) {
         try {
           runs[which].push(await worker(which));
           console.log(`stream ${which} ${rep + 1}: ${f2(runs[which].at(-1).ms / 1000)} s`);
@@ -396,7 +396,7 @@ async function benchStream() {
   out.push(
     `## 2. Streaming ${f0(STREAM_ROWS)} rows (20 fields), pages of ${f0(PAGE)}`,
     "",
-    `Each run in its own process (\`node --expose-gc\`), ${REPEATS} runs per client against one emulator. fmgen: \`for await (const row of od.table(Stream).all({ pageSize: ${PAGE} }))\`; raw undici: the same pages requested one after another (${"`$orderby=\"id\"&$top=1000&$skip=k`"}), \`body.json()\`, rows handed out one by one. Every ${f0(HEAP_EVERY)} rows the run calls \`gc()\` and reads \`heapUsed\` (the live heap: what the iteration keeps reachable); the collections' time is left out of the times. Rows are checked to come in key order, none repeated or skipped (the i-th row's key is the i-th seeded key).`,
+    `Each run in its own process (\`node --expose-gc\`), ${REPEATS} runs per client against one emulator. fmgen: \`for await (const row of od.table(Stream).all({ pageSize: ${PAGE} }))\`; raw undici: the same pages fmgen asks for (${"`$orderby=\"id\"&$top=1000&$skip=k`"}), one after another, \`body.json()\`, rows handed out one by one; the floor with \`Accept: application/json;odata.metadata=none\`, and again with fmgen's \`Accept: application/json\` (answers with \`@context\`, and \`@id\` and \`@editLink\` per row). Every ${f0(HEAP_EVERY)} rows the run calls \`gc()\` and reads \`heapUsed\` (the live heap: what the iteration keeps reachable); the collections' time is left out of the times. Rows are checked to come in key order, none repeated or skipped (the i-th row's key is the i-th seeded key).`,
     "",
     "| client | s per run (range) | ms per 1,000 rows (median) | x floor | live heap at 10,000 MiB | at 100,000 MiB | ratio 100,000 / 10,000 | max RSS MiB |",
     "|---|---|---|---|---|---|---|---|",
@@ -415,6 +415,7 @@ async function benchStream() {
   };
   const series = (label, r) => `${label}'s live heap every ${f0(HEAP_EVERY)} rows (MiB, first run): ${Object.entries(r.heap).map(([n, b]) => `${f0(Number(n))}: ${mib(b)}`).join(", ")}; before the first page: ${mib(r.base)}.`;
   rowFor("raw undici (floor)", runs.raw);
+  rowFor("raw undici, Accept: application/json (fmgen's wire)", runs["raw-json"]);
   const fm = runs.fmgen?.length ? rowFor("fmgen `all()`", runs.fmgen) : undefined;
   out.push("", `- ${series("raw undici", runs.raw[0])}`);
   if (fm) {

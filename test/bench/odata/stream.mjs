@@ -8,11 +8,14 @@ import { DATABASE, PASSWORD, tableSpec, USERNAME } from "./table.mjs";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
-/** The floor: undici `request()` per page, `$orderby="id"&$top=page&$skip=k`, until a short page. */
-export function rawStream(url, table, page) {
+/**
+ * The floor: undici `request()` per page, `$orderby="id"&$top=page&$skip=k` (the pages fmgen's `all()` asks for),
+ * until a short page; `accept` as rawClient's (clients.mjs).
+ */
+export function rawStream(url, table, page, accept = "application/json;odata.metadata=none") {
   const { Agent, request } = createRequire(join(ROOT, "package.json"))("undici");
   const agent = new Agent({ keepAliveTimeout: 60_000 });
-  const headers = { authorization: basic, accept: "application/json;odata.metadata=none" };
+  const headers = { authorization: basic, accept };
   return {
     async stream(onRow) {
       for (let skip = 0; ; skip += page) {
