@@ -6,7 +6,7 @@ import { fieldRefs } from "../../../src/runtime/odata/field-refs.js";
 export function testCaller(server: string, database: string, auth: string): ODataCaller {
   const base = `${server}/fmi/odata/v4/${encodeURIComponent(database)}`;
   const send = async (r: ODataRequest) => {
-    const res = await fetch(`${base}${r.path}${r.query ? `?${r.query}` : ""}`, { method: r.method, headers: { Authorization: auth, ...r.headers }, ...(r.body !== undefined && { body: r.body as BodyInit }), signal: r.signal ?? AbortSignal.timeout(10_000) });
+    const res = await fetch(`${base}${r.path}${r.query ? `?${r.query}` : ""}`, { method: r.method, headers: { Authorization: auth, ...r.headers }, ...(r.body !== undefined && { body: r.body as never }), signal: r.signal ?? AbortSignal.timeout(10_000) });
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));
     return { res, headers };
