@@ -12,32 +12,9 @@ import { NetworkError, ProtocolError } from "./protocol-errors.js";
  * results stay exact; what others made (a cause from the connection, a token store, a callback) is scrubbed whole.
  */
 
-const REDACTED = "[redacted]";
-
-/**
- * A secret form shorter than this is replaced only as a whole word (no letter or digit on either side), so that a
- * password "0" leaves "401" alone and "a" the word "layout"; a longer one wherever it is (a token
- * in "Bearer%20<token>" too).
- */
-const SHORT = 12;
-
-/**
- * Each secret as it may appear in an echo (as is, JSON-escaped, percent-encoded), longest first, as one pattern (one
- * that matches nothing when there is no secret).
- */
-export function secretPattern(secrets: readonly string[]): RegExp {
-  const forms = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1), encodeURIComponent(s)]))].filter(Boolean);
-  const alternatives = forms
-    .sort((a, b) => b.length - a.length)
-    .map((form) => {
-      const exact = form.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
-      return form.length < SHORT ? `(?<![\\p{L}\\p{N}])${exact}(?![\\p{L}\\p{N}])` : exact;
-    });
-  return new RegExp(alternatives.join("|") || "(?!)", "gu");
-}
-
-/** `text` with every occurrence of every secret form replaced. */
-export const scrub = (text: string, pattern: RegExp): string => text.replace(pattern, REDACTED);
+// The patterns and scrubbing moved to secrets.ts (shared with the OData client); re-exported for the Data API.
+import { scrub } from "./secrets.js";
+export { scrub, secretPattern } from "./secrets.js";
 
 /**
  * Scrubs, in place, every string what others made carries (an error's message, stack and properties other than its

@@ -1,5 +1,5 @@
 import { NetworkError, ProtocolError, ResponseTooLargeError } from "./protocol-errors.js";
-import { neverReachedServer } from "./transport.js";
+import { neverReachedServer } from "./call-bounds.js";
 
 export interface RetryPolicy {
   /** Extra attempts after the first (default 3). */

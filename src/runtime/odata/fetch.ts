@@ -1,3 +1,18 @@
 // @fmgen/runtime/odata where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
 // conditions, and "./odata/fetch"): requests go to global `fetch`. Nothing here imports a `node:` module or undici.
+import type { CommonODataClientOptions, ODataClient } from "./api.js";
+import { boundsOf } from "./client-caller.js";
+import { clientOver } from "./client.js";
+import { fetchCarrier } from "./fetch-carrier.js";
+
 export * from "./public-api.js";
+
+export interface ODataClientOptions<Db extends string = string> extends CommonODataClientOptions<Db> {
+  /** The `fetch` every request goes through (default: global `fetch`, looked up per call). */
+  fetch?: typeof fetch;
+}
+
+/** The client of one hosted database through its OData API. */
+export function createODataClient<const Db extends string>(options: ODataClientOptions<Db>): ODataClient<Db> {
+  return clientOver(options, fetchCarrier(boundsOf(options), options.fetch));
+}

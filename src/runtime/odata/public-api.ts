@@ -28,6 +28,26 @@ export type {
 export { f, Filter, type FilterOf, type FilterValue, type KindsAccepting } from "./filter.js";
 export type { AllOptions, CallOptions, ExpandOf, ExpandOptions, ListOptions, ListResult, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
 export type { CommonODataClientOptions, ContainerFile, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";
+export {
+  CapacityError,
+  DatabaseMissingError,
+  FieldMissingError,
+  FieldReadOnlyError,
+  InvalidCredentialsError,
+  NetworkError,
+  ODataDecodeError,
+  ODataError,
+  ProtocolError,
+  RecordMissingError,
+  RequestSyntaxError,
+  ResponseTooLargeError,
+  SchemaLockedError,
+  ScriptMissingError,
+  TableMissingError,
+  ValidationError,
+  type FailedCall,
+} from "./errors.js";
+export type { RetryPolicy } from "../retry.js";
 export type { BatchBuilder, BatchOptions, BatchResults, BatchStep, BatchTable } from "./batch-types.js";
 export type { NewField, SchemaCalls, TableChange } from "./schema-types.js";
 export type { NewWebhook, PendingOperation, Webhook, WebhookCalls } from "./webhook-types.js";

@@ -1,0 +1,54 @@
+/**
+ * What moves an OData request's bytes: undici's dispatcher on Node (undici-carrier.ts), global `fetch` elsewhere
+ * (fetch-carrier.ts). A carrier only sends and reads, bounded: one timer over the whole answer, the caller's signal,
+ * `maxResponseBytes` (the request aborted at the bound, ResponseTooLargeError), faults as NetworkErrors. Signing in,
+ * retries and error answers are the caller's (client-caller.ts).
+ */
+import type { Scrub } from "../call-bounds.js";
+import type { FailedCall } from "../protocol-errors.js";
+
+export interface CarrierBounds {
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export interface Exchange {
+  /** The whole URL: origin, path and query. */
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | Blob | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface RawAnswer {
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+}
+
+export interface OpenAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as it arrives: errors with ResponseTooLargeError past the bound, and with a NetworkError at the time limit. */
+  body: ReadableStream<Uint8Array>;
+}
+
+export interface Carrier {
+  send(exchange: Exchange, call: FailedCall, scrub: Scrub): Promise<RawAnswer>;
+  open(exchange: Exchange, call: FailedCall, scrub: Scrub): Promise<OpenAnswer>;
+  close(): Promise<void>;
+}
+
+/** Bytes gathered into one array. */
+export function joined(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,231 @@
+/**
+ * The client's {@link ODataCaller}: the base URL (`{server}[{pathPrefix}]/fmi/odata/v4/{database}`), the credential on
+ * every request (Basic; `FMID <token>`, asked for again once when refused; `Bearer <apiKey>`), retries of reads (network
+ * faults, proxies' 5xx pages) and of calls the server refused as too busy (812, 956: nothing was done), error answers
+ * as ODataErrors, bodies that are not OData JSON as ProtocolErrors quoting their start with every secret scrubbed.
+ */
+import { segment, pathStep, type Scrub } from "../call-bounds.js";
+import { ProtocolError, type FailedCall } from "../protocol-errors.js";
+import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
+import { scrub, secretPattern } from "../secrets.js";
+import type { CommonODataClientOptions, ODataAuth } from "./api.js";
+import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
+import type { Carrier, CarrierBounds, RawAnswer } from "./carrier.js";
+import { checkTableDatabase, type TableSpec } from "./definition.js";
+import { CapacityError, odataError } from "./errors.js";
+import { fieldRefs, type FieldRefs } from "./field-refs.js";
+import { decodeRow, encodeRow, fieldIds } from "./values.js";
+
+const MAX_QUOTE = 120;
+
+/** The bounds the options ask for (defaults: 60 s, 64 MiB), checked. */
+export function boundsOf(options: CommonODataClientOptions): CarrierBounds {
+  const { timeoutMs = 60_000, maxResponseBytes = 64 * 1024 * 1024 } = options;
+  if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new TypeError(`createODataClient: timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}`);
+  if (!(maxResponseBytes > 0)) throw new TypeError(`createODataClient: maxResponseBytes must be a number above 0, got ${String(maxResponseBytes)}`);
+  return { timeoutMs, maxResponseBytes };
+}
+
+export function makeCaller(options: CommonODataClientOptions, carrier: Carrier): ODataCaller {
+  const { database } = options;
+  if (typeof database !== "string" || database === "") throw new TypeError(`createODataClient: database must be the hosted file's name, got ${JSON.stringify(database)}`);
+  const server = typeof options.server === "string" ? options.server : "";
+  const url = URL.canParse(server) ? new URL(server) : undefined;
+  // Credentials in the URL would be echoed by errors and sent nowhere: refused, never shown (any "@": a password may hold "/" or "#").
+  if (server.includes("@")) throw new TypeError("createODataClient: server must not hold credentials (user:password@): pass them in auth");
+  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createODataClient: server must be an http:// or https:// URL, got ${JSON.stringify(options.server)}`);
+  if (url.search || url.hash) throw new TypeError(`createODataClient: server must be the server's URL without a query or fragment, got "${server}"`);
+  const auth = checkAuth(options.auth);
+  const prefix = "pathPrefix" in auth && auth.pathPrefix !== undefined ? auth.pathPrefix.replace(/\/+$/, "") : "";
+  for (const step of prefix.split("/")) pathStep(step, "createODataClient: auth.pathPrefix segment");
+  if (prefix && !prefix.startsWith("/")) throw new TypeError(`createODataClient: auth.pathPrefix must start with "/", got "${prefix}"`);
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, "")}${prefix}/fmi/odata/v4/${segment(database, "createODataClient: database")}`;
+  const entityIds = options.entityIds === true;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+
+  // The credential, and the secrets errors must never show: the password, the API key, every token asked for.
+  const secrets: string[] = [];
+  let pattern = secretPattern(secrets);
+  const addSecret = (secret: string) => {
+    secrets.push(secret);
+    pattern = secretPattern(secrets);
+  };
+  const scrubText: Scrub = (text) => scrub(text, pattern);
+  let fixed: string | undefined;
+  if ("username" in auth) {
+    fixed = `Basic ${base64(`${auth.username}:${auth.password}`)}`;
+    addSecret(auth.password);
+    addSecret(fixed.slice(6));
+  } else if ("apiKey" in auth) {
+    fixed = `Bearer ${auth.apiKey}`;
+    addSecret(auth.apiKey);
+  }
+  // Claris ID: one token shared by concurrent calls; asked for again once when the server refuses it.
+  let token: Promise<string> | undefined;
+  const claris = "claris" in auth ? auth.claris : undefined;
+  const askToken = (): Promise<string> =>
+    (token = Promise.resolve()
+      .then(() => claris!())
+      .then((value) => {
+        if (typeof value !== "string" || value === "" || /[\r\n]/.test(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (a non-empty string on one line)");
+        addSecret(value);
+        return value;
+      }));
+  const authorization = async (fresh: boolean): Promise<string> => {
+    if (fixed) return fixed;
+    if (fresh || !token) askToken();
+    const asked = token!;
+    try {
+      return `FMID ${await asked}`;
+    } catch (error) {
+      // A failed ask is not kept: the next call asks again.
+      if (token === asked) token = undefined;
+      throw error;
+    }
+  };
+
+  /** One exchange, signed in; a refused Claris ID token is asked for again, once. */
+  const exchange = async (request: ODataRequest, send: (headers: Record<string, string>) => Promise<{ status: number }>, again?: Promise<string>): Promise<unknown> => {
+    // Again after a refusal: a new token, unless another call asked for one since this one's.
+    const credential = await authorization(again !== undefined && again === token);
+    const used = token;
+    const headers: Record<string, string> = { Accept: "application/json", ...request.headers, Authorization: credential };
+    if (entityIds) headers.Prefer = headers.Prefer ? `fmodata.entity-ids, ${headers.Prefer}` : "fmodata.entity-ids";
+    if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
+    const answer = await send(headers);
+    if (answer.status === 401 && claris && again === undefined && used) return exchange(request, send, used);
+    return answer;
+  };
+
+  const urlOf = (request: ODataRequest) => `${base}${request.path}${request.query ? `?${request.query}` : ""}`;
+  const callOf = (request: ODataRequest): FailedCall => ({ method: request.method, path: request.path });
+
+  /** Retries what is safe to retry; a capacity answer (812, 956) is retried for writes too: the server did nothing. */
+  const retried = async <T>(request: ODataRequest, attempt: () => Promise<T>): Promise<T> => {
+    const outcome = await withCapacityRetry(policy, request.signal, async () => {
+      try {
+        return { code: "0", value: await withRetry(policy, request.idempotent, request.signal, attempt) };
+      } catch (error) {
+        if (error instanceof CapacityError) return { code: error.code, error };
+        throw error;
+      }
+    });
+    if ("error" in outcome) throw outcome.error;
+    return outcome.value;
+  };
+
+  const failure = (status: number, bytes: Uint8Array, call: FailedCall): Error => {
+    const text = new TextDecoder().decode(bytes.subarray(0, 4 * 1024));
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      // Not JSON: a ProtocolError below.
+    }
+    const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+    if (error && (typeof error.code === "string" || typeof error.code === "number")) {
+      const message = typeof error.message === "string" ? scrubText(error.message) : "";
+      return odataError(String(error.code), message, status, call, /\)$/.test(call.path));
+    }
+    return notOData(status, text, call);
+  };
+  const notOData = (status: number, text: string, call: FailedCall) =>
+    new ProtocolError(status, scrubText(text.slice(0, 4 * 1024)).slice(0, MAX_QUOTE), call, `is not an OData answer; it begins ${JSON.stringify(scrubText(text.slice(0, 4 * 1024)).slice(0, MAX_QUOTE))}`);
+
+  const refsCache = new WeakMap<TableSpec, FieldRefs>();
+  const caller: ODataCaller = {
+    database,
+    entityIds,
+    call: (request) => {
+      const call = callOf(request);
+      return retried(request, async () => {
+        const raw = (await exchange(request, (headers) =>
+          carrier.send({ url: urlOf(request), method: request.method, headers, body: request.body, signal: request.signal }, call, scrubText),
+        )) as RawAnswer;
+        if (raw.status < 200 || raw.status > 299) throw failure(raw.status, raw.bytes, call);
+        let text: string | undefined;
+        const answer: ODataAnswer = {
+          status: raw.status,
+          headers: raw.headers,
+          bytes: raw.bytes,
+          text: () => (text ??= new TextDecoder().decode(raw.bytes)),
+          json: () => {
+            try {
+              return JSON.parse(answer.text()) as unknown;
+            } catch {
+              throw notOData(raw.status, answer.text(), call);
+            }
+          },
+        };
+        return answer;
+      });
+    },
+    open: (request) => {
+      const call = callOf(request);
+      return retried(request, async () => {
+        const opened = (await exchange(request, (headers) =>
+          carrier.open({ url: urlOf(request), method: request.method, headers, body: request.body, signal: request.signal }, call, scrubText),
+        )) as Awaited<ReturnType<Carrier["open"]>>;
+        if (opened.status >= 200 && opened.status <= 299) return opened;
+        throw failure(opened.status, await readAll(opened.body), call);
+      });
+    },
+    tablePath: (table) => {
+      checkTableDatabase(table, database);
+      if (!entityIds) return `/${segment(table.table, `table`)}`;
+      if (!table.id || !/^FMTID:\d+$/.test(table.id)) throw new TypeError(`table "${table.table}" has no FMTID in its definition, which entityIds needs (generate it with ids)`);
+      return `/${table.id}`;
+    },
+    refs: (table) => {
+      let refs = refsCache.get(table);
+      if (!refs) refsCache.set(table, (refs = fieldRefs(table, entityIds)));
+      return refs;
+    },
+    encodeRow: (table, values, what) => encodeRow(table, values, entityIds, what),
+    decodeRow: (table, row, what) => decodeRow(table, row, entityIds ? fieldIds(table) : undefined, what),
+  };
+  return caller;
+}
+
+/** The auth option, checked: exactly one of its forms, with strings where strings belong (never echoed). */
+function checkAuth(auth: ODataAuth): ODataAuth {
+  const bad = (why: string) => new TypeError(`createODataClient: auth ${why}`);
+  if (typeof auth !== "object" || auth === null) throw bad("must be { username, password }, { claris } or { apiKey, pathPrefix? }");
+  if ("username" in auth || "password" in auth) {
+    const { username, password } = auth as { username: unknown; password: unknown };
+    if (typeof username !== "string" || username === "" || typeof password !== "string") throw bad("{ username, password } needs a non-empty username and a password, both strings");
+    return auth;
+  }
+  if ("claris" in auth) {
+    if (typeof auth.claris !== "function") throw bad("{ claris } needs a function that resolves to a Claris ID token");
+    return auth;
+  }
+  if ("apiKey" in auth) {
+    if (typeof auth.apiKey !== "string" || auth.apiKey === "" || /[\r\n\s]/.test(auth.apiKey)) throw bad("{ apiKey } needs the key, a non-empty string without spaces");
+    if (auth.pathPrefix !== undefined && typeof auth.pathPrefix !== "string") throw bad("pathPrefix must be a string such as \"/otto\"");
+    return auth;
+  }
+  throw bad("must be { username, password }, { claris } or { apiKey, pathPrefix? }");
+}
+
+/** Base64 of a text's UTF-8 bytes (no Buffer: the fetch entry runs where there is none). */
+function base64(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (const reader = body.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    length += value.byteLength;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
+  return out;
+}

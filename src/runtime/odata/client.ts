@@ -1,0 +1,44 @@
+/**
+ * The client of one database (`ODataClient`), over a caller: `table()` and `count()` here; batches, scripts, schema
+ * changes, webhooks and containers are given by the modules that implement them (ClientParts), so that this module
+ * stays the core every app loads.
+ */
+import type { CommonODataClientOptions, ODataClient } from "./api.js";
+import type { ODataCaller } from "./caller.js";
+import type { Carrier } from "./carrier.js";
+import { makeCaller } from "./client-caller.js";
+import type { AnyTable } from "./definition.js";
+import { tableClient, type TableClientParts } from "./table-client.js";
+
+/** The calls other modules implement (batch, scripts, schema, webhooks, containers), each made from the caller. */
+export interface ClientParts<Db extends string> {
+  batch?: (caller: ODataCaller) => ODataClient<Db>["batch"];
+  runScript?: (caller: ODataCaller) => ODataClient<Db>["runScript"];
+  schema?: (caller: ODataCaller) => ODataClient<Db>["schema"];
+  webhooks?: (caller: ODataCaller) => ODataClient<Db>["webhooks"];
+  tables?: (caller: ODataCaller) => TableClientParts;
+}
+
+export function clientOver<Db extends string>(options: CommonODataClientOptions<Db>, carrier: Carrier, parts: ClientParts<Db> = {}): ODataClient<Db> {
+  const caller = makeCaller(options, carrier);
+  const tableParts = parts.tables?.(caller) ?? {};
+  const tables = new WeakMap<AnyTable, unknown>();
+  const missing = (call: string) => () => {
+    throw new Error(`${call} is not available in this build of the OData client`);
+  };
+  const client: ODataClient<Db> = {
+    database: options.database,
+    table: (definition) => {
+      let found = tables.get(definition) as ReturnType<ODataClient<Db>["table"]> | undefined;
+      if (!found) tables.set(definition, (found = tableClient(caller, definition, tableParts) as never));
+      return found as never;
+    },
+    count: (definition, countOptions) => client.table(definition).count(countOptions),
+    batch: parts.batch?.(caller) ?? (missing("batch") as never),
+    runScript: parts.runScript?.(caller) ?? (missing("runScript") as never),
+    schema: parts.schema?.(caller) ?? (new Proxy({}, { get: (_, key) => (typeof key === "string" ? missing(`schema.${key}`) : undefined) }) as never),
+    webhooks: parts.webhooks?.(caller) ?? (new Proxy({}, { get: (_, key) => (typeof key === "string" ? missing(`webhooks.${key}`) : undefined) }) as never),
+    close: () => carrier.close(),
+  };
+  return client;
+}

@@ -1,0 +1,159 @@
+/**
+ * `od.table(T)`: the calls of one table, each built as an ODataRequest and handed to the client's caller. Reads are
+ * idempotent (retried after faults); writes never are. Rows come back decoded by the table's definition (expanded
+ * ones by their relation's target).
+ */
+import { getOwn } from "../own.js";
+import { ProtocolError } from "../protocol-errors.js";
+import type { TableClient } from "./api.js";
+import type { ODataAnswer, ODataCaller } from "./caller.js";
+import type { AnyTable, RelationSpec, TableSpec } from "./definition.js";
+import { renderFilter, type Filter } from "./filter.js";
+import { queryString } from "./query-text.js";
+import { readQuery, rowKey, type ReadQueryOptions } from "./read-query.js";
+
+/** What a TableClient needs beyond the caller: the calls another module implements (containers), given when wired. */
+export interface TableClientParts {
+  upload?: TableClient<AnyTable>["upload"];
+  download?: TableClient<AnyTable>["download"];
+}
+
+const PAGE_LIMIT = 10_000;
+
+export function tableClient<D extends AnyTable>(caller: ODataCaller, definition: D, parts: TableClientParts = {}): TableClient<D> {
+  const table: TableSpec = definition;
+  const base = caller.tablePath(table);
+  const name = `table "${table.table}"`;
+
+  const rowsOf = (answer: ODataAnswer, spec: TableSpec, what: string) => {
+    const body = answer.json() as { value?: unknown } | null;
+    if (typeof body !== "object" || body === null || !Array.isArray(body.value)) throw shapeError(answer, what, "has no value array");
+    return { body: body as Record<string, unknown>, rows: body.value.map((row) => caller.decodeRow(spec, row, what)) };
+  };
+  const shapeError = (answer: ODataAnswer, what: string, detail: string) =>
+    new ProtocolError(answer.status, "", { method: "GET", path: base }, `${detail} (${what})`);
+
+  const prefer = (special: boolean, extra?: string) => [special ? "fmodata.include-specialcolumns" : undefined, extra].filter(Boolean).join(", ");
+  const headers = (special: boolean, extra?: string): Record<string, string> => {
+    const value = prefer(special, extra);
+    return value ? { Prefer: value } : {};
+  };
+
+  /** Every row of one collection read (paths `T` and `T(k)/Nav`), following the server's pages when no `top` bounds it. */
+  const listAt = async (path: string, spec: TableSpec, options: ReadQueryOptions & { signal?: AbortSignal }, what: string) => {
+    const value: Record<string, unknown>[] = [];
+    let total: number | undefined;
+    for (let skip = options.skip ?? 0; ; ) {
+      const { query, preferSpecial } = readQuery(caller, spec, { ...options, skip: skip || options.skip }, what);
+      const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
+      const { body, rows } = rowsOf(answer, spec, what);
+      for (const row of rows) value.push(row);
+      const count = body["@count"] ?? body["@odata.count"];
+      if (typeof count === "number") total = count;
+      // The server cuts a page at 10,000 rows and says so with a nextLink (never with a top): read on from where it stopped.
+      const more = body["@nextLink"] ?? body["@odata.nextLink"];
+      if (options.top !== undefined || typeof more !== "string" || rows.length === 0 || rows.length > PAGE_LIMIT) break;
+      skip = (options.skip ?? 0) + value.length;
+    }
+    return total === undefined ? { value } : { value, count: total };
+  };
+
+  const filterText = (filter: unknown, what: string) => {
+    if (filter === undefined) throw new TypeError(`${what}: needs a filter (made by f); to change every row, say so with f.raw("true")`);
+    return renderFilter(filter as Filter<any>, caller.refs(table));
+  };
+
+  /** The `fmodata.affected_rows` header of a write's answer. */
+  const affected = (answer: ODataAnswer, what: string) => {
+    const text = answer.headers["fmodata.affected_rows"];
+    const n = text === undefined ? NaN : Number(text);
+    if (!Number.isSafeInteger(n) || n < 0) throw new ProtocolError(answer.status, answer.text().slice(0, 120), { method: what, path: base }, "has no fmodata.affected_rows header with the number of rows changed");
+    return n;
+  };
+
+  const client: TableClient<AnyTable> = {
+    definition,
+    list: (options = {}) => listAt(base, table, options as ReadQueryOptions, `${name}: list`) as never,
+    get: async (row, options = {}) => {
+      const what = `${name}: get`;
+      const path = base + rowKey(table, row, what);
+      const { query, preferSpecial } = readQuery(caller, table, options as ReadQueryOptions, what);
+      const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
+      return caller.decodeRow(table, answer.json(), what) as never;
+    },
+    all: (options = {}) => ({
+      async *[Symbol.asyncIterator]() {
+        const what = `${name}: all`;
+        const { pageSize = 1_000, ...rest } = options as ReadQueryOptions & { pageSize?: number; signal?: AbortSignal };
+        if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > PAGE_LIMIT) throw new TypeError(`${what}: pageSize must be a whole number from 1 to ${PAGE_LIMIT}, not ${JSON.stringify(pageSize)}`);
+        // A stable order, so that pages neither skip nor repeat rows: the caller's, then the key (or ROWID) to break ties.
+        const orderTail = table.key ? caller.refs(table).ref(table.key) : "ROWID";
+        for (let skip = 0; ; skip += pageSize) {
+          const { query, preferSpecial } = readQuery(caller, table, { ...rest, orderTail, top: pageSize, skip }, what);
+          const answer = await caller.call({ method: "GET", path: base, query, headers: headers(preferSpecial), idempotent: true, signal: rest.signal });
+          const { rows } = rowsOf(answer, table, what);
+          for (const row of rows) yield row as never;
+          if (rows.length < pageSize) return;
+        }
+      },
+    }),
+    count: async (options = {}) => {
+      const what = `${name}: count`;
+      const query = queryString([["$filter", options.filter === undefined ? undefined : renderFilter(options.filter, caller.refs(table))]]);
+      const answer = await caller.call({ method: "GET", path: `${base}/$count`, query, idempotent: true, signal: options.signal });
+      const text = answer.text().trim();
+      if (!/^\d+$/.test(text)) throw new ProtocolError(answer.status, text.slice(0, 120), { method: "GET", path: `${base}/$count` }, `is not a count (${what})`);
+      return Number(text);
+    },
+    create: async (row, options = {}) => {
+      const what = `${name}: create`;
+      const body = caller.encodeRow(table, row, what);
+      const answer = await caller.call({ method: "POST", path: base, body, headers: { Prefer: "return=representation" }, idempotent: false, signal: options.signal });
+      if (answer.bytes.length === 0) {
+        // A server that left the row out (return=representation ignored): read it where Location says it is.
+        const at = /\((ROWID=\d+|[^()]*)\)$/.exec(answer.headers.location ?? "");
+        if (!at) throw new ProtocolError(answer.status, "", { method: "POST", path: base }, `holds neither the new row nor its Location (${what})`);
+        const again = await caller.call({ method: "GET", path: `${base}(${at[1]})`, idempotent: true, signal: options.signal });
+        return caller.decodeRow(table, again.json(), what) as never;
+      }
+      return caller.decodeRow(table, answer.json(), what) as never;
+    },
+    update: async (row, changes, options = {}) => {
+      const what = `${name}: update`;
+      const path = base + rowKey(table, row, what);
+      await caller.call({ method: "PATCH", path, body: caller.encodeRow(table, changes, what), idempotent: false, signal: options.signal });
+    },
+    delete: async (row, options = {}) => {
+      const what = `${name}: delete`;
+      await caller.call({ method: "DELETE", path: base + rowKey(table, row, what), idempotent: false, signal: options.signal });
+    },
+    updateWhere: async (filter, changes, options = {}) => {
+      const what = `${name}: updateWhere`;
+      const query = queryString([["$filter", filterText(filter, what)]]);
+      const answer = await caller.call({ method: "PATCH", path: base, query, body: caller.encodeRow(table, changes, what), idempotent: false, signal: options.signal });
+      return affected(answer, "PATCH");
+    },
+    deleteWhere: async (filter, options = {}) => {
+      const what = `${name}: deleteWhere`;
+      const query = queryString([["$filter", filterText(filter, what)]]);
+      const answer = await caller.call({ method: "DELETE", path: base, query, idempotent: false, signal: options.signal });
+      return affected(answer, "DELETE");
+    },
+    upload: (...args) => {
+      if (!parts.upload) throw new Error(`${name}: upload is not available in this build of the OData client`);
+      return parts.upload(...args);
+    },
+    download: (...args) => {
+      if (!parts.download) throw new Error(`${name}: download is not available in this build of the OData client`);
+      return parts.download(...args);
+    },
+    related: async (row, relationName, options = {}) => {
+      const what = `${name}: related "${String(relationName)}"`;
+      const relation = table.relations ? (getOwn(table.relations, relationName) as RelationSpec | undefined) : undefined;
+      if (!relation || typeof relationName !== "string") throw new TypeError(`${what}: table "${table.table}" has no relation ${JSON.stringify(relationName)}`);
+      const path = `${base}${rowKey(table, row, what)}/${encodeURIComponent(relationName)}`;
+      return listAt(path, relation.target(), options as ReadQueryOptions, what) as never;
+    },
+  };
+  return client as unknown as TableClient<D>;
+}

@@ -1,0 +1,184 @@
+/**
+ * Values between OData's JSON and the app: the app sees exactly the Data API runtime's TypeScript values (DESIGN.md,
+ * "Wire values and TypeScript values"): text a string ("" when empty), number a number or null, date "YYYY-MM-DD",
+ * time "HH:MM:SS", timestamp "YYYY-MM-DDTHH:MM:SS" (local, no zone; OData writes it with "Z", the server's zone),
+ * each null when empty; a repeating field a tuple of its repetitions; a container, when a `select` names it, the
+ * server's string (its bytes in base64) or null (containers are written by `upload` and read by `download`).
+ *
+ * Numbers: the client does not ask for `IEEE754Compatible=true`. The app's value is a JavaScript number either way, and
+ * a JSON number is already the shortest text of that double, so strings would cost decoding and gain nothing; numeric
+ * strings (a server or proxy that sends them) are read all the same, and any other text in a number field is an
+ * ODataDecodeError naming the table, the field and the value, never NaN.
+ */
+import type { FieldKind } from "../definition.js";
+import { isNumericText } from "../numeric-text.js";
+import { getOwn, setOwn } from "../own.js";
+import type { TableFieldSpec, TableSpec } from "./definition.js";
+import { ODataDecodeError } from "./errors.js";
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
+const TIMESTAMP = /^(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?)(Z|[+-]\d\d:\d\d)?$/;
+
+// ---- Reading.
+
+/** One value as the app sees it, or ODataDecodeError. */
+function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string): unknown {
+  const wrong = (expected: string) => new ODataDecodeError(table, field, raw, expected);
+  switch (kind) {
+    case "text":
+      if (raw === null) return "";
+      if (typeof raw !== "string") throw wrong("text");
+      return raw;
+    case "number":
+      if (raw === null || raw === "") return null;
+      if (typeof raw === "number" && Number.isFinite(raw)) return raw;
+      if (typeof raw === "string" && isNumericText(raw.trim())) return Number(raw.trim());
+      throw wrong("a number");
+    case "date":
+      if (raw === null || raw === "") return null;
+      if (typeof raw !== "string" || !DATE.test(raw)) throw wrong('a date "YYYY-MM-DD"');
+      return raw;
+    case "time":
+      if (raw === null || raw === "") return null;
+      if (typeof raw !== "string" || !TIME.test(raw)) throw wrong('a time "HH:MM:SS"');
+      return raw;
+    case "timestamp": {
+      if (raw === null || raw === "") return null;
+      const match = typeof raw === "string" ? TIMESTAMP.exec(raw) : null;
+      if (!match) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
+      const zone = match[7];
+      // The server's zone is UTC (wire contract 2.7): "Z" is dropped; another offset is taken to UTC.
+      if (!zone || zone === "Z" || zone === "+00:00" || zone === "-00:00") return match[1];
+      return new Date(raw as string).toISOString().slice(0, 19);
+    }
+    case "container":
+      if (raw === null || raw === "") return null;
+      if (typeof raw !== "string") throw wrong("a container's text");
+      return raw;
+  }
+}
+
+/** A field's value as the app sees it: a tuple of its repetitions when it repeats (the wire's array, or one value). */
+export function decodeField(spec: TableFieldSpec, raw: unknown, table: string, field: string): unknown {
+  const count = spec.repetitions ?? 1;
+  if (count <= 1) return decodeValue(spec.type, Array.isArray(raw) ? (raw[0] ?? null) : raw, table, field);
+  const list: unknown[] = Array.isArray(raw) ? raw : [raw];
+  if (list.length > count) throw new ODataDecodeError(table, field, raw, `at most ${count} repetitions`);
+  return Array.from({ length: count }, (_, i) => decodeValue(spec.type, list[i] ?? null, table, field));
+}
+
+/**
+ * A row as the app sees it: fields by the definition's names (an answer keyed by FMFID mapped back), ROWID and
+ * ROWMODID as `rowId` and `modId`, expanded relations decoded by their target's definition (a `many: false` relation
+ * as its one row or null). Annotations (`@id`, `Photo@com.filemaker.odata.ContentType`, ...) and members the
+ * definition does not know (a field added in FileMaker since the module was generated) are left out.
+ */
+export function decodeRow(table: TableSpec, row: unknown, byId: ReadonlyMap<string, string> | undefined, what: string, depth = 0): Record<string, unknown> {
+  if (typeof row !== "object" || row === null || Array.isArray(row)) throw new ODataDecodeError(table.table, "(row)", row, `a row (a JSON object) in ${what}`);
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(row)) {
+    if (key.includes("@")) continue;
+    if (key === "ROWID" || key === "ROWMODID") {
+      if (typeof raw !== "number") throw new ODataDecodeError(table.table, key, raw, "a number");
+      out[key === "ROWID" ? "rowId" : "modId"] = raw;
+      continue;
+    }
+    const name = byId?.get(key) ?? key;
+    const field = getOwn(table.fields, name) as TableFieldSpec | undefined;
+    if (field) {
+      setOwn(out, name, decodeField(field, raw, table.table, name));
+      continue;
+    }
+    const relation = table.relations ? (getOwn(table.relations, key) as TableSpec["relations"] extends Readonly<Record<string, infer R>> | undefined ? R : never) : undefined;
+    if (relation) {
+      if (depth > 32) throw new ODataDecodeError(table.table, key, "(nested)", "expanded fewer than 32 levels deep");
+      const target = relation.target();
+      const rows = Array.isArray(raw) ? raw : raw === null ? [] : [raw];
+      const decoded = rows.map((r) => decodeRow(target, r, byId && fieldIds(target), `${what}, relation "${key}"`, depth + 1));
+      setOwn(out, key, relation.many ? decoded : (decoded[0] ?? null));
+    }
+  }
+  return out;
+}
+
+const idMaps = new WeakMap<TableSpec, ReadonlyMap<string, string>>();
+
+/** FMFID -> field name, for answers keyed by id (`Prefer: fmodata.entity-ids`). */
+export function fieldIds(table: TableSpec): ReadonlyMap<string, string> {
+  let map = idMaps.get(table);
+  if (!map) {
+    const ids = new Map<string, string>();
+    for (const [name, field] of Object.entries(table.fields)) if (field.id) ids.set(field.id, name);
+    idMaps.set(table, (map = ids));
+  }
+  return map;
+}
+
+// ---- Writing.
+
+/** One value as OData takes it, or a TypeError naming the table and field. */
+function encodeValue(kind: FieldKind, value: unknown, where: string): unknown {
+  if (value === null) return null;
+  const wrong = (expected: string) =>
+    new TypeError(`${where} is a ${kind} field: give it ${expected} or null, not ${value === undefined ? "undefined" : typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : JSON.stringify(value)}`);
+  switch (kind) {
+    case "text":
+      if (typeof value !== "string") throw wrong("a string");
+      return value;
+    case "number":
+      if (typeof value === "number" && Number.isFinite(value)) return value;
+      throw wrong("a finite number");
+    case "date":
+      if (typeof value !== "string" || !DATE.test(value)) throw wrong('an ISO date "YYYY-MM-DD"');
+      return value;
+    case "time":
+      if (typeof value !== "string" || !TIME.test(value)) throw wrong('a time "HH:MM:SS"');
+      return value;
+    case "timestamp": {
+      const match = typeof value === "string" ? TIMESTAMP.exec(value) : null;
+      if (!match || match[7]) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SS" (local, without a zone)');
+      return `${value as string}Z`;
+    }
+    case "container":
+      throw new TypeError(`${where} is a container field: write it with upload()`);
+  }
+}
+
+/**
+ * A row's JSON for create and update: each field by its name (or FMFID with `entityIds`), unknown and read-only fields
+ * and containers refused by name, every value checked against its field's kind. A repeating field takes a tuple: given
+ * whole, it is sent as an array; with repetitions left out (`[, "b"]`), each given one as `"Name[n]"`.
+ */
+export function encodeRow(table: TableSpec, values: object, entityIds: boolean, what: string): string {
+  if (typeof values !== "object" || values === null || Array.isArray(values)) throw new TypeError(`${what}: the values must be an object of field names, not ${values === null ? "null" : Array.isArray(values) ? "an array" : typeof values}`);
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const where = `${what}: field "${name}" of table "${table.table}"`;
+    const field = getOwn(table.fields, name) as TableFieldSpec | undefined;
+    if (!field) throw new TypeError(`${what}: table "${table.table}" has no field ${JSON.stringify(name)}`);
+    if (field.readOnly) throw new TypeError(`${where} is read-only (a calculation, summary, global or protected auto-enter field)`);
+    if (field.type === "container") throw new TypeError(`${where} is a container field: write it with upload()`);
+    let ref = name;
+    if (entityIds) {
+      if (!field.id) throw new TypeError(`${where} has no FMFID in its definition, which entityIds needs`);
+      ref = field.id;
+    }
+    const count = field.repetitions ?? 1;
+    if (count <= 1) {
+      setOwn(out, ref, encodeValue(field.type, value, where));
+      continue;
+    }
+    if (value === null) {
+      setOwn(out, ref, Array.from({ length: count }, () => null));
+      continue;
+    }
+    if (!Array.isArray(value)) throw new TypeError(`${where} repeats ${count} times: give it a tuple (an array of at most ${count} values), not ${typeof value === "object" ? "an object" : JSON.stringify(value)}`);
+    if (value.length > count) throw new TypeError(`${where} repeats ${count} times: the array has ${value.length} values`);
+    const encoded = Array.from({ length: value.length }, (_, i) => (value[i] === undefined ? undefined : encodeValue(field.type, value[i], `${where} repetition ${i + 1}`)));
+    if (encoded.every((v) => v !== undefined)) setOwn(out, ref, encoded);
+    else encoded.forEach((v, i) => v !== undefined && setOwn(out, `${ref}[${i + 1}]`, v));
+  }
+  return JSON.stringify(out);
+}
