@@ -67,6 +67,13 @@ describe("error answers", () => {
     // A field the definition says is writable, read-only on the server: FileMaker's 201.
     const Loose = defineTable()({ database: "Office", table: "Contacts", key: "id", fields: { id: { type: "text" }, Label: { type: "text" } } });
     expect(await failure(od.table(Loose).update("A1", { Label: "x" }))).toBeInstanceOf(FieldReadOnlyError);
+
+    // An expand the server could not do answers 200 with an error in place of the rows: thrown, not read as data.
+    const Stale = defineTable()({ database: "Office", table: "Invoices", fields: { Gone: { type: "text" } } });
+    const Host = defineTable()({ database: "Office", table: "Contacts", key: "id", fields: { id: { type: "text" } }, relations: { Invoices: { table: "Invoices", many: true, target: () => Stale } } });
+    const stale = await failure(od.table(Host).list({ expand: { Invoices: { select: ["Gone"] } } as never }));
+    expect(stale).toBeInstanceOf(FieldMissingError);
+    expect(stale).toMatchObject({ code: "8309", httpStatus: 200 });
   });
 
   it("retries capacity answers (812, 956), writes too, then gives up with CapacityError", async () => {
