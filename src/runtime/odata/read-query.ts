@@ -8,7 +8,7 @@ import { getOwn } from "../own.js";
 import type { ODataCaller } from "./caller.js";
 import type { RelationSpec, TableSpec } from "./definition.js";
 import { renderFilter, type Filter } from "./filter.js";
-import { queryString } from "./query-text.js";
+import { queryString, queryValue } from "./query-text.js";
 
 export interface ReadQueryOptions {
   select?: readonly string[] | undefined;
@@ -30,21 +30,27 @@ export function readQuery(caller: ODataCaller, table: TableSpec, options: ReadQu
   if (special && parts.select !== undefined) parts.select += ",ROWID,ROWMODID";
   if (options.orderTail !== undefined) parts.orderBy = parts.orderBy ? `${parts.orderBy},${options.orderTail}` : options.orderTail;
   return {
-    query: queryString([
-      ["$select", parts.select],
-      ["$expand", parts.expand],
-      ["$filter", parts.filter],
-      ["$orderby", parts.orderBy],
-      ["$top", parts.top],
-      ["$skip", parts.skip],
-      ["$count", options.count === true ? "true" : undefined],
-    ]),
+    query: [
+      queryString([["$select", parts.select]]),
+      // Already encoded: its structure ($, =, ;, parentheses) literal, as servers parse it, each value encoded (2.8).
+      parts.expand === undefined ? "" : `$expand=${parts.expand}`,
+      queryString([
+        ["$filter", parts.filter],
+        ["$orderby", parts.orderBy],
+        ["$top", parts.top],
+        ["$skip", parts.skip],
+        ["$count", options.count === true ? "true" : undefined],
+      ]),
+    ]
+      .filter(Boolean)
+      .join("&"),
     preferSpecial: special && parts.select === undefined,
   };
 }
 
 interface OptionTexts {
   select?: string | undefined;
+  /** Encoded (query-text.ts), unlike the others: its structure must stay literal. */
   expand?: string | undefined;
   filter?: string | undefined;
   orderBy?: string | undefined;
@@ -74,7 +80,7 @@ function optionTexts(caller: ODataCaller, table: TableSpec, options: ReadQueryOp
       if (!relation) throw new TypeError(`${what}: table "${table.table}" has no relation ${JSON.stringify(name)} to expand`);
       if (!/^[^"'(),;/?#&=$\s]+$/.test(name)) throw new TypeError(`${what}: relation ${JSON.stringify(name)} of table "${table.table}" cannot be named in $expand`);
       if (value === true) {
-        items.push(name);
+        items.push(queryValue(name));
         continue;
       }
       const inner = optionTexts(caller, relation.target(), value as ReadQueryOptions, `${what}, expand "${name}"`, depth + 1);
@@ -89,8 +95,8 @@ function optionTexts(caller: ODataCaller, table: TableSpec, options: ReadQueryOp
         ] as const
       )
         .filter(([, text]) => text !== undefined)
-        .map(([option, text]) => `${option}=${text}`);
-      items.push(nested.length ? `${name}(${nested.join(";")})` : name);
+        .map(([option, text]) => `${option}=${option === "$expand" ? text : queryValue(text!)}`);
+      items.push(nested.length ? `${queryValue(name)}(${nested.join(";")})` : queryValue(name));
     }
     if (items.length) out.expand = items.join(",");
   }
