@@ -45,7 +45,7 @@ describe("the calls with entityIds", () => {
   it("webhooks: select and filter by FMFID", async () => {
     const od = client({ entityIds: true });
     const { id } = await od.webhooks.add({ url: "http://127.0.0.1:9/hook", table: Contacts, select: ["Name"], filter: f.eq("Name", "Ada") });
-    expect(await od.webhooks.get(id)).toMatchObject({ select: Contacts.fields.Name.id, filter: `${Contacts.fields.Name.id} eq 'Ada'` });
+    expect(await od.webhooks.get(id)).toMatchObject({ select: Contacts.fields.Name!.id, filter: `${Contacts.fields.Name!.id} eq 'Ada'` });
     await od.webhooks.remove(id);
   });
 });
