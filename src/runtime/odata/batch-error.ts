@@ -2,7 +2,7 @@
  * The errors `od.batch` rejects with. A failed changeset: the ODataError (or the subclass its code names) that the
  * failing part carries, as a single call would throw it, its message saying which step failed and that nothing of the
  * batch was applied; `batchStep` is that step (1-based), when the server said which. A batch applied whose new row
- * could not be read back: BatchReadBackError.
+ * could not be read back: BatchReadBackError (batch-read-back-error.ts, exported by the entries).
  */
 import { odataError, ODataError, ProtocolError } from "./errors.js";
 
@@ -33,17 +33,4 @@ export function batchStepError(failure: StepFailure): ODataError | ProtocolError
   result.message = `batch: ${which} of ${failure.steps} failed, so nothing of the batch was applied: ${result.message}`;
   if (failure.step !== undefined) Object.defineProperty(result, "batchStep", { value: failure.step, enumerable: true });
   return result;
-}
-
-/**
- * The batch was applied, but a created row could not be read back (a later step of the same batch deleted it, or
- * another client did since): `results` holds every step's result, `null` for each such row.
- */
-export class BatchReadBackError extends Error {
-  declare readonly results: unknown[];
-  constructor(message: string, results: unknown[]) {
-    super(message);
-    this.results = results;
-    this.name = "BatchReadBackError";
-  }
 }

@@ -18,7 +18,8 @@ import type { BatchBuilder, BatchOptions, BatchStep, BatchTable } from "./batch-
 import { BatchFramingError, readBatch, writeBatch, type BatchItem, type PartAnswer, type PartRequest } from "./batch-multipart.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { AnyTable, TableSpec } from "./definition.js";
-import { BatchReadBackError, batchStepError, type StepFailure } from "./batch-error.js";
+import { batchStepError, type StepFailure } from "./batch-error.js";
+import { BatchReadBackError } from "./batch-read-back-error.js";
 import { renderFilter, type Filter } from "./filter.js";
 import { queryString } from "./query-text.js";
 import { rowKey } from "./read-query.js";

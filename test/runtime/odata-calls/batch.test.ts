@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { f, RecordMissingError, type BatchStep, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { BatchReadBackError, f, RecordMissingError, type BatchStep, type ODataClient } from "../../../src/runtime/odata/index.js";
 import { startOffice } from "../../emulator/odata/serve-support.js";
 import { Contacts, Elsewhere, Notes, officeClient } from "./support.js";
 
@@ -43,6 +43,7 @@ describe("od.batch", () => {
       () => undefined,
       (e: unknown) => e,
     );
+    expect(error).toBeInstanceOf(BatchReadBackError);
     expect(error).toMatchObject({ name: "BatchReadBackError", results: [null, 1, { Text: "stays", N: 601 }] });
     expect((error as Error).message).toMatch(/applied, but the new row of step 1 \(create Notes, ROWID \d+\) no longer exists/);
     expect(await notes("N ge 600 and N le 601")).toMatchObject([{ Text: "stays" }]);
