@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { createODataClient, f, ResponseTooLargeError, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { createODataClient, f, NetworkError, ResponseTooLargeError, type ODataClient } from "../../../src/runtime/odata/index.js";
 import { Contacts, DB, Invoices, PASSWORD, startOffice, USER } from "../odata/support.js";
 
 // The calls with `entityIds: true` (tables by FMTID, fields by FMFID in URLs, bodies and filters; answers mapped back
@@ -15,7 +15,7 @@ afterAll(async () => {
   for (const od of clients) await od.close();
   await emu?.close();
 });
-const client = (options: { entityIds?: boolean; maxResponseBytes?: number } = {}) => {
+const client = (options: { entityIds?: boolean; maxResponseBytes?: number; retry?: { retries: number; baseDelayMs: number } } = {}) => {
   const od = createODataClient({ server: emu.url, database: DB, auth: { username: USER, password: PASSWORD }, ...options });
   clients.push(od);
   return od;
@@ -64,5 +64,17 @@ describe("bounded answers", () => {
       .then((file) => file?.bytes())
       .catch((e: unknown) => e);
     expect(read).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it("a batch whose answer is lost is never sent again: applied once, a NetworkError", async () => {
+    const od = client({ retry: { retries: 3, baseDelayMs: 1 } });
+    emu.setFaults({ rates: { drop: 1 }, afterRate: 1 });
+    const before = emu.stats().faults.drop;
+    const error = await od.batch((b) => [b.table(Invoices).create({ ContactId: "lost", Amount: 1 })]).catch((e: unknown) => e);
+    const played = emu.stats().faults.drop - before;
+    emu.setFaults();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(played).toBe(1);
+    expect(await od.table(Invoices).count({ filter: f.eq("ContactId", "lost") })).toBe(1);
   });
 });
