@@ -1,44 +1,36 @@
 /**
- * The error a failed changeset rejects `od.batch` with: the ODataError its failing part carries (the same class a
- * single call would throw), its message saying which step failed and that nothing of the batch was applied.
+ * The errors `od.batch` rejects with. A failed changeset: the ODataError (or the subclass its code names) that the
+ * failing part carries, as a single call would throw it, its message saying which step failed and that nothing of the
+ * batch was applied; `batchStep` is that step (1-based), when the server said which. A batch applied whose new row
+ * could not be read back: BatchReadBackError (batch-read-back-error.ts, exported by the entries).
  */
+import { odataError, ODataError, ProtocolError } from "./errors.js";
+
 export interface StepFailure {
   status: number;
   /** The failing part's body (FileMaker's `{"error":{"code","message"}}`). */
   body: string;
   /** How many steps the batch had. */
   steps: number;
-  /** The failed step (1-based) and what it was, when the server said which part failed. */
+  /** The failed step (1-based), what it was and its request, when the server said which part failed. */
   step?: number;
   what?: string;
+  method?: string;
+  path?: string;
 }
 
-// PROVISIONAL until the core's errors.ts is merged: a plain Error carrying the code.
-export function batchStepError(failure: StepFailure): Error {
-  let code: string | undefined;
-  let message = failure.body.slice(0, 200);
+export function batchStepError(failure: StepFailure): ODataError | ProtocolError {
+  const call = { method: failure.method ?? "POST", path: failure.path ?? "/$batch" };
+  let error: { code?: unknown; message?: unknown } | undefined;
   try {
-    const e = (JSON.parse(failure.body) as { error?: { code?: unknown; message?: unknown } }).error;
-    code = typeof e?.code === "string" ? e.code : undefined;
-    message = typeof e?.message === "string" ? e.message : message;
+    error = (JSON.parse(failure.body) as { error?: { code?: unknown; message?: unknown } }).error;
   } catch {
-    // not JSON
+    error = undefined;
   }
+  if (typeof error?.code !== "string" && typeof error?.code !== "number") return new ProtocolError(failure.status, failure.body.slice(0, 100), call, `is a failed batch step that is not an OData error; nothing of the batch was applied`);
+  const result = odataError(String(error.code), typeof error.message === "string" ? error.message : "", failure.status, call, /\)$/.test(call.path));
   const which = failure.step === undefined ? "a step" : `step ${failure.step} (${failure.what})`;
-  const error = new Error(`batch: ${which} of ${failure.steps} failed: ${message} (HTTP ${failure.status}); nothing of the batch was applied`) as Error & { code?: string };
-  if (code !== undefined) error.code = code;
-  return error;
-}
-
-/**
- * The batch was applied, but a created row could not be read back (a later step of the same batch deleted it, or
- * another client did since): `results` holds every step's result, `null` for each such row.
- */
-export class BatchReadBackError extends Error {
-  declare readonly results: unknown[];
-  constructor(message: string, results: unknown[]) {
-    super(message);
-    this.results = results;
-    this.name = "BatchReadBackError";
-  }
+  result.message = `batch: ${which} of ${failure.steps} failed, so nothing of the batch was applied: ${result.message}`;
+  if (failure.step !== undefined) Object.defineProperty(result, "batchStep", { value: failure.step, enumerable: true });
+  return result;
 }

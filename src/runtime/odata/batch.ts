@@ -18,10 +18,11 @@ import type { BatchBuilder, BatchOptions, BatchStep, BatchTable } from "./batch-
 import { BatchFramingError, readBatch, writeBatch, type BatchItem, type PartAnswer, type PartRequest } from "./batch-multipart.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { AnyTable, TableSpec } from "./definition.js";
-import { BatchReadBackError, batchStepError, type StepFailure } from "./batch-error.js";
+import { batchStepError, type StepFailure } from "./batch-error.js";
+import { BatchReadBackError } from "./batch-read-back-error.js";
 import { renderFilter, type Filter } from "./filter.js";
 import { queryString } from "./query-text.js";
-import { rowSegment } from "./row-segment.js";
+import { rowKey } from "./read-query.js";
 
 type StepKind = "create" | "update" | "delete" | "updateWhere" | "deleteWhere";
 
@@ -100,11 +101,11 @@ function batchTable(caller: ODataCaller, owner: object, definition: AnyTable): B
   return {
     create: (row) => step("create", { method: "POST", path, body: caller.encodeRow(definition, row, `batch: create on table "${name}"`) }, `create ${name}`),
     update: (ref, changes) => {
-      const at = rowSegment(definition, ref, "batch: update");
+      const at = rowKey(definition, ref, "batch: update");
       return step("update", { method: "PATCH", path: `${path}${at}`, body: caller.encodeRow(definition, changes, `batch: update of ${name}${at}`) }, `update ${name}${at}`);
     },
     delete: (ref) => {
-      const at = rowSegment(definition, ref, "batch: delete");
+      const at = rowKey(definition, ref, "batch: delete");
       return step("delete", { method: "DELETE", path: `${path}${at}` }, `delete ${name}${at}`);
     },
     updateWhere: (filter, changes) =>
@@ -148,7 +149,7 @@ function changesetAnswers(answer: ODataAnswer, steps: readonly Step[]): PartAnsw
     status: failed.status,
     body: new TextDecoder().decode(failed.body),
     steps: steps.length,
-    ...(index !== undefined && { step: index + 1, what: steps[index]!.what }),
+    ...(index !== undefined && { step: index + 1, what: steps[index]!.what, method: steps[index]!.request.method, path: steps[index]!.request.path }),
   };
   throw batchStepError(failure);
 }

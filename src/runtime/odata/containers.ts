@@ -9,7 +9,7 @@ import type { ODataCaller } from "./caller.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 import { getOwn } from "../own.js";
 import type { CallOptions } from "./shapes.js";
-import { rowSegment } from "./row-segment.js";
+import { rowKey } from "./read-query.js";
 
 /** The media types FileMaker Server takes in a binary upload (3.3: images and PDF), by their first bytes. */
 const SIGNATURES: readonly (readonly [type: string, bytes: readonly number[]])[] = [
@@ -32,7 +32,7 @@ function containerPath(caller: ODataCaller, table: TableSpec, ref: unknown, fiel
   const ref_ = caller.refs(table).ref(field as string);
   // The field as a path segment: its FMFID as it is, its name unquoted and percent-encoded.
   const segment = ref_.startsWith('"') ? encodeURIComponent(field as string) : ref_;
-  return `${caller.tablePath(table)}${rowSegment(table, ref, call)}/${segment}`;
+  return `${caller.tablePath(table)}${rowKey(table, ref, call)}/${segment}`;
 }
 
 /** A file name for Content-Disposition: the name only (a path is refused), quoted, with `filename*` when not ASCII. */

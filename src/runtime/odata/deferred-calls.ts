@@ -1,40 +1,31 @@
 /**
  * The client's members that most apps never call, each loading its module on first use (a dynamic import, as the Data
  * API's deferred calls do; scripts/runtime-size.mjs budgets each): `od.batch`, `od.runScript`, `od.schema.*`,
- * `od.webhooks.*`, and a table's `upload` and `download`. The client (client.ts) spreads these into its objects.
+ * `od.webhooks.*`, and a table's `upload` and `download`. Both entries hand these parts to clientOver (client.ts).
  */
-import type { ODataClient, TableClient } from "./api.js";
-import type { ODataCaller } from "./caller.js";
-import type { AnyTable } from "./definition.js";
+import type { ODataClient } from "./api.js";
+import type { ClientParts } from "./client.js";
 import type { SchemaCalls } from "./schema-types.js";
 import type { WebhookCalls } from "./webhook-types.js";
 
 /** An object of async calls whose implementation is loaded (once) on the first call of any of them. */
 function deferred<T extends object>(names: readonly (keyof T & string)[], load: () => Promise<T>): T {
   let loaded: Promise<T> | undefined;
-  const calls = {} as Record<string, unknown>;
+  const calls: Record<string, unknown> = {};
   for (const name of names) {
-    calls[name] = async (...args: unknown[]) => {
-      loaded ??= load();
-      const impl = (await loaded) as Record<string, (...a: unknown[]) => unknown>;
-      return impl[name]!(...args);
-    };
+    calls[name] = async (...args: unknown[]) => ((await (loaded ??= load())) as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
   }
   return Object.freeze(calls) as T;
 }
 
-export function clientCalls(caller: ODataCaller): Pick<ODataClient, "batch" | "runScript" | "schema" | "webhooks"> {
-  return {
-    batch: (async (build: never, options?: never) => (await import("./batch.js")).runBatch(caller, build, options)) as ODataClient["batch"],
-    runScript: async (name, options) => (await import("./scripts.js")).runScript(caller, name, options),
-    schema: deferred<SchemaCalls>(["createTable", "addFields", "deleteTable", "deleteField", "createIndex", "deleteIndex"], async () => (await import("./schema.js")).schemaCalls(caller)),
-    webhooks: deferred<WebhookCalls<string>>(["add", "list", "get", "remove", "invoke"], async () => (await import("./webhooks.js")).webhookCalls(caller)),
-  };
-}
-
-export function containerCalls<D extends AnyTable>(caller: ODataCaller, definition: D): Pick<TableClient<D>, "upload" | "download"> {
-  return {
-    upload: async (row, field, data, options) => (await import("./containers.js")).uploadContainer(caller, definition, row, field, data, options),
-    download: async (row, field, options) => (await import("./containers.js")).downloadContainer(caller, definition, row, field, options),
-  };
-}
+// Typed for any database: the client types the members by its own; the calls check each table's database at run time.
+export const deferredParts: ClientParts<any> = {
+  batch: (caller) => (async (build: never, options?: never) => (await import("./batch.js")).runBatch(caller, build, options)) as ODataClient["batch"],
+  runScript: (caller) => async (name, options) => (await import("./scripts.js")).runScript(caller, name, options),
+  schema: (caller) => deferred<SchemaCalls>(["createTable", "addFields", "deleteTable", "deleteField", "createIndex", "deleteIndex"], async () => (await import("./schema.js")).schemaCalls(caller)),
+  webhooks: (caller) => deferred<WebhookCalls<string>>(["add", "list", "get", "remove", "invoke"], async () => (await import("./webhooks.js")).webhookCalls(caller)),
+  tables: (caller) => ({
+    upload: async (table, row, field, data, options) => (await import("./containers.js")).uploadContainer(caller, table, row, field, data, options),
+    download: async (table, row, field, options) => (await import("./containers.js")).downloadContainer(caller, table, row, field, options),
+  }),
+};

@@ -14,7 +14,7 @@ import type { FieldKind } from "../definition.js";
 import { isNumericText } from "../numeric-text.js";
 import { getOwn, setOwn } from "../own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
-import { ODataDecodeError } from "./errors.js";
+import { ODataDecodeError, odataError } from "./errors.js";
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
@@ -97,6 +97,13 @@ export function decodeRow(table: TableSpec, row: unknown, byId: ReadonlyMap<stri
       const rows = Array.isArray(raw) ? raw : raw === null ? [] : [raw];
       const decoded = rows.map((r) => decodeRow(target, r, byId && fieldIds(target), `${what}, relation "${key}"`, depth + 1));
       setOwn(out, key, relation.many ? decoded : (decoded[0] ?? null));
+      continue;
+    }
+    // An expand the server could not do (a field its definition names that the table lacks): the server answers 200 and
+    // puts `"error":[{"error":{code,message}}]` where the relation's rows would be (wire contract 2.6). Not data: thrown.
+    if (key === "error" && Array.isArray(raw)) {
+      const inner = (raw[0] as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      throw odataError(String(inner?.code ?? "-1"), typeof inner?.message === "string" ? inner.message : "", 200, { method: "GET", path: `${what}: an expanded relation of table "${table.table}"` }, false);
     }
   }
   return out;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator, ScriptHandlers } from "../../../src/emulator/index.js";
-import { runScript } from "../../../src/runtime/odata/scripts.js";
-import { auth, DB, startOffice } from "../../emulator/odata/serve-support.js";
-import { testCaller } from "./test-caller.js";
+import { ScriptMissingError, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { startOffice } from "../../emulator/odata/serve-support.js";
+import { officeClient } from "./support.js";
 
 // od.runScript against the emulator's JavaScript handlers: parameters of each kind, a failing script as data, a missing
 // script as an error, and names FileMaker Server cannot route refused before sending.
@@ -17,11 +17,16 @@ const scripts: ScriptHandlers = {
   Fails: () => ({ error: 3 }),
 };
 let emu: RunningEmulator;
+let od: ODataClient<"Office">;
 beforeAll(async () => {
   emu = await startOffice(1, { scripts });
+  od = officeClient(emu.url);
 });
-afterAll(() => emu?.close());
-const run = (name: string, options?: Parameters<typeof runScript>[2]) => runScript(testCaller(emu.url, DB, auth()), name, options);
+afterAll(async () => {
+  await od?.close();
+  await emu?.close();
+});
+const run: ODataClient["runScript"] = (name, options) => od.runScript(name, options);
 
 describe("od.runScript", () => {
   it("passes a string, a number or an object, and resolves to { code, result }", async () => {
@@ -38,7 +43,9 @@ describe("od.runScript", () => {
   });
 
   it("a missing script is an error with code 104", async () => {
-    await expect(run("Nope")).rejects.toMatchObject({ code: "104" });
+    const error = await run("Nope").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ScriptMissingError);
+    expect(error).toMatchObject({ code: "104", httpStatus: 404, call: { method: "POST", path: "/Script.Nope" } });
   });
 
   it("refuses names FileMaker Server cannot route, and bad params, before sending", async () => {

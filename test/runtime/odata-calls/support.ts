@@ -1,4 +1,5 @@
-import { defineTable, type TableSpec } from "../../../src/runtime/odata/definition.js";
+import { createODataClient, defineTable, type ODataClient, type ODataClientOptions, type TableSpec } from "../../../src/runtime/odata/index.js";
+import { PASSWORD, USER } from "../../emulator/odata/serve-support.js";
 
 // What the odata-calls tests share: table definitions matching serve-support.ts's Office file (Contacts keyed on a
 // uuid `id`; Notes keyless, addressed by ROWID), and the scripts the emulator runs for them.
@@ -27,3 +28,8 @@ export interface NotesRow { ContactId: string; Text: string; N: number | null }
 export const Notes = defineTable<NotesRow>()({ database: "Office", table: "Notes", fields: { ContactId: { type: "text" }, Text: { type: "text" }, N: { type: "number" } } });
 
 export const Elsewhere = defineTable<NotesRow>()({ database: "Other", table: "Notes", fields: { ContactId: { type: "text" }, Text: { type: "text" }, N: { type: "number" } } });
+
+/** A client of the emulator's Office file, signed in as serve-support's account; close() it after. */
+export function officeClient(url: string, options: Omit<Partial<ODataClientOptions<"Office">>, "database"> = {}): ODataClient<"Office"> {
+  return createODataClient({ server: url, database: "Office", auth: { username: USER, password: PASSWORD }, ...options });
+}

@@ -1,26 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { f } from "../../../src/runtime/odata/filter.js";
-import { webhookCalls } from "../../../src/runtime/odata/webhooks.js";
+import { f, type ODataClient } from "../../../src/runtime/odata/index.js";
 import { auth, DB, startOffice } from "../../emulator/odata/serve-support.js";
 import { Receiver } from "../../emulator/odata/webhook-receiver.js";
-import { Contacts, Elsewhere, Notes } from "./support.js";
-import { testCaller } from "./test-caller.js";
+import { Contacts, Elsewhere, Notes, officeClient } from "./support.js";
 
 // od.webhooks against the emulator: added with a typed select and filter, delivered to a loopback receiver, listed,
 // got (null when unknown), invoked and removed.
 
 let emu: RunningEmulator;
 let receiver: Receiver;
+let od: ODataClient<"Office">;
 beforeAll(async () => {
   emu = await startOffice(3, { webhooks: { retryDelayMs: 20, maxRetryDelayMs: 80, timeoutMs: 2_000 } });
   receiver = await Receiver.start();
+  od = officeClient(emu.url);
 });
 afterAll(async () => {
+  await od?.close();
   await emu?.close();
   await receiver?.close();
 });
-const hooks = () => webhookCalls<"Office">(testCaller(emu.url, DB, auth()));
+const hooks = () => od.webhooks;
 
 describe("od.webhooks", () => {
   it("adds a webhook whose select and filter are rendered from the table's fields, and lists and gets it", async () => {

@@ -67,6 +67,13 @@ describe("error answers", () => {
     // A field the definition says is writable, read-only on the server: FileMaker's 201.
     const Loose = defineTable()({ database: "Office", table: "Contacts", key: "id", fields: { id: { type: "text" }, Label: { type: "text" } } });
     expect(await failure(od.table(Loose).update("A1", { Label: "x" }))).toBeInstanceOf(FieldReadOnlyError);
+
+    // An expand the server could not do answers 200 with an error in place of the rows: thrown, not read as data.
+    const Stale = defineTable()({ database: "Office", table: "Invoices", fields: { Gone: { type: "text" } } });
+    const Host = defineTable()({ database: "Office", table: "Contacts", key: "id", fields: { id: { type: "text" } }, relations: { Invoices: { table: "Invoices", many: true, target: () => Stale } } });
+    const stale = await failure(od.table(Host).list({ expand: { Invoices: { select: ["Gone"] } } as never }));
+    expect(stale).toBeInstanceOf(FieldMissingError);
+    expect(stale).toMatchObject({ code: "8309", httpStatus: 200 });
   });
 
   it("retries capacity answers (812, 956), writes too, then gives up with CapacityError", async () => {
@@ -125,13 +132,15 @@ describe("faults", () => {
     expect(error.message).toMatch(/^GET \/Contacts: HTTP 5\d\d answer is not an OData answer; it begins "</);
   });
 
-  it("aborts an answer larger than maxResponseBytes, never retried", async () => {
-    const small = createODataClient({ server: emu.url, database: "Office", auth, maxResponseBytes: 300 });
-    const error = await failure(small.table(Contacts).list());
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ maxResponseBytes: 300 });
-    expect(await small.table(Contacts).count()).toBe(3);
-    await small.close();
+  it("aborts an answer larger than maxResponseBytes, never retried, on both entries", async () => {
+    for (const create of [createODataClient, createFetchClient]) {
+      const small = create({ server: emu.url, database: "Office", auth, maxResponseBytes: 300 });
+      const error = await failure(small.table(Contacts).list());
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(error).toMatchObject({ maxResponseBytes: 300, httpStatus: 200 });
+      expect(await small.table(Contacts).count()).toBe(3);
+      await small.close();
+    }
   });
 
   it("stops at timeoutMs and at the caller's signal", async () => {
@@ -203,7 +212,8 @@ describe("hostile values, refused before anything is sent", () => {
     await expect(t.list({ expand: { Ghosts: true } as never })).rejects.toThrow(/has no relation "Ghosts"/);
     await expect(t.deleteWhere(undefined as never)).rejects.toThrow(/needs a filter/);
     const Other = defineTable()({ database: "Elsewhere", table: "Contacts", fields: { id: { type: "text" } } });
-    expect(() => od.table(Other as never)).toThrow(/is of database "Elsewhere", but this client is for "Office"/);
+    // @ts-expect-error a table of another database does not compile either
+    expect(() => od.table(Other)).toThrow(/is of database "Elsewhere", but this client is for "Office"/);
     expect(await t.count()).toBe(3);
     expect((await t.get("A1")).Name).toBe("Ada");
   });
