@@ -13,9 +13,11 @@
 // 2. Streaming STREAM_ROWS rows with fmgen's `table.all({ pageSize: 1000 })` in a child process (--expose-gc):
 //    the live heap (after gc()) every 10,000 rows, its ratio at 100,000 to 10,000, and the time per 1,000 rows;
 //    raw undici paging the same way as the floor.
+// 3. Reading a 100-row page without the network, in this process: JSON.parse, and fmgen's decoding of its rows
+//    (where a list's client time goes).
 //
 // Results: stdout and test/bench/results/odata.md (written on a full run only). Every loop is bounded in count and
-// time; every child is stopped in a `finally`. Knobs: BENCH_ONLY=calls,stream; BENCH_REPEATS (default 3);
+// time; every child is stopped in a `finally`. Knobs: BENCH_ONLY=calls,stream,decode; BENCH_REPEATS (default 3);
 // BENCH_STREAM_ROWS (default 100000).
 
 import { execFile, spawnSync } from "node:child_process";
@@ -24,7 +26,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { CannotError, CLIENTS } from "./odata/clients.mjs";
 import { key, PASSWORD, seedRows, tableDescription, USERNAME } from "./odata/table.mjs";
@@ -42,7 +44,7 @@ if (typeof globalThis.gc !== "function" && !process.execArgv.includes("--expose-
   process.exit(r.status ?? 1);
 }
 
-const ONLY = new Set((process.env.BENCH_ONLY ?? "calls,stream").split(",").map((s) => s.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? "calls,stream,decode").split(",").map((s) => s.trim()));
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const CALL_ROWS = 3_000;
 const STREAM_ROWS = Number(process.env.BENCH_STREAM_ROWS ?? 100_000);
@@ -165,6 +167,7 @@ async function main() {
     check(existsSync(join(ROOT, "test/peer-clients/node_modules/@proofkit/fmodata")), "the peer clients are missing: run `node scripts/install-peer-clients.mjs` first");
     if (ONLY.has("calls")) await benchCalls();
     if (ONLY.has("stream") && !interrupted) await benchStream();
+    if (ONLY.has("decode") && !interrupted) await benchDecode();
   } catch (error) {
     failed = true;
     problems.push(error instanceof BenchError ? error.message : String(error?.stack ?? error));
@@ -193,7 +196,7 @@ async function main() {
     ...(problems.length ? ["## Problems", "", ...problems.map((p) => `- ${p.replaceAll("\n", "\n  ")}`), ""] : []),
   ].join("\n");
   console.log(`\n${report}`);
-  if (ONLY.has("calls") && ONLY.has("stream") && !interrupted && !failed) {
+  if (ONLY.size === 3 && !interrupted && !failed) {
     await mkdir(dirname(RESULTS_FILE), { recursive: true });
     await writeFile(RESULTS_FILE, report);
     console.log(`written to ${RESULTS_FILE.replace(`${ROOT}/`, "")}`);
@@ -444,4 +447,65 @@ async function benchStream() {
     targets.push({ what: "streaming: fmgen within 1.15x of raw paging", measured: `${f2((fm.ms / STREAM_ROWS) * 1000)} vs ${f2((floorMs / STREAM_ROWS) * 1000)} ms per 1,000 rows (${f2(fm.ms / floorMs)}x)`, met: fm.ms / floorMs <= 1.15 });
   }
   out.push("");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. A page's reading, without the network.
+
+async function benchDecode() {
+  // A real 100-row page of the emulator, as fmgen asks for it (Accept: application/json) and as the floor does.
+  const dir = join(tmp, "decode");
+  await writeFixture(dir, "Items", 200);
+  const emu = await startEmulator(dir);
+  stops.push(emu.stop);
+  const pages = {};
+  try {
+    for (const accept of ["application/json;odata.metadata=none", "application/json"]) {
+      const res = await fetch(`${emu.url}/fmi/odata/v4/Bench/Items?$top=100`, { headers: { authorization: `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString("base64")}`, accept }, signal: AbortSignal.timeout(30_000) });
+      check(res.status === 200, `decode: the page answered HTTP ${res.status}`);
+      pages[accept] = new Uint8Array(await res.arrayBuffer());
+    }
+  } finally {
+    await emu.stop();
+    stops.splice(stops.indexOf(emu.stop), 1);
+  }
+  // fmgen's own decoding (an internal module of the built runtime: what the client runs on every row it reads).
+  const { decodeRow } = await import(pathToFileURL(join(ROOT, "packages/runtime/dist/odata/values.js")).href);
+  const { defineTable } = await import(pathToFileURL(join(ROOT, "packages/runtime/dist/odata/index.js")).href);
+  check(typeof decodeRow === "function", "decode: packages/runtime/dist/odata/values.js exports no decodeRow");
+  const { tableSpec } = await import("./odata/table.mjs");
+  const spec = defineTable()(tableSpec("Items"));
+  const full = pages["application/json"];
+  const none = pages["application/json;odata.metadata=none"];
+  const fullRows = JSON.parse(new TextDecoder().decode(full)).value;
+  check(fullRows.length === 100 && decodeRow(spec, fullRows[0], undefined, "decode").id === fullRows[0].id, "decode: the page is not 100 rows fmgen decodes");
+  const N = 2_000;
+  const time = (fn) => {
+    const runs = [];
+    for (let r = 0; r < 5; r++) {
+      for (let i = 0; i < 200; i++) fn();
+      const t0 = performance.now();
+      for (let i = 0; i < N; i++) fn();
+      runs.push(((performance.now() - t0) / N) * 1000);
+    }
+    return runs;
+  };
+  const text = (bytes) => new TextDecoder().decode(bytes);
+  const rows = [
+    [`JSON.parse of the floor's page (${f0(none.byteLength)} bytes, no annotations)`, time(() => JSON.parse(text(none)))],
+    [`JSON.parse of fmgen's page (${f0(full.byteLength)} bytes: \`@context\`, \`@id\` and \`@editLink\` per row)`, time(() => JSON.parse(text(full)))],
+    ["fmgen's decodeRow of the 100 parsed rows (values.ts)", time(() => {
+      for (const row of fullRows) decodeRow(spec, row, undefined, "decode");
+    })],
+  ];
+  out.push(
+    "## 3. Reading one 100-row page, without the network",
+    "",
+    `A real page of the emulator (\`Items?$top=100\`, 20 fields), read in this process ${f0(N)} times per run, 5 runs (after 200 warm-up reads each): the bytes to a string (TextDecoder) and \`JSON.parse\`, and fmgen's decoding of each row into the app's values (\`decodeRow\` in src/runtime/odata/values.ts: the same checks and values a list call makes). It shows how much of a list call's client time is the decoding.`,
+    "",
+    "| step | µs per page, median (range over runs) |",
+    "|---|---|",
+    ...rows.map(([label, runs]) => `| ${label} | ${f0(median(runs))} (${range(runs, f0)}) |`),
+    "",
+  );
 }
