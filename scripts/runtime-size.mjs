@@ -44,6 +44,13 @@ const ENTRIES = [
   // What `@fmgen/runtime/redis-token-store` loads (any runtime: no node: module, no Redis client; no entry imports it):
   // 975 B when set (issue 22: timeouts, onError, both clients' PX), +5 %.
   { name: "redis-token-store (redis-token-store.ts)", file: "../src/runtime/redis-token-store.ts", platform: "neutral", budget: 1_025 },
+  // What `import "@fmgen/runtime/odata"` loads on Node (the undici carrier) and elsewhere (the fetch carrier): issue 24's
+  // core (the caller, sign-ins, bounds and retries, errors, value codecs, the table calls, f and defineTable), before the
+  // batch, script, schema, webhook and container calls are wired in: 10,750 B node, 10,287 B fetch, +3 %. Wiring them in
+  // (deferred-calls.ts: the members that load each module on first use, the modules themselves budgeted in DEFERRED)
+  // took 10,836 / 10,379 B to 11,065 / 10,609 B (+229 / +230 B): budgets re-set to 11,400 / 10,930 B (about 3 %).
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_400 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 10_930 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.
@@ -58,6 +65,17 @@ const DEFERRED = {
   "portal-writes.ts": 510,
   // layout.download and fm.download (the cookie exchange, the bounded body): 2,119 B when set (issue 22), +3 %. It took node 13,627 -> 13,717 B and fetch 13,644 -> 13,721 B (the transports expose their fetch and settings; the two calls).
   "download.ts": 2_180,
+  // @fmgen/runtime/odata's calls most apps never make (issue 24; src/runtime/odata/deferred-calls.ts), measured on the
+  // odata entries: od.batch (the multipart writer and reader, the read back of new rows, the step errors): 3,643 B when set.
+  "odata/batch.ts": 3_830,
+  // od.runScript: 823 B when set.
+  "odata/scripts.ts": 865,
+  // od.schema.* (DDL): 1,042 B when set.
+  "odata/schema.ts": 1_095,
+  // od.webhooks.*: 1,670 B when set.
+  "odata/webhooks.ts": 1_755,
+  // table.upload and table.download (the media sniffing, Content-Disposition both ways, the streamed body): 1,676 B when set.
+  "odata/containers.ts": 1_760,
 };
 
 /**

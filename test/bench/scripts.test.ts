@@ -5,7 +5,7 @@ import { expect, it } from "vitest";
 
 // The benchmark and load scripts run only on demand (npm run bench, node test/load/load.mjs), never in the suite;
 // this at least keeps them parseable, so a broken script is found here rather than at the next measurement.
-const folders = ["../bench/", "../load/"].map((f) => fileURLToPath(new URL(f, import.meta.url)));
+const folders = ["../bench/", "../bench/odata/", "../load/"].map((f) => fileURLToPath(new URL(f, import.meta.url)));
 const scripts = folders.flatMap((folder) => readdirSync(folder).filter((name) => name.endsWith(".mjs")).map((name) => folder + name));
 
 it.each(scripts)("%s parses", (script) => {
@@ -14,4 +14,5 @@ it.each(scripts)("%s parses", (script) => {
 
 it("finds the scripts", () => {
   expect(scripts.length).toBeGreaterThanOrEqual(5);
+  expect(scripts.some((s) => s.endsWith("/bench/odata.bench.mjs"))).toBe(true);
 });

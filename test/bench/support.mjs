@@ -36,11 +36,12 @@ export function benchDescription(i, fieldCount, { descriptions = true } = {}) {
 
 /**
  * Starts `fmgen serve` in its own process on loopback and resolves once its first stdout line (the URL) arrives.
+ * `layouts` may be left out when `serveArgs` names table descriptions (`["--tables", dir]`: OData only).
  * `stop()` sends SIGTERM, then SIGKILL after 10 s; the caller calls it in a `finally`.
  */
-export async function spawnEmulator({ layouts, data, execArgv = [], timeoutMs }) {
+export async function spawnEmulator({ layouts, data, execArgv = [], serveArgs = [], timeoutMs }) {
   const t0 = performance.now();
-  const args = [...execArgv, BIN, "serve", "--layouts", layouts, "--data", data, "--port", "0"];
+  const args = [...execArgv, BIN, "serve", ...(layouts === undefined ? [] : ["--layouts", layouts]), ...serveArgs, "--data", data, "--port", "0"];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");

@@ -85,7 +85,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   };
 
   /** One exchange, signed in; a refused Claris ID token is asked for again, once. */
-  const exchange = async (request: ODataRequest, send: (headers: Record<string, string>) => Promise<{ status: number }>, again?: Promise<string>): Promise<unknown> => {
+  const exchange = async (request: ODataRequest, send: (headers: Record<string, string>) => Promise<{ status: number; body?: unknown }>, again?: Promise<string>): Promise<unknown> => {
     // Again after a refusal: a new token, unless another call asked for one since this one's.
     const credential = await authorization(again !== undefined && again === token);
     const used = token;
@@ -93,7 +93,11 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     if (entityIds) headers.Prefer = headers.Prefer ? `fmodata.entity-ids, ${headers.Prefer}` : "fmodata.entity-ids";
     if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
     const answer = await send(headers);
-    if (answer.status === 401 && claris && again === undefined && used) return exchange(request, send, used);
+    if (answer.status === 401 && claris && again === undefined && used) {
+      // An opened answer's body is let go before the request is sent again.
+      if (answer.body instanceof ReadableStream) await answer.body.cancel().catch(() => undefined);
+      return exchange(request, send, used);
+    }
     return answer;
   };
 

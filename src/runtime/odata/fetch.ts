@@ -3,6 +3,7 @@
 import type { CommonODataClientOptions, ODataClient } from "./api.js";
 import { boundsOf } from "./client-caller.js";
 import { clientOver } from "./client.js";
+import { deferredParts } from "./deferred-calls.js";
 import { fetchCarrier } from "./fetch-carrier.js";
 
 export * from "./public-api.js";
@@ -14,5 +15,5 @@ export interface ODataClientOptions<Db extends string = string> extends CommonOD
 
 /** The client of one hosted database through its OData API. */
 export function createODataClient<const Db extends string>(options: ODataClientOptions<Db>): ODataClient<Db> {
-  return clientOver(options, fetchCarrier(boundsOf(options), options.fetch));
+  return clientOver(options, fetchCarrier(boundsOf(options), options.fetch), deferredParts);
 }

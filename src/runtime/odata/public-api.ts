@@ -49,5 +49,6 @@ export {
 } from "./errors.js";
 export type { RetryPolicy } from "../retry.js";
 export type { BatchBuilder, BatchOptions, BatchResults, BatchStep, BatchTable } from "./batch-types.js";
+export { BatchReadBackError } from "./batch-read-back-error.js";
 export type { NewField, SchemaCalls, TableChange } from "./schema-types.js";
 export type { NewWebhook, PendingOperation, Webhook, WebhookCalls } from "./webhook-types.js";

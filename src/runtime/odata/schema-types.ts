@@ -16,9 +16,15 @@ export interface NewField {
   externalSecurePath?: string;
 }
 
+/** What `createTable` and `addFields` answer: the table and the fields it took. */
 export interface TableChange {
   tableName: string;
   fields: NewField[];
+  /**
+   * `addFields`: the fields that could not be added while the others were (FileMaker adds each good field on its own,
+   * section 6), with the server's error. Absent when every field was added.
+   */
+  failedFields?: { name: string | null; error: { code: string; message: string } }[];
 }
 
 export interface SchemaCalls {

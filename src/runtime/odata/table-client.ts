@@ -14,8 +14,8 @@ import { readQuery, rowKey, type ReadQueryOptions } from "./read-query.js";
 
 /** What a TableClient needs beyond the caller: the calls another module implements (containers), given when wired. */
 export interface TableClientParts {
-  upload?: TableClient<AnyTable>["upload"];
-  download?: TableClient<AnyTable>["download"];
+  upload?: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["upload"]>) => ReturnType<TableClient<AnyTable>["upload"]>;
+  download?: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["download"]>) => ReturnType<TableClient<AnyTable>["download"]>;
 }
 
 const PAGE_LIMIT = 10_000;
@@ -141,11 +141,11 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
     },
     upload: (...args) => {
       if (!parts.upload) throw new Error(`${name}: upload is not available in this build of the OData client`);
-      return parts.upload(...args);
+      return parts.upload(table, ...args);
     },
     download: (...args) => {
       if (!parts.download) throw new Error(`${name}: download is not available in this build of the OData client`);
-      return parts.download(...args);
+      return parts.download(table, ...args);
     },
     related: async (row, relationName, options = {}) => {
       const what = `${name}: related "${String(relationName)}"`;

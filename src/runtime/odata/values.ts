@@ -14,7 +14,7 @@ import type { FieldKind } from "../definition.js";
 import { isNumericText } from "../numeric-text.js";
 import { getOwn, setOwn } from "../own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
-import { ODataDecodeError } from "./errors.js";
+import { ODataDecodeError, odataError } from "./errors.js";
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
@@ -47,7 +47,7 @@ function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string
       if (raw === null || raw === "") return null;
       const match = typeof raw === "string" ? TIMESTAMP.exec(raw) : null;
       if (!match) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
-      const zone = match[7];
+      const zone = match[6];
       // The server's zone is UTC (wire contract 2.7): "Z" is dropped; another offset is taken to UTC.
       if (!zone || zone === "Z" || zone === "+00:00" || zone === "-00:00") return match[1];
       return new Date(raw as string).toISOString().slice(0, 19);
@@ -97,6 +97,13 @@ export function decodeRow(table: TableSpec, row: unknown, byId: ReadonlyMap<stri
       const rows = Array.isArray(raw) ? raw : raw === null ? [] : [raw];
       const decoded = rows.map((r) => decodeRow(target, r, byId && fieldIds(target), `${what}, relation "${key}"`, depth + 1));
       setOwn(out, key, relation.many ? decoded : (decoded[0] ?? null));
+      continue;
+    }
+    // An expand the server could not do (a field its definition names that the table lacks): the server answers 200 and
+    // puts `"error":[{"error":{code,message}}]` where the relation's rows would be (wire contract 2.6). Not data: thrown.
+    if (key === "error" && Array.isArray(raw)) {
+      const inner = (raw[0] as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      throw odataError(String(inner?.code ?? "-1"), typeof inner?.message === "string" ? inner.message : "", 200, { method: "GET", path: `${what}: an expanded relation of table "${table.table}"` }, false);
     }
   }
   return out;
@@ -137,7 +144,7 @@ function encodeValue(kind: FieldKind, value: unknown, where: string): unknown {
       return value;
     case "timestamp": {
       const match = typeof value === "string" ? TIMESTAMP.exec(value) : null;
-      if (!match || match[7]) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SS" (local, without a zone)');
+      if (!match || match[6]) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SS" (local, without a zone)');
       return `${value as string}Z`;
     }
     case "container":

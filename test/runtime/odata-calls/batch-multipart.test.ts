@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { readBatch, writeBatch, BatchFramingError, type PartAnswer } from "../../../src/runtime/odata/batch-multipart.js";
+import { auth, DB, startOffice } from "../../emulator/odata/serve-support.js";
+
+// The client's `$batch` framing against the emulator: what writeBatch writes is what the server parses, and what the
+// server answers is what readBatch reads (one changeset's answers, or the one error part of a failed changeset).
+
+const ROOT = `/fmi/odata/v4/${DB}`;
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startOffice(2);
+});
+afterAll(() => emu?.close());
+
+async function post(body: Uint8Array, contentType: string): Promise<{ status: number; type: string | null; bytes: Uint8Array }> {
+  const res = await fetch(`${emu.url}${ROOT}/$batch`, { method: "POST", headers: { Authorization: auth(), "Content-Type": contentType }, body, signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, type: res.headers.get("content-type"), bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+const text = (a: PartAnswer) => new TextDecoder().decode(a.body);
+
+describe("batch framing", () => {
+  it("writes a changeset the server applies, and reads each answer in order", async () => {
+    const name = "Zoë ✓ --changeset_ \r\n end";
+    const written = writeBatch(
+      [
+        { method: "POST", url: `${ROOT}/Notes`, body: JSON.stringify({ Text: name, N: 100 }) },
+        { method: "PATCH", url: `${ROOT}/Notes?$filter=N%20eq%20100`, body: JSON.stringify({ N: 101 }) },
+        { method: "DELETE", url: `${ROOT}/Notes?$filter=N%20eq%201` },
+      ],
+      true,
+    );
+    const answer = await post(written.body, written.contentType);
+    expect(answer.status).toBe(200);
+    const items = readBatch(answer.bytes, answer.type ?? undefined);
+    expect(items).toHaveLength(1);
+    const [set] = items;
+    if (set?.kind !== "changeset") throw new Error(`expected a changeset, got ${set?.kind}`);
+    expect(set.answers.map((a) => [a.status, a.contentId])).toEqual([
+      [204, "1"],
+      [204, "2"],
+      [204, "3"],
+    ]);
+    expect(set.answers[0]!.headers.location).toMatch(/\/Notes\(ROWID=\d+\)$/);
+    expect(set.answers.slice(1).map((a) => a.headers["fmodata.affected_rows"])).toEqual(["1", "1"]);
+    // The multi-byte name went through whole (Content-Length counted bytes, not characters).
+    const read = await fetch(`${emu.url}${ROOT}/Notes?$filter=N%20eq%20101`, { headers: { Authorization: auth() } });
+    expect(((await read.json()) as { value: { Text: string }[] }).value.map((r) => r.Text)).toEqual([name]);
+  });
+
+  it("reads a failed changeset's one error part, with the failing part's Content-ID", async () => {
+    const written = writeBatch(
+      [
+        { method: "POST", url: `${ROOT}/Notes`, body: JSON.stringify({ Text: "kept?" }) },
+        { method: "PATCH", url: `${ROOT}/Notes(ROWID=999999)`, body: JSON.stringify({ N: 1 }) },
+      ],
+      true,
+    );
+    const answer = await post(written.body, written.contentType);
+    const items = readBatch(answer.bytes, answer.type ?? undefined);
+    expect(items).toHaveLength(1);
+    const [only] = items;
+    if (only?.kind !== "response") throw new Error(`expected one response, got ${only?.kind}`);
+    expect(only.answer.status).toBe(404);
+    expect(only.answer.contentId).toBe("2");
+    expect(JSON.parse(text(only.answer)).error.code).toBe("-1023");
+  });
+
+  it("writes GET parts outside a changeset, each answered with its JSON", async () => {
+    const written = writeBatch(
+      [
+        { method: "GET", url: `${ROOT}/Contacts('A1')?$select=Name` },
+        { method: "GET", url: `${ROOT}/Contacts('B2')?$select=Name` },
+      ],
+      false,
+    );
+    const answer = await post(written.body, written.contentType);
+    const items = readBatch(answer.bytes, answer.type ?? undefined);
+    expect(items.map((i) => (i.kind === "response" ? [i.answer.status, JSON.parse(text(i.answer)).Name] : i.kind))).toEqual([
+      [200, "Ada"],
+      [200, "bob"],
+    ]);
+  });
+
+  it("refuses an answer that is not multipart, or that ends early", () => {
+    expect(() => readBatch(new Uint8Array(), "application/json")).toThrow(BatchFramingError);
+    const cut = new TextEncoder().encode("--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 Ok\r\n\r\n{}");
+    expect(() => readBatch(cut, "multipart/mixed; boundary=b")).toThrow(/closing "--b--"/);
+    expect(() => readBatch(new TextEncoder().encode("--b\r\nContent-Type: application/http\r\n\r\nnonsense\r\n--b--"), "multipart/mixed; boundary=b")).toThrow(/not an HTTP status line/);
+  });
+});
