@@ -31,7 +31,8 @@ const encoder = new TextEncoder();
 /** A boundary no part holds: a fresh random one, drawn again in the (astronomically unlikely) case that one does. */
 function boundaryFor(prefix: string, parts: readonly string[]): string {
   for (;;) {
-    const boundary = `${prefix}_${globalThis.crypto.randomUUID()}`;
+    // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
+    const boundary = `${prefix}_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
     if (!parts.some((part) => part.includes(boundary))) return boundary;
   }
 }
