@@ -44,9 +44,12 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
 
   // The credential, and the secrets errors must never show: the password, the API key, every token asked for.
+  // Tokens beyond the last few are dropped from the pattern (a long-lived client asks for one an hour).
   const secrets: string[] = [];
+  let kept = 0;
   let pattern = secretPattern(secrets);
-  const addSecret = (secret: string) => {
+  const addSecret = (secret: string, token = false) => {
+    if (token && ++kept > 4) secrets.splice(secrets.length - 4, 1);
     secrets.push(secret);
     pattern = secretPattern(secrets);
   };
@@ -68,7 +71,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
       .then(() => claris!())
       .then((value) => {
         if (typeof value !== "string" || value === "" || /[\r\n]/.test(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (a non-empty string on one line)");
-        addSecret(value);
+        addSecret(value, true);
         return value;
       }));
   const authorization = async (fresh: boolean): Promise<string> => {
