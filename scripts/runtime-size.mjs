@@ -46,9 +46,11 @@ const ENTRIES = [
   { name: "redis-token-store (redis-token-store.ts)", file: "../src/runtime/redis-token-store.ts", platform: "neutral", budget: 1_025 },
   // What `import "@fmgen/runtime/odata"` loads on Node (the undici carrier) and elsewhere (the fetch carrier): issue 24's
   // core (the caller, sign-ins, bounds and retries, errors, value codecs, the table calls, f and defineTable), before the
-  // batch, script, schema, webhook and container calls are wired in: 10,886 B node, 10,424 B fetch, budgets +3 %.
-  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_210 },
-  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 10_740 },
+  // batch, script, schema, webhook and container calls are wired in: 10,886 B node, 10,424 B fetch; the
+  // plain-http warning (insecure, moved out of the Data API client to be shared) +321 B: 11,207 B node, 10,748 B fetch,
+  // budgets +3 %.
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_545 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 11_070 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.

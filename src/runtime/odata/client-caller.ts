@@ -8,6 +8,7 @@ import { segment, pathStep, type Scrub } from "../call-bounds.js";
 import { ProtocolError, type FailedCall } from "../protocol-errors.js";
 import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
 import { scrub, secretPattern } from "../secrets.js";
+import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
 import type { Carrier, CarrierBounds, RawAnswer } from "./carrier.js";
@@ -34,6 +35,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   // Credentials in the URL would be echoed by errors and sent nowhere: refused, never shown (any "@": a password may hold "/" or "#").
   if (server.includes("@")) throw new TypeError("createODataClient: server must not hold credentials (user:password@): pass them in auth");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createODataClient: server must be an http:// or https:// URL, got ${JSON.stringify(options.server)}`);
+  checkTransport(url, options.insecure ?? "warn", "credentials");
   if (url.search || url.hash) throw new TypeError(`createODataClient: server must be the server's URL without a query or fragment, got "${server}"`);
   const auth = checkAuth(options.auth);
   const prefix = "pathPrefix" in auth && auth.pathPrefix !== undefined ? auth.pathPrefix.replace(/\/+$/, "") : "";
