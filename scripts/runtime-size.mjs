@@ -46,11 +46,13 @@ const ENTRIES = [
   { name: "redis-token-store (redis-token-store.ts)", file: "../src/runtime/redis-token-store.ts", platform: "neutral", budget: 1_025 },
   // What `import "@fmgen/runtime/odata"` loads on Node (the undici carrier) and elsewhere (the fetch carrier): issue 24's
   // core (the caller, sign-ins, bounds and retries, errors, value codecs, the table calls, f and defineTable), before the
-  // batch, script, schema, webhook and container calls are wired in: 10,750 B node, 10,287 B fetch, +3 %. Wiring them in
-  // (deferred-calls.ts: the members that load each module on first use, the modules themselves budgeted in DEFERRED)
-  // took 10,836 / 10,379 B to 11,065 / 10,609 B (+229 / +230 B): budgets re-set to 11,400 / 10,930 B (about 3 %).
-  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_400 },
-  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 10_930 },
+  // batch, script, schema, webhook and container calls are wired in: 10,886 B node, 10,424 B fetch; the
+  // plain-http warning (insecure, moved out of the Data API client to be shared) +321 B: 11,207 B node, 10,748 B fetch,
+  // budgets +3 %. Wiring those calls in (deferred-calls.ts: the members that load each module on first use, the modules
+  // themselves budgeted in DEFERRED; and BatchReadBackError, exported) +269 / +281 B: 11,476 B node, 11,029 B fetch,
+  // budgets re-set to 11,820 / 11,360 B (about 3 %).
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_820 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 11_360 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.
