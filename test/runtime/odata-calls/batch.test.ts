@@ -83,6 +83,14 @@ describe("od.batch", () => {
     });
     await expect(batch(() => [stolen!])).rejects.toThrow(/step 1 is not a step made by this batch's builder/);
     await expect(batch((b) => [b.table(Notes).update("k" as never, { Text: "x" })])).rejects.toThrow(/table "Notes" has no key/);
+    // The single calls' checks, before anything is sent: a read-only field, an unknown one, a value of the wrong type.
+    const writes = [
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Contacts).update("A1", { Label: "x" } as never)]),
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Notes).create({ Nope: 1 } as never)]),
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Notes).update({ rowId: 1 }, { N: "seven" } as never)]),
+    ];
+    for (const write of writes) await expect(write()).rejects.toThrow(TypeError);
+    await expect(writes[0]!()).rejects.toThrow(/Label/);
     expect(await notes("N eq 7000")).toEqual([]);
   });
 
