@@ -44,6 +44,8 @@ function boundaryFor(prefix: string, parts: readonly string[]): string {
  */
 export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: Uint8Array } {
   const parts = requests.map((request, i) => {
+    // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
+    if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
     const head =
       `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
