@@ -9,6 +9,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
 import { pathStep, type Transport, type TransportSettings } from "./transport.js";
+import { checkTransport } from "./transport-security.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -210,19 +211,5 @@ function withoutTrailingSlashes(path: string): string {
   return path.slice(0, end);
 }
 
-/** Whether a URL's host is this machine: localhost, 127.0.0.0/8 or ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "::1" || host === "::ffff:127.0.0.1";
-}
-
-export const INSECURE_TRANSPORT_WARNING = "FMGEN_INSECURE_TRANSPORT";
-
-function checkTransport(url: URL, policy: "warn" | "refuse" | "allow"): void {
-  if (policy === "allow" || url.protocol !== "http:" || isLoopbackHost(url.hostname)) return;
-  const text = `credentials and session tokens would travel unencrypted over http:// to ${url.host}; use https://, or pass insecure: "allow" to accept this`;
-  if (policy === "refuse") throw new TypeError(`refusing to connect: ${text}`);
-  const node = (globalThis as { process?: { emitWarning?: (text: string, options: { code: string }) => void } }).process;
-  if (typeof node?.emitWarning === "function") node.emitWarning(text, { code: INSECURE_TRANSPORT_WARNING });
-  else console.warn(`${INSECURE_TRANSPORT_WARNING}: ${text}`);
-}
+// Moved to transport-security.ts (shared with the OData client); re-exported where apps and tests import them.
+export { INSECURE_TRANSPORT_WARNING, isLoopbackHost } from "./transport-security.js";

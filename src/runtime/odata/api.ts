@@ -36,6 +36,12 @@ export interface CommonODataClientOptions<Db extends string = string> {
   maxResponseBytes?: number;
   /** Retries of idempotent reads after network faults and proxies' 5xx pages (writes are never retried blindly). */
   retry?: Partial<RetryPolicy>;
+  /**
+   * What to do when credentials would travel over plain `http://` to a host that is not loopback, as the Data API's
+   * client does: "warn" (default: one warning per client, naming the host, never the secret), "refuse"
+   * (createODataClient throws), "allow" (silence).
+   */
+  insecure?: "warn" | "refuse" | "allow";
 }
 
 export interface UploadOptions extends CallOptions {

@@ -31,7 +31,8 @@ const encoder = new TextEncoder();
 /** A boundary no part holds: a fresh random one, drawn again in the (astronomically unlikely) case that one does. */
 function boundaryFor(prefix: string, parts: readonly string[]): string {
   for (;;) {
-    const boundary = `${prefix}_${globalThis.crypto.randomUUID()}`;
+    // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
+    const boundary = `${prefix}_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
     if (!parts.some((part) => part.includes(boundary))) return boundary;
   }
 }
@@ -43,6 +44,8 @@ function boundaryFor(prefix: string, parts: readonly string[]): string {
  */
 export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: Uint8Array } {
   const parts = requests.map((request, i) => {
+    // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
+    if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
     const head =
       `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +

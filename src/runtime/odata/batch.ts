@@ -67,7 +67,11 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
     const get = writeBatch(reads.map((r) => ({ method: "GET", url: `${root}${caller.tablePath(r.step.table)}(ROWID=${r.rowId})` })), false);
     // continue-on-error: a row that is gone answers 404 and the reads after it are still answered (section 4).
     const headers = { "Content-Type": get.contentType, Prefer: "odata.continue-on-error" };
-    const back = await caller.call({ method: "POST", path: "/$batch", headers, body: get.body, idempotent: false, signal: options.signal });
+    const back = await caller.call({ method: "POST", path: "/$batch", headers, body: get.body, idempotent: false, signal: options.signal }).catch((error: unknown) => {
+      // Whatever failed here, the changeset is applied: say so, so that no one sends it again.
+      if (error instanceof Error) error.message = `batch: applied, but reading back its new rows failed: ${error.message}`;
+      throw error;
+    });
     const items = parsed(back);
     const missing: string[] = [];
     reads.forEach((r, n) => {

@@ -8,6 +8,7 @@ import { segment, pathStep, type Scrub } from "../call-bounds.js";
 import { ProtocolError, type FailedCall } from "../protocol-errors.js";
 import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
 import { scrub, secretPattern } from "../secrets.js";
+import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
 import type { Carrier, CarrierBounds, RawAnswer } from "./carrier.js";
@@ -34,6 +35,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   // Credentials in the URL would be echoed by errors and sent nowhere: refused, never shown (any "@": a password may hold "/" or "#").
   if (server.includes("@")) throw new TypeError("createODataClient: server must not hold credentials (user:password@): pass them in auth");
   if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createODataClient: server must be an http:// or https:// URL, got ${JSON.stringify(options.server)}`);
+  checkTransport(url, options.insecure ?? "warn", "credentials");
   if (url.search || url.hash) throw new TypeError(`createODataClient: server must be the server's URL without a query or fragment, got "${server}"`);
   const auth = checkAuth(options.auth);
   const prefix = "pathPrefix" in auth && auth.pathPrefix !== undefined ? auth.pathPrefix.replace(/\/+$/, "") : "";
@@ -44,9 +46,12 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
 
   // The credential, and the secrets errors must never show: the password, the API key, every token asked for.
+  // Tokens beyond the last few are dropped from the pattern (a long-lived client asks for one an hour).
   const secrets: string[] = [];
+  let kept = 0;
   let pattern = secretPattern(secrets);
-  const addSecret = (secret: string) => {
+  const addSecret = (secret: string, token = false) => {
+    if (token && ++kept > 4) secrets.splice(secrets.length - 4, 1);
     secrets.push(secret);
     pattern = secretPattern(secrets);
   };
@@ -68,7 +73,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
       .then(() => claris!())
       .then((value) => {
         if (typeof value !== "string" || value === "" || /[\r\n]/.test(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (a non-empty string on one line)");
-        addSecret(value);
+        addSecret(value, true);
         return value;
       }));
   const authorization = async (fresh: boolean): Promise<string> => {

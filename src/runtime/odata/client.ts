@@ -26,6 +26,8 @@ export function clientOver<Db extends string>(options: CommonODataClientOptions<
   const missing = (call: string) => () => {
     throw new Error(`${call} is not available in this build of the OData client`);
   };
+  // Until wired: each member a function that says so ("then" left out, so that the object is not taken for a promise).
+  const missingAll = (group: string) => new Proxy({}, { get: (_, key) => (typeof key === "string" && key !== "then" ? missing(`${group}.${key}`) : undefined) }) as never;
   const client: ODataClient<Db> = {
     database: options.database,
     table: (definition) => {
@@ -36,8 +38,8 @@ export function clientOver<Db extends string>(options: CommonODataClientOptions<
     count: (definition, countOptions) => client.table(definition).count(countOptions),
     batch: parts.batch?.(caller) ?? (missing("batch") as never),
     runScript: parts.runScript?.(caller) ?? (missing("runScript") as never),
-    schema: parts.schema?.(caller) ?? (new Proxy({}, { get: (_, key) => (typeof key === "string" ? missing(`schema.${key}`) : undefined) }) as never),
-    webhooks: parts.webhooks?.(caller) ?? (new Proxy({}, { get: (_, key) => (typeof key === "string" ? missing(`webhooks.${key}`) : undefined) }) as never),
+    schema: parts.schema?.(caller) ?? missingAll("schema"),
+    webhooks: parts.webhooks?.(caller) ?? missingAll("webhooks"),
     close: () => carrier.close(),
   };
   return client;

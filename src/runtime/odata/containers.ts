@@ -26,13 +26,20 @@ function sniff(bytes: Uint8Array): string | undefined {
 }
 
 /** `T(k)/Field`, the field checked to be one of the table's containers. */
-function containerPath(caller: ODataCaller, table: TableSpec, ref: unknown, field: unknown, call: string): string {
+function containerPath(caller: ODataCaller, table: TableSpec, row: unknown, field: unknown, call: string): string {
   const spec = typeof field === "string" ? (getOwn(table.fields, field) as TableFieldSpec | undefined) : undefined;
   if (spec?.type !== "container") throw new TypeError(`${call}: ${JSON.stringify(field)} is not a container field of table "${table.table}"`);
-  const ref_ = caller.refs(table).ref(field as string);
-  // The field as a path segment: its FMFID as it is, its name unquoted and percent-encoded.
-  const segment = ref_.startsWith('"') ? encodeURIComponent(field as string) : ref_;
-  return `${caller.tablePath(table)}${rowKey(table, ref, call)}/${segment}`;
+  const ref = caller.refs(table).ref(field as string);
+  // The field as a path segment: its FMFID as it is, its name unquoted and percent-encoded. A name with a slash goes by
+  // its FMFID: servers decode the path once before splitting it.
+  const byName = ref.startsWith('"');
+  if (byName && /[/\\]/.test(field as string)) {
+    const id = spec.id;
+    if (id === undefined) throw new TypeError(`${call}: field ${JSON.stringify(field)} of table "${table.table}" holds a slash: a URL names it only by its FMFID, which its definition lacks`);
+    return `${caller.tablePath(table)}${rowKey(table, row, call)}/${id}`;
+  }
+  const segment = byName ? encodeURIComponent(field as string) : ref;
+  return `${caller.tablePath(table)}${rowKey(table, row, call)}/${segment}`;
 }
 
 /** A file name for Content-Disposition: the name only (a path is refused), quoted, with `filename*` when not ASCII. */

@@ -9,8 +9,13 @@ import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { NewField, SchemaCalls, TableChange } from "./schema-types.js";
 import type { CallOptions } from "./shapes.js";
 
+/**
+ * A name as a path segment. `/` and `\` are refused, encoded or not: servers (and proxies) decode the path once before
+ * they split it, so `deleteTable("Notes/Text")` would delete the field Text. So are "." and "..".
+ */
 const segment = (value: unknown, call: string, what: string): string => {
   if (typeof value !== "string" || value === "") throw new TypeError(`schema.${call}: the ${what} name must be a non-empty string, not ${value === "" ? "empty" : typeof value}`);
+  if (/[/\\]/.test(value) || value === "." || value === "..") throw new TypeError(`schema.${call}: the ${what} name ${JSON.stringify(value)} cannot be sent in a URL path (it holds a slash, or is "." or "..")`);
   return `/${encodeURIComponent(value)}`;
 };
 

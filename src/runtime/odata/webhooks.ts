@@ -4,7 +4,7 @@
  * table's field references and `f`'s renderer, as a read's `$select` and `$filter` are; its table goes by name (as
  * `tableName` is documented). Listings are mapped to {@link Webhook}'s names. Loaded on the first `od.webhooks` call.
  */
-import { ProtocolError } from "../protocol-errors.js";
+import { ODataError, ProtocolError } from "./errors.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import { renderFilter } from "./filter.js";
 import type { CallOptions } from "./shapes.js";
@@ -76,7 +76,7 @@ function webhookOf(raw: unknown): Webhook | undefined {
 const broken = (answer: ODataAnswer, method: string, path: string, what: string) => new ProtocolError(answer.status, answer.text().slice(0, 100), { method, path }, `is not ${what}`);
 
 /** FileMaker's "Specified WebHook not found" (404 -1061), which `get` answers as null. */
-const isUnknownWebhook = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === "-1061";
+const isUnknownWebhook = (error: unknown): boolean => error instanceof ODataError && error.code === "-1061";
 
 export function webhookCalls<Db extends string>(caller: ODataCaller): WebhookCalls<Db> {
   const call = (method: "GET" | "POST", path: string, options: CallOptions, body?: object) =>

@@ -82,6 +82,10 @@ describe("batch framing", () => {
     ]);
   });
 
+  it("refuses a URL with white space (it would end the part's request line)", () => {
+    expect(() => writeBatch([{ method: "GET", url: `${ROOT}/Notes HTTP/1.1\r\nX-Evil: 1` }], false)).toThrow(/step 1's URL holds white space/);
+  });
+
   it("refuses an answer that is not multipart, or that ends early", () => {
     expect(() => readBatch(new Uint8Array(), "application/json")).toThrow(BatchFramingError);
     const cut = new TextEncoder().encode("--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 Ok\r\n\r\n{}");

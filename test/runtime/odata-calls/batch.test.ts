@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import { BatchReadBackError, f, RecordMissingError, type BatchStep, type ODataClient } from "../../../src/runtime/odata/index.js";
-import { startOffice } from "../../emulator/odata/serve-support.js";
+import { createODataClient as createFetchClient } from "../../../src/runtime/odata/fetch.js";
+import { BatchReadBackError, f, NetworkError, RecordMissingError, type BatchStep, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { PASSWORD, startOffice, USER } from "../../emulator/odata/serve-support.js";
 import { Contacts, Elsewhere, Notes, officeClient } from "./support.js";
 
 // od.batch against the emulator: one atomic changeset, typed results in order, a failing step leaves no trace.
@@ -82,6 +83,24 @@ describe("od.batch", () => {
     });
     await expect(batch(() => [stolen!])).rejects.toThrow(/step 1 is not a step made by this batch's builder/);
     await expect(batch((b) => [b.table(Notes).update("k" as never, { Text: "x" })])).rejects.toThrow(/table "Notes" has no key/);
+    // The single calls' checks, before anything is sent: a read-only field, an unknown one, a value of the wrong type.
+    const writes = [
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Contacts).update("A1", { Label: "x" } as never)]),
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Notes).create({ Nope: 1 } as never)]),
+      () => batch((b) => [b.table(Notes).create({ Text: "x", N: 7000 }), b.table(Notes).update({ rowId: 1 }, { N: "seven" } as never)]),
+    ];
+    for (const write of writes) await expect(write()).rejects.toThrow(TypeError);
+    await expect(writes[0]!()).rejects.toThrow(/Label/);
     expect(await notes("N eq 7000")).toEqual([]);
+  });
+
+  it("a read back that fails says the batch is applied", async () => {
+    let sent = 0;
+    const lossy = createFetchClient({ server: emu.url, database: "Office", auth: { username: USER, password: PASSWORD }, fetch: (input, init) => (++sent === 2 ? Promise.reject(new TypeError("fetch failed")) : fetch(input, init)) });
+    const error = await lossy.batch((b) => [b.table(Notes).create({ Text: "applied anyway", N: 8000 })]).catch((e: unknown) => e);
+    await lossy.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toMatch(/^batch: applied, but reading back its new rows failed: /);
+    expect(await notes("N eq 8000")).toMatchObject([{ Text: "applied anyway" }]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
-import type { ODataClient } from "../../../src/runtime/odata/index.js";
+import { defineTable, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { createODataClient as createFetchClient } from "../../../src/runtime/odata/fetch.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { DB, PASSWORD, startOffice, USER } from "../../emulator/odata/serve-support.js";
 import { Contacts, Notes, officeClient } from "./support.js";
@@ -61,7 +62,21 @@ describe("containers", () => {
     await expect(contacts().upload("A1", "Photo", new Uint8Array())).rejects.toThrow(/the file is empty/);
     await expect(contacts().upload("A1", "Photo", new Uint8Array([1, 2, 3]))).rejects.toThrow(/pass contentType/);
     await expect(od.table(Notes).download({ rowId: 1 }, "Text" as never)).rejects.toThrow(/not a container field/);
+    const Slashed = defineTable()({ database: "Office", table: "Contacts", key: "id", fields: { "Scan/1": { type: "container" } } });
+    await expect(od.table(Slashed).upload("A1", "Scan/1" as never, PNG)).rejects.toThrow(/holds a slash: a URL names it only by its FMFID, which its definition lacks/);
     // The first file is still there.
     expect(await (await contacts().download("A1", "Photo"))!.bytes()).toEqual(PNG);
+  });
+});
+
+describe("on the fetch entry", () => {
+  it("batches, uploads and downloads as on Node", async () => {
+    const od = createFetchClient({ server: emu.url, database: "Office", auth: { username: USER, password: PASSWORD } });
+    const [note] = await od.batch((b) => [b.table(Notes).create({ Text: "via fetch", N: 77 })]);
+    expect(note).toEqual({ ContactId: "", Text: "via fetch", N: 77 });
+    await od.table(Contacts).upload("C3", "Photo", PDF, { filename: "fetch.pdf" });
+    const file = await od.table(Contacts).download("C3", "Photo");
+    expect([file?.name, await file?.bytes()]).toEqual(["fetch.pdf", PDF]);
+    await od.close();
   });
 });

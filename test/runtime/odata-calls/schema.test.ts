@@ -60,6 +60,10 @@ describe("od.schema", () => {
     await expect(schema().addFields("Notes", [{ name: "a" } as never])).rejects.toThrow(/fields\[0\] needs a name and a type/);
     await expect(schema().addFields("Notes", [{ name: "a", type: "int", size: 3 } as never])).rejects.toThrow(/fields\[0\] has "size"/);
     await expect(schema().deleteField("Notes", 3 as never)).rejects.toThrow(/field name must be a non-empty string/);
+    // The server decodes the path once before splitting it: "Notes/Text" would name the field Text of Notes.
+    await expect(schema().deleteTable("Notes/Text")).rejects.toThrow(/"Notes\/Text" cannot be sent in a URL path/);
+    await expect(schema().deleteField("Notes", "..")).rejects.toThrow(/cannot be sent in a URL path/);
+    expect((await entityType("Notes"))?.Text).toBeDefined();
     await expect(schema().deleteTable("Nope")).rejects.toBeInstanceOf(TableMissingError);
   });
 });

@@ -73,5 +73,22 @@ describe("sign-ins", () => {
     expect(() => createODataClient({ server: emu.url, database: "Office", auth: { apiKey: "a b" } })).toThrow(/apiKey/);
     expect(() => createODataClient({ server: emu.url, database: "Office", auth: { apiKey: "k", pathPrefix: "/../x" } })).toThrow(/pathPrefix/);
     expect(() => createODataClient({ server: emu.url, database: "..", auth: { apiKey: "k" } })).toThrow(/database/);
+    // Plain http:// to another host: refused when asked, else warned about (the loopback emulator is neither).
+    expect(() => createODataClient({ server: "http://fms.example.com", database: "Office", auth: { username: USER, password: PASSWORD }, insecure: "refuse" })).toThrow(
+      'refusing to connect: credentials would travel unencrypted over http:// to fms.example.com; use https://, or pass insecure: "allow" to accept this',
+    );
+    const warnings: string[] = [];
+    const listen = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", listen);
+    createODataClient({ server: "http://fms.example.com", database: "Office", auth: { username: USER, password: PASSWORD } });
+    createODataClient({ server: "http://fms.example.com", database: "Office", auth: { username: USER, password: PASSWORD }, insecure: "allow" });
+    createODataClient({ server: "https://fms.example.com", database: "Office", auth: { username: USER, password: PASSWORD } });
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        process.off("warning", listen);
+        expect(warnings).toEqual([expect.stringContaining("credentials would travel unencrypted over http:// to fms.example.com")]);
+        resolve();
+      }),
+    );
   });
 });

@@ -82,6 +82,7 @@ describe("entityIds", () => {
       await client.table(Invoices).update(made.InvoiceNo, { Amount: 2 });
       expect((await client.table(Invoices).get(made.InvoiceNo)).Amount).toBe(2);
       await client.table(Invoices).delete(made.InvoiceNo);
+      expect((await client.table(Contacts).list({ specialColumns: true, top: 1 })).value[0]).toMatchObject({ id: "A1", Name: "Ada", rowId: 1, modId: 0 });
     }
     const name = Contacts.fields.Name!.id;
     const tags = Contacts.fields.Tags!.id;
