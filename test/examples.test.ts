@@ -18,6 +18,14 @@ const APP_OUTPUT: Record<string, string[]> = {
     "Ada Lovelace: 2 invoices, the first for 120.5",
     "duplicated it as record 4: now 3 invoices, the third for 120.5",
   ],
+  odata: [
+    "2 active contacts at @example.com:\n  Ada <ada@example.com>, born 1815-12-10\n  Grace <grace@example.com>, born 1906-12-09",
+    "Ada (phones 555-0100, 555-0199) has 2 invoices, 200.5 in all",
+    "; invoice #4 for 99.95",
+    'script "Count Invoices": code 0, result 3',
+    "container: katherine.png (image/png), 70 bytes, the same bytes",
+    "removed 1 contact(s) and invoice #4",
+  ],
   invoices: [
     'created record 3; "Send Invoice" answered "sent INV-2024-003 (modId 1)" (error 0)',
     "INV-2024-003 for Acme Corporation is Sent, due 2024-04-30, with 2 lines, total 1053.99",
@@ -50,6 +58,6 @@ describe.each(examples)("examples/%s", (name) => {
   });
 });
 
-it("finds both bundled examples", () => {
-  expect(examples).toEqual(expect.arrayContaining(["contacts", "invoices"]));
+it("finds the three bundled examples", () => {
+  expect(examples).toEqual(expect.arrayContaining(["contacts", "invoices", "odata"]));
 });

@@ -46,7 +46,7 @@ try {
   console.log(`container: ${photo?.name} (${photo?.type}), ${back.length} bytes, ${Buffer.from(back).equals(png) ? "the same bytes" : "DIFFERENT bytes"}`);
   if (!photo || !Buffer.from(back).equals(png)) process.exitCode = 1;
 
-  // Clean up, by filter: the app's writes leave the example's data as it was for the next run.
+  // Deletes by filter, and one row by its key.
   const removed = await contacts.deleteWhere(f.eq("First Name", "Katherine"));
   await od.table(Invoices).delete(invoice.InvoiceNo!);
   console.log(`removed ${removed} contact(s) and invoice #${invoice.InvoiceNo}`);

@@ -67,7 +67,7 @@ const EXPECTED: Record<string, string[]> = {
   readOnlyCreate: [`'Calc' does not exist in type 'InsertOf<`],
   readOnlyUpdate: [`'id' does not exist in type 'UpdateOf<`],
   containerUpdate: [`'Photo' does not exist in type 'UpdateOf<`],
-  requiredMissing: [`Property 'Text' is missing in type '{ Due: null; }' but required in type '{ Text: string | null; }'.`],
+  requiredMissing: [`Property 'Text' is missing in type '{ Due: null; }' but required in type '{ Text: string; }'.`],
   otherDatabase: [`Types of property 'database' are incompatible.`, `Type '"Other"' is not assignable to type '"Contacts"'.`],
 };
 

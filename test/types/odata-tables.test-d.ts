@@ -100,3 +100,13 @@ export async function shapes() {
   const deleted: number = count;
   return [narrowed, every, owner, ownerExact, asArray, ownerWhole, noteText, deleted];
 }
+
+/** A not-empty field takes no `null`, in create or update (`null` would clear it, which validation refuses). */
+export async function notEmptyTakesNoNull(): Promise<void> {
+  const contacts = od.table(Contacts);
+  // @ts-expect-error "First Name" is notNull: null would empty it
+  await contacts.create({ "First Name": null });
+  // @ts-expect-error the same in an update
+  await contacts.update(7, { "First Name": null });
+  await contacts.update(7, { Age: null });
+}

@@ -103,7 +103,7 @@ const FORMAT_HINTS: Partial<Record<TableFieldDescription["type"], string>> = {
   date: 'ISO date "YYYY-MM-DD".',
   time: 'Time "HH:MM:SS".',
   timestamp: 'ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time.',
-  container: "Container: the URL of its file; write it with upload(), read it with download().",
+  container: "Container: base64 when a `select` names it; write it with upload(), read it with download().",
 };
 
 /** JSDoc of a field: its description, what its strings hold, and what the spec does not say (global, maximum length). */

@@ -68,7 +68,7 @@ export interface TableClient<D extends AnyTable> {
   ): Promise<ListResult<RowResult<D, S, E, Sc>>>;
   get<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     row: RowRef<D>,
-    options?: ReadOptions<D, S, E, Sc>,
+    options?: ReadOptions<S, E, Sc>,
   ): Promise<RowResult<D, S, E, Sc>>;
   /** Every row the filter matches, page by page (`$top`/`$skip` by the key or ROWID order): memory stays bounded. */
   all<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(

@@ -140,12 +140,17 @@ type RequiredNameOf<D extends AnyTable> = {
   [K in WritableNameOf<D>]: SpecFields<D>[K] extends { readonly notNull: true } ? (SpecFields<D>[K] extends { readonly autoEnter: string } ? never : K) : never;
 }[WritableNameOf<D>];
 
+/** Writable fields that validation keeps from being empty: `null` is refused for them at compile time. */
+type NotNullNameOf<D extends AnyTable> = { [K in WritableNameOf<D>]: SpecFields<D>[K] extends { readonly notNull: true } ? K : never }[WritableNameOf<D>];
+/** What a write takes for field `K`: its input value, without `null` for a not-empty field. */
+type WriteValue<D extends AnyTable, K extends keyof RowOf<D>> = K extends NotNullNameOf<D> ? NonNullable<InputValue<RowOf<D>[K]>> : InputValue<RowOf<D>[K]>;
+
 /** What `create` takes (the generated `<Name>Insert`): writable fields; the not-empty ones without auto-enter required. */
-export type InsertOf<D extends AnyTable> = { -readonly [K in RequiredNameOf<D>]: InputValue<RowOf<D>[K]> } & {
-  -readonly [K in Exclude<WritableNameOf<D>, RequiredNameOf<D>>]?: InputValue<RowOf<D>[K]>;
+export type InsertOf<D extends AnyTable> = { -readonly [K in RequiredNameOf<D>]: WriteValue<D, K> } & {
+  -readonly [K in Exclude<WritableNameOf<D>, RequiredNameOf<D>>]?: WriteValue<D, K>;
 };
-/** What `update` takes (the generated `<Name>Update`): writable fields, all optional; `null` clears one. */
-export type UpdateOf<D extends AnyTable> = { -readonly [K in WritableNameOf<D>]?: InputValue<RowOf<D>[K]> };
+/** What `update` takes (the generated `<Name>Update`): writable fields, all optional; `null` clears one (not a not-empty one). */
+export type UpdateOf<D extends AnyTable> = { -readonly [K in WritableNameOf<D>]?: WriteValue<D, K> };
 /** Names of the container fields: what `upload` and `download` take. */
 export type ContainerNameOf<D extends AnyTable> = { [K in keyof SpecFields<D>]: SpecFields<D>[K] extends { readonly type: "container" } ? K : never }[keyof SpecFields<D>] & string;
 

@@ -41,7 +41,7 @@ export interface SpecialColumns {
   modId: number;
 }
 
-export interface ReadOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> {
+export interface ReadOptions<S, E, Sc extends boolean | undefined> {
   /** Only these fields come back, and only they are on the row's type. */
   select?: S;
   /** Related rows to bring with each row: per relation, `true` or its own select, filter, orderBy, top and expand. */
@@ -51,7 +51,7 @@ export interface ReadOptions<D extends AnyTable, S, E, Sc extends boolean | unde
   signal?: AbortSignal;
 }
 
-export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends ReadOptions<D, S, E, Sc> {
+export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends ReadOptions<S, E, Sc> {
   filter?: FilterOf<D>;
   orderBy?: readonly OrderByOf<D>[];
   top?: number;

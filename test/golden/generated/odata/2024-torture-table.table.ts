@@ -90,9 +90,9 @@ export interface _2024TortureTableRow {
   "with-dash & ampersand (parens) [brackets] {braces}": string;
   Tags: [string, string, string];
   Many: (number | null)[];
-  /** Container: the URL of its file; write it with upload(), read it with download(). */
+  /** Container: base64 when a `select` names it; write it with upload(), read it with download(). */
   Photo: string | null;
-  /** Container: the URL of its file; write it with upload(), read it with download(). */
+  /** Container: base64 when a `select` names it; write it with upload(), read it with download(). */
   Photos: [string | null, string | null];
   /** ISO date "YYYY-MM-DD". */
   Born: string | null;

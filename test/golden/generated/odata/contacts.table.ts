@@ -46,7 +46,7 @@ export interface ContactsTableRow {
   Email: string;
   /** ISO date "YYYY-MM-DD". */
   Birthday: string | null;
-  /** Container: the URL of its file; write it with upload(), read it with download(). */
+  /** Container: base64 when a `select` names it; write it with upload(), read it with download(). */
   Photo: string | null;
   /** ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time. */
   Created: string | null;
