@@ -1,6 +1,7 @@
 import { ProtocolError, type FailedCall } from "./protocol-errors.js";
 import type { Scrub } from "./call-bounds.js";
 import type { MultipartBody } from "./multipart.js";
+import type { RawAnswer } from "./carrier.js";
 
 /**
  * What every transport shares: the request and answer shapes, the envelope parser, and how a stop or a fault
@@ -80,6 +81,15 @@ export function parseEnvelope(status: number, headers: Envelope["headers"], text
     headers,
   };
 }
+
+/**
+ * The envelope of a carrier's answer: its bytes as UTF-8, as they were sent (a byte order mark kept, as JSON.parse then
+ * refuses it on every runtime).
+ */
+export function envelopeOf(answer: RawAnswer, call: FailedCall, scrub?: Scrub): Envelope {
+  return parseEnvelope(answer.status, answer.headers, utf8.decode(answer.bytes), call, scrub);
+}
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The call an error names: method and path (the shown path when the real one holds a secret). */
 export function callOf(req: WireRequest): FailedCall {

@@ -34,16 +34,16 @@ const DATA_API = [
 describe("the OData entries", () => {
   it("hold no Data API module (Node entry)", async () => {
     const { inputs, code } = await inputsOf(entry("odata/index.ts"), "node");
-    expect(inputs).toContain("src/runtime/odata/undici-carrier.ts");
+    expect(inputs).toContain("src/runtime/undici-carrier.ts");
     expect(inputs.filter((f) => DATA_API.includes(f))).toEqual([]);
     expect(code).toContain("createODataClient");
   });
 
   it("hold no Data API module, no node: import and no undici (fetch entry, platform neutral)", async () => {
     const { inputs, code } = await inputsOf(entry("odata/fetch.ts"), "neutral");
-    expect(inputs).toContain("src/runtime/odata/fetch-carrier.ts");
+    expect(inputs).toContain("src/runtime/fetch-carrier.ts");
     expect(inputs.filter((f) => DATA_API.includes(f) || !f.startsWith("src/runtime/"))).toEqual([]);
-    expect(inputs).not.toContain("src/runtime/odata/undici-carrier.ts");
+    expect(inputs).not.toContain("src/runtime/undici-carrier.ts");
     expect(code).not.toMatch(/["']node:|["']undici["']|\bBuffer\b|\brequire\(/);
   });
 

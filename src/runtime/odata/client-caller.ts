@@ -11,7 +11,7 @@ import { scrub, secretPattern } from "../secrets.js";
 import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
-import type { Carrier, CarrierBounds, RawAnswer } from "./carrier.js";
+import type { Carrier, CarrierBounds, RawAnswer } from "../carrier.js";
 import { checkTableDatabase, type TableSpec } from "./definition.js";
 import { CapacityError, odataError } from "./errors.js";
 import { fieldRefs, type FieldRefs } from "./field-refs.js";

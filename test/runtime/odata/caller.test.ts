@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { boundsOf, makeCaller } from "../../../src/runtime/odata/client-caller.js";
-import { fetchCarrier } from "../../../src/runtime/odata/fetch-carrier.js";
-import { undiciCarrier } from "../../../src/runtime/odata/undici-carrier.js";
+import { fetchCarrier } from "../../../src/runtime/fetch-carrier.js";
+import { undiciCarrier } from "../../../src/runtime/undici-carrier.js";
 import { RecordMissingError, ResponseTooLargeError } from "../../../src/runtime/odata/index.js";
 import { PASSWORD, startOffice, USER } from "./support.js";
 

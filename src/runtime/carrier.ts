@@ -1,11 +1,12 @@
 /**
- * What moves an OData request's bytes: undici's dispatcher on Node (undici-carrier.ts), global `fetch` elsewhere
- * (fetch-carrier.ts). A carrier only sends and reads, bounded: one timer over the whole answer, the caller's signal,
+ * What moves a request's bytes, for both APIs' clients: undici's dispatcher on Node (undici-carrier.ts), global `fetch`
+ * elsewhere (fetch-carrier.ts). A carrier only sends and reads, bounded: one timer over the whole answer, the caller's signal,
  * `maxResponseBytes` (the request aborted at the bound, ResponseTooLargeError), faults as NetworkErrors. Signing in,
- * retries and error answers are the caller's (client-caller.ts).
+ * retries and error answers are the client's (the Data API's transports read envelopes from the bytes; OData's
+ * client-caller.ts its own answers).
  */
-import type { Scrub } from "../call-bounds.js";
-import type { FailedCall } from "../protocol-errors.js";
+import type { Scrub } from "./call-bounds.js";
+import type { FailedCall } from "./protocol-errors.js";
 
 export interface CarrierBounds {
   timeoutMs: number;
@@ -17,7 +18,8 @@ export interface Exchange {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array | Blob | undefined;
+  /** A stream is sent as it is read (an upload of the Data API: its file read from disk as it goes, on Node). */
+  body?: string | Uint8Array | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | undefined;
   signal?: AbortSignal | undefined;
 }
 

@@ -5,10 +5,9 @@
  * goes through Node's own fetch with the same dispatcher.
  */
 import type { Agent, Dispatcher } from "undici";
-import { bounded, connectionError, type Scrub } from "../call-bounds.js";
-import { ResponseTooLargeError, type FailedCall } from "../protocol-errors.js";
+import { bounded, connectionError, type Scrub } from "./call-bounds.js";
+import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
 import { joined, type Carrier, type CarrierBounds, type Exchange, type RawAnswer } from "./carrier.js";
-import { fetchCarrier } from "./fetch-carrier.js";
 
 let undici: Promise<typeof import("undici")> | undefined;
 
@@ -19,7 +18,8 @@ export function undiciCarrier(bounds: CarrierBounds, dispatcher?: Dispatcher): C
     dispatcher ?? agent ?? (own ??= (undici ??= import("undici")).then(({ Agent }) => (agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 }))));
   return {
     send: (exchange, call, scrub) => send(bounds, target(), exchange, call, scrub),
-    open: async (exchange, call, scrub) => fetchCarrier(bounds, undefined, { dispatcher: await target() }).open(exchange, call, scrub),
+    // Loaded on first use: only container downloads read a body as a stream, and the Data API's never come here.
+    open: async (exchange, call, scrub) => (await import("./open-answer.js")).openAnswer(bounds, fetch, exchange, call, scrub, { dispatcher: await target() }),
     close: async () => {
       await (await own)?.close();
     },
