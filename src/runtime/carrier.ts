@@ -54,3 +54,15 @@ export function joined(chunks: readonly Uint8Array[], length: number): Uint8Arra
   }
   return out;
 }
+
+/** Every byte of `body`, in one array; its error (a ResponseTooLargeError, an abort) as the rejection. */
+export async function drain(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (const reader = body.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) return joined(chunks, length);
+    chunks.push(value);
+    length += value.byteLength;
+  }
+}

@@ -7,6 +7,7 @@ import { getOwn } from "./own.js";
 import { ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
 import { redact, scrub, secretPattern } from "./redact.js";
 import type { Session } from "./session.js";
+import { drain } from "./carrier.js";
 import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
 
 export interface DownloadOptions {
@@ -161,21 +162,6 @@ function bounded(response: Response, call: FailedCall, max: number, scrubAll: (t
   });
 }
 
-/** Every byte of `body`, in one array; its error (a ResponseTooLargeError, an abort) as the rejection. */
-async function drain(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (const reader = body.getReader(); ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
-  return bytes;
-}
 
 /** Content-Disposition's `filename*` (RFC 5987) or `filename`, else the URL's last segment; only its last part, never "." or "..". */
 function nameOf(disposition: string | null, url: URL): string {

@@ -7,6 +7,7 @@
 import type { ContainerFile, UploadOptions } from "./api.js";
 import type { ODataCaller } from "./caller.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
+import { drain } from "../carrier.js";
 import { getOwn } from "../own.js";
 import type { CallOptions } from "./shapes.js";
 import { rowKey } from "./read-query.js";
@@ -112,22 +113,7 @@ export async function downloadContainer(caller: ODataCaller, table: TableSpec, r
   });
   const length = Number(opened.headers["content-length"] ?? NaN);
   const type = opened.headers["content-type"] || "application/octet-stream";
-  const bytes = async (): Promise<Uint8Array> => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const r = body.getReader();
-    for (let c = await r.read(); !c.done; c = await r.read()) {
-      chunks.push(c.value);
-      size += c.value.byteLength;
-    }
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
-  };
+  const bytes = (): Promise<Uint8Array> => drain(body);
   return {
     name: nameOf(disposition) ?? "Untitled",
     type,
