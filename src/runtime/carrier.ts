@@ -6,6 +6,7 @@
  * client-caller.ts its own answers).
  */
 import type { Scrub } from "./call-bounds.js";
+import { setOwn } from "./own.js";
 import type { FailedCall } from "./protocol-errors.js";
 
 export interface CarrierBounds {
@@ -65,4 +66,12 @@ export async function drain(body: ReadableStream<Uint8Array>): Promise<Uint8Arra
     chunks.push(value);
     length += value.byteLength;
   }
+}
+
+/** A fetch answer's headers as a record (names lower-cased, as Headers keeps them); by forEach, which every lib types. */
+export function headerRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  // Through setOwn: a header named "__proto__" stays a header.
+  headers.forEach((value, name) => setOwn(out, name, value));
+  return out;
 }

@@ -5,7 +5,7 @@
  */
 import { bounded, connectionError, type Scrub } from "./call-bounds.js";
 import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
-import { joined, type Carrier, type CarrierBounds, type Exchange, type RawAnswer } from "./carrier.js";
+import { headerRecord, joined, type Carrier, type CarrierBounds, type Exchange, type RawAnswer } from "./carrier.js";
 import { start } from "./fetch-start.js";
 
 export function fetchCarrier(bounds: CarrierBounds, fetchFunction?: typeof fetch, init: Record<string, unknown> = {}): Carrier {
@@ -34,7 +34,7 @@ export function fetchCarrier(bounds: CarrierBounds, fetchFunction?: typeof fetch
 
 async function gather(bounds: CarrierBounds, fetchFunction: typeof fetch, exchange: Exchange, call: FailedCall, signal: AbortSignal, scrub: Scrub, init: Record<string, unknown>): Promise<RawAnswer> {
   const response = await start(fetchFunction, exchange, call, signal, scrub, init);
-  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  const headers = headerRecord(response.headers);
   const tooLarge = () => new ResponseTooLargeError(response.status, call, bounds.maxResponseBytes);
   if (Number(response.headers.get("content-length")) > bounds.maxResponseBytes) {
     response.body?.cancel().catch(() => undefined);

@@ -2,7 +2,7 @@
 // use by both carriers (through fetch: on Node, with undici's dispatcher).
 import { connectionError, stoppedError, type Scrub } from "./call-bounds.js";
 import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
-import type { CarrierBounds, Exchange, OpenAnswer } from "./carrier.js";
+import { headerRecord, type CarrierBounds, type Exchange, type OpenAnswer } from "./carrier.js";
 import { start } from "./fetch-start.js";
 
 /**
@@ -34,7 +34,7 @@ export async function openAnswer(bounds: CarrierBounds, fetchFunction: typeof fe
     done();
     throw stopped ?? error;
   }
-  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  const headers = headerRecord(response.headers);
   const tooLarge = () => new ResponseTooLargeError(response.status, call, bounds.maxResponseBytes);
   if (Number(response.headers.get("content-length")) > bounds.maxResponseBytes) {
     done();

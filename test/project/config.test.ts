@@ -85,7 +85,8 @@ describe("settings: the config merged with the command line", () => {
 
   it("works with no config at all, and says what is missing", async () => {
     const empty = await mkdtemp(join(dir, "empty-"));
-    expect(await resolveGenerateSettings({ cwd: empty, layouts: ["l"], out: "o" })).toEqual({ layouts: [join(empty, "l")], outDir: join(empty, "o") });
+    expect(await resolveGenerateSettings({ cwd: empty, layouts: ["l"], out: "o" })).toEqual({ layouts: [join(empty, "l")], tables: [], outDir: join(empty, "o") });
+    expect(await resolveGenerateSettings({ cwd: empty, tables: ["t"], out: "o" })).toEqual({ layouts: [], tables: [join(empty, "t")], outDir: join(empty, "o") });
     await expect(resolveGenerateSettings({ cwd: empty, layouts: ["l"] })).rejects.toThrow(SettingsError);
     await expect(resolveGenerateSettings({ cwd: empty, config: "missing.json" })).rejects.toThrow(/missing\.json: cannot read/);
   });
