@@ -18,6 +18,7 @@ import { fieldRefs, type FieldRefs } from "./field-refs.js";
 import { decodeRow, encodeRow, fieldIds } from "./values.js";
 
 const MAX_QUOTE = 120;
+const ACCEPT = "application/json;odata.metadata=none";
 
 /** The bounds the options ask for (defaults: 60 s, 64 MiB), checked. */
 export function boundsOf(options: CommonODataClientOptions): CarrierBounds {
@@ -94,7 +95,10 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     // Again after a refusal: a new token, unless another call asked for one since this one's.
     const credential = await authorization(again !== undefined && again === token);
     const used = token;
-    const headers: Record<string, string> = { Accept: "application/json", ...request.headers, Authorization: credential };
+    // `odata.metadata=none`: no `@context`, and no `@id` + `@editLink` on every row (a 100-row page of 20 fields: 39.5 KB
+    // instead of 53.7 KB), which the client never reads; `@odata.count` and `@odata.nextLink` are kept (wire contract
+    // 2.2: the annotations then come `@odata.`-prefixed, and the client reads both forms).
+    const headers: Record<string, string> = { Accept: ACCEPT, ...request.headers, Authorization: credential };
     if (entityIds) headers.Prefer = headers.Prefer ? `fmodata.entity-ids, ${headers.Prefer}` : "fmodata.entity-ids";
     if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
     const answer = await send(headers);
