@@ -50,9 +50,14 @@ const ENTRIES = [
   // plain-http warning (insecure, moved out of the Data API client to be shared) +321 B: 11,207 B node, 10,748 B fetch,
   // budgets +3 %. Wiring those calls in (deferred-calls.ts: the members that load each module on first use, the modules
   // themselves budgeted in DEFERRED; and BatchReadBackError, exported) +269 / +281 B: 11,476 B node, 11,029 B fetch,
-  // budgets re-set to 11,820 / 11,360 B (about 3 %).
-  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 11_820 },
-  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 11_360 },
+  // budgets re-set to 11,820 / 11,360 B (about 3 %). The merged issue-24 items then took them to 12,800 / 12,353 B
+  // (main at dbb835e, over budget before item 6; not measured per item). Item 6 (the speed targets), each fix measured
+  // alone: Accept with odata.metadata=none +19 / +20 B; decodeRow's per-table Map of members and the date, time and
+  // timestamp checks by character codes +443 / +436 B (a 100-row page decoded in ~160 µs instead of ~245 µs); the
+  // batch reader's slices 0 B on the entries (+4 B on odata/batch.ts): 13,262 B node, 12,809 B fetch, budgets
+  // re-set to 13,660 / 13,190 B (about 3 %).
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 13_660 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 13_190 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.
