@@ -11,13 +11,14 @@ import { scrub, secretPattern } from "../secrets.js";
 import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
-import type { Carrier, CarrierBounds, RawAnswer } from "../carrier.js";
+import { drain, type Carrier, type CarrierBounds, type RawAnswer } from "../carrier.js";
 import { checkTableDatabase, type TableSpec } from "./definition.js";
 import { CapacityError, odataError } from "./errors.js";
 import { fieldRefs, type FieldRefs } from "./field-refs.js";
 import { decodeRow, encodeRow, fieldIds } from "./values.js";
 
 const MAX_QUOTE = 120;
+const ACCEPT = "application/json;odata.metadata=none";
 
 /** The bounds the options ask for (defaults: 60 s, 64 MiB), checked. */
 export function boundsOf(options: CommonODataClientOptions): CarrierBounds {
@@ -94,7 +95,10 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     // Again after a refusal: a new token, unless another call asked for one since this one's.
     const credential = await authorization(again !== undefined && again === token);
     const used = token;
-    const headers: Record<string, string> = { Accept: "application/json", ...request.headers, Authorization: credential };
+    // `odata.metadata=none`: no `@context`, and no `@id` + `@editLink` on every row (a 100-row page of 20 fields: 39.5 KB
+    // instead of 53.7 KB), which the client never reads; `@odata.count` and `@odata.nextLink` are kept (wire contract
+    // 2.2: the annotations then come `@odata.`-prefixed, and the client reads both forms).
+    const headers: Record<string, string> = { Accept: ACCEPT, ...request.headers, Authorization: credential };
     if (entityIds) headers.Prefer = headers.Prefer ? `fmodata.entity-ids, ${headers.Prefer}` : "fmodata.entity-ids";
     if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
     const answer = await send(headers);
@@ -176,7 +180,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
           carrier.open({ url: urlOf(request), method: request.method, headers, body: request.body, signal: request.signal }, call, scrubText),
         )) as Awaited<ReturnType<Carrier["open"]>>;
         if (opened.status >= 200 && opened.status <= 299) return opened;
-        throw failure(opened.status, await readAll(opened.body), call);
+        throw failure(opened.status, await drain(opened.body), call);
       });
     },
     tablePath: (table) => {
@@ -224,17 +228,3 @@ function base64(text: string): string {
   return btoa(binary);
 }
 
-async function readAll(body: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (const reader = body.getReader(); ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.byteLength;
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) (out.set(chunk, at), (at += chunk.byteLength));
-  return out;
-}

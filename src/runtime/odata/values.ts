@@ -20,41 +20,69 @@ const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
 const TIMESTAMP = /^(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?)(Z|[+-]\d\d:\d\d)?$/;
 
+
 // ---- Reading.
+
+// The usual forms checked by character codes, without a regular expression: "YYYY-MM-DD", "HH:MM:SS" and
+// "YYYY-MM-DDTHH:MM:SS" with or without "Z". They accept only what DATE, TIME and TIMESTAMP accept; any other text
+// (fractions of a second, an offset, or a wrong value) is left to those, which decide.
+/** The two digits at i as a number, or -1. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+const dateAt = (s: string): boolean =>
+  two(s, 0) >= 0 && two(s, 2) >= 0 && s[4] === "-" && s[7] === "-" && two(s, 5) > 0 && two(s, 5) < 13 && two(s, 8) > 0 && two(s, 8) < 32;
+const timeAt = (s: string, i: number): boolean =>
+  s[i + 2] === ":" && s[i + 5] === ":" && two(s, i) >= 0 && two(s, i) < 24 && two(s, i + 3) >= 0 && two(s, i + 3) < 60 && two(s, i + 6) >= 0 && two(s, i + 6) < 60;
+const isDate = (s: string) => (s.length === 10 && dateAt(s)) || DATE.test(s);
+const isTime = (s: string) => (s.length === 8 && timeAt(s, 0)) || TIME.test(s);
+const isTimestamp = (s: string) => ((s.length === 19 || (s.length === 20 && s[19] === "Z")) && dateAt(s) && s[10] === "T" && timeAt(s, 11)) || TIMESTAMP.test(s);
+
+function wrong(table: string, field: string, raw: unknown, expected: string): ODataDecodeError {
+  return new ODataDecodeError(table, field, raw, expected);
+}
 
 /** One value as the app sees it, or ODataDecodeError. */
 function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string): unknown {
-  const wrong = (expected: string) => new ODataDecodeError(table, field, raw, expected);
   switch (kind) {
     case "text":
+      if (typeof raw === "string") return raw;
       if (raw === null) return "";
-      if (typeof raw !== "string") throw wrong("text");
-      return raw;
+      throw wrong(table, field, raw, "text");
     case "number":
-      if (raw === null || raw === "") return null;
       if (typeof raw === "number" && Number.isFinite(raw)) return raw;
+      if (raw === null || raw === "") return null;
       if (typeof raw === "string" && isNumericText(raw.trim())) return Number(raw.trim());
-      throw wrong("a number");
+      throw wrong(table, field, raw, "a number");
     case "date":
       if (raw === null || raw === "") return null;
-      if (typeof raw !== "string" || !DATE.test(raw)) throw wrong('a date "YYYY-MM-DD"');
+      if (typeof raw !== "string" || !isDate(raw)) throw wrong(table, field, raw, 'a date "YYYY-MM-DD"');
       return raw;
     case "time":
       if (raw === null || raw === "") return null;
-      if (typeof raw !== "string" || !TIME.test(raw)) throw wrong('a time "HH:MM:SS"');
+      if (typeof raw !== "string" || !isTime(raw)) throw wrong(table, field, raw, 'a time "HH:MM:SS"');
       return raw;
     case "timestamp": {
       if (raw === null || raw === "") return null;
-      const match = typeof raw === "string" ? TIMESTAMP.exec(raw) : null;
-      if (!match) throw wrong('a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
-      const zone = match[6];
+      if (typeof raw !== "string" || !isTimestamp(raw)) throw wrong(table, field, raw, 'a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
       // The server's zone is UTC (wire contract 2.7): "Z" is dropped; another offset is taken to UTC.
-      if (!zone || zone === "Z" || zone === "+00:00" || zone === "-00:00") return match[1];
-      return new Date(raw as string).toISOString().slice(0, 19);
+      const last = raw.charCodeAt(raw.length - 1);
+      if (last === 0x5a /* Z */) return raw.slice(0, -1);
+      const sign = raw[raw.length - 6];
+      // Checked above (a test, no match array): a "+hh:mm"/"-hh:mm" zone is the only way the sixth character from the
+      // end is a sign.
+      if (sign !== "+" && sign !== "-") return raw;
+      if (raw.endsWith("00:00")) return raw.slice(0, -6);
+      // An offset the pattern lets through but no clock has ("+03:60") is refused like any other bad value.
+      const utc = new Date(raw);
+      if (Number.isNaN(utc.getTime())) throw wrong(table, field, raw, 'a timestamp "YYYY-MM-DDTHH:MM:SSZ"');
+      return utc.toISOString().slice(0, 19);
     }
     case "container":
       if (raw === null || raw === "") return null;
-      if (typeof raw !== "string") throw wrong("a container's text");
+      if (typeof raw !== "string") throw wrong(table, field, raw, "a container's text");
       return raw;
   }
 }
@@ -68,6 +96,38 @@ export function decodeField(spec: TableFieldSpec, raw: unknown, table: string, f
   return Array.from({ length: count }, (_, i) => decodeValue(spec.type, list[i] ?? null, table, field));
 }
 
+/** How one member of an answer is read: a field (by its name in the definition), or a relation. */
+interface Member {
+  name: string;
+  field?: TableFieldSpec;
+  relation?: RelationSpec;
+}
+type RelationSpec = NonNullable<TableSpec["relations"]>[string];
+
+/** Per table, the members an answer may hold, keyed as the wire keys them: by name, and by FMFID (`entityIds`). */
+const byName = new WeakMap<TableSpec, Map<string, Member>>();
+const byFmfid = new WeakMap<TableSpec, Map<string, Member>>();
+
+/** The table's members keyed by the answer's keys: built once per definition (and per id map given). */
+function membersOf(table: TableSpec, byId: ReadonlyMap<string, string> | undefined): Map<string, Member> {
+  const cache = byId ? byFmfid : byName;
+  // Only the id map the caller keeps (fieldIds) is cached: another map is read afresh each time.
+  const cached = !byId || byId === idMaps.get(table);
+  let members = cached ? cache.get(table) : undefined;
+  if (members) return members;
+  members = new Map();
+  // As before: a key names a field when the id map (if any) or the key itself names one; else a relation by the key.
+  const add = (key: string, name: string, field?: unknown) => members!.has(key) || !field || members!.set(key, { name, field: field as TableFieldSpec });
+  for (const [id, name] of byId ?? []) add(id, name, getOwn(table.fields, name));
+  for (const name of Object.keys(table.fields)) add(name, name, getOwn(table.fields, name));
+  for (const name of Object.keys(table.relations ?? {})) members.has(name) || members.set(name, { name, relation: getOwn(table.relations!, name) as RelationSpec });
+  // ROWID and ROWMODID are always the special columns, whatever the definition names.
+  members.delete("ROWID");
+  members.delete("ROWMODID");
+  if (cached) cache.set(table, members);
+  return members;
+}
+
 /**
  * A row as the app sees it: fields by the definition's names (an answer keyed by FMFID mapped back), ROWID and
  * ROWMODID as `rowId` and `modId`, expanded relations decoded by their target's definition (a `many: false` relation
@@ -76,27 +136,31 @@ export function decodeField(spec: TableFieldSpec, raw: unknown, table: string, f
  */
 export function decodeRow(table: TableSpec, row: unknown, byId: ReadonlyMap<string, string> | undefined, what: string, depth = 0): Record<string, unknown> {
   if (typeof row !== "object" || row === null || Array.isArray(row)) throw new ODataDecodeError(table.table, "(row)", row, `a row (a JSON object) in ${what}`);
+  const members = membersOf(table, byId);
+  const source = row as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(row)) {
-    if (key.includes("@")) continue;
-    if (key === "ROWID" || key === "ROWMODID") {
-      if (typeof raw !== "number") throw new ODataDecodeError(table.table, key, raw, "a number");
-      out[key === "ROWID" ? "rowId" : "modId"] = raw;
-      continue;
-    }
-    const name = byId?.get(key) ?? key;
-    const field = getOwn(table.fields, name) as TableFieldSpec | undefined;
-    if (field) {
-      setOwn(out, name, decodeField(field, raw, table.table, name));
-      continue;
-    }
-    const relation = table.relations ? (getOwn(table.relations, key) as TableSpec["relations"] extends Readonly<Record<string, infer R>> | undefined ? R : never) : undefined;
-    if (relation) {
+  const keys = Object.keys(source);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const raw = source[key];
+    const member = members.get(key);
+    if (member !== undefined && key.indexOf("@") < 0) {
+      if (member.field) {
+        setOwn(out, member.name, decodeField(member.field, raw, table.table, member.name));
+        continue;
+      }
       if (depth > 32) throw new ODataDecodeError(table.table, key, "(nested)", "expanded fewer than 32 levels deep");
+      const relation = member.relation!;
       const target = relation.target();
       const rows = Array.isArray(raw) ? raw : raw === null ? [] : [raw];
       const decoded = rows.map((r) => decodeRow(target, r, byId && fieldIds(target), `${what}, relation "${key}"`, depth + 1));
       setOwn(out, key, relation.many ? decoded : (decoded[0] ?? null));
+      continue;
+    }
+    if (key.includes("@")) continue;
+    if (key === "ROWID" || key === "ROWMODID") {
+      if (typeof raw !== "number") throw new ODataDecodeError(table.table, key, raw, "a number");
+      out[key === "ROWID" ? "rowId" : "modId"] = raw;
       continue;
     }
     // An expand the server could not do (a field its definition names that the table lacks): the server answers 200 and

@@ -86,6 +86,35 @@ describe("batch framing", () => {
     expect(() => writeBatch([{ method: "GET", url: `${ROOT}/Notes HTTP/1.1\r\nX-Evil: 1` }], false)).toThrow(/step 1's URL holds white space/);
   });
 
+  it("reads every byte 0x00-0xFF as itself, in headers and in bodies cut across the decoder's chunks", () => {
+    // Header text is read one character per byte: bytes 0x80-0x9F must not become windows-1252's characters (what the
+    // WHATWG "latin1" label gives in browsers), and no byte may be lost or shifted where the decoding is chunked.
+    const high = Uint8Array.from({ length: 0x100 - 0x20 }, (_, i) => i + 0x20);
+    const body = Uint8Array.from({ length: 40_000 }, (_, i) => (i * 7 + (i >> 8)) & 0xff);
+    const ascii = (t: string) => new TextEncoder().encode(t);
+    const parts = [
+      ascii("--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 OK\r\nX-Bytes: "),
+      high,
+      ascii(`\r\nContent-Length: ${body.length}\r\n\r\n`),
+      body,
+      ascii("\r\n--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 204 No Content\r\nX-After: "),
+      high,
+      ascii("\r\n\r\n\r\n--b--\r\n"),
+    ];
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+    const items = readBatch(bytes, "multipart/mixed; boundary=b");
+    expect(items.map((i) => i.kind)).toEqual(["response", "response"]);
+    const [first, second] = items.map((i) => (i.kind === "response" ? i.answer : undefined));
+    const codes = (t: string | undefined) => Array.from(t ?? "", (c) => c.charCodeAt(0));
+    // Trimmed: 0x20 (space) at the start goes; the rest is each byte as its own code point.
+    expect(codes(first?.headers["x-bytes"])).toEqual(Array.from(high.subarray(1)));
+    expect(first?.status).toBe(200);
+    expect(first?.body).toEqual(body);
+    expect(second?.status).toBe(204);
+    expect(codes(second?.headers["x-after"])).toEqual(Array.from(high.subarray(1)));
+  });
+
   it("refuses an answer that is not multipart, or that ends early", () => {
     expect(() => readBatch(new Uint8Array(), "application/json")).toThrow(BatchFramingError);
     const cut = new TextEncoder().encode("--b\r\nContent-Type: application/http\r\n\r\nHTTP/1.1 200 Ok\r\n\r\n{}");
