@@ -6,6 +6,7 @@
  */
 import type { Agent, Dispatcher } from "undici";
 import { bounded, connectionError, type Scrub } from "./call-bounds.js";
+import { setOwn } from "./own.js";
 import { ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
 import { joined, type Carrier, type CarrierBounds, type Exchange, type RawAnswer } from "./carrier.js";
 
@@ -50,7 +51,8 @@ function send(bounds: CarrierBounds, dispatcherOrLoading: Dispatcher | Promise<D
       onResponseStart(c, statusCode, responseHeaders) {
         status = statusCode;
         headers = {};
-        for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+        // Through setOwn: a header named "__proto__" (a server's or a proxy's) stays a header.
+        for (const [name, value] of Object.entries(responseHeaders)) if (value !== undefined) setOwn(headers, name.toLowerCase(), Array.isArray(value) ? value.join(", ") : value);
         if (Number(headers["content-length"]) > bounds.maxResponseBytes) tooLarge(c);
       },
       onResponseData(c, chunk) {

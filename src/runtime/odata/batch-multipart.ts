@@ -4,6 +4,7 @@
  * Buffer): bytes are read as latin1 text, one character per byte, so that each part's `Content-Length` and body are cut
  * at byte offsets and a body is decoded as UTF-8 only once it is cut out.
  */
+import { setOwn } from "../own.js";
 
 /** One request of a changeset, as the batch writes it. */
 export interface PartRequest {
@@ -141,7 +142,8 @@ function readHeaders(text: string, start: number, end: number): { headers: Recor
     if (line === "") return { headers, bodyAt: i };
     const colon = line.indexOf(":");
     if (colon <= 0) throw new BatchFramingError(`a part has the line ${JSON.stringify(line.slice(0, 60))} where a header belongs`);
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    // Through setOwn: a part's header named "__proto__" stays a header.
+    setOwn(headers, line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   return { headers, bodyAt: end };
 }

@@ -122,3 +122,16 @@ describe("batch framing", () => {
     expect(() => readBatch(new TextEncoder().encode("--b\r\nContent-Type: application/http\r\n\r\nnonsense\r\n--b--"), "multipart/mixed; boundary=b")).toThrow(/not an HTTP status line/);
   });
 });
+
+describe("readBatch: a part's header named __proto__", () => {
+  it("stays a header, as every other name does, and changes no object's prototype", () => {
+    const body = ["--b", "Content-Type: application/http", "__proto__: mime", "", "HTTP/1.1 204 No Content", "__proto__: http", "", "", "--b--", ""].join("\r\n");
+    const [item] = readBatch(new TextEncoder().encode(body), "multipart/mixed; boundary=b");
+    expect(item?.kind).toBe("response");
+    const answer = (item as { kind: "response"; answer: { status: number; headers: Record<string, string> } }).answer;
+    expect(answer.status).toBe(204);
+    expect(Object.hasOwn(answer.headers, "__proto__")).toBe(true);
+    expect(answer.headers["__proto__"]).toBe("http");
+    expect(Object.getPrototypeOf(answer.headers)).toBe(Object.prototype);
+  });
+});
