@@ -161,5 +161,5 @@ function readHttp(text: string, bytes: Uint8Array, start: number, end: number): 
   const length = Number(headers["content-length"] ?? NaN);
   const bodyEnd = Number.isSafeInteger(length) && length >= 0 && http.bodyAt + length <= end ? http.bodyAt + length : end;
   const contentId = mime.headers["content-id"] ?? headers["content-id"];
-  return { status: Number(status[1]), headers, body: bytes.slice(http.bodyAt, bodyEnd), ...(contentId !== undefined && { contentId }) };
+  return { status: Number(status[1]), headers, body: bytes.subarray(http.bodyAt, bodyEnd), ...(contentId !== undefined && { contentId }) };
 }

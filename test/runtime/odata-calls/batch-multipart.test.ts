@@ -135,3 +135,13 @@ describe("readBatch: a part's header named __proto__", () => {
     expect(Object.getPrototypeOf(answer.headers)).toBe(Object.prototype);
   });
 });
+
+describe("writeBatch: each part's Content-Length", () => {
+  it("is its body's UTF-8 length, for every kind of character (ASCII, 2-, 3- and 4-byte, lone surrogates)", () => {
+    const bodies = ["{}", '{"a":"é"}', '{"a":"€ 中"}', '{"a":"😀"}', '{"a":"\ud800"}', '{"a":"x\udc00y"}', `{"a":"${"ü".repeat(5000)}"}`];
+    const { body } = writeBatch(bodies.map((b) => ({ method: "POST", url: "/fmi/odata/v4/Db/T", body: b })), true);
+    const text = new TextDecoder().decode(body);
+    const lengths = [...text.matchAll(/Content-Length: (\d+)/g)].map((m) => Number(m[1]));
+    expect(lengths).toEqual(bodies.map((b) => new TextEncoder().encode(b).byteLength));
+  });
+});
