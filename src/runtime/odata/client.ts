@@ -12,22 +12,17 @@ import { tableClient, type TableClientParts } from "./table-client.js";
 
 /** The calls other modules implement (batch, scripts, schema, webhooks, containers), each made from the caller. */
 export interface ClientParts<Db extends string> {
-  batch?: (caller: ODataCaller) => ODataClient<Db>["batch"];
-  runScript?: (caller: ODataCaller) => ODataClient<Db>["runScript"];
-  schema?: (caller: ODataCaller) => ODataClient<Db>["schema"];
-  webhooks?: (caller: ODataCaller) => ODataClient<Db>["webhooks"];
-  tables?: (caller: ODataCaller) => TableClientParts;
+  batch: (caller: ODataCaller) => ODataClient<Db>["batch"];
+  runScript: (caller: ODataCaller) => ODataClient<Db>["runScript"];
+  schema: (caller: ODataCaller) => ODataClient<Db>["schema"];
+  webhooks: (caller: ODataCaller) => ODataClient<Db>["webhooks"];
+  tables: (caller: ODataCaller) => TableClientParts;
 }
 
-export function clientOver<Db extends string>(options: CommonODataClientOptions<Db>, carrier: Carrier, parts: ClientParts<Db> = {}): ODataClient<Db> {
+export function clientOver<Db extends string>(options: CommonODataClientOptions<Db>, carrier: Carrier, parts: ClientParts<Db>): ODataClient<Db> {
   const caller = makeCaller(options, carrier);
-  const tableParts = parts.tables?.(caller) ?? {};
+  const tableParts = parts.tables(caller);
   const tables = new WeakMap<AnyTable, unknown>();
-  const missing = (call: string) => () => {
-    throw new Error(`${call} is not available in this build of the OData client`);
-  };
-  // Until wired: each member a function that says so ("then" left out, so that the object is not taken for a promise).
-  const missingAll = (group: string) => new Proxy({}, { get: (_, key) => (typeof key === "string" && key !== "then" ? missing(`${group}.${key}`) : undefined) }) as never;
   const client: ODataClient<Db> = {
     database: options.database,
     table: (definition) => {
@@ -36,10 +31,10 @@ export function clientOver<Db extends string>(options: CommonODataClientOptions<
       return found as never;
     },
     count: (definition, countOptions) => client.table(definition).count(countOptions),
-    batch: parts.batch?.(caller) ?? (missing("batch") as never),
-    runScript: parts.runScript?.(caller) ?? (missing("runScript") as never),
-    schema: parts.schema?.(caller) ?? missingAll("schema"),
-    webhooks: parts.webhooks?.(caller) ?? missingAll("webhooks"),
+    batch: parts.batch(caller),
+    runScript: parts.runScript(caller),
+    schema: parts.schema(caller),
+    webhooks: parts.webhooks(caller),
     close: () => carrier.close(),
   };
   return client;

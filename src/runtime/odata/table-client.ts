@@ -12,15 +12,15 @@ import { renderFilter, type Filter } from "./filter.js";
 import { queryString } from "./query-text.js";
 import { readQuery, rowKey, type ReadQueryOptions } from "./read-query.js";
 
-/** What a TableClient needs beyond the caller: the calls another module implements (containers), given when wired. */
+/** What a TableClient needs beyond the caller: the calls another module implements (containers). */
 export interface TableClientParts {
-  upload?: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["upload"]>) => ReturnType<TableClient<AnyTable>["upload"]>;
-  download?: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["download"]>) => ReturnType<TableClient<AnyTable>["download"]>;
+  upload: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["upload"]>) => ReturnType<TableClient<AnyTable>["upload"]>;
+  download: (table: TableSpec, ...args: Parameters<TableClient<AnyTable>["download"]>) => ReturnType<TableClient<AnyTable>["download"]>;
 }
 
 const PAGE_LIMIT = 10_000;
 
-export function tableClient<D extends AnyTable>(caller: ODataCaller, definition: D, parts: TableClientParts = {}): TableClient<D> {
+export function tableClient<D extends AnyTable>(caller: ODataCaller, definition: D, parts: TableClientParts): TableClient<D> {
   const table: TableSpec = definition;
   const base = caller.tablePath(table);
   const name = `table "${table.table}"`;
@@ -139,14 +139,8 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
       const answer = await caller.call({ method: "DELETE", path: base, query, idempotent: false, signal: options.signal });
       return affected(answer, "DELETE");
     },
-    upload: (...args) => {
-      if (!parts.upload) throw new Error(`${name}: upload is not available in this build of the OData client`);
-      return parts.upload(table, ...args);
-    },
-    download: (...args) => {
-      if (!parts.download) throw new Error(`${name}: download is not available in this build of the OData client`);
-      return parts.download(table, ...args);
-    },
+    upload: (...args) => parts.upload(table, ...args),
+    download: (...args) => parts.download(table, ...args),
     related: async (row, relationName, options = {}) => {
       const what = `${name}: related "${String(relationName)}"`;
       const relation = table.relations ? (getOwn(table.relations, relationName) as RelationSpec | undefined) : undefined;

@@ -159,7 +159,6 @@ export async function fmOdataClient(url, table) {
 /** fmgen's `@fmgen/runtime/odata` (the built package, as an app imports it) with the table as `defineTable` takes it. */
 export async function fmgenClient(url, table) {
   const odata = await import(pathToFileURL(join(ROOT, "packages/runtime/dist/odata/index.js")).href);
-  if (typeof odata.createODataClient !== "function") throw new CannotError("@fmgen/runtime/odata exports no createODataClient yet (the core helper's branch is not merged)");
   const { createODataClient, defineTable, f } = odata;
   const Items = defineTable()(tableSpec(table));
   const od = createODataClient({ server: url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD } });
@@ -170,16 +169,7 @@ export async function fmgenClient(url, table) {
     get: (key) => items.get(key),
     list: async (i) => (await items.list({ filter: f.and(f.gte("Qty", listQty(i)), f.eq("Status", "Active")), top: 100 })).value,
     create: (n) => items.create(newRow(n)),
-    batch: async (keys, n) => {
-      try {
-        const results = await od.batch((b) => keys.map((key, i) => b.table(Items).update(key, batchChange(n + i))));
-        return results.length;
-      } catch (error) {
-        // The core's client without the calls helper's od.batch (odata-calls not merged yet).
-        if (/batch is not available in this build/.test(error.message)) throw new CannotError(`not in this build: "${error.message}"`);
-        throw error;
-      }
-    },
+    batch: async (keys, n) => (await od.batch((b) => keys.map((key, i) => b.table(Items).update(key, batchChange(n + i))))).length,
     close: () => od.close(),
   };
 }
