@@ -5,7 +5,8 @@ import { checkDatabase, type AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
 import { setOwn } from "./own.js";
 import { scriptsIn, type ScriptResult } from "./script-options.js";
-import { basicAuth, type Auth, type Session } from "./session.js";
+import { basicAuth } from "./basic-auth.js";
+import type { Auth, Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
 
 /** `GET /productInfo`: the server's product, version and the date formats of `dateFormat: "us"`. */

@@ -1,4 +1,5 @@
 import { broken } from "./answer-shape.js";
+import { base64, basicAuth } from "./basic-auth.js";
 import { fileMakerError } from "./errors.js";
 import { redact, scrub, secretPattern } from "./redact.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
@@ -306,17 +307,6 @@ async function verifier(salt: string, secret: string): Promise<string> {
   return base64(await subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: utf8(salt), iterations: 1e5 }, material, 256));
 }
 
-/** The header of Basic credentials, as FileMaker Server asks: base64 of the UTF-8 bytes of `username:password`. */
-export function basicAuth(username: string, password: string): { authorization: string } {
-  return { authorization: `Basic ${base64(`${username}:${password}`)}` };
-}
-
-/** Base64 of bytes (a text's: its UTF-8 bytes), with web APIs only: `btoa` takes one byte per character. */
-function base64(data: string | ArrayBuffer): string {
-  let bytes = "";
-  for (const byte of new Uint8Array(typeof data == "string" ? utf8(data) : data)) bytes += String.fromCharCode(byte);
-  return btoa(bytes);
-}
 
 // Unannotated: the encoder's Uint8Array<ArrayBuffer> is what WebCrypto's BufferSource takes under lib "dom".
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -4,6 +4,7 @@
  * faults, proxies' 5xx pages) and of calls the server refused as too busy (812, 956: nothing was done), error answers
  * as ODataErrors, bodies that are not OData JSON as ProtocolErrors quoting their start with every secret scrubbed.
  */
+import { basicAuth } from "../basic-auth.js";
 import { segment, pathStep, type Scrub } from "../call-bounds.js";
 import { ProtocolError, type FailedCall } from "../protocol-errors.js";
 import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
@@ -59,7 +60,7 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   const scrubText: Scrub = (text) => scrub(text, pattern);
   let fixed: string | undefined;
   if ("username" in auth) {
-    fixed = `Basic ${base64(`${auth.username}:${auth.password}`)}`;
+    fixed = basicAuth(auth.username, auth.password).authorization;
     addSecret(auth.password);
     addSecret(fixed.slice(6));
   } else if ("apiKey" in auth) {
@@ -219,12 +220,5 @@ function checkAuth(auth: ODataAuth): ODataAuth {
     return auth;
   }
   throw bad("must be { username, password }, { claris } or { apiKey, pathPrefix? }");
-}
-
-/** Base64 of a text's UTF-8 bytes (no Buffer: the fetch entry runs where there is none). */
-function base64(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }
 
