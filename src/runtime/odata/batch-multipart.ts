@@ -4,8 +4,6 @@
  * Buffer): bytes are read as latin1 text, one character per byte, so that each part's `Content-Length` and body are cut
  * at byte offsets and a body is decoded as UTF-8 only once it is cut out.
  */
-import { setOwn } from "../own.js";
-
 /** One request of a changeset, as the batch writes it. */
 export interface PartRequest {
   method: "POST" | "PATCH" | "PUT" | "DELETE" | "GET";
@@ -17,25 +15,50 @@ export interface PartRequest {
 
 /** One answered request: its status, its headers (names in lower case) and its body's bytes. */
 export interface PartAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Uint8Array;
+  readonly status: number;
+  /** A Map, not an object: a header may be named `__proto__`, and a Map takes any name as it is. */
+  readonly headers: ReadonlyMap<string, string>;
+  readonly body: Uint8Array;
   /** The part's `Content-ID` (from the MIME headers, else the HTTP ones), when the server echoes it. */
-  contentId?: string;
+  readonly contentId: string | undefined;
 }
 
 export type BatchItem = { kind: "response"; answer: PartAnswer } | { kind: "changeset"; answers: PartAnswer[] };
 
 const CRLF = "\r\n";
-const encoder = new TextEncoder();
 
-/** A boundary no part holds: a fresh random one, drawn again in the (astronomically unlikely) case that one does. */
-function boundaryFor(prefix: string, parts: readonly string[]): string {
+/**
+ * A fresh random token that no request's URL or body holds (drawn again in the astronomically unlikely case that one
+ * does; the rest of a part is fixed text with no run of 32 hex digits): the boundaries are `batch_<token>` and
+ * `changeset_<token>`, so neither can appear in a part, nor one in the other. One draw per batch.
+ */
+function freshToken(requests: readonly PartRequest[]): string {
   for (;;) {
     // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
-    const boundary = `${prefix}_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")}`;
-    if (!parts.some((part) => part.includes(boundary))) return boundary;
+    const random = globalThis.crypto.getRandomValues(new Uint32Array(4));
+    let token = "";
+    for (const word of random) token += word.toString(16).padStart(8, "0");
+    if (!requests.some((request) => request.url.includes(token) || (request.body ?? "").includes(token))) return token;
   }
+}
+
+/**
+ * A string's UTF-8 length, counted without encoding it (a batch sends one Content-Length per part; encoding each body
+ * only to measure it made a throwaway copy of every body). A lone surrogate counts 3 bytes: TextEncoder writes it as
+ * U+FFFD, which the body's own encoding later does too.
+ */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 /**
@@ -43,7 +66,7 @@ function boundaryFor(prefix: string, parts: readonly string[]): string {
  * changeset holding every request (`changeset: true`, Content-IDs 1..n in order). A body part carries its exact UTF-8
  * `Content-Length` and is followed by the boundary at once, as FileMaker Server needs (section 4's framing).
  */
-export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: Uint8Array } {
+export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: string } {
   const parts = requests.map((request, i) => {
     // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
     if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
@@ -52,20 +75,20 @@ export function writeBatch(requests: readonly PartRequest[], changeset: boolean)
       `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
       (changeset ? `Content-ID: ${i + 1}${CRLF}` : "") +
       `${CRLF}${request.method} ${request.url} HTTP/1.1${CRLF}`;
-    return body === "" ? `${head}${CRLF}${CRLF}` : `${head}Content-Type: application/json${CRLF}Content-Length: ${encoder.encode(body).byteLength}${CRLF}${CRLF}${body}`;
+    return body === "" ? `${head}${CRLF}${CRLF}` : `${head}Content-Type: application/json${CRLF}Content-Length: ${utf8Length(body)}${CRLF}${CRLF}${body}`;
   });
-  const inner = (boundary: string) => parts.map((part) => `--${boundary}${CRLF}${part}${CRLF}`).join("") + `--${boundary}--`;
-  let text: string;
-  if (changeset) {
-    const set = boundaryFor("changeset", parts);
-    const whole = `Content-Type: multipart/mixed; boundary=${set}${CRLF}${CRLF}${inner(set)}`;
-    const outer = boundaryFor("batch", [whole]);
-    text = `--${outer}${CRLF}${whole}${CRLF}--${outer}--${CRLF}`;
-    return { contentType: `multipart/mixed; boundary=${outer}`, body: encoder.encode(text) };
-  }
-  const outer = boundaryFor("batch", parts);
-  text = `${inner(outer)}${CRLF}`;
-  return { contentType: `multipart/mixed; boundary=${outer}`, body: encoder.encode(text) };
+  const token = freshToken(requests);
+  const inner = (boundary: string) => {
+    let text = "";
+    for (const part of parts) text += `--${boundary}${CRLF}${part}${CRLF}`;
+    return `${text}--${boundary}--`;
+  };
+  const outer = `batch_${token}`;
+  const text = changeset
+    ? `--${outer}${CRLF}Content-Type: multipart/mixed; boundary=changeset_${token}${CRLF}${CRLF}${inner(`changeset_${token}`)}${CRLF}--${outer}--${CRLF}`
+    : `${inner(outer)}${CRLF}`;
+  // Text, which the carrier encodes as it sends (natively: TextEncoder on the whole text cost more than its framing).
+  return { contentType: `multipart/mixed; boundary=${outer}`, body: text };
 }
 
 /** The `boundary` of a `multipart/mixed` Content-Type, or undefined when it is not one. */
@@ -84,13 +107,21 @@ export function multipartBoundary(contentType: string | undefined): string | und
 /** Why an answer cannot be read as a batch answer; the caller turns it into a ProtocolError naming the call. */
 export class BatchFramingError extends Error {}
 
+const utf8 = new TextDecoder();
+
 /**
  * Bytes as text, one character per byte (code point = byte, 0x00-0xFF), so that text offsets are byte offsets.
- * `String.fromCharCode.apply` on bounded slices: a spread (`...bytes`) walks the array's iterator and took ~2,500 us
- * for a 16 KB answer, this ~50 us. Not `TextDecoder("latin1")`: the WHATWG label means windows-1252, which maps bytes
- * 0x80-0x9F to other characters in browsers (Node happens to map them one to one).
+ * Mostly a batch answer is ASCII, and then UTF-8 decoding (native, one call) gives that text: a decoded text as long
+ * as the bytes maps each byte to one character, since no byte sequence decodes to more characters than it has bytes.
+ * Otherwise `String.fromCharCode.apply` on bounded slices: a spread (`...bytes`) walks the array's iterator and took
+ * ~2,500 us for a 16 KB answer, this ~50 us. Not `TextDecoder("latin1")`: the WHATWG label means windows-1252, which
+ * maps bytes 0x80-0x9F to other characters in browsers (Node happens to map them one to one).
  */
 function latin1(bytes: Uint8Array): string {
+  const decoded = utf8.decode(bytes);
+  // Equal lengths: every byte was one character; below 0x80 each is the byte itself, and a byte of 0x80 or more
+  // would have decoded to U+FFFD alone, which the check below finds.
+  if (decoded.length === bytes.length && !decoded.includes("\ufffd")) return decoded;
   let text = "";
   // 8,192 arguments per call: far below every engine's limit on an apply's arguments.
   for (let i = 0; i < bytes.length; i += 0x2000) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x2000) as unknown as number[]);
@@ -103,9 +134,8 @@ export function readBatch(bytes: Uint8Array, contentType: string | undefined): B
   if (boundary === undefined) throw new BatchFramingError(`its Content-Type is ${JSON.stringify(contentType ?? "")}, not multipart/mixed with a boundary`);
   const text = latin1(bytes);
   return split(text, boundary, 0, text.length).map(([start, end]) => {
-    const { headers, bodyAt } = readHeaders(text, start, end);
-    const type = headers["content-type"];
-    const inner = multipartBoundary(type);
+    const bodyAt = headerBlock(text, start, end);
+    const inner = multipartBoundary(readHeaders(text, start, bodyAt).get("content-type"));
     if (inner !== undefined) return { kind: "changeset", answers: split(text, inner, bodyAt, end).map(([s, e]) => readHttp(text, bytes, s, e)) };
     return { kind: "response", answer: readHttp(text, bytes, start, end) };
   });
@@ -114,6 +144,7 @@ export function readBatch(bytes: Uint8Array, contentType: string | undefined): B
 /** The [start, end) ranges of the parts between `--boundary` lines in text[from, to). */
 function split(text: string, boundary: string, from: number, to: number): [number, number][] {
   const dash = `--${boundary}`;
+  const next = `\n${dash}`;
   let at = text.indexOf(dash, from);
   if (at < 0 || at >= to) throw new BatchFramingError(`it has no "${dash}" line`);
   const ranges: [number, number][] = [];
@@ -122,44 +153,82 @@ function split(text: string, boundary: string, from: number, to: number): [numbe
     if (text.startsWith("--", at + dash.length)) return ranges;
     if (lineEnd < 0 || lineEnd >= to) throw new BatchFramingError(`it ends before the closing "${dash}--" line`);
     const start = lineEnd + 1;
-    let next = text.indexOf(`\n${dash}`, start - 1);
-    if (next < 0 || next >= to) throw new BatchFramingError(`it ends before the closing "${dash}--" line`);
-    const end = next > 0 && text[next - 1] === "\r" ? next - 1 : next;
+    const found = text.indexOf(next, start - 1);
+    if (found < 0 || found >= to) throw new BatchFramingError(`it ends before the closing "${dash}--" line`);
+    const end = found > 0 && text.charCodeAt(found - 1) === 13 /* \r */ ? found - 1 : found;
     ranges.push([start, Math.max(start, end)]);
-    at = next + 1;
+    at = found + 1;
   }
 }
 
-/** Header lines from `start` to the first blank line; names in lower case. */
-function readHeaders(text: string, start: number, end: number): { headers: Record<string, string>; bodyAt: number } {
-  const headers: Record<string, string> = {};
+/**
+ * Where the header lines from `start` end: just past the first blank line (or `end`). Each line is checked to be a
+ * header (`name: value`) here, so a broken part fails as the answer is read; the headers themselves are read into a
+ * Map only when asked for (most parts of a changeset are a bare `204`, and reading every part's headers was most of
+ * the time of reading an answer).
+ */
+function headerBlock(text: string, start: number, end: number): number {
   let i = start;
   while (i < end) {
     let nl = text.indexOf("\n", i);
     if (nl < 0 || nl > end) nl = end;
-    const line = text.slice(i, text[nl - 1] === "\r" ? nl - 1 : nl);
+    const lineEnd = text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
+    const at = i;
     i = Math.min(nl + 1, end);
-    if (line === "") return { headers, bodyAt: i };
-    const colon = line.indexOf(":");
-    if (colon <= 0) throw new BatchFramingError(`a part has the line ${JSON.stringify(line.slice(0, 60))} where a header belongs`);
-    // Through setOwn: a part's header named "__proto__" stays a header.
-    setOwn(headers, line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    if (lineEnd <= at) return i;
+    const colon = text.indexOf(":", at);
+    if (colon <= at || colon >= lineEnd) throw new BatchFramingError(`a part has the line ${JSON.stringify(text.slice(at, Math.min(lineEnd, at + 60)))} where a header belongs`);
   }
-  return { headers, bodyAt: end };
+  return end;
+}
+
+/** The header lines of text[start, bodyAt) (checked by headerBlock), names in lower case. */
+function readHeaders(text: string, start: number, bodyAt: number): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (let i = start; i < bodyAt; ) {
+    let nl = text.indexOf("\n", i);
+    if (nl < 0 || nl > bodyAt) nl = bodyAt;
+    const lineEnd = text.charCodeAt(nl - 1) === 13 /* \r */ ? nl - 1 : nl;
+    const colon = text.indexOf(":", i);
+    if (lineEnd > i && colon > i && colon < lineEnd) headers.set(text.slice(i, colon).trim().toLowerCase(), text.slice(colon + 1, lineEnd).trim());
+    i = nl + 1;
+  }
+  return headers;
+}
+
+/** One application/http part, its headers read on first use. */
+class Part implements PartAnswer {
+  #headers: Map<string, string> | undefined;
+  constructor(
+    readonly status: number,
+    readonly body: Uint8Array,
+    private readonly text: string,
+    /** text[mime[0], mime[1]): the MIME headers; text[http[0], http[1]): the HTTP ones. */
+    private readonly mime: readonly [number, number],
+    private readonly http: readonly [number, number],
+  ) {}
+  get headers(): ReadonlyMap<string, string> {
+    return (this.#headers ??= readHeaders(this.text, this.http[0], this.http[1]));
+  }
+  get contentId(): string | undefined {
+    return readHeaders(this.text, this.mime[0], this.mime[1]).get("content-id") ?? this.headers.get("content-id");
+  }
 }
 
 /** One application/http part: MIME headers, blank, `HTTP/1.1 <status> <reason>`, headers, blank, body. */
 function readHttp(text: string, bytes: Uint8Array, start: number, end: number): PartAnswer {
-  const mime = readHeaders(text, start, end);
-  let lineEnd = text.indexOf("\n", mime.bodyAt);
+  const mimeEnd = headerBlock(text, start, end);
+  let lineEnd = text.indexOf("\n", mimeEnd);
   if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-  const statusLine = text.slice(mime.bodyAt, lineEnd).trim();
+  const statusLine = text.slice(mimeEnd, lineEnd).trim();
   const status = /^HTTP\/\d(?:\.\d)?\s+(\d{3})(?:\s|$)/.exec(statusLine);
   if (status === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
-  const http = readHeaders(text, Math.min(lineEnd + 1, end), end);
-  const headers = http.headers;
-  const length = Number(headers["content-length"] ?? NaN);
-  const bodyEnd = Number.isSafeInteger(length) && length >= 0 && http.bodyAt + length <= end ? http.bodyAt + length : end;
-  const contentId = mime.headers["content-id"] ?? headers["content-id"];
-  return { status: Number(status[1]), headers, body: bytes.subarray(http.bodyAt, bodyEnd), ...(contentId !== undefined && { contentId }) };
+  const httpAt = Math.min(lineEnd + 1, end);
+  const bodyAt = headerBlock(text, httpAt, end);
+  const part = new Part(Number(status[1]), bytes.subarray(bodyAt, end), text, [start, mimeEnd], [httpAt, bodyAt]);
+  if (bodyAt === end) return part;
+  // A body: cut at its Content-Length when the part states one that fits.
+  const length = Number(part.headers.get("content-length") ?? NaN);
+  if (!Number.isSafeInteger(length) || length < 0 || bodyAt + length > end) return part;
+  return new Part(part.status, bytes.subarray(bodyAt, bodyAt + length), text, [start, mimeEnd], [httpAt, bodyAt]);
 }

@@ -164,13 +164,13 @@ function resultOf(caller: ODataCaller, step: Step, i: number, part: PartAnswer, 
     case "create": {
       // A server that answers the row (201) saves the read back; one that answers 204 names the row in Location.
       if (part.status === 201 && part.body.byteLength > 0) return caller.decodeRow(step.table, json(part, answer), `batch step ${i + 1} (${step.what})`);
-      const rowId = /\(ROWID=(\d+)\)$/.exec(part.headers.location ?? part.headers["odata-entityid"] ?? "");
+      const rowId = /\(ROWID=(\d+)\)$/.exec(part.headers.get("location") ?? part.headers.get("odata-entityid") ?? "");
       if (rowId === null) throw broken(answer, `answers step ${step.what} with neither the new row nor its ROWID (Location)`);
       return Number(rowId[1]);
     }
     case "updateWhere":
     case "deleteWhere": {
-      const count = Number(part.headers["fmodata.affected_rows"]);
+      const count = Number(part.headers.get("fmodata.affected_rows"));
       if (!Number.isSafeInteger(count) || count < 0) throw broken(answer, `answers step ${step.what} without fmodata.affected_rows`);
       return count;
     }
