@@ -60,7 +60,7 @@ function make<H extends HelperName, V>(helper: H, args: readonly V[]): Criterion
 
 type Builders = { readonly [H in HelperName]: (...args: never[]) => Criterion<H, unknown> };
 
-/** The find helpers; see DESIGN.md and the README for what each one sends. */
+/** The find helpers; docs/finding.md (and DESIGN.md) says what each one sends and where it applies. */
 export const q = Object.freeze({
   /** Equals exactly, like a plain value; `null` finds empty fields. */
   eq: <V extends Comparable | null>(value: V): Criterion<"eq", V> => make("eq", [value]),
