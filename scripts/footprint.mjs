@@ -1,5 +1,5 @@
-// What the runtime costs an app, measured the way a user gets it: the README's install block ("In your app", its
-// first sh block) run as written, with its own folders: in the clone (this repository) `npm pack` of both packages,
+// What the runtime costs an app, measured the way a user gets it: the getting-started guide's install block
+// (docs/getting-started.md, "Install it in your app", its first sh block) run as written, with its own folders: in the clone (this repository) `npm pack` of both packages,
 // then in a fresh app the runtime's tarball and fmgen's as a devDependency (their own dependencies, such as undici,
 // come from the registry). It fails when a command of the block fails, or when npm warns about a package's install
 // scripts. Then:
@@ -34,15 +34,19 @@ const labelIndex = process.argv.indexOf("--baseline-label");
 
 const INSTALL_BLOCK_DIR = "/tmp/fmgen-packages";
 
+/** The guide whose install block this script runs (its sh block is marked as run by this script: test/docs/commands.test.ts). */
+const GUIDE = "docs/getting-started.md";
+
 /**
- * The README's install block: its commands in order, each with the folder it runs in ("clone" after `cd fmgen`,
+ * The guide's install block: its commands in order, each with the folder it runs in ("clone" after `cd fmgen`,
  * "app" after `cd ../my-app`), comments removed.
  */
 function installBlock() {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("\n## In your app\n"));
-  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error('README.md: no ```sh block in "## In your app"');
+  const guide = readFileSync(join(ROOT, GUIDE), "utf8");
+  const start = guide.indexOf("\n## Install it in your app\n");
+  if (start < 0) throw new Error(`${GUIDE}: no "## Install it in your app" section`);
+  const block = /```sh\n([\s\S]*?)```/.exec(guide.slice(start))?.[1];
+  if (!block) throw new Error(`${GUIDE}: no \`\`\`sh block in "## Install it in your app"`);
   const steps = [];
   let where;
   for (const raw of block.split("\n")) {
@@ -50,10 +54,10 @@ function installBlock() {
     if (!line) continue;
     if (line === "cd fmgen") where = "clone";
     else if (line === "cd ../my-app") where = "app";
-    else if (!where) throw new Error(`README.md, install block: "${line}" comes before "cd fmgen" or "cd ../my-app"`);
+    else if (!where) throw new Error(`${GUIDE}, install block: "${line}" comes before "cd fmgen" or "cd ../my-app"`);
     else steps.push({ where, command: line });
   }
-  if (!steps.some((s) => s.where === "clone") || !steps.some((s) => s.where === "app")) throw new Error("README.md, install block: expected commands after `cd fmgen` and after `cd ../my-app`");
+  if (!steps.some((s) => s.where === "clone") || !steps.some((s) => s.where === "app")) throw new Error(`${GUIDE}, install block: expected commands after \`cd fmgen\` and after \`cd ../my-app\``);
   return steps;
 }
 
@@ -61,8 +65,8 @@ function installBlock() {
 function runStep(command, cwd, packages) {
   const line = command.replaceAll(INSTALL_BLOCK_DIR, packages);
   const result = spawnSync("sh", ["-c", line], { cwd, encoding: "utf8", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" } });
-  if (result.status !== 0) throw new Error(`README install block: \`${command}\` failed in ${cwd} (exit ${result.status}):\n${result.stderr}`);
-  if (/install-scripts/.test(result.stderr)) throw new Error(`README install block: \`${command}\` warned about install scripts:\n${result.stderr}`);
+  if (result.status !== 0) throw new Error(`install block: \`${command}\` failed in ${cwd} (exit ${result.status}):\n${result.stderr}`);
+  if (/install-scripts/.test(result.stderr)) throw new Error(`install block: \`${command}\` warned about install scripts:\n${result.stderr}`);
   return result.stdout;
 }
 
@@ -145,8 +149,8 @@ const work = mkdtempSync(join(tmpdir(), "fmgen-footprint-"));
 const lines = [];
 let failed = false;
 try {
-  // 1. The README's install block, in the clone: both packages packed (prepack builds each first).
-  console.log("running the README's install block: packing both packages ...");
+  // 1. The guide's install block, in the clone: both packages packed (prepack builds each first).
+  console.log("running the getting-started install block: packing both packages ...");
   const steps = installBlock();
   const tarballs = join(work, "tarballs");
   mkdirSync(tarballs);
@@ -159,7 +163,7 @@ try {
   };
   const runtimeFile = packed.find((f) => f.startsWith("fmgen-runtime-"));
   const fmgenFile = packed.find((f) => /^fmgen-\d/.test(f));
-  if (!runtimeFile || !fmgenFile) throw new Error(`README install block: expected both tarballs, npm pack wrote ${packed.join(", ")}`);
+  if (!runtimeFile || !fmgenFile) throw new Error(`install block: expected both tarballs, npm pack wrote ${packed.join(", ")}`);
   const runtimePack = packInfo(runtimeFile);
   const fmgenPack = packInfo(fmgenFile);
   for (const [name, m] of [["@fmgen/runtime", manifestOf(runtimeFile)], ["fmgen", manifestOf(fmgenFile)]]) {
@@ -274,7 +278,7 @@ try {
   lines.push(
     "# Footprint of @fmgen/runtime in an app",
     "",
-    `Measured by \`npm run footprint\` (scripts/footprint.mjs): Node ${process.version}, npm ${npm(["--version"], ROOT).trim()}, ${process.platform}/${process.arch}. The README's install block ("In your app") run as written, with its own folders: ${steps.map((s) => `\`${s.command}\``).join(", ")}. The tarballs: @fmgen/runtime ${runtimePack.version}, ${runtimePack.entryCount} entries, ${mb(runtimePack.unpackedSize)} unpacked; fmgen ${fmgenPack.version}, ${fmgenPack.entryCount} entries, ${mb(fmgenPack.unpackedSize)} unpacked (zod inside, bundled); neither has an install script, and npm warned about none. Their dependencies come from the registry. Sizes are the bytes of every file under node_modules.`,
+    `Measured by \`npm run footprint\` (scripts/footprint.mjs): Node ${process.version}, npm ${npm(["--version"], ROOT).trim()}, ${process.platform}/${process.arch}. The getting-started guide's install block (docs/getting-started.md, "Install it in your app") run as written, with its own folders: ${steps.map((s) => `\`${s.command}\``).join(", ")}. The tarballs: @fmgen/runtime ${runtimePack.version}, ${runtimePack.entryCount} entries, ${mb(runtimePack.unpackedSize)} unpacked; fmgen ${fmgenPack.version}, ${fmgenPack.entryCount} entries, ${mb(fmgenPack.unpackedSize)} unpacked (zod inside, bundled); neither has an install script, and npm warned about none. Their dependencies come from the registry. Sizes are the bytes of every file under node_modules.`,
     "",
     "## node_modules",
     "",

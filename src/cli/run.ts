@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import yargs from "yargs";
+import yargs, { type CommandModule } from "yargs";
 import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
 import { pullCommand } from "./commands/pull.js";
@@ -16,10 +16,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
   const parser = yargs([...argv])
     .scriptName("fmgen")
     .usage("$0 <command> [options]")
-    .command(initCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
-    .command(pullCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
-    .command(serveCommand(io, (code) => (exitCode = code)))
-    .command(generateCommand(io, (code) => (exitCode = code), (message) => new UsageError(message)))
+    .command(cliCommands(io, (code) => (exitCode = code)) as CommandModule[])
     .demandCommand(1, "name a command: fmgen init, fmgen pull, fmgen generate, fmgen serve")
     .strict()
     .help()
@@ -45,6 +42,15 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
 }
 
 class UsageError extends Error {}
+
+/**
+ * The CLI's commands, as yargs command modules (their options and checks are the CLI's definition: `run` parses with
+ * them, and test/docs/commands.test.ts parses the documentation's `npx fmgen` lines against them).
+ */
+export function cliCommands(io: CliIo, setExitCode: (code: number) => void): readonly CommandModule<object, never>[] {
+  const usageError = (message: string) => new UsageError(message);
+  return [initCommand(io, setExitCode, usageError), pullCommand(io, setExitCode, usageError), serveCommand(io, setExitCode), generateCommand(io, setExitCode, usageError)] as never;
+}
 
 /** fmgen's version, from its package.json (two folders up from src/cli and from dist/cli alike). */
 export function fmgenVersion(): string {

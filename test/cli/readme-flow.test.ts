@@ -6,16 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, tempDir, type Emulator } from "../pull/helpers.js";
 
-// The README's "How it fits together", followed literally by a new user: its shell commands run as written (the
-// server URL pointed at the emulator, .env filled in), then `npx fmgen generate`, then its app snippet type-checks
-// against what they generated. The README's import names must be the ones pull and generate produce.
+// The getting-started guide's "How it fits together" (docs/getting-started.md; the README's until issue 25 made the
+// README a landing page), followed literally by a new user: its shell commands run as written (the server URL
+// pointed at the emulator, .env filled in), then `npx fmgen generate`, then its app snippet type-checks against what
+// they generated. The guide's import names must be the ones pull and generate produce.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-async function readmeSection(): Promise<{ commands: string[][]; app: string; text: string }> {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("## How it fits together");
-  const text = readme.slice(start, readme.indexOf("\n## ", start + 1));
+/** The guide this test follows (its sh block is marked as run by this test: test/docs/commands.test.ts). */
+const GUIDE = "docs/getting-started.md";
+
+async function guideSection(): Promise<{ commands: string[][]; app: string; text: string }> {
+  const guide = await readFile(join(ROOT, GUIDE), "utf8");
+  const start = guide.indexOf("\n## How it fits together\n");
+  if (start < 0) throw new Error(`${GUIDE}: no "## How it fits together" section`);
+  const text = guide.slice(start, guide.indexOf("\n## ", start + 1));
   const blocks = [...text.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, body: m[2]!.replace(/^ {3}/gm, "") }));
   const commands = blocks
     .filter((b) => b.lang === "sh")
@@ -37,12 +42,12 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-describe("the README's flow, followed literally", () => {
+describe("the getting-started flow, followed literally", () => {
   it("init, pull, generate, and the app snippet compiles against what they wrote", async () => {
-    const { commands, app, text } = await readmeSection();
+    const { commands, app, text } = await guideSection();
     expect(commands.map((c) => c.slice(0, 3).join(" "))).toEqual(["npx fmgen init", "cp .env.example .env", "npx fmgen pull"]);
     expect(text).toContain("`npx fmgen generate`");
-    const dir = await tempDir("readme");
+    const dir = await tempDir("getting-started");
     const cwd = process.cwd();
     process.chdir(dir);
     try {

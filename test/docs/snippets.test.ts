@@ -6,8 +6,8 @@
  * (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext...), `@fmgen/runtime` and `fmgen/emulator`
  * mapped to src/. A ```ts block is a `.mts` file, a ```js block a `.mjs` file checked with checkJs (its JSDoc types
  * count). The file stands in examples/contacts, so `./generated/index.js` is the contacts example's generated code.
- * ```sh, ```json and unlabelled blocks are not compiled (the README's "How it fits together" shell commands run in
- * test/cli/readme-flow.test.ts).
+ * ```sh, ```json and unlabelled blocks are not compiled (docs/getting-started.md's "How it fits together" shell
+ * commands run in test/cli/readme-flow.test.ts; every sh block is accounted for by test/docs/commands.test.ts).
  *
  * What a block may use without writing it: the names the prose around it establishes, declared once in CONTEXT
  * below as globals (a block's own import or declaration of the same name shadows them): `fm` (a client on a Contacts
@@ -25,7 +25,8 @@
  *
  * A failure names the file, the markdown line and the compiler's message: `README.md:393: TS2769: ...`.
  *
- * Two blocks also run: the README's app snippet ("How it fits together"), bundled as written against the contacts
+ * Two blocks also run: the getting-started guide's app snippet (docs/getting-started.md, "How it fits together"; the
+ * README's until issue 25), bundled as written against the contacts
  * example's generated code and run against the emulator serving that example; and docs/emulator.md's runnable
  * JavaScript example, from the repository root, printing what its comments say.
  */
@@ -40,6 +41,8 @@ import { PULL_PASSWORD, PULL_USER, startExampleEmulator } from "../pull/helpers.
 import { compileSnippets, documentationSnippets, extractSnippets, type CompileOptions } from "./snippets.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The guide whose app snippet runs (and whose copy the failing-case test breaks). */
+const GUIDE = "docs/getting-started.md";
 const FILES = ["README.md", ...readdirSync(join(ROOT, "docs"))
   .filter((f) => f.endsWith(".md"))
   .sort()
@@ -120,9 +123,8 @@ describe("the documentation's code blocks", () => {
     const skipped = snippets.filter((s) => s.skip !== undefined).map((s) => `${s.file} (${s.skip})`);
     expect({ compiled: snippets.length - skipped.length, skipped }).toMatchInlineSnapshot(`
       {
-        "compiled": 57,
+        "compiled": 52,
         "skipped": [
-          "README.md (five alternative \`auth\` members, not statements: test/types/sign-ins.test-d.ts compiles each shape)",
           "docs/emulator.md (JavaScript reading raw fetch answers, whose json() the checker types unknown: test/docs/snippets.test.ts runs it instead, its output against its comments)",
         ],
       }
@@ -131,8 +133,8 @@ describe("the documentation's code blocks", () => {
 });
 
 describe("the documentation's runnable examples", () => {
-  it("the README's app snippet runs against the emulator serving the contacts example", async () => {
-    const app = documentationSnippets(ROOT, ["README.md"]).find((s) => s.code.includes("await fm.close();"));
+  it("the getting-started app snippet runs against the emulator serving the contacts example", async () => {
+    const app = documentationSnippets(ROOT, [GUIDE]).find((s) => s.code.includes("await fm.close();"));
     expect(app?.code).toContain('import { Contact } from "./generated/index.js";');
     // Bundled as written, from examples/contacts (so ./generated/index.js is its generated code), the runtime from src/.
     const bundle = await build({
@@ -177,17 +179,18 @@ describe("the documentation's runnable examples", () => {
 });
 
 describe("the extractor and the check (this test can fail)", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const guide = readFileSync(join(ROOT, GUIDE), "utf8");
 
-  it("a typo'd field name in a copy of the README fails, naming the file, the line and the message", () => {
-    const line = readme.split("\n").findIndex((l) => l.includes('fieldData: { "First Name": "Ada"'));
+  it("a typo'd field name in a copy of the getting-started guide fails, naming the file, the line and the message", () => {
+    const line = guide.split("\n").findIndex((l) => l.includes('fieldData: { "First Name": "Ada"'));
     expect(line).toBeGreaterThan(0);
-    const broken = readme.replace('fieldData: { "First Name": "Ada"', 'fieldData: { "First Nam": "Ada"');
+    const broken = guide.replace('fieldData: { "First Name": "Ada"', 'fieldData: { "First Nam": "Ada"');
     const dir = mkdtempSync(join(tmpdir(), "fmgen-snippets-"));
-    writeFileSync(join(dir, "README.md"), broken);
-    const errors = compileSnippets(documentationSnippets(dir, ["README.md"]), OPTIONS);
+    mkdirSync(join(dir, "docs"));
+    writeFileSync(join(dir, GUIDE), broken);
+    const errors = compileSnippets(documentationSnippets(dir, [GUIDE]), OPTIONS);
     expect(errors.length).toBe(1);
-    expect(errors[0]!.where).toBe(`README.md:${line + 1}`);
+    expect(errors[0]!.where).toBe(`${GUIDE}:${line + 1}`);
     expect(errors[0]!.message).toMatch(/^TS2353: .*'"First Nam"' does not exist/s);
   }, 60_000);
 

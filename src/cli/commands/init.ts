@@ -127,7 +127,7 @@ async function collectValues(args: InitArgs, io: CliIo): Promise<InitValues> {
   return { server, database, usernameEnv, passwordEnv, layouts, tables, outDir };
 }
 
-/** The variables the README's app reads its server and database from; `.env.example` holds them with init's values. */
+/** The variables the getting-started guide's app (docs/getting-started.md) reads its server and database from; `.env.example` holds them with init's values. */
 const APP_SERVER_ENV = "FM_SERVER";
 const APP_DATABASE_ENV = "FM_DATABASE";
 
@@ -165,7 +165,7 @@ export function initFiles(values: InitValues, dir: string): { path: string; cont
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.usernameEnv) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(values.passwordEnv)) {
     throw new Error(`environment variable names must be letters, digits and _, got "${values.usernameEnv}" and "${values.passwordEnv}"`);
   }
-  // The server and database the README's app passes to createClient (fmgen pull reads them from the config).
+  // The server and database the getting-started app passes to createClient (fmgen pull reads them from the config).
   const appLines = [
     [APP_SERVER_ENV, values.server ?? ""],
     [APP_DATABASE_ENV, values.database ?? ""],
