@@ -101,6 +101,11 @@ describe("the check (this test can fail)", () => {
     ]);
   });
 
+  it("reads a heading's anchor as GitHub does: HTML tags dropped, inline code kept as its text", () => {
+    const anchors = headingAnchors("## zod and the `<Name>Schema` exports\n## A <b>bold</b> `f.eq` call\n## Twice\n## Twice\n");
+    expect([...anchors]).toEqual(["zod-and-the-nameschema-exports", "a-bold-feq-call", "twice", "twice-1"]);
+  });
+
   it("a broken link in a copy of the real README fails", () => {
     const root = mkdtempSync(join(tmpdir(), "fmgen-links-readme-"));
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");

@@ -62,8 +62,8 @@ export function parseMarkdown(markdown: string): { prose: { text: string; line: 
 }
 
 /**
- * The anchors GitHub gives a markdown file's headings: the heading's text (links reduced to their text, inline code
- * to its content), lowercased, every character that is not a letter, a digit, a space, '-' or '_' dropped, spaces
+ * The anchors GitHub gives a markdown file's headings: the heading's text (links reduced to their text, HTML tags
+ * dropped, inline code kept as its content: "`<Name>Schema`" reads "<Name>Schema", so its anchor holds "nameschema"), lowercased, every character that is not a letter, a digit, a space, '-' or '_' dropped, spaces
  * turned to '-'; a repeated anchor gets -1, -2, ... in order. Also the ids of HTML anchors (`<a id="x">`, `name="x"`).
  */
 export function headingAnchors(markdown: string): Set<string> {
@@ -75,7 +75,9 @@ export function headingAnchors(markdown: string): Set<string> {
     if (!heading) continue;
     const slug = heading[1]!
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-      .replace(/<[^>]+>/g, "")
+      .split(/(`[^`]*`)/)
+      .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/<[^>]+>/g, "")))
+      .join("")
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\p{M} _-]/gu, "")
       .replace(/ /g, "-");
