@@ -1,3 +1,21 @@
+/**
+ * A FileMaker Data API and OData emulator for tests and local development: {@link startEmulator} serves layout and
+ * table descriptions over real HTTP on loopback, with seed records, accounts, API keys, scripts as JavaScript
+ * handlers, calculations, webhooks and injected faults. Its choices where FileMaker is undocumented are in
+ * docs/emulator.md; the wire it answers is the same as a server's, so the runtime and any other client run against it
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "fmgen/emulator";
+ *
+ * const emulator = await startEmulator({ layouts: ["layouts"], data: "seed.json" });
+ * // createClient({ server: emulator.url, database: "Contacts", auth: { username: "admin", password: "admin" } })
+ * await emulator.close();
+ * ```
+ *
+ * @module fmgen/emulator
+ */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";

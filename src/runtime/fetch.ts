@@ -1,6 +1,12 @@
-// @fmgen/runtime where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
-// conditions, and the "./fetch" subpath): requests go to global `fetch`. Nothing here, or in anything it
-// imports, imports a `node:` module or undici (test/runtime/fetch-entry.test.ts bundles it to check).
+/**
+ * `@fmgen/runtime` where there is no Node: Cloudflare Workers, Deno, Bun, browsers (the "workerd", "deno", "bun",
+ * "browser" and "default" export conditions resolve `@fmgen/runtime` here), and the `@fmgen/runtime/fetch` subpath.
+ * Requests go to global `fetch` (or the `fetch` given in the options). It exports the same API as the Node entry;
+ * only {@link ClientOptions} differs (`fetch` in place of `dispatcher`). Nothing here, or in anything it imports,
+ * imports a `node:` module or undici (test/runtime/fetch-entry.test.ts bundles it to check).
+ *
+ * @module \@fmgen/runtime/fetch
+ */
 import type { AnyDatabase } from "./database.js";
 import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
 import { fetchTransport } from "./fetch-transport.js";

@@ -1,5 +1,9 @@
-// @fmgen/runtime/file-token-store: a TokenStore in a file, for several Node processes on one machine (Node only: it
-// reads and writes files; no entry of the runtime imports it).
+/**
+ * A {@link TokenStore} in a file, for several Node processes on one machine, so that they share one Data API session
+ * rather than each logging in. Node only (it reads and writes files); no other entry of the runtime imports it.
+ *
+ * @module \@fmgen/runtime/file-token-store
+ */
 import { createHash, randomUUID } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { link, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";

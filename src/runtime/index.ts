@@ -1,4 +1,21 @@
-// @fmgen/runtime on Node (the "node" export condition): requests go to undici's dispatcher.
+/**
+ * The runtime that apps and fmgen's generated modules import: `createClient`, layouts' typed calls, finds and the `q`
+ * helpers, scripts, globals, uploads and downloads, token stores, typed errors. This is the Node entry (the "node"
+ * export condition): requests go to undici's dispatcher. Every other runtime (the "workerd", "deno", "bun", "browser"
+ * and "default" conditions) gets `@fmgen/runtime/fetch`, which exports the same API over global `fetch`.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from "@fmgen/runtime";
+ * import { Contact, ContactsDb } from "./generated/index.js";
+ *
+ * const fm = createClient({ server: "https://fms.example.com", database: ContactsDb, auth: { username, password } });
+ * const contacts = fm.layout(Contact);
+ * const { data } = await contacts.find({ query: { City: "Paris" }, limit: 10 });
+ * ```
+ *
+ * @module \@fmgen/runtime
+ */
 import type { Dispatcher } from "undici";
 import type { AnyDatabase } from "./database.js";
 import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";

@@ -1,3 +1,10 @@
+/**
+ * What a server says about a layout it has no definition for, read through a client's shared session (so logins,
+ * the 952 re-login and typed errors are the same as for record calls). For tools that inspect layouts, such as
+ * `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
+ *
+ * @module \@fmgen/runtime/metadata
+ */
 import { broken, isObject, pageIn } from "./answer-shape.js";
 import type { FileMakerClient } from "./client.js";
 import type { AnyDatabase } from "./database.js";
@@ -5,12 +12,6 @@ import { sessionOf } from "./client-sessions.js";
 import { getOwn, setOwn } from "./own.js";
 import { listQuery, type DataInfo } from "./paging.js";
 import { segment } from "./transport.js";
-
-/**
- * `@fmgen/runtime/metadata`: what a server says about a layout it has no definition for, read through a client's
- * shared session (so logins, the 952 re-login and typed errors are the same as for record calls). For tools that
- * inspect layouts, such as `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
- */
 
 /** One field of `fieldMetaData` (FileMaker Server's shape; fields a server leaves out get their defaults). */
 export interface FieldMetadata {

@@ -1,6 +1,10 @@
-// @fmgen/runtime/redis-token-store: a TokenStore over a Redis client the app made and connected (node-redis v4 and
-// later, or ioredis), for processes on several machines. It imports neither client (the app's is used through its
-// get, set and del) and no node: module, so it loads on every entry, fetch-only runtimes included.
+/**
+ * A {@link TokenStore} over a Redis client the app made and connected (node-redis v4 and later, or ioredis), for
+ * processes on several machines. It imports neither client (the app's is used through its get, set and del) and no
+ * `node:` module, so it loads on every entry, fetch-only runtimes included.
+ *
+ * @module \@fmgen/runtime/redis-token-store
+ */
 import type { TokenStore } from "./token-store.js";
 
 export type { TokenStore } from "./token-store.js";

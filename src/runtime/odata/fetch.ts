@@ -1,5 +1,11 @@
-// @fmgen/runtime/odata where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
-// conditions, and "./odata/fetch"): requests go to global `fetch`. Nothing here imports a `node:` module or undici.
+/**
+ * `@fmgen/runtime/odata` where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
+ * conditions, and the `@fmgen/runtime/odata/fetch` subpath): requests go to global `fetch`, or the `fetch` given in
+ * the options. It exports the same API as the Node entry; only {@link ODataClientOptions} differs (`fetch` in place
+ * of `dispatcher`). Nothing here imports a `node:` module or undici.
+ *
+ * @module \@fmgen/runtime/odata/fetch
+ */
 import type { CommonODataClientOptions, ODataClient } from "./api.js";
 import { boundsOf } from "./client-caller.js";
 import { clientOver } from "./client.js";

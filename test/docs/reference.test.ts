@@ -1,0 +1,103 @@
+/**
+ * docs/reference/, the API reference, is what `npm run docs` (TypeDoc over typedoc.json, with typedoc-plugin-markdown)
+ * writes from the TSDoc the sources carry. This test runs that TypeDoc once, through its API, and fails when:
+ * - a public export of an entry (function, class, interface, type alias, constant) or a member a user calls or sets
+ *   (a client's methods, an options property) has no comment: TypeDoc's `validation.notDocumented` over typedoc.json's
+ *   `requiredToBeDocumented`; any other warning of TypeDoc's (a `{@link}` to nothing...) fails it too;
+ * - the committed docs/reference/ is not what `npm run docs` writes now (a comment changed, not regenerated);
+ * - a relative link of the generated markdown names a file or a heading that is not there (GitHub's heading ids).
+ * One conversion, about 10 s on a shared 2-core machine: the three checks share it.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Application, LogLevel, TSConfigReader, TypeDocReader } from "typedoc";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const COMMITTED = join(ROOT, "docs/reference");
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The ids GitHub gives a markdown file's headings: text lowercased, punctuation dropped, spaces as `-`, repeats `-1`, `-2`... */
+export function headingIds(markdown: string): Set<string> {
+  const ids = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const text = heading[1]!
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replace(/\\(.)/g, "$1")
+      .replace(/[`*]/g, "");
+    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    ids.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return ids;
+}
+
+describe("the API reference (docs/reference/)", () => {
+  const out = mkdtempSync(join(tmpdir(), "fmgen-reference-"));
+  const warnings: string[] = [];
+
+  beforeAll(async () => {
+    const app = await Application.bootstrapWithPlugins({ options: join(ROOT, "typedoc.json"), out }, [new TypeDocReader(), new TSConfigReader()]);
+    const log = app.logger.log.bind(app.logger);
+    app.logger.log = (message, level) => {
+      if (level >= LogLevel.Warn) warnings.push(message.replace(/\x1b\[[0-9;]*m/g, ""));
+      else log(message, level);
+    };
+    const project = await app.convert();
+    if (!project) throw new Error(`TypeDoc could not convert the entries of typedoc.json:\n${warnings.join("\n")}`);
+    app.validate(project);
+    await app.generateOutputs(project);
+  }, 60_000);
+
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("documents every public export, and TypeDoc has nothing else to warn of", () => {
+    expect(warnings).toEqual([]);
+  });
+
+  it("is committed as `npm run docs` writes it now", () => {
+    const written = filesUnder(out);
+    expect(filesUnder(COMMITTED), "the files of docs/reference/: run `npm run docs`").toEqual(written);
+    for (const file of written) {
+      expect(readFileSync(join(COMMITTED, file), "utf8"), `docs/reference/${file}: run \`npm run docs\``).toBe(readFileSync(join(out, file), "utf8"));
+    }
+  });
+
+  it("links only to files and headings that are there", () => {
+    const broken: string[] = [];
+    const ids = new Map<string, Set<string>>();
+    for (const file of filesUnder(COMMITTED).filter((f) => f.endsWith(".md"))) {
+      const path = join(COMMITTED, file);
+      const markdown = readFileSync(path, "utf8");
+      for (const [, target] of markdown.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target!)) continue;
+        const [to, anchor] = target!.split("#") as [string, string | undefined];
+        const toPath = to === "" ? path : resolve(dirname(path), decodeURIComponent(to));
+        let text: string;
+        try {
+          text = readFileSync(toPath, "utf8");
+        } catch {
+          broken.push(`docs/reference/${file}: ${target}: no such file`);
+          continue;
+        }
+        if (anchor !== undefined && toPath.endsWith(".md") && !ids.set(toPath, ids.get(toPath) ?? headingIds(text)).get(toPath)!.has(anchor)) broken.push(`docs/reference/${file}: ${target}: no such heading`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
