@@ -68,6 +68,10 @@ export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
 export type { WebhookOptions } from "./odata/webhook-registry.js";
 export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
+/**
+ * What `startEmulator` takes: the descriptions to host, the data and accounts to start with, where to listen, limits,
+ * and the scripts, calculations, webhooks and faults to play.
+ */
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
   layouts?: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
@@ -145,6 +149,9 @@ export interface EmulatorOptions {
   webhooks?: WebhookOptions;
 }
 
+/**
+ * What `stats()` reports: counters a test asserts on (logins, sessions, requests, records, faults, container files).
+ */
 export interface EmulatorStats {
   /** Successful logins since start. */
   logins: number;
@@ -165,12 +172,15 @@ export interface EmulatorStats {
   containerFiles: number;
 }
 
+/** A started emulator, from `startEmulator`: its URL, its clock, its counters and its faults, and `close()`. */
 export interface RunningEmulator {
   /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`. */
   url: string;
+  /** Stops listening and drops every connection; resolves once the server is closed. */
   close(): Promise<void>;
   /** Moves the emulator's clock forward (token expiry, auto-enter timestamps). */
   advanceTime(ms: number): void;
+  /** The counters as they are now. */
   stats(): EmulatorStats;
   /** Drops every session, as a FileMaker Server restart does; records and containers stay. */
   restart(): void;
@@ -179,7 +189,9 @@ export interface RunningEmulator {
 }
 
 const DEFAULT_HOST = "127.0.0.1";
+/** `maxJsonBytes`' default: 10 MiB. */
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
+/** `maxUploadBytes`' default: 100 MiB. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** Starts a Data API emulator on loopback and resolves once it listens. */

@@ -13,6 +13,7 @@ import { fetchTransport } from "./fetch-transport.js";
 
 export * from "./public-api.js";
 
+/** What `createClient` takes where there is no Node: every common option, and the `fetch` requests go through. */
 export interface ClientOptions<Db extends AnyDatabase = string> extends CommonClientOptions<Db> {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up at each request). */
   fetch?: typeof fetch;

@@ -13,6 +13,7 @@ import type { TokenStore } from "./token-store.js";
 
 export type { TokenStore } from "./token-store.js";
 
+/** What `fileTokenStore` takes. */
 export interface FileTokenStoreOptions {
   /**
    * How long a write waits for the lock another process holds before it fails with an error naming the lock (ms).

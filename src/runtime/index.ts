@@ -23,6 +23,7 @@ import { undiciTransport } from "./undici-transport.js";
 
 export * from "./public-api.js";
 
+/** What `createClient` takes on Node: every common option, and the undici dispatcher requests go through. */
 export interface ClientOptions<Db extends AnyDatabase = string> extends CommonClientOptions<Db> {
   /** An undici dispatcher (a Pool, an Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
   dispatcher?: Dispatcher;

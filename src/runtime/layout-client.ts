@@ -27,6 +27,7 @@ export interface ListOptions<Name extends string, R extends AnyDefinition = neve
   offset?: number;
   /** Records per page (default 100). */
   limit?: number;
+  /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
   sort?: readonly SortSpec<Name>[];
 }
 
@@ -36,6 +37,7 @@ export interface FindOptions<Fields, Name extends string, Kinds = Record<never, 
 }
 
 export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
+  /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
   sort?: readonly SortSpec<Name>[];
   /** Records fetched per request (default 500); memory stays bounded by three pages (one consumed, two read ahead). */
   pageSize?: number;
@@ -56,7 +58,9 @@ export interface ClientSettings {
 
 /** Thrown by findOne when a find does not match exactly one record. */
 export class NotExactlyOneError extends Error {
+  /** The layout the find was made on. */
   declare readonly layout: string;
+  /** How many records the find matched: 0, or more than 1. */
   declare readonly foundCount: number;
 
   constructor(layout: string, foundCount: number) {
@@ -121,6 +125,7 @@ type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = string> {
   /** Phantom: the client's database, whose script names the calls' script options take. */
   declare readonly [databaseOf]?: Db;
+  /** The layout's definition, as given to `fm.layout()`. */
   declare readonly definition: D;
   // Private names (#): a bundler's minifier shortens them, as it cannot a TypeScript `private` member's name.
   readonly #session: Session;
@@ -145,6 +150,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
   // and costs the compiler what it did before those options existed (the generic one costs ~5x per call).
+  /**
+   * One page of the layout's records (`offset`, `limit`, `sort`), with the portals, response layout and scripts asked
+   * for. An empty table is an empty page, not an error.
+   */
   list(options?: PlainList<D>): Promise<Page<RecordOf<D>>>;
   list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P>> & S,
@@ -172,6 +181,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
+  /**
+   * One record by its `recordId`; a missing one is a `RecordMissingError`. Takes the same portals, response layout
+   * and scripts options as list.
+   */
   get(recordId: string | number, options?: PlainRead): Promise<RecordOf<D>>;
   get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     recordId: string | number,
@@ -187,6 +200,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.#scripted(page.data[0]!, envelope, req, keys);
   }
 
+  /**
+   * Creates a record from `fieldData` (and portal rows in `portalData`); resolves to its `recordId` and `modId`.
+   * Fields left out get FileMaker's auto-enter values.
+   */
   create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options?: PlainWrite): Promise<{ recordId: string; modId: string }>;
   create<const S extends Scripts<Db> = {}>(
     record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> },

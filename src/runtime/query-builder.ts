@@ -17,9 +17,13 @@ interface QueryState {
 
 /** What `run()` sends: the find's options, or a list's when the query has no request. */
 export interface QueryOptions<D extends AnyDefinition, P = undefined> {
+  /** The find requests: those of `where()` and `or()`, then those of `omit()`. */
   readonly query: readonly QueryOf<D>[];
+  /** The sort keys of `sortBy()`, in order. */
   readonly sort: readonly SortSpec<SortNameOf<D>>[];
+  /** One-based index of the first record, from `offset()`. */
   readonly offset?: number;
+  /** Records per page, from `limit()`. */
   readonly limit?: number;
   /**
    * The chosen portals; absent (`never`) for a query without `portals()`. Not `P` itself: under
@@ -133,6 +137,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
     return (stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream)) as AsyncIterable<ViewRecord<D, P>>;
   }
 
+  /** `for await (const record of query)`: every matching record, page by page, as `all()`. */
   [Symbol.asyncIterator](): AsyncIterator<ViewRecord<D, P>> {
     return this.all()[Symbol.asyncIterator]();
   }

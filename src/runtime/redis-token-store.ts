@@ -14,17 +14,23 @@ export type { TokenStore } from "./token-store.js";
  * have, and their `on("error")` when there is one.
  */
 export interface RedisClientLike {
+  /** Reads a key: the token, or null. */
   get(key: string): Promise<unknown>;
+  /** Stores a token under a key, with the store's expiry when it has `ttlMs`. */
   set(key: string, value: string, ...expiry: never[]): Promise<unknown>;
+  /** Deletes a key (a logout). */
   del(key: string): Promise<unknown>;
 }
 
 /** What went wrong with Redis: a command that failed or outlasted `timeoutMs`, or the client's `error` event. */
 export interface RedisTokenStoreFailure {
+  /** The store's operation that failed, or `client` for the client's own `error` event. */
   op: "get" | "set" | "delete" | "client";
+  /** A command that failed, or one that outlasted `timeoutMs`. */
   kind: "error" | "timeout";
 }
 
+/** What `redisTokenStore` takes: key prefix, token lifetime, command time limit and the failure callback. */
 export interface RedisTokenStoreOptions {
   /** What every key starts with (default `"fmgen:"`): the store's keys apart from the app's own. */
   prefix?: string;

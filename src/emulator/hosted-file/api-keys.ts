@@ -10,6 +10,7 @@ import { SessionGlobals } from "./globals.js";
  * Both APIs check keys here, in the hosted file, which neither API owns.
  */
 export interface ApiKey {
+  /** The key a client sends as `Authorization: Bearer <key>`. */
   key: string;
   /** Where the proxy serves the Data API: `/otto` serves it at `/otto/fmi/data/{version}/...`. */
   pathPrefix?: string;

@@ -14,6 +14,7 @@ import { fetchCarrier } from "../fetch-carrier.js";
 
 export * from "./public-api.js";
 
+/** What `createODataClient` takes where there is no Node: every common option, and the `fetch` requests go through. */
 export interface ODataClientOptions<Db extends string = string> extends CommonODataClientOptions<Db> {
   /** The `fetch` every request goes through (default: global `fetch`, looked up per call). */
   fetch?: typeof fetch;

@@ -24,6 +24,7 @@ import { undiciCarrier } from "../undici-carrier.js";
 
 export * from "./public-api.js";
 
+/** What `createODataClient` takes on Node: every common option, and the undici dispatcher requests go through. */
 export interface ODataClientOptions<Db extends string = string> extends CommonODataClientOptions<Db> {
   /** undici's dispatcher for every request (a proxy Agent, a MockAgent); default: a keep-alive Agent of the client's own. */
   dispatcher?: Dispatcher;
