@@ -6,12 +6,12 @@
  *
  * @example
  * ```ts
- * import { createClient } from "@fmgen/runtime";
- * import { Contact, ContactsDb } from "./generated/index.js";
+ * import { createClient, q } from "@fmgen/runtime";
+ * import { Contact, Contacts } from "./generated/index.js";
  *
- * const fm = createClient({ server: "https://fms.example.com", database: ContactsDb, auth: { username, password } });
+ * const fm = createClient({ server: "https://fms.example.com", database: Contacts, auth: { username, password } });
  * const contacts = fm.layout(Contact);
- * const { data } = await contacts.find({ query: { City: "Paris" }, limit: 10 });
+ * const { data } = await contacts.find({ query: [{ "Last Name": q.beginsWith("Love") }], limit: 10 });
  * ```
  *
  * @module \@fmgen/runtime
