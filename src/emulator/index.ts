@@ -194,7 +194,24 @@ export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
 /** `maxUploadBytes`' default: 100 MiB. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-/** Starts a Data API emulator on loopback and resolves once it listens. */
+/**
+ * Starts the emulator (the Data API and OData over one hosted file, on 127.0.0.1 unless `host` says otherwise) and
+ * resolves once it listens; a bad description, seed or scripts module is thrown before it does.
+ *
+ * @example
+ * ```ts
+ * const emulator = await startEmulator({
+ *   layouts: ["layouts"],
+ *   data: { accounts: [{ username: "admin", password: "admin" }], records: { Contacts: [{ "First Name": "Ada" }] } },
+ * });
+ * try {
+ *   const fm = createClient({ server: emulator.url, database: "Contacts", auth: { username: "admin", password: "admin" } });
+ *   // ... the code under test, against a real HTTP server
+ * } finally {
+ *   await emulator.close();
+ * }
+ * ```
+ */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const webhookOptions = checkWebhookOptions(options.webhooks);
   const state = await createState(options);

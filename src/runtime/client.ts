@@ -81,6 +81,8 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
 }
 
 /**
+ * The client of one hosted database's Data API, from `createClient`: `fm.layout(Definition)` gives a layout's typed
+ * calls, and every layout shares the client's one session (logins, the re-login after a 952, the token store).
  * Also lists the file's layouts and scripts, runs scripts and sets globals through the same session, and reads the
  * server's product info and hosted files. A layout's metadata and undecoded records, which only tools need, are
  * read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.

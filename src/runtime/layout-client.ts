@@ -22,6 +22,10 @@ export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.
 export type { UploadOptions } from "./upload.js";
 export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
 
+/**
+ * What a layout client's `list` takes: the page (`offset`, `limit`), its order, and the portals, response layout and
+ * scripts of the answer.
+ */
 export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
   offset?: number;
@@ -31,11 +35,16 @@ export interface ListOptions<Name extends string, R extends AnyDefinition = neve
   sort?: readonly SortSpec<Name>[];
 }
 
+/**
+ * What a layout client's `find` takes: the find requests, and what `list` takes. No match is an empty page, not an
+ * error.
+ */
 export interface FindOptions<Fields, Name extends string, Kinds = Record<never, never>> extends ListOptions<Name> {
   /** The requests: a plain value means "equals exactly"; `q` helpers say anything else. */
   query: readonly FindRequest<Fields, Kinds>[];
 }
 
+/** What `listAll` and `findAll` take: the order, the page size they read by, and where to start and stop. */
 export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
   sort?: readonly SortSpec<Name>[];
@@ -137,6 +146,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   /** `dateformats=2` on the query of get and list when dates travel in ISO form. */
   readonly #dateKeys: { dateformats: string } | undefined;
 
+  /** @internal Layout clients are made by `fm.layout(Definition)`. */
   constructor(definition: D, session: Session, settings: ClientSettings) {
     this.definition = definition;
     this.#session = session;

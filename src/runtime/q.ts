@@ -71,7 +71,18 @@ function make<H extends HelperName, V>(helper: H, args: readonly V[]): Criterion
 
 type Builders = { readonly [H in HelperName]: (...args: never[]) => Criterion<H, unknown> };
 
-/** The find helpers; see DESIGN.md and the README for what each one sends. */
+/**
+ * The find helpers: each builds one criterion of a find request, for the kinds of field it applies to
+ * (`HELPERS_BY_KIND`), and escapes the values it is given, so that a user's text never becomes find syntax. A plain
+ * value in a request means "equals exactly"; only `q.raw` sends FileMaker's find syntax as written.
+ *
+ * @example
+ * ```ts
+ * const { data } = await contacts.find({
+ *   query: [{ "Last Name": q.beginsWith(typed), Birthday: q.between("1980-01-01", "1989-12-31") }, { Email: q.empty(), omit: true }],
+ * });
+ * ```
+ */
 export const q = Object.freeze({
   /** Equals exactly, like a plain value; `null` finds empty fields. */
   eq: <V extends Comparable | null>(value: V): Criterion<"eq", V> => make("eq", [value]),

@@ -45,6 +45,7 @@ export interface QueryTarget<D extends AnyDefinition> {
   listAll(options: Omit<QueryOptions<D, object>, "query"> & StreamQueryOptions): AsyncIterable<unknown>;
 }
 
+/** What a query's `all()` takes: the page size it reads by. */
 export interface StreamQueryOptions extends CallOptions {
   /** Records fetched per request (default 500, or the query's limit when smaller). */
   pageSize?: number;
@@ -65,6 +66,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
   readonly #client: QueryTarget<D>;
   readonly #state: QueryState;
 
+  /** @internal Queries are made by a layout client's `query()`. */
   constructor(client: QueryTarget<D>, state: QueryState = { requests: [], sort: [] }) {
     this.#client = client;
     // The state itself is private (never frozen: nothing outside reaches it); the arrays it hands out are frozen.

@@ -8,6 +8,7 @@
  * drop / html / truncate when the draw says so; `after`: drop / html / truncate otherwise.
  */
 
+/** Every fault kind: what `FaultOptions.kinds` defaults to, and the keys of `stats().faults`. */
 export const FAULT_KINDS = ["drop", "html", "truncate", "revoke", "restart", "capacity812", "capacity956"] as const;
 /**
  * A kind of injected fault: a dropped connection, an HTML 5xx page, a truncated body, a revoked token, a restart
