@@ -125,7 +125,7 @@ export interface EmulatorOptions {
   /** Injected faults (latency, dropped connections, HTML 5xx, truncated bodies, revoked tokens, restarts, capacity codes). */
   faults?: FaultOptions;
   /**
-   * Script handlers (data-api-server.md, section 2; docs/emulator.md, "Scripts"): an object mapping script names
+   * Script handlers (docs/emulator.md, "Scripts" and "Scripts: handlers"): an object mapping script names
    * to handler functions, or the path of a module (resolved from the current directory) whose default export is one.
    */
   scripts?: string | ScriptHandlers;

@@ -156,7 +156,10 @@ function withAllFields(spec: LayoutSpec): LayoutSpec {
 // type that filters fields by their spec would cost the compiler work per field of every layout; the spec's
 // groups, `readOnly` and `containers`, make that filtering unnecessary.)
 
-/** The TypeScript value of a field as read (DESIGN.md's table); a repeating field is a tuple (an array past 100). */
+/**
+ * The TypeScript value of a field as read: text a string (a value list's union), number a number or null, date, time
+ * and timestamp an ISO string or null, container its URL or null; a repeating field is a tuple (an array past 100).
+ */
 export type ReadValue<F> = F extends { readonly repetitions: infer N extends number } ? (N extends 1 ? Scalar<F> : Repeat<Scalar<F>, N>) : Scalar<F>;
 type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? number | null : string | null;
 type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N ? Acc : Acc["length"] extends 100 ? T[] : Repeat<T, N, [...Acc, T]>;

@@ -28,8 +28,8 @@ export interface TableChange {
   /** The fields it took, as the server states them. */
   fields: NewField[];
   /**
-   * `addFields`: the fields that could not be added while the others were (FileMaker adds each good field on its own,
-   * section 6), with the server's error. Absent when every field was added.
+   * `addFields`: the fields that could not be added while the others were (FileMaker adds each good field on its own),
+   * with the server's error. Absent when every field was added.
    */
   failedFields?: { name: string | null; error: { code: string; message: string } }[];
 }

@@ -39,7 +39,7 @@ export interface ScriptContext {
 }
 
 /**
- * `records`, what a script handler changes data with (DESIGN.md, "Emulator additions"): find, read, create, edit
+ * `records`, what a script handler changes data with (docs/emulator.md, "Scripts: handlers"): find, read, create, edit
  * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
  * values (dates `MM/DD/YYYY`), the same type checks and modId increments as the Data API calls, in the calling
  * session (a global field written here is the session's, as `PATCH .../globals` sets it). A script's write is not
