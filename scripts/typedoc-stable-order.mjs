@@ -1,7 +1,8 @@
 // A TypeDoc plugin of typedoc.json's: the reference lists names in the same order on every machine. TypeDoc sorts
-// names with `localeCompare` in the process's locale, which orders `TypesOf` after `TypeTwo` under lt_LT and not
-// under en_US; here each run of one kind is sorted again, case-insensitively by UTF-16 code units, so `npm run docs`
-// writes the same files whatever the locale (test/docs/reference.test.ts compares them with the committed ones).
+// names with `localeCompare` in the process's locale, and under lt_LT (y between i and j) some come out otherwise
+// than under en_US; here each run of one kind is sorted again, case-insensitively by UTF-16 code units, so that
+// `npm run docs` writes the same files whatever the locale (test/docs/reference.test.ts compares them with the
+// committed ones). Under tr_TR the markdown plugin's anchors still differ (it lowercases `I` to a dotless `ı`).
 import { Renderer, ReflectionKind } from "typedoc";
 
 const byName = (a, b) => {
