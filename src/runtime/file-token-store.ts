@@ -59,6 +59,13 @@ const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(3, "0");
  * What is at the path is used only if it is a regular file (not a link, FIFO or device) of this process's user that
  * nobody else can write, of at most 1 MiB, in a folder nobody else can write (or a sticky one, such as /tmp); else
  * reads and writes fail with an error naming the path and the reason. The same goes for the lock.
+ *
+ * @example
+ * ```ts
+ * import { fileTokenStore } from "@fmgen/runtime/file-token-store";
+ *
+ * const fm = createClient({ server, database: Contacts, auth, tokenStore: fileTokenStore("/var/run/myapp/fm-tokens.json") });
+ * ```
  */
 export function fileTokenStore(path: string, options: FileTokenStoreOptions = {}): TokenStore {
   if (typeof path !== "string" || path === "") throw new TypeError("fileTokenStore: path must be a file path");

@@ -243,7 +243,18 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /**
    * Changes fields and portal rows (a row with `recordId` edits that row, one without adds a row) and deletes related
-   * rows (`deleteRelated`). The answer lists the portal rows the edit created, when the server reports them.
+   * rows (`deleteRelated`). The answer lists the portal rows the edit created, when the server reports them. With the
+   * `modId` a read gave, the edit fails with a `ModIdMismatchError` if the record changed since.
+   *
+   * @example
+   * ```ts
+   * const record = await contacts.get(id);
+   * await contacts.edit(record.recordId, {
+   *   fieldData: { Status: "Inactive" },
+   *   portalData: { Invoices: [{ "Invoices::Amount": 120 }] },
+   *   modId: record.modId,
+   * });
+   * ```
    */
   edit(
     recordId: string | number,
@@ -286,7 +297,20 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
 
-  /** A find; no match (code 401) is an empty page, never an error. */
+  /**
+   * A find; no match (code 401) is an empty page, never an error. The requests are ORed, the fields of one request
+   * ANDed; a plain value means "equals exactly", a `q` helper anything else; `omit: true` removes a request's matches.
+   *
+   * @example
+   * ```ts
+   * const { data, dataInfo } = await contacts.find({
+   *   query: [{ Status: "Active", Birthday: q.gte("1990-01-01") }, { Email: q.endsWith("@example.com"), omit: true }],
+   *   sort: [{ fieldName: "Last Name" }],
+   *   portals: { Invoices: { limit: 5 } },
+   *   limit: 20,
+   * });
+   * ```
+   */
   find(options: PlainFind<D>): Promise<Page<RecordOf<D>>>;
   find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,

@@ -62,6 +62,17 @@ export interface RedisTokenStoreOptions {
  * gone away degrades to one login per process, never to a failed call or an unhandled error. The store listens to the
  * client's `error` events (reported as op `client`): node-redis ends the process on one nobody listens to. Each store
  * adds one listener: make one store per client and keep it, not one per request.
+ *
+ * @example
+ * ```ts
+ * import { createClient as createRedisClient } from "redis";
+ * import { redisTokenStore } from "@fmgen/runtime/redis-token-store";
+ *
+ * const redis = createRedisClient({ url: process.env.REDIS_URL! });
+ * const tokenStore = redisTokenStore(redis, { ttlMs: 24 * 60 * 60_000 }); // listens to `error` before connecting
+ * await redis.connect();
+ * const fm = createClient({ server, database: Contacts, auth, tokenStore });
+ * ```
  */
 export function redisTokenStore(client: RedisClientLike, options: RedisTokenStoreOptions = {}): TokenStore {
   const named = (what: string) => new TypeError(`redisTokenStore: ${what}`);
