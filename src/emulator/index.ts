@@ -174,7 +174,7 @@ export interface EmulatorStats {
 
 /** A started emulator, from `startEmulator`: its URL, its clock, its counters and its faults, and `close()`. */
 export interface RunningEmulator {
-  /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`. */
+  /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`, OData under `${url}/fmi/odata/v4`. */
   url: string;
   /** Stops listening and drops every connection; resolves once the server is closed. */
   close(): Promise<void>;
