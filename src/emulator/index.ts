@@ -1,3 +1,21 @@
+/**
+ * A FileMaker Data API and OData emulator for tests and local development: {@link startEmulator} serves layout and
+ * table descriptions over real HTTP on loopback, with seed records, accounts, API keys, scripts as JavaScript
+ * handlers, calculations, webhooks and injected faults. Its choices where FileMaker is undocumented are in
+ * docs/emulator.md; the wire it answers is the same as a server's, so the runtime and any other client run against it
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "fmgen/emulator";
+ *
+ * const emulator = await startEmulator({ layouts: ["layouts"], data: "seed.json" });
+ * // createClient({ server: emulator.url, database: "Contacts", auth: { username: "admin", password: "admin" } })
+ * await emulator.close();
+ * ```
+ *
+ * @module fmgen/emulator
+ */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
@@ -50,6 +68,10 @@ export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
 export type { WebhookOptions } from "./odata/webhook-registry.js";
 export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
+/**
+ * What `startEmulator` takes: the descriptions to host, the data and accounts to start with, where to listen, limits,
+ * and the scripts, calculations, webhooks and faults to play.
+ */
 export interface EmulatorOptions {
   /** Description files, folders of `*.layout.json`, or description objects. */
   layouts?: readonly (string | LayoutDescriptionInput | LayoutDescription)[];
@@ -103,7 +125,7 @@ export interface EmulatorOptions {
   /** Injected faults (latency, dropped connections, HTML 5xx, truncated bodies, revoked tokens, restarts, capacity codes). */
   faults?: FaultOptions;
   /**
-   * Script handlers (data-api-server.md, section 2; docs/emulator.md, "Scripts"): an object mapping script names
+   * Script handlers (docs/emulator.md, "Scripts" and "Scripts: handlers"): an object mapping script names
    * to handler functions, or the path of a module (resolved from the current directory) whose default export is one.
    */
   scripts?: string | ScriptHandlers;
@@ -127,6 +149,9 @@ export interface EmulatorOptions {
   webhooks?: WebhookOptions;
 }
 
+/**
+ * What `stats()` reports: counters a test asserts on (logins, sessions, requests, records, faults, container files).
+ */
 export interface EmulatorStats {
   /** Successful logins since start. */
   logins: number;
@@ -147,12 +172,15 @@ export interface EmulatorStats {
   containerFiles: number;
 }
 
+/** A started emulator, from `startEmulator`: its URL, its clock, its counters and its faults, and `close()`. */
 export interface RunningEmulator {
-  /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`. */
+  /** `http://host:port`; the Data API is under `${url}/fmi/data/{version}`, OData under `${url}/fmi/odata/v4`. */
   url: string;
+  /** Stops listening and drops every connection; resolves once the server is closed. */
   close(): Promise<void>;
   /** Moves the emulator's clock forward (token expiry, auto-enter timestamps). */
   advanceTime(ms: number): void;
+  /** The counters as they are now. */
   stats(): EmulatorStats;
   /** Drops every session, as a FileMaker Server restart does; records and containers stay. */
   restart(): void;
@@ -161,10 +189,29 @@ export interface RunningEmulator {
 }
 
 const DEFAULT_HOST = "127.0.0.1";
+/** `maxJsonBytes`' default: 10 MiB. */
 export const DEFAULT_MAX_JSON_BYTES = 10 * 1024 * 1024;
+/** `maxUploadBytes`' default: 100 MiB. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-/** Starts a Data API emulator on loopback and resolves once it listens. */
+/**
+ * Starts the emulator (the Data API and OData over one hosted file, on 127.0.0.1 unless `host` says otherwise) and
+ * resolves once it listens; a bad description, seed or scripts module is thrown before it does.
+ *
+ * @example
+ * ```ts
+ * const emulator = await startEmulator({
+ *   layouts: ["layouts"],
+ *   data: { accounts: [{ username: "admin", password: "admin" }], records: { Contacts: [{ "First Name": "Ada" }] } },
+ * });
+ * try {
+ *   const fm = createClient({ server: emulator.url, database: "Contacts", auth: { username: "admin", password: "admin" } });
+ *   // ... the code under test, against a real HTTP server
+ * } finally {
+ *   await emulator.close();
+ * }
+ * ```
+ */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const webhookOptions = checkWebhookOptions(options.webhooks);
   const state = await createState(options);

@@ -42,6 +42,7 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
    * and `close()` end it.
    */
   tokenStore?: TokenStore;
+  /** The Data API version in the URL (default `vLatest`, or the one `server`'s URL names). */
   version?: "v1" | "v2" | "vLatest";
   /** Credentials for external data sources, sent with the login. */
   fmDataSource?: readonly ExternalDataSource[];
@@ -54,6 +55,10 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
    * pages of very large records.
    */
   maxResponseBytes?: number;
+  /**
+   * How calls are retried after network faults, proxies' 5xx pages and capacity errors (812, 956); writes are retried
+   * only when they cannot have been applied.
+   */
   retry?: Partial<RetryPolicy>;
   /** Check every record against the layout's schema before decoding (default true). */
   validate?: boolean;
@@ -76,6 +81,8 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
 }
 
 /**
+ * The client of one hosted database's Data API, from `createClient`: `fm.layout(Definition)` gives a layout's typed
+ * calls, and every layout shares the client's one session (logins, the re-login after a 952, the token store).
  * Also lists the file's layouts and scripts, runs scripts and sets globals through the same session, and reads the
  * server's product info and hosted files. A layout's metadata and undecoded records, which only tools need, are
  * read by `@fmgen/runtime/metadata`'s `layoutMetadata(fm, layout)` and `wireRecords`.

@@ -5,10 +5,15 @@ import { getOwn } from "./own.js";
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {
   // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
+  /** The layout the record was read through. */
   declare readonly layout: string;
+  /** The field whose value did not decode. */
   declare readonly field: string;
+  /** The record's recordId. */
   declare readonly recordId: string;
+  /** The value as it travelled. */
   declare readonly raw: unknown;
+  /** The kind the layout's definition says the field is. */
   declare readonly expected: FieldKind;
 
   constructor(layout: string, field: string, recordId: string, raw: unknown, expected: FieldKind) {

@@ -11,16 +11,23 @@ import { segment, type Envelope, type WireRequest } from "./transport.js";
 
 /** `GET /productInfo`: the server's product, version and the date formats of `dateFormat: "us"`. */
 export interface ProductInfo {
+  /** The product's name (`FileMaker Data API Engine`). */
   name: string;
+  /** The server's build date, as it words it. */
   buildDate: string;
+  /** The server's version (`21.1.1.41`). */
   version: string;
+  /** How dates travel in the US format (`MM/dd/yyyy`). */
   dateFormat: string;
+  /** How times travel (`HH:mm:ss`). */
   timeFormat: string;
+  /** How timestamps travel (`MM/dd/yyyy HH:mm:ss`). */
   timeStampFormat: string;
 }
 
 /** One hosted file of `GET /databases`. */
 export interface DatabaseEntry {
+  /** The file's name, without `.fmp12`: what a client's `database` takes. */
   name: string;
 }
 

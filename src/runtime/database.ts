@@ -6,6 +6,10 @@
  */
 import type { AnyDefinition, DatabaseOfLayout, FieldSpec } from "./definition.js";
 
+/**
+ * What the runtime knows of a hosted file at run time: its name, scripts and global fields; `fmgen` writes it from
+ * the database description.
+ */
 export interface DatabaseSpec {
   /** The hosted file's name, without `.fmp12`. */
   database: string;
@@ -24,6 +28,7 @@ declare const databaseTypes: unique symbol;
  */
 export interface DatabaseDefinition<Scripts extends string = string, Globals extends object = Record<string, GlobalValue>, Name extends string = string> extends DatabaseSpec {
   database: Name;
+  /** Phantom: the script names and globals' types, never present at run time. */
   readonly [databaseTypes]: { scripts: Scripts; globals: Globals };
 }
 

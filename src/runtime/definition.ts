@@ -7,25 +7,40 @@
  */
 import { setOwn } from "./own.js";
 
+/**
+ * A field's kind on the wire and in TypeScript: `text` (string), `number` (number or null), `date`, `time` and
+ * `timestamp` (ISO strings or null), `container` (its URL).
+ */
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
 
+/** One field of a layout spec: what the runtime needs to encode, decode and check its values. */
 export interface FieldSpec {
+  /** The field's kind: it picks the codec. */
   type: FieldKind;
   /** Default 1. Repeating fields travel as `F`, `F(2)`, ... and appear in TypeScript as a tuple. */
   repetitions?: number;
+  /** A calculation, summary or protected auto-enter field: create and edit refuse it. */
   readOnly?: boolean;
+  /** The values of the field's value list: its TypeScript type is their union (or `""`). */
   valueList?: readonly string[];
 }
 
 /** A field of a spec's `containers`: a container field, its type implied. */
 export interface ContainerSpec {
+  /** Default 1: a repeating container field has this many repetitions. */
   repetitions?: number;
 }
 
+/** One portal of a layout spec: its fields, named as the Data API names them (`TableOccurrence::Field`). */
 export interface PortalSpec {
+  /** The portal's fields, by their `TableOccurrence::Field` names. */
   fields: Readonly<Record<string, FieldSpec>>;
 }
 
+/**
+ * What the runtime knows of a layout at run time: its name, database and fields. A generated module's definition is
+ * one; `fmgen` writes it from the layout's description.
+ */
 export interface LayoutSpec {
   /** The layout's name on the server. */
   layout: string;
@@ -39,6 +54,7 @@ export interface LayoutSpec {
   readOnly?: Readonly<Record<string, FieldSpec>>;
   /** Container fields, each as a field of type "container". */
   containers?: Readonly<Record<string, ContainerSpec>>;
+  /** The layout's portals, by object name (or related table occurrence when unnamed). */
   portals?: Readonly<Record<string, PortalSpec>>;
   /** Check records against the layout's schema before decoding; overrides the client's `validate`. */
   validate?: boolean;
@@ -85,8 +101,13 @@ export interface Named {}
 
 /** The key of a definition's types: declared, never present at run time, and not exported as a value. */
 declare const layoutTypes: unique symbol;
+/** The type of the phantom key under which a definition carries its TypeScript shapes (`D[LayoutTypesKey]`). */
 export type LayoutTypesKey = typeof layoutTypes;
 
+/**
+ * A layout definition: its spec, and its TypeScript shapes as a phantom type. What generated modules export per
+ * layout and `fm.layout()` takes; made by `defineLayout`.
+ */
 export interface LayoutDefinition<T extends DefinitionTypes = HandWrittenTypes<AnyLayoutTypes>> extends LayoutSpec {
   /** Phantom: the layout's types, never present at run time. */
   readonly [layoutTypes]: T;
@@ -135,7 +156,10 @@ function withAllFields(spec: LayoutSpec): LayoutSpec {
 // type that filters fields by their spec would cost the compiler work per field of every layout; the spec's
 // groups, `readOnly` and `containers`, make that filtering unnecessary.)
 
-/** The TypeScript value of a field as read (DESIGN.md's table); a repeating field is a tuple (an array past 100). */
+/**
+ * The TypeScript value of a field as read: text a string (a value list's union), number a number or null, date, time
+ * and timestamp an ISO string or null, container its URL or null; a repeating field is a tuple (an array past 100).
+ */
 export type ReadValue<F> = F extends { readonly repetitions: infer N extends number } ? (N extends 1 ? Scalar<F> : Repeat<Scalar<F>, N>) : Scalar<F>;
 type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? number | null : string | null;
 type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N ? Acc : Acc["length"] extends 100 ? T[] : Repeat<T, N, [...Acc, T]>;
@@ -158,6 +182,7 @@ export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends 
   fields: Fields;
   /** The spec's `fields` are the writable ones. */
   input: { -readonly [K in keyof S["fields"]]?: InputValue<Fields[K & keyof Fields]> };
+  /** Each portal's row as read, its fields only (`PortalRowOf` reads it). */
   rows: { -readonly [N in keyof S["portals"]]: { -readonly [K in keyof PortalFields<S, N>]: ReadValue<PortalFields<S, N>[K]> } };
   portals: { -readonly [N in keyof S["portals"]]: PortalRow<SpecTypes<Fields, S>["rows"][N]>[] };
   portalInput: {
@@ -181,9 +206,13 @@ export type SpecKindsOf = { readonly [name: string]: { readonly type: FieldKind 
  * its spec). A field in none of them gets its kind guessed from its value type.
  */
 export interface KindSource {
+  /** The layout's writable fields. */
   fields: SpecKindsOf;
+  /** Its read-only fields. */
   readOnly?: SpecKindsOf;
+  /** Its container fields (finds take no helper on them). */
   containers?: object;
+  /** Its portals' fields. */
   portals?: { readonly [name: string]: { readonly fields: SpecKindsOf } };
 }
 
@@ -221,10 +250,15 @@ export type AnyDefinition = LayoutDefinition<any>;
 export type TypesOf<D extends AnyDefinition> = D[LayoutTypesKey];
 // The shapes of a definition are read by indexed access, not `D extends LayoutDefinition<infer T>`: inference
 // would check the derived shapes against `LayoutTypes` member by member, for every layout.
+/** The read shape of layout `D`'s fields (`fieldData` of its records). */
 export type FieldsOf<D extends AnyDefinition> = D[LayoutTypesKey]["fields"];
+/** What create and edit of layout `D` take as `fieldData`: its writable fields, all optional. */
 export type InputOf<D extends AnyDefinition> = D[LayoutTypesKey]["input"];
+/** The read shape of layout `D`'s portals (`portalData`): portal name -> rows. */
 export type PortalsOf<D extends AnyDefinition> = D[LayoutTypesKey]["portals"];
+/** What create and edit of layout `D` take as `portalData`: rows to add, or to edit with their `recordId`. */
 export type PortalInputOf<D extends AnyDefinition> = D[LayoutTypesKey]["portalInput"];
+/** The names of layout `D`'s container fields: the only ones `upload` and `download` take. */
 export type ContainersOf<D extends AnyDefinition> = D[LayoutTypesKey]["containers"];
 // Read from the definition's types, where each is worked out once per layout (generated modules' aliases share it).
 /** A record of layout `D` as the runtime returns it. */
@@ -254,9 +288,13 @@ type SpecLiteral<T, K extends string> = T extends { [_ in K]: infer B extends st
 
 /** A record as the runtime returns it: values decoded to their TypeScript types. */
 export interface FmRecord<Fields, Portals> {
+  /** FileMaker's internal id of the record: what get, edit and delete take. */
   recordId: string;
+  /** Its modification count when read: pass it to edit so that the edit fails if the record changed since. */
   modId: string;
+  /** The layout's fields, decoded. */
   fieldData: Fields;
+  /** The layout's portals' rows, decoded (the portals asked for). */
   portalData: Portals;
 }
 

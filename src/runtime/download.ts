@@ -10,10 +10,13 @@ import type { Session } from "./session.js";
 import { drain } from "./carrier.js";
 import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
 
+/** What `fm.download(url)` takes. */
 export interface DownloadOptions {
+  /** Aborts the download, reading included (a `NetworkError` with reason `aborted`). */
   signal?: AbortSignal;
 }
 
+/** What a layout client's `download` takes: the repetition. */
 export interface ContainerDownloadOptions extends DownloadOptions {
   /** One-based repetition (default 1). */
   repetition?: number;
@@ -30,8 +33,11 @@ export interface ContainerFile {
   type: string;
   /** Content-Length, when the server gives it. */
   size: number | undefined;
+  /** The bytes as a stream, for passing on without holding the file in memory. */
   body: ReadableStream<Uint8Array>;
+  /** Reads the whole file into memory. */
   bytes(): Promise<Uint8Array>;
+  /** Reads the whole file into a `Blob` of its type. */
   blob(): Promise<Blob>;
 }
 

@@ -5,8 +5,14 @@ import { scriptsIn, type ScriptResults } from "./script-options.js";
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
 export class FileMakerError extends Error {
   // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
+  /**
+   * FileMaker's error code (`messages[0].code`), as the string the Data API sends: each typed subclass names one or a
+   * range.
+   */
   declare readonly code: string;
+  /** The HTTP status of the answer (servers differ: never decide on it). */
   declare readonly httpStatus: number;
+  /** The call that failed: its method and path, never credentials. */
   declare readonly call: FailedCall;
   /** The server's own message text. */
   declare readonly serverMessage: string;

@@ -1,12 +1,19 @@
-// @fmgen/runtime where there is no Node (the "workerd", "deno", "bun", "browser" and "default" export
-// conditions, and the "./fetch" subpath): requests go to global `fetch`. Nothing here, or in anything it
-// imports, imports a `node:` module or undici (test/runtime/fetch-entry.test.ts bundles it to check).
+/**
+ * `@fmgen/runtime` where there is no Node: Cloudflare Workers, Deno, Bun, browsers (the "workerd", "deno", "bun",
+ * "browser" and "default" export conditions resolve `@fmgen/runtime` here), and the `@fmgen/runtime/fetch` subpath.
+ * Requests go to global `fetch` (or the `fetch` given in the options). It exports the same API as the Node entry;
+ * only {@link ClientOptions} differs (`fetch` in place of `dispatcher`). Nothing here, or in anything it imports,
+ * imports a `node:` module or undici (test/runtime/fetch-entry.test.ts bundles it to check).
+ *
+ * @module \@fmgen/runtime/fetch
+ */
 import type { AnyDatabase } from "./database.js";
 import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
 import { fetchTransport } from "./fetch-transport.js";
 
 export * from "./public-api.js";
 
+/** What `createClient` takes where there is no Node: every common option, and the `fetch` requests go through. */
 export interface ClientOptions<Db extends AnyDatabase = string> extends CommonClientOptions<Db> {
   /** The `fetch` to send requests with (default: the global `fetch`, looked up at each request). */
   fetch?: typeof fetch;

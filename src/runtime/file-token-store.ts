@@ -1,5 +1,9 @@
-// @fmgen/runtime/file-token-store: a TokenStore in a file, for several Node processes on one machine (Node only: it
-// reads and writes files; no entry of the runtime imports it).
+/**
+ * A {@link TokenStore} in a file, for several Node processes on one machine, so that they share one Data API session
+ * rather than each logging in. Node only (it reads and writes files); no other entry of the runtime imports it.
+ *
+ * @module \@fmgen/runtime/file-token-store
+ */
 import { createHash, randomUUID } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { link, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
@@ -9,6 +13,7 @@ import type { TokenStore } from "./token-store.js";
 
 export type { TokenStore } from "./token-store.js";
 
+/** What `fileTokenStore` takes. */
 export interface FileTokenStoreOptions {
   /**
    * How long a write waits for the lock another process holds before it fails with an error naming the lock (ms).
@@ -54,6 +59,13 @@ const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(3, "0");
  * What is at the path is used only if it is a regular file (not a link, FIFO or device) of this process's user that
  * nobody else can write, of at most 1 MiB, in a folder nobody else can write (or a sticky one, such as /tmp); else
  * reads and writes fail with an error naming the path and the reason. The same goes for the lock.
+ *
+ * @example
+ * ```ts
+ * import { fileTokenStore } from "@fmgen/runtime/file-token-store";
+ *
+ * const fm = createClient({ server, database: Contacts, auth, tokenStore: fileTokenStore("/var/run/myapp/fm-tokens.json") });
+ * ```
  */
 export function fileTokenStore(path: string, options: FileTokenStoreOptions = {}): TokenStore {
   if (typeof path !== "string" || path === "") throw new TypeError("fileTokenStore: path must be a file path");

@@ -22,20 +22,31 @@ export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.
 export type { UploadOptions } from "./upload.js";
 export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
 
+/**
+ * What a layout client's `list` takes: the page (`offset`, `limit`), its order, and the portals, response layout and
+ * scripts of the answer.
+ */
 export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
   offset?: number;
   /** Records per page (default 100). */
   limit?: number;
+  /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
   sort?: readonly SortSpec<Name>[];
 }
 
+/**
+ * What a layout client's `find` takes: the find requests, and what `list` takes. No match is an empty page, not an
+ * error.
+ */
 export interface FindOptions<Fields, Name extends string, Kinds = Record<never, never>> extends ListOptions<Name> {
   /** The requests: a plain value means "equals exactly"; `q` helpers say anything else. */
   query: readonly FindRequest<Fields, Kinds>[];
 }
 
+/** What `listAll` and `findAll` take: the order, the page size they read by, and where to start and stop. */
 export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
+  /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
   sort?: readonly SortSpec<Name>[];
   /** Records fetched per request (default 500); memory stays bounded by three pages (one consumed, two read ahead). */
   pageSize?: number;
@@ -56,7 +67,9 @@ export interface ClientSettings {
 
 /** Thrown by findOne when a find does not match exactly one record. */
 export class NotExactlyOneError extends Error {
+  /** The layout the find was made on. */
   declare readonly layout: string;
+  /** How many records the find matched: 0, or more than 1. */
   declare readonly foundCount: number;
 
   constructor(layout: string, foundCount: number) {
@@ -121,6 +134,7 @@ type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = string> {
   /** Phantom: the client's database, whose script names the calls' script options take. */
   declare readonly [databaseOf]?: Db;
+  /** The layout's definition, as given to `fm.layout()`. */
   declare readonly definition: D;
   // Private names (#): a bundler's minifier shortens them, as it cannot a TypeScript `private` member's name.
   readonly #session: Session;
@@ -132,6 +146,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   /** `dateformats=2` on the query of get and list when dates travel in ISO form. */
   readonly #dateKeys: { dateformats: string } | undefined;
 
+  /** @internal Layout clients are made by `fm.layout(Definition)`. */
   constructor(definition: D, session: Session, settings: ClientSettings) {
     this.definition = definition;
     this.#session = session;
@@ -145,6 +160,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   // Each read and write has a plain signature first: a call without portals, response or scripts resolves against it
   // and costs the compiler what it did before those options existed (the generic one costs ~5x per call).
+  /**
+   * One page of the layout's records (`offset`, `limit`, `sort`), with the portals, response layout and scripts asked
+   * for. An empty table is an empty page, not an error.
+   */
   list(options?: PlainList<D>): Promise<Page<RecordOf<D>>>;
   list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P>> & S,
@@ -172,6 +191,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     }
   }
 
+  /**
+   * One record by its `recordId`; a missing one is a `RecordMissingError`. Takes the same portals, response layout
+   * and scripts options as list.
+   */
   get(recordId: string | number, options?: PlainRead): Promise<RecordOf<D>>;
   get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     recordId: string | number,
@@ -187,6 +210,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return this.#scripted(page.data[0]!, envelope, req, keys);
   }
 
+  /**
+   * Creates a record from `fieldData` (and portal rows in `portalData`); resolves to its `recordId` and `modId`.
+   * Fields left out get FileMaker's auto-enter values.
+   */
   create(record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> }, options?: PlainWrite): Promise<{ recordId: string; modId: string }>;
   create<const S extends Scripts<Db> = {}>(
     record: { fieldData: Admit<InputOf<D>>; portalData?: Admit<PortalInputOf<D>> },
@@ -216,7 +243,18 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
   /**
    * Changes fields and portal rows (a row with `recordId` edits that row, one without adds a row) and deletes related
-   * rows (`deleteRelated`). The answer lists the portal rows the edit created, when the server reports them.
+   * rows (`deleteRelated`). The answer lists the portal rows the edit created, when the server reports them. With the
+   * `modId` a read gave, the edit fails with a `ModIdMismatchError` if the record changed since.
+   *
+   * @example
+   * ```ts
+   * const record = await contacts.get(id);
+   * await contacts.edit(record.recordId, {
+   *   fieldData: { Status: "Inactive" },
+   *   portalData: { Invoices: [{ "Invoices::Amount": 120 }] },
+   *   modId: record.modId,
+   * });
+   * ```
    */
   edit(
     recordId: string | number,
@@ -259,7 +297,20 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return (keys && this.#scripted({}, envelope, req, keys)) as never;
   }
 
-  /** A find; no match (code 401) is an empty page, never an error. */
+  /**
+   * A find; no match (code 401) is an empty page, never an error. The requests are ORed, the fields of one request
+   * ANDed; a plain value means "equals exactly", a `q` helper anything else; `omit: true` removes a request's matches.
+   *
+   * @example
+   * ```ts
+   * const { data, dataInfo } = await contacts.find({
+   *   query: [{ Status: "Active", Birthday: q.gte("1990-01-01") }, { Email: q.endsWith("@example.com"), omit: true }],
+   *   sort: [{ fieldName: "Last Name" }],
+   *   portals: { Invoices: { limit: 5 } },
+   *   limit: 20,
+   * });
+   * ```
+   */
   find(options: PlainFind<D>): Promise<Page<RecordOf<D>>>;
   find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,

@@ -4,6 +4,7 @@ import { segment } from "./transport.js";
 
 /** One layout of the file. */
 export interface LayoutEntry {
+  /** The layout's name, as `fm.layout()` and the calls' `layout` options take it. */
   name: string;
   /** The layout's table occurrence, when the server says (FileMaker Server 19 and later do). */
   table?: string;
@@ -13,6 +14,7 @@ export interface LayoutEntry {
 
 /** One script of the file. */
 export interface ScriptEntry {
+  /** The script's name, as the calls' script options take it. */
   name: string;
   /** With `folders: true`: the folders the script is in, outermost first (`[]` at the top). */
   folder?: string[];
@@ -23,18 +25,23 @@ export interface ScriptEntry {
  * entry the path of the folders it is in.
  */
 export interface ListingOptions {
+  /** Aborts the call. */
   signal?: AbortSignal;
+  /** Give each entry the folders it is in (`folder`). */
   folders?: boolean;
 }
 
 type InFolders<E> = E & { folder: string[] };
 
+/** `fm.layouts()` and `fm.scripts()`: what the file has, as the server lists it. */
 export interface LayoutListing {
   /** `GET /databases/{database}/layouts`: every layout of the file. */
   layouts(options: ListingOptions & { folders: true }): Promise<InFolders<LayoutEntry>[]>;
+  /** `GET /databases/{database}/layouts`: every layout of the file, folders left out. */
   layouts(options?: ListingOptions): Promise<LayoutEntry[]>;
   /** `GET /databases/{database}/scripts`: every script of the file. */
   scripts(options: ListingOptions & { folders: true }): Promise<InFolders<ScriptEntry>[]>;
+  /** `GET /databases/{database}/scripts`: every script of the file, folders left out. */
   scripts(options?: ListingOptions): Promise<ScriptEntry[]>;
 }
 

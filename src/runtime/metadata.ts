@@ -1,3 +1,10 @@
+/**
+ * What a server says about a layout it has no definition for, read through a client's shared session (so logins,
+ * the 952 re-login and typed errors are the same as for record calls). For tools that inspect layouts, such as
+ * `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
+ *
+ * @module \@fmgen/runtime/metadata
+ */
 import { broken, isObject, pageIn } from "./answer-shape.js";
 import type { FileMakerClient } from "./client.js";
 import type { AnyDatabase } from "./database.js";
@@ -6,40 +13,46 @@ import { getOwn, setOwn } from "./own.js";
 import { listQuery, type DataInfo } from "./paging.js";
 import { segment } from "./transport.js";
 
-/**
- * `@fmgen/runtime/metadata`: what a server says about a layout it has no definition for, read through a client's
- * shared session (so logins, the 952 re-login and typed errors are the same as for record calls). For tools that
- * inspect layouts, such as `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
- */
-
 /** One field of `fieldMetaData` (FileMaker Server's shape; fields a server leaves out get their defaults). */
 export interface FieldMetadata {
+  /** The field's name (`TableOccurrence::Field` in a portal). */
   name: string;
   /** `normal`, `calculation` or `summary`. */
   type: string;
   /** `text`, `number`, `date`, `time`, `timeStamp` or `container`. */
   result: string;
+  /** A global field: one value per session. */
   global: boolean;
+  /** FileMaker enters a value when a record is created. */
   autoEnter: boolean;
+  /** Its repetitions (1: not repeating). */
   maxRepeat: number;
+  /** Validation: not empty. */
   notEmpty: boolean;
   /** Name of the field's value list in `valueLists`. */
   valueList?: string;
+  /** How the layout shows it (`editText`, `popupList`, `checkBox`, ...), when the server says. */
   displayType?: string;
   [key: string]: unknown;
 }
 
+/** A value list of the layout, with its values. */
 export interface ValueListMetadata {
+  /** The value list's name. */
   name: string;
   /** `customList` or `byField`. */
   type: string;
+  /** Its values: what is stored, and what is shown. */
   values: { value: string; displayValue: string }[];
 }
 
+/** What `layoutMetadata` resolves to: a layout's fields, portals and value lists, as the server states them. */
 export interface LayoutMetadata {
+  /** The layout's own fields. */
   fieldMetaData: FieldMetadata[];
   /** Portal object name -> its fields, each named `TableOccurrence::Field`. */
   portalMetaData: Record<string, FieldMetadata[]>;
+  /** The value lists its fields use. */
   valueLists: ValueListMetadata[];
   /** The layout's table occurrence, when the server says. */
   table?: string;
@@ -47,9 +60,13 @@ export interface LayoutMetadata {
 
 /** A record exactly as it travels: wire values, repetitions as `F(n)`, nothing decoded. */
 export interface WireRecord {
+  /** FileMaker's internal id of the record. */
   recordId: string;
+  /** Its modification count. */
   modId: string;
+  /** The fields, as they travel (strings, numbers; repetitions as `F(n)`). */
   fieldData: Record<string, unknown>;
+  /** The portals' rows, as they travel. */
   portalData: Record<string, Record<string, unknown>[]>;
 }
 

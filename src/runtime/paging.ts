@@ -10,27 +10,44 @@
  * answers an unknown name with an error).
  */
 export type SortOrder = "ascend" | "descend" | (string & {});
+/** One sort key of a list or find: a field, and its order. */
 export interface SortSpec<Name extends string = string> {
+  /** A field of the layout (or of a portal, `TO::Field`). */
   fieldName: Name;
   /** Default `"ascend"`, as the Data API's. */
   sortOrder?: SortOrder;
 }
 
+/** What the server says about a page of records: where they came from and how many there are. */
 export interface DataInfo {
+  /** The hosted file. */
   database: string;
+  /** The layout the records were read through. */
   layout: string;
+  /** The layout's base table occurrence. */
   table: string;
+  /** Records in the table. */
   totalRecordCount: number;
+  /** Records the find matched (every record, for a list): with `offset` and `limit`, what paging needs. */
   foundCount: number;
+  /** Records in this page. */
   returnedCount: number;
 }
 
+/** One page of records, as list and find resolve to. */
 export interface Page<R> {
+  /** The records, decoded. */
   data: R[];
+  /** Counts and names the server gives with them. */
   dataInfo: DataInfo;
 }
 
+/** What every call takes. */
 export interface CallOptions {
+  /**
+   * Aborts the call (a `NetworkError` with reason `aborted`); a request already sent may still take effect on the
+   * server.
+   */
   signal?: AbortSignal;
 }
 

@@ -77,7 +77,9 @@ export type ViewRecord<R extends AnyDefinition, P> = [P] extends [undefined]
 
 /** A related row for an edit to delete: a portal of the layout and the row's recordId. */
 export interface RelatedRow<D extends AnyDefinition> {
+  /** A portal of the layout that shows the row. */
   portal: keyof PortalsOf<D> & string;
+  /** The related row's own recordId (as its portal row's `recordId` reads). */
   recordId: string | number;
 }
 
@@ -91,7 +93,9 @@ export interface PortalEdits<D extends AnyDefinition> {
 export interface NewPortalRow {
   /** The row's table occurrence. */
   tableName: string;
+  /** The new row's recordId. */
   recordId: string;
+  /** Its modId. */
   modId: string;
 }
 

@@ -4,14 +4,19 @@
 
 /** The call that failed: method and path only, never credentials or tokens. */
 export interface FailedCall {
+  /** The HTTP method. */
   method: string;
+  /** The path under the Data API's root (`/databases/Contacts/layouts/Contacts/records`). */
   path: string;
 }
 
 /** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */
 export class ProtocolError extends Error {
+  /** The HTTP status of the answer. */
   declare readonly httpStatus: number;
+  /** The answer's first characters (a proxy's HTML page, say), for the log. */
   declare readonly bodyStart: string;
+  /** The call that got the answer. */
   declare readonly call: FailedCall;
 
   constructor(
@@ -34,6 +39,7 @@ export class ProtocolError extends Error {
  * (or keeping) the rest. Never retried: the same call would get the same answer.
  */
 export class ResponseTooLargeError extends ProtocolError {
+  /** The bound the answer passed: the client's `maxResponseBytes`. */
   declare readonly maxResponseBytes: number;
 
   constructor(httpStatus: number, call: FailedCall, maxResponseBytes: number) {
@@ -45,7 +51,9 @@ export class ResponseTooLargeError extends ProtocolError {
 
 /** The request did not complete: the caller aborted it, it timed out, or the connection failed. */
 export class NetworkError extends Error {
+  /** Why: the caller's signal aborted it, `timeoutMs` passed, or the connection failed (refused, reset, DNS). */
   declare readonly reason: "aborted" | "timeout" | "connection";
+  /** The call that did not complete. */
   declare readonly call: FailedCall;
 
   constructor(message: string, reason: "aborted" | "timeout" | "connection", call: FailedCall, options?: { cause?: unknown }) {

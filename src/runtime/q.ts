@@ -14,7 +14,9 @@ export type HelperName = "eq" | "lt" | "lte" | "gt" | "gte" | "between" | "words
  * helpers make criteria: an object of the same shape from anywhere else is refused as a value.
  */
 export interface Criterion<H extends HelperName = HelperName, V = unknown> {
+  /** The helper that built it (`"gte"`, `"beginsWith"`...). */
   readonly helper: H;
+  /** The values given to it. */
   readonly args: readonly V[];
 }
 
@@ -28,11 +30,20 @@ const ORDERED = Object.freeze({ ...ANY_FIELD, lt: true, lte: true, gt: true, gte
  * have no order helpers: FileMaker's text ranges and comparisons (`a...m`, `<m`) stay reachable through `q.raw`.
  */
 export const HELPERS_BY_KIND = Object.freeze({
+  /**
+   * Text fields: equality, emptiness, words, prefixes, suffixes, substrings; no order helpers (`q.raw` reaches
+   * FileMaker's text ranges).
+   */
   text: Object.freeze({ ...ANY_FIELD, words: true, beginsWith: true, endsWith: true, contains: true } as const),
+  /** Number fields: equality, emptiness and order. */
   number: ORDERED,
+  /** Date fields (ISO `YYYY-MM-DD`): equality, emptiness and order. */
   date: ORDERED,
+  /** Time fields (`HH:MM:SS`): equality, emptiness and order. */
   time: ORDERED,
+  /** Timestamp fields (ISO): equality, emptiness and order. */
   timestamp: ORDERED,
+  /** Container fields: equality and emptiness. */
   container: ANY_FIELD,
 } satisfies Readonly<Record<FieldKind, Allowed>>);
 
@@ -60,7 +71,18 @@ function make<H extends HelperName, V>(helper: H, args: readonly V[]): Criterion
 
 type Builders = { readonly [H in HelperName]: (...args: never[]) => Criterion<H, unknown> };
 
-/** The find helpers; docs/finding.md (and DESIGN.md) says what each one sends and where it applies. */
+/**
+ * The find helpers: each builds one criterion of a find request, for the kinds of field it applies to
+ * (`HELPERS_BY_KIND`), and escapes the values it is given, so that a user's text never becomes find syntax. A plain
+ * value in a request means "equals exactly"; only `q.raw` sends FileMaker's find syntax as written.
+ *
+ * @example
+ * ```ts
+ * const { data } = await contacts.find({
+ *   query: [{ "Last Name": q.beginsWith(typed), Birthday: q.between("1980-01-01", "1989-12-31") }, { Email: q.empty(), omit: true }],
+ * });
+ * ```
+ */
 export const q = Object.freeze({
   /** Equals exactly, like a plain value; `null` finds empty fields. */
   eq: <V extends Comparable | null>(value: V): Criterion<"eq", V> => make("eq", [value]),

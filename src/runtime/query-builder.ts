@@ -17,9 +17,13 @@ interface QueryState {
 
 /** What `run()` sends: the find's options, or a list's when the query has no request. */
 export interface QueryOptions<D extends AnyDefinition, P = undefined> {
+  /** The find requests: those of `where()` and `or()`, then those of `omit()`. */
   readonly query: readonly QueryOf<D>[];
+  /** The sort keys of `sortBy()`, in order. */
   readonly sort: readonly SortSpec<SortNameOf<D>>[];
+  /** One-based index of the first record, from `offset()`. */
   readonly offset?: number;
+  /** Records per page, from `limit()`. */
   readonly limit?: number;
   /**
    * The chosen portals; absent (`never`) for a query without `portals()`. Not `P` itself: under
@@ -41,6 +45,7 @@ export interface QueryTarget<D extends AnyDefinition> {
   listAll(options: Omit<QueryOptions<D, object>, "query"> & StreamQueryOptions): AsyncIterable<unknown>;
 }
 
+/** What a query's `all()` takes: the page size it reads by. */
 export interface StreamQueryOptions extends CallOptions {
   /** Records fetched per request (default 500, or the query's limit when smaller). */
   pageSize?: number;
@@ -61,6 +66,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
   readonly #client: QueryTarget<D>;
   readonly #state: QueryState;
 
+  /** @internal Queries are made by a layout client's `query()`. */
   constructor(client: QueryTarget<D>, state: QueryState = { requests: [], sort: [] }) {
     this.#client = client;
     // The state itself is private (never frozen: nothing outside reaches it); the arrays it hands out are frozen.
@@ -133,6 +139,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
     return (stream.query.length ? this.#client.findAll(stream) : this.#client.listAll(stream)) as AsyncIterable<ViewRecord<D, P>>;
   }
 
+  /** `for await (const record of query)`: every matching record, page by page, as `all()`. */
   [Symbol.asyncIterator](): AsyncIterator<ViewRecord<D, P>> {
     return this.all()[Symbol.asyncIterator]();
   }

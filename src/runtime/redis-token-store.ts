@@ -1,6 +1,10 @@
-// @fmgen/runtime/redis-token-store: a TokenStore over a Redis client the app made and connected (node-redis v4 and
-// later, or ioredis), for processes on several machines. It imports neither client (the app's is used through its
-// get, set and del) and no node: module, so it loads on every entry, fetch-only runtimes included.
+/**
+ * A {@link TokenStore} over a Redis client the app made and connected (node-redis v4 and later, or ioredis), for
+ * processes on several machines. It imports neither client (the app's is used through its get, set and del) and no
+ * `node:` module, so it loads on every entry, fetch-only runtimes included.
+ *
+ * @module \@fmgen/runtime/redis-token-store
+ */
 import type { TokenStore } from "./token-store.js";
 
 export type { TokenStore } from "./token-store.js";
@@ -10,17 +14,23 @@ export type { TokenStore } from "./token-store.js";
  * have, and their `on("error")` when there is one.
  */
 export interface RedisClientLike {
+  /** Reads a key: the token, or null. */
   get(key: string): Promise<unknown>;
+  /** Stores a token under a key, with the store's expiry when it has `ttlMs`. */
   set(key: string, value: string, ...expiry: never[]): Promise<unknown>;
+  /** Deletes a key (a logout). */
   del(key: string): Promise<unknown>;
 }
 
 /** What went wrong with Redis: a command that failed or outlasted `timeoutMs`, or the client's `error` event. */
 export interface RedisTokenStoreFailure {
+  /** The store's operation that failed, or `client` for the client's own `error` event. */
   op: "get" | "set" | "delete" | "client";
+  /** A command that failed, or one that outlasted `timeoutMs`. */
   kind: "error" | "timeout";
 }
 
+/** What `redisTokenStore` takes: key prefix, token lifetime, command time limit and the failure callback. */
 export interface RedisTokenStoreOptions {
   /** What every key starts with (default `"fmgen:"`): the store's keys apart from the app's own. */
   prefix?: string;
@@ -52,6 +62,17 @@ export interface RedisTokenStoreOptions {
  * gone away degrades to one login per process, never to a failed call or an unhandled error. The store listens to the
  * client's `error` events (reported as op `client`): node-redis ends the process on one nobody listens to. Each store
  * adds one listener: make one store per client and keep it, not one per request.
+ *
+ * @example
+ * ```ts
+ * import { createClient as createRedisClient } from "redis";
+ * import { redisTokenStore } from "@fmgen/runtime/redis-token-store";
+ *
+ * const redis = createRedisClient({ url: process.env.REDIS_URL! });
+ * const tokenStore = redisTokenStore(redis, { ttlMs: 24 * 60 * 60_000 }); // listens to `error` before connecting
+ * await redis.connect();
+ * const fm = createClient({ server, database: Contacts, auth, tokenStore });
+ * ```
  */
 export function redisTokenStore(client: RedisClientLike, options: RedisTokenStoreOptions = {}): TokenStore {
   const named = (what: string) => new TypeError(`redisTokenStore: ${what}`);

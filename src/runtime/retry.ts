@@ -1,6 +1,7 @@
 import { NetworkError, ProtocolError, ResponseTooLargeError } from "./protocol-errors.js";
 import { neverReachedServer } from "./call-bounds.js";
 
+/** How a client retries what is safe to retry; `retry` options take any part of it. */
 export interface RetryPolicy {
   /** Extra attempts after the first (default 3). */
   retries: number;

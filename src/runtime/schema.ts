@@ -1,9 +1,16 @@
-// @fmgen/runtime/schema for bundlers and runtimes without Node's modules (the "workerd", "browser" and "default"
-// export conditions): zod imported as usual, so that a bundler includes it, or leaves it out with every
-// `<Name>Schema` the app does not use (generated modules mark the call pure). A bundler must still resolve zod
-// here: only the generated schemas.ts imports this entry, and index.ts does not re-export it, so that an app
-// without schemas never gets here. Node, Deno and Bun get schema-node.ts, which loads zod only when a schema is
-// first used.
+/**
+ * `recordSchema`, what generated `<Name>Schema` exports are: zod schemas of records as the runtime returns them, for
+ * checking records that come from elsewhere (a queue, a cache, a request body). zod is an optional peer dependency:
+ * only apps that use a schema need it.
+ *
+ * For bundlers and runtimes without Node's modules (the "workerd", "browser" and "default" export conditions) zod is
+ * imported as usual, so that a bundler includes it, or leaves it out with every `<Name>Schema` the app does not use
+ * (generated modules mark the call pure). A bundler must still resolve zod here: only the generated schemas.ts
+ * imports this entry, and index.ts does not re-export it, so that an app without schemas never gets here. Node, Deno
+ * and Bun get schema-node.ts, which has the same signature and loads zod only when a schema is first used.
+ *
+ * @module \@fmgen/runtime/schema
+ */
 import { z } from "zod";
 import type { LayoutSpec } from "./definition.js";
 import { buildRecordSchema } from "./record-schema.js";

@@ -10,7 +10,9 @@ import { describe } from "./codecs.js";
 
 /** A script to run: its name (one of the database's, when the client has a database definition) and parameter. */
 export interface ScriptCall<Name extends string = string> {
+  /** The script's name as the file has it. */
   name: Name;
+  /** What `Get(ScriptParameter)` returns in the script. */
   param?: string;
 }
 
@@ -26,20 +28,26 @@ export interface ScriptOptions<Name extends string = string> {
 
 /** How a script ended: `error` "0" on success, else FileMaker's error code; `result` what it returned, if anything. */
 export interface ScriptResult {
+  /** What the script passed to Exit Script, if anything. */
   result?: string;
+  /** FileMaker's error code the script ended with: "0" on success. */
   error: string;
 }
 
 /** The results of the scripts a call ran, by phase. */
 export interface ScriptResults {
+  /** The `prerequest` script's, which ran before the action. */
   prerequest?: ScriptResult;
+  /** The `presort` script's, which ran after the action, before the sort. */
   presort?: ScriptResult;
+  /** The `script` option's, which ran last. */
   after?: ScriptResult;
 }
 
 /** `{ scripts }` when options `O` name a script; `Else` (nothing added) when they do not. */
 export type ScriptsOf<O, Else = unknown> = O extends { script: object } | { prerequest: object } | { presort: object } ? { scripts: ScriptResults } : Else;
 
+/** How a write is entered: "user" (as through a layout: every validation applies) or "script" (as a script step). */
 export type EntryMode = "user" | "script";
 
 /** How a create or edit is entered (default "user" for both). */
@@ -118,8 +126,11 @@ export function assertScripts<T extends { readonly scripts?: ScriptResults }>(re
 
 /** A script a call ran ended with an error (`assertScripts`): its phase, FileMaker's error code and its result. */
 export class ScriptError extends Error {
+  /** Which of the call's scripts failed. */
   declare readonly phase: keyof ScriptResults;
+  /** FileMaker's error code it ended with. */
   declare readonly code: string;
+  /** What it passed to Exit Script, if anything. */
   declare readonly result?: string | undefined;
 
   constructor(phase: keyof ScriptResults, code: string, result?: string) {

@@ -42,9 +42,16 @@ export function checkAuth(auth: Auth): string {
   return prefix as string;
 }
 
+/**
+ * The credentials of an external FileMaker data source the file's layouts read through, sent with the login
+ * (`fmDataSource`).
+ */
 export interface ExternalDataSource {
+  /** The external file's name. */
   database: string;
+  /** An account of that file. */
   username: string;
+  /** Its password. */
   password: string;
 }
 

@@ -9,8 +9,11 @@
  * store's error as its cause); a token the client obtained is kept whatever the store does.
  */
 export interface TokenStore {
+  /** The token stored under `key`, or undefined. */
   get(key: string): Promise<string | undefined>;
+  /** Stores a session's token under `key` (replacing any). */
   set(key: string, token: string): Promise<void>;
+  /** Forgets `key`'s token (after a logout, or a token the server refused). */
   delete(key: string): Promise<void>;
 }
 

@@ -6,10 +6,13 @@ import type { CallOptions } from "./paging.js";
 import type { Session } from "./session.js";
 import { segment, type WireRequest } from "./transport.js";
 
+/** What a layout client's `upload` takes: the repetition, and the file's name and type. */
 export interface UploadOptions extends CallOptions {
   /** One-based repetition (default 1). */
   repetition?: number;
+  /** The file's name as FileMaker keeps it (default: a path's base name, a `File`'s name, else `upload.bin`). */
   filename?: string;
+  /** The file's MIME type (default: a `Blob`'s type, else `application/octet-stream`). */
   contentType?: string;
 }
 

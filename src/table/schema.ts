@@ -114,4 +114,8 @@ export const tableDescriptionSchema = z
 
 export type TableFieldDescription = z.infer<typeof tableFieldSchema>;
 export type TableRelationDescription = z.infer<typeof tableRelationSchema>;
+/**
+ * A table description as written (`<Name>.table.json`, or an object): the table occurrence, its key, fields and
+ * relations; defaults not yet filled in.
+ */
 export type TableDescriptionInput = z.infer<typeof tableDescriptionSchema>;

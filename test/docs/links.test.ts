@@ -22,7 +22,8 @@ function linksOf(markdown: string): { target: string; line: number }[] {
   for (const { text, line } of prose) lines[line - 1] = text;
   const text = Array.from(lines, (l) => l ?? "").join("\n").replace(/`[^`]*`/g, (code) => code.replace(/[^\n]/g, " "));
   const links: { target: string; line: number }[] = [];
-  for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) {
+  // A backslash-escaped bracket (`\[asyncIterator\]()`, as TypeDoc writes a symbol's name) is text, not a link.
+  for (const m of text.matchAll(/(?<!\\)!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) {
     links.push({ target: m[1]!, line: text.slice(0, m.index).split("\n").length });
   }
   return links;
@@ -99,6 +100,12 @@ describe("the check (this test can fail)", () => {
       "README.md:10: ../../etc/passwd: outside the repository",
       "docs/sub/index.md:1: guide.md: no such file (docs/sub/guide.md)",
     ]);
+  });
+
+  it("takes a backslash-escaped bracket for text, not a link", () => {
+    const dir = mkdtempSync(join(tmpdir(), "links-escaped-"));
+    writeFileSync(join(dir, "a.md"), "##### \\[asyncIterator\\]()\n[a \\] b](#nowhere)\n");
+    expect(brokenLinks(dir, ["a.md"])).toEqual(["a.md:2: #nowhere: a.md has no heading with the anchor #nowhere"]);
   });
 
   it("reads a heading's anchor as GitHub does: HTML tags dropped, inline code kept as its text", () => {

@@ -3,13 +3,14 @@ import type { IncomingMessage } from "node:http";
 import { SessionGlobals } from "./globals.js";
 
 /**
- * A static API key, as a proxy in front of the Data API and OData takes it (OttoFMS, for example; data-api-server.md,
- * section 9; odata-server.md, section 8): requests under `pathPrefix` (default none: the emulator's own
+ * A static API key, as a proxy in front of the Data API and OData takes it (OttoFMS, for example; docs/emulator.md,
+ * "Other sign-ins"): requests under `pathPrefix` (default none: the emulator's own
  * `/fmi/data/...` and `/fmi/odata/v4/...` paths) that send `Authorization: Bearer <key>` are served with no login,
  * as if the key were a live session token of every hosted database (Data API) or an account with `fmodata` (OData).
  * Both APIs check keys here, in the hosted file, which neither API owns.
  */
 export interface ApiKey {
+  /** The key a client sends as `Authorization: Bearer <key>`. */
   key: string;
   /** Where the proxy serves the Data API: `/otto` serves it at `/otto/fmi/data/{version}/...`. */
   pathPrefix?: string;

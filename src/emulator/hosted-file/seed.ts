@@ -28,7 +28,9 @@ export const seedSchema = z
   })
   .strict();
 
+/** What an emulator starts with (`data`: this object, or a JSON file of it): accounts, and records per table. */
 export interface SeedData {
+  /** Accounts to sign in with, as `EmulatorOptions.accounts` takes them. */
   accounts?: z.infer<typeof seedSchema>["accounts"];
   /** Table name -> records, each field name -> wire value. */
   records?: Record<string, Record<string, string | number>[]> | undefined;

@@ -25,6 +25,10 @@ export interface FmidAccount {
   privileges?: readonly string[];
 }
 
+/**
+ * An account of the emulator: `{ username, password }`, `{ oauth: { requestId, identifier } }` or `{ fmid }`, each
+ * with optional `privileges` (default `["fmrest", "fmodata"]`: both APIs).
+ */
 export type Account = PasswordAccount | OAuthAccount | FmidAccount;
 
 /** What a login request carries. */

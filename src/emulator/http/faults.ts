@@ -8,9 +8,15 @@
  * drop / html / truncate when the draw says so; `after`: drop / html / truncate otherwise.
  */
 
+/** Every fault kind: what `FaultOptions.kinds` defaults to, and the keys of `stats().faults`. */
 export const FAULT_KINDS = ["drop", "html", "truncate", "revoke", "restart", "capacity812", "capacity956"] as const;
+/**
+ * A kind of injected fault: a dropped connection, an HTML 5xx page, a truncated body, a revoked token, a restart
+ * (every session dropped), or FileMaker's capacity errors 812 and 956.
+ */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** Which faults the emulator injects, how often and in what order: seeded, so a failing test replays. */
 export interface FaultOptions {
   /** PRNG seed (default 1): the same seed and the same request order give the same faults. */
   seed?: number;

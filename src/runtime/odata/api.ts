@@ -19,11 +19,13 @@ export type ODataAuth =
   /** A proxy (OttoFMS) that takes a static bearer key, under its path prefix (`/otto`). */
   | { apiKey: string; pathPrefix?: string };
 
+/** What `createODataClient` takes on every entry; the Node entry adds `dispatcher`, the fetch entry `fetch`. */
 export interface CommonODataClientOptions<Db extends string = string> {
   /** `https://fms.example.com`: the client appends `/fmi/odata/v4/{database}`. */
   server: string;
   /** The hosted file, without `.fmp12`. Tables of another database are refused (at compile time for generated ones). */
   database: Db;
+  /** How each request signs in: an account with the `fmodata` privilege, a Claris ID token, or a proxy's API key. */
   auth: ODataAuth;
   /**
    * Address tables and fields by FileMaker's ids (FMTID/FMFID, `Prefer: fmodata.entity-ids`) and map answers back to
@@ -44,6 +46,7 @@ export interface CommonODataClientOptions<Db extends string = string> {
   insecure?: "warn" | "refuse" | "allow";
 }
 
+/** Options of `upload`: the file's name and type as FileMaker keeps them. */
 export interface UploadOptions extends CallOptions {
   /** The file's name as FileMaker keeps it (default `Untitled` with the type's extension). */
   filename?: string;
@@ -53,19 +56,38 @@ export interface UploadOptions extends CallOptions {
 
 /** A container's file, as `download` reads it; the same shape as the Data API runtime's. */
 export interface ContainerFile {
+  /** The file's name, as FileMaker keeps it. */
   name: string;
+  /** Its MIME type (`image/png`), as the server says. */
   type: string;
+  /** Its size in bytes, when the server says (`undefined` when it streams without a length). */
   size: number | undefined;
+  /**
+   * The bytes as a stream, for passing on without holding the file in memory; read it once, or use `bytes()` /
+   * `blob()`.
+   */
   body: ReadableStream<Uint8Array>;
+  /** Reads the whole file into memory. */
   bytes(): Promise<Uint8Array>;
+  /** Reads the whole file into a `Blob` of its type. */
   blob(): Promise<Blob>;
 }
 
+/**
+ * The typed calls on one table, from `od.table(Definition)`: rows read, written, counted, related, and their
+ * containers.
+ */
 export interface TableClient<D extends AnyTable> {
+  /** The table's definition, as given to `od.table()`. */
   readonly definition: D;
+  /**
+   * One page of rows: `filter` (the `f` helpers), `select`, `expand`, `orderBy`, `top`, `skip`, `count`. The row type
+   * has only the selected fields.
+   */
   list<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     options?: ListOptions<D, S, E, Sc>,
   ): Promise<ListResult<RowResult<D, S, E, Sc>>>;
+  /** One row by its key (or `{ rowId }`); a missing row is a `RecordMissingError`. */
   get<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     row: RowRef<D>,
     options?: ReadOptions<S, E, Sc>,
@@ -74,15 +96,19 @@ export interface TableClient<D extends AnyTable> {
   all<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     options?: AllOptions<D, S, E, Sc>,
   ): AsyncIterable<RowResult<D, S, E, Sc>>;
+  /** How many rows the filter matches (every row without one). */
   count(options?: { filter?: FilterOf<D> } & CallOptions): Promise<number>;
   /** Creates a row; resolves to the new row as stored (auto-entered values included). */
   create(row: InsertOf<D>, options?: CallOptions): Promise<RowOf<D>>;
+  /** Changes some fields of one row; the fields not named keep their values. */
   update(row: RowRef<D>, changes: UpdateOf<D>, options?: CallOptions): Promise<void>;
+  /** Deletes one row. */
   delete(row: RowRef<D>, options?: CallOptions): Promise<void>;
   /** Updates every row the filter matches; resolves to how many. */
   updateWhere(filter: FilterOf<D>, changes: UpdateOf<D>, options?: CallOptions): Promise<number>;
   /** Deletes every row the filter matches; resolves to how many. */
   deleteWhere(filter: FilterOf<D>, options?: CallOptions): Promise<number>;
+  /** Puts a file into one row's container field (OData's binary `PATCH`), replacing what it held. */
   upload(row: RowRef<D>, field: ContainerNameOf<D>, data: Blob | Uint8Array | ArrayBuffer, options?: UploadOptions): Promise<void>;
   /** The container's file, or `null` when it is empty. */
   download(row: RowRef<D>, field: ContainerNameOf<D>, options?: CallOptions): Promise<ContainerFile | null>;
@@ -96,18 +122,33 @@ export interface TableClient<D extends AnyTable> {
 
 /** What a script run answers: FileMaker's error code (0 on success) and its result; a failing script is data, not an error. */
 export interface ScriptRunResult {
+  /** FileMaker's error code of the script: 0 when it succeeded. */
   code: number;
+  /** What the script passed to Exit Script, when it passed anything. */
   result?: string;
 }
 
+/**
+ * The client of one hosted database through its OData API, from `createODataClient`. OData has no session: each
+ * request carries the credential.
+ */
 export interface ODataClient<Db extends string = string> {
+  /** The hosted file this client reads and writes. */
   readonly database: Db;
+  /** The typed calls on one table of this database. */
   table<D extends TableOfDatabase<Db>>(definition: D): TableClient<D>;
+  /** How many rows of a table the filter matches: `od.count(T, opts)` is `od.table(T).count(opts)`. */
   count<D extends TableOfDatabase<Db>>(definition: D, options?: { filter?: FilterOf<D> } & CallOptions): Promise<number>;
   /** One atomic changeset: every step applies, or none does. Results in the order of the steps. */
   batch<const Steps extends readonly BatchStep<unknown>[]>(build: (b: BatchBuilder<Db>) => Steps, options?: BatchOptions): Promise<BatchResults<Steps>>;
+  /**
+   * Runs a script of the file with an optional parameter (a string, number or JSON-able object); its failure is data
+   * (`code`), not an exception.
+   */
   runScript(name: string, options?: { param?: string | number | object } & CallOptions): Promise<ScriptRunResult>;
+  /** Schema changes: create and delete tables, fields and indexes. */
   readonly schema: SchemaCalls;
+  /** The database's webhooks: add, list, remove. */
   readonly webhooks: WebhookCalls<Db>;
   /** Releases what the client owns (its connection pool on Node). */
   close(): Promise<void>;

@@ -5,6 +5,7 @@
  * another client did since): `results` holds every step's result, `null` for each such row.
  */
 export class BatchReadBackError extends Error {
+  /** Every step's result, in order, `null` for each created row that could not be read back. */
   declare readonly results: unknown[];
   constructor(message: string, results: unknown[]) {
     super(message);

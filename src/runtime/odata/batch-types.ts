@@ -16,18 +16,35 @@ export interface BatchStep<R> {
 
 /** The writes a changeset may hold on one table. */
 export interface BatchTable<D extends AnyTable> {
+  /** Creates a row; the batch's result for it is the row as stored. */
   create(row: InsertOf<D>): BatchStep<RowOf<D>>;
+  /** Changes some fields of one row. */
   update(row: RowRef<D>, changes: UpdateOf<D>): BatchStep<void>;
+  /** Deletes one row. */
   delete(row: RowRef<D>): BatchStep<void>;
+  /** Changes every row the filter matches; the result is how many. */
   updateWhere(filter: FilterOf<D>, changes: UpdateOf<D>): BatchStep<number>;
+  /** Deletes every row the filter matches; the result is how many. */
   deleteWhere(filter: FilterOf<D>): BatchStep<number>;
 }
 
+/**
+ * What `od.batch`'s callback gets: it returns the steps, each made through `b.table(T)`.
+ *
+ * @example
+ * ```ts
+ * const [contact, invoice] = await od.batch((b) => [
+ *   b.table(Contacts).create({ "First Name": "Katherine", "Last Name": "Johnson" }),
+ *   b.table(Invoices).create({ ContactID: 1, Amount: 99.95 }),
+ * ]);
+ * ```
+ */
 export interface BatchBuilder<Db extends string> {
   /** A table of the client's database: a table of another database fails to compile (and is refused at run time). */
   table<D extends TableOfDatabase<Db>>(definition: D): BatchTable<D>;
 }
 
+/** What `od.batch` takes: what every call takes. */
 export interface BatchOptions extends CallOptions {}
 
 /** The results of a batch's steps, in their order and types. */

@@ -12,7 +12,9 @@ import { setOwn } from "../own.js";
 
 export type { FieldKind };
 
+/** One field of a table spec: what the runtime needs to encode, decode and check its values. */
 export interface TableFieldSpec {
+  /** The field's kind: it picks the codec, as for the Data API. */
   readonly type: FieldKind;
   /** Calculation, summary, global or protected auto-enter: never written by clients (create/update refuse it). */
   readonly readOnly?: boolean;
@@ -26,6 +28,7 @@ export interface TableFieldSpec {
   readonly id?: string;
 }
 
+/** A navigation property of a table: the table occurrence it reaches and how many rows. */
 export interface RelationSpec {
   /** The table occurrence (entity set) the navigation property reaches. */
   readonly table: string;
@@ -39,6 +42,10 @@ export interface RelationSpec {
   readonly target: () => TableSpec;
 }
 
+/**
+ * What the runtime knows of a table at run time: its name, database, key, fields and relations; `fmgen` writes it
+ * from the table's description.
+ */
 export interface TableSpec {
   /** The hosted file without `.fmp12`; a client of another database refuses the table. */
   readonly database: string;
@@ -48,6 +55,7 @@ export interface TableSpec {
   readonly id?: string;
   /** The primary key field; absent: rows are addressed by ROWID only. */
   readonly key?: string;
+  /** The fields, by name. */
   readonly fields: Readonly<Record<string, TableFieldSpec>>;
   /** Navigation properties, by name. */
   readonly relations?: Readonly<Record<string, RelationSpec>>;
@@ -55,24 +63,34 @@ export interface TableSpec {
 
 /** What a table definition's type carries: the read shape of a row, the relations' target tables, the spec's literal type. */
 export interface TableTypes {
+  /** The read shape of a row (`<Name>Row`). */
   row: object;
   /** Relation name -> the target table's definition (`typeof Invoices`). */
   relations: object;
+  /** The spec's literal type: keys, read-only fields and relations' cardinality are derived from it. */
   spec: TableSpec;
 }
 
 /** The key of a definition's types: declared, never present at run time. */
 declare const tableTypes: unique symbol;
+/** The type of the phantom key under which a table definition carries its TypeScript shapes. */
 export type TableTypesKey = typeof tableTypes;
 
+/**
+ * A table definition: its spec, and its TypeScript shapes as a phantom type. What generated table modules export per
+ * table occurrence and `od.table()` takes; made by `defineTable`.
+ */
 export interface TableDefinition<T extends TableTypes = AnyTableTypes> extends TableSpec {
   /** Phantom: the table's types, never present at run time. */
   readonly [tableTypes]: T;
 }
 
+/** The types of a table definition written without generated shapes: any row. */
 export interface AnyTableTypes extends TableTypes {
+  /** Any field, of any value. */
   row: Record<string, unknown>;
   relations: Record<string, AnyTable>;
+  /** Any spec. */
   spec: TableSpec;
 }
 

@@ -13,7 +13,9 @@ export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } f
 /** An OData error answer. `code` is FileMaker's code as the answer gives it, a string: "101", "8309", "-1023", "212". */
 export class ODataError extends Error {
   // Declared, not defined: each is assigned once below.
+  /** FileMaker's error code of the answer (`error.code`), as a string. */
   declare readonly code: string;
+  /** The HTTP status of the answer. */
   declare readonly httpStatus: number;
   /** The method and the path below the database: never credentials, tokens or the server's address. */
   declare readonly call: FailedCall;
@@ -100,8 +102,11 @@ export function odataError(code: string, message: string, httpStatus: number, ca
  * one): names the table, the field and the raw value, so that a definition out of step with the file is found.
  */
 export class ODataDecodeError extends Error {
+  /** The table the row was read from. */
   declare readonly table: string;
+  /** The field whose value did not decode. */
   declare readonly field: string;
+  /** The value as it travelled. */
   declare readonly value: unknown;
 
   constructor(table: string, field: string, value: unknown, expected: string) {

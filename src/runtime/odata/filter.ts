@@ -96,14 +96,29 @@ const combine =
     return new Filter(operands.length === 1 ? operands[0]! : { kind, operands });
   };
 
+/**
+ * The `$filter` helpers of OData's list, count, `all`, `updateWhere`, `deleteWhere` and webhooks: each takes a field
+ * of the table and a value of its type, and the value is always sent as a literal (quoted, escaped), never as syntax.
+ * The table's field types check the names and values at compile time, and the client checks them again at run time.
+ *
+ * @example
+ * ```ts
+ * const typed = "Lov"; // what a user typed: a value, never syntax
+ * const { value } = await od.table(Contacts).list({
+ *   filter: f.and(f.eq("Status", "Active"), f.or(f.startsWith("Last Name", typed), f.gte("Birthday", "1990-01-01"))),
+ * });
+ * ```
+ */
 export const f = {
   /** Equal: `f.eq("Status", "Active")`. `null` matches an empty field. */
   eq: equality("eq", "eq"),
   /** Not equal; `f.ne("Email", null)`: the field is not empty. */
   ne: equality("ne", "ne"),
+  /** Less than: numbers, dates, times and timestamps, as their values order. */
   lt: order("lt", "lt"),
   /** Less than or equal (OData's `le`). */
   lte: order("le", "lte"),
+  /** Greater than (OData's `gt`). */
   gt: order("gt", "gt"),
   /** Greater than or equal (OData's `ge`). */
   gte: order("ge", "gte"),
@@ -122,10 +137,15 @@ export const f = {
   isNull: <const K extends string>(field: K): Filter<Need<K, FieldKind>> => new Filter({ kind: "compare", op: "eq", field: fieldName(field, "isNull"), value: null }),
   /** The text field contains `value` (case as the server compares it). Text fields only. */
   contains: text("contains", "contains"),
+  /** The text field starts with `value`. Text fields only. */
   startsWith: text("startswith", "startsWith"),
+  /** The text field ends with `value`. Text fields only. */
   endsWith: text("endswith", "endsWith"),
+  /** Every filter given matches (at least one). */
   and: combine("and"),
+  /** Any of the filters given matches (at least one). */
   or: combine("or"),
+  /** The filter does not match. */
   not: <N>(filter: Filter<N>): Filter<N> => new Filter({ kind: "not", operand: nodeOf(filter, "f.not(…)") }),
   /**
    * OData syntax written by hand, sent as it is: the only way to reach what the helpers do not (functions, arithmetic,

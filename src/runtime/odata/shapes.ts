@@ -28,7 +28,12 @@ export type ExpandOf<D extends AnyTable> = {
   readonly [R in RelationNameOf<D>]?: true | ExpandOptions<RelationsOf<D>[R]>;
 };
 
+/** What every OData call takes. */
 export interface CallOptions {
+  /**
+   * Aborts the call (a `NetworkError` with reason `aborted`); a request already sent may still take effect on the
+   * server.
+   */
   signal?: AbortSignal;
 }
 
@@ -37,10 +42,13 @@ export type OrderByOf<D extends AnyTable> = FieldNameOf<D> | readonly [FieldName
 
 /** A row's special columns, on request (`specialColumns: true`): FileMaker's ROWID and ROWMODID. */
 export interface SpecialColumns {
+  /** FileMaker's ROWID: the row's internal id, what `{ rowId }` references take. */
   rowId: number;
+  /** FileMaker's ROWMODID: how many times the row was modified. */
   modId: number;
 }
 
+/** What `get` takes: the shape of the row to read. */
 export interface ReadOptions<S, E, Sc extends boolean | undefined> {
   /** Only these fields come back, and only they are on the row's type. */
   select?: S;
@@ -48,13 +56,22 @@ export interface ReadOptions<S, E, Sc extends boolean | undefined> {
   expand?: E;
   /** The row's ROWID and ROWMODID as `rowId` and `modId`. */
   specialColumns?: Sc;
+  /** Aborts the call (a `NetworkError` with reason `aborted`). */
   signal?: AbortSignal;
 }
 
+/**
+ * What `list` takes: which rows (`filter`, `orderBy`, `top`, `skip`), their shape (`select`, `expand`,
+ * `specialColumns`) and `count`.
+ */
 export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends ReadOptions<S, E, Sc> {
+  /** Only the rows this filter matches: built with the `f` helpers, typed by the table's fields. */
   filter?: FilterOf<D>;
+  /** Sort keys, first the most significant: a field (ascending) or `[field, "asc" | "desc"]`. */
   orderBy?: readonly OrderByOf<D>[];
+  /** At most this many rows (OData's `$top`). */
   top?: number;
+  /** Skip this many rows first (OData's `$skip`). */
   skip?: number;
   /** Also count every row the filter matches (`$count=true`), whatever `top` and `skip`. */
   count?: boolean;
@@ -62,21 +79,30 @@ export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | unde
 
 /** What an `expand` entry may set for a relation's rows. */
 export interface ExpandOptions<D extends AnyTable> {
+  /** Only these fields of the related rows. */
   select?: readonly FieldNameOf<D>[];
+  /** Only the related rows this filter matches. */
   filter?: FilterOf<D>;
+  /** The related rows' order. */
   orderBy?: readonly OrderByOf<D>[];
+  /** At most this many related rows per row. */
   top?: number;
+  /** Skip this many related rows first. */
   skip?: number;
+  /** The related rows' own relations to bring. */
   expand?: ExpandOf<D>;
 }
 
+/** What `all` takes: `list`'s options without paging (it pages by itself), and the page size. */
 export interface AllOptions<D extends AnyTable, S, E, Sc extends boolean | undefined> extends Omit<ListOptions<D, S, E, Sc>, "top" | "skip" | "count"> {
   /** Rows fetched per request (default 1,000): memory stays bounded by one page. */
   pageSize?: number;
 }
 
 
+/** What `list` resolves to: OData's `value` array, and the count when asked. */
 export interface ListResult<Row> {
+  /** The rows of this page. */
   value: Row[];
   /** The number of rows the filter matches, when `count: true` asked for it. */
   count?: number;

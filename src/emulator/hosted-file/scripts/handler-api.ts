@@ -12,9 +12,14 @@ import { sortRecords } from "../sorting.js";
 import { tableOf, type HostedDatabase, type StoredRecord } from "../store.js";
 import type { ScriptRecords } from "./script-module.js";
 
-/** A script step that failed, with its FileMaker error code. */
+/**
+ * A script step that failed, with its FileMaker error code: `records`' steps throw it (101 no such record, 306 modId
+ * mismatch, 5xx validation...). A handler may catch it, or throw one itself; uncaught, the script ends with that
+ * code as its script error.
+ */
 export class ScriptStepError extends Error {
   constructor(
+    /** FileMaker's error code the script ends with (`"401"`: no records match). */
     readonly code: string,
     message: string,
   ) {

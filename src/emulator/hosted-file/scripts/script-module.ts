@@ -11,7 +11,9 @@ import { checkCalculations, type Calculations } from "../calculations.js";
 
 /** A found set as a handler sees it (presort and after scripts): records as the Data API answers them. */
 export interface ScriptFoundSet {
+  /** Records the call's find matched (every record of the table, for a list). */
   foundCount: number;
+  /** Records in the layout's table. */
   totalRecordCount: number;
   /** Every record of the found set (not only the page the call answers), through the call's layout. */
   readonly records: readonly ScriptRecord[];
@@ -37,7 +39,7 @@ export interface ScriptContext {
 }
 
 /**
- * `records`, what a script handler changes data with (DESIGN.md, "Emulator additions"): find, read, create, edit
+ * `records`, what a script handler changes data with (docs/emulator.md, "Scripts: handlers"): find, read, create, edit
  * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
  * values (dates `MM/DD/YYYY`), the same type checks and modId increments as the Data API calls, in the calling
  * session (a global field written here is the session's, as `PATCH .../globals` sets it). A script's write is not
@@ -66,16 +68,31 @@ export interface ScriptRecords {
   delete(layout: string, recordId: string | number): void;
 }
 
+/** One sort key of `records.find`, as the Data API's `sort` has it. */
 export interface ScriptSort {
+  /** A field of the layout. */
   fieldName: string;
+  /** `"ascend"` (default) or `"descend"`. */
   sortOrder?: string;
 }
 
+/** Portal rows a handler writes with a record: portal name -> rows, each field name -> wire value. */
 export type ScriptPortalData = Readonly<Record<string, readonly Readonly<Record<string, string | number>>[]>>;
 
 /** What a handler returns: a result, nothing, or a result and an error (`error` 0 or absent: success). */
 export type ScriptReturn = string | number | undefined | void | { result?: string | number; error?: string | number };
 
+/**
+ * A script of the emulated file: gets the call's context, may read and change records, and returns the script's
+ * result (and error code).
+ *
+ * @example
+ * ```ts
+ * const handlers: ScriptHandlers = {
+ *   "Count Invoices": ({ param, records }) => String(records.find("Invoices", [{ ContactID: param }]).length),
+ * };
+ * ```
+ */
 export type ScriptHandler = (context: ScriptContext) => ScriptReturn | Promise<ScriptReturn>;
 
 /** The default export of a scripts module: script names to handlers. */
