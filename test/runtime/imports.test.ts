@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // DESIGN.md, "Runtime": it imports only undici and zod (and Node's own modules), never generator,
@@ -17,17 +18,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every module specifier of a file: static imports and re-exports (type-only too), side-effect imports, import(), require(). */
+/**
+ * Every module specifier of a file: static imports and re-exports (type-only too), side-effect imports, import(),
+ * require(). Read by TypeScript's own scanner, so that an import written in a comment (a TSDoc @example:
+ * `import { createClient } from "@fmgen/runtime"`) is not taken for one.
+ */
 function specifiers(source: string): string[] {
-  const patterns = [
-    /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
-    /\bimport\s*["']([^"']+)["']/g,
-    /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
-    /\brequire\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g,
-  ];
-  const found: string[] = [];
-  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]!);
-  return found;
+  return ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
 }
 
 /** Why a specifier is not allowed in a runtime file, or undefined when it is. */
@@ -49,6 +46,11 @@ describe("the runtime's imports", () => {
     expect(files.map((f) => relative(RUNTIME, f))).toEqual(expect.arrayContaining(["index.ts", "client.ts", "session.ts", "transport.ts", "layout-client.ts", "codecs.ts"]));
     const all = files.flatMap((f) => specifiers(readFileSync(f, "utf8")));
     expect(all).toEqual(expect.arrayContaining(["undici", "zod", "./errors.js"]));
+  });
+
+  it("reads imports as code, not as comments: a specifier in a doc comment's example is not one", () => {
+    const source = '/**\n * @example\n * import { x } from "@fmgen/runtime";\n */\n// import "lodash";\nimport type { A } from "./a.js";\nexport { b } from "./b.js";\nimport "./c.js";\nconst d = await import("./d.js");\n';
+    expect(specifiers(source).sort()).toEqual(["./a.js", "./b.js", "./c.js", "./d.js"]);
   });
 
   it.each(sourceFiles(RUNTIME).map((f) => [relative(RUNTIME, f), f]))("%s imports only relative runtime files, undici, zod and node:*", (_name, file) => {
