@@ -9,7 +9,7 @@
  * import { createClient, q } from "@fmgen/runtime";
  * import { Contact, Contacts } from "./generated/index.js";
  *
- * const fm = createClient({ server: "https://fms.example.com", database: Contacts, auth: { username, password } });
+ * const fm = createClient({ server: "https://fms.example.com", database: Contacts, auth: { username: "web", password: process.env.FM_PASSWORD! } });
  * const contacts = fm.layout(Contact);
  * const { data } = await contacts.find({ query: [{ "Last Name": q.beginsWith("Love") }], limit: 10 });
  * ```

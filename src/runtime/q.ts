@@ -78,6 +78,7 @@ type Builders = { readonly [H in HelperName]: (...args: never[]) => Criterion<H,
  *
  * @example
  * ```ts
+ * const typed = "Love"; // what a user typed: a value, never find syntax
  * const { data } = await contacts.find({
  *   query: [{ "Last Name": q.beginsWith(typed), Birthday: q.between("1980-01-01", "1989-12-31") }, { Email: q.empty(), omit: true }],
  * });

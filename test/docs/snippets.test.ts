@@ -1,6 +1,7 @@
 /**
- * Every ```ts and ```js block of README.md and docs/*.md compiles, so a documented pattern cannot stop compiling
- * unnoticed (`contacts.find({ ...query.toFindOptions(), script })` did once: TS2769 under exactOptionalPropertyTypes).
+ * Every ```ts and ```js block of README.md and of the markdown files of docs/ and its subfolders compiles (the generated
+ * API reference's too: its examples come from the sources' TSDoc `@example`s, which carry their
+ * `<!-- snippet: dir ... -->` line when they need one), so a documented pattern cannot stop compiling unnoticed (`contacts.find({ ...query.toFindOptions(), script })` did once: TS2769 under exactOptionalPropertyTypes).
  *
  * How a block is compiled (test/docs/snippets.ts): as its own module, in one program under tsconfig.json's options
  * (strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, NodeNext...), `@fmgen/runtime` and `fmgen/emulator`
@@ -43,10 +44,13 @@ import { compileSnippets, documentationSnippets, extractSnippets, type CompileOp
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The guide whose app snippet runs (and whose copy the failing-case test breaks). */
 const GUIDE = "docs/getting-started.md";
-const FILES = ["README.md", ...readdirSync(join(ROOT, "docs"))
-  .filter((f) => f.endsWith(".md"))
-  .sort()
-  .map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f.split("\\").join("/")}`)
+    .sort(),
+];
 
 /** What the documentation's prose establishes around its blocks (examples/contacts/__docs_context__.mts). */
 const CONTEXT = `
@@ -123,7 +127,7 @@ describe("the documentation's code blocks", () => {
     const skipped = snippets.filter((s) => s.skip !== undefined).map((s) => `${s.file} (${s.skip})`);
     expect({ compiled: snippets.length - skipped.length, skipped }).toMatchInlineSnapshot(`
       {
-        "compiled": 53,
+        "compiled": 67,
         "skipped": [
           "docs/emulator.md (JavaScript reading raw fetch answers, whose json() the checker types unknown: test/docs/snippets.test.ts runs it instead, its output against its comments)",
         ],

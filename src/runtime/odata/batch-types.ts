@@ -32,7 +32,12 @@ export interface BatchTable<D extends AnyTable> {
  * What `od.batch`'s callback gets: it returns the steps, each made through `b.table(T)`.
  *
  * @example
+ * <!-- snippet: dir examples/odata -->
  * ```ts
+ * import { createODataClient } from "@fmgen/runtime/odata";
+ * import { Contacts, Invoices } from "./generated/index.js";
+ *
+ * const od = createODataClient({ server: "https://fms.example.com", database: "Office", auth: { username: "web", password: process.env.FM_PASSWORD! } });
  * const [contact, invoice] = await od.batch((b) => [
  *   b.table(Contacts).create({ "First Name": "Katherine", "Last Name": "Johnson" }),
  *   b.table(Invoices).create({ ContactID: 1, Amount: 99.95 }),

@@ -102,7 +102,12 @@ const combine =
  * The table's field types check the names and values at compile time, and the client checks them again at run time.
  *
  * @example
+ * <!-- snippet: dir examples/odata -->
  * ```ts
+ * import { createODataClient, f } from "@fmgen/runtime/odata";
+ * import { Contacts } from "./generated/index.js";
+ *
+ * const od = createODataClient({ server: "https://fms.example.com", database: "Office", auth: { username: "web", password: process.env.FM_PASSWORD! } });
  * const typed = "Lov"; // what a user typed: a value, never syntax
  * const { value } = await od.table(Contacts).list({
  *   filter: f.and(f.eq("Status", "Active"), f.or(f.startsWith("Last Name", typed), f.gte("Birthday", "1990-01-01"))),

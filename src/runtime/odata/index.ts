@@ -5,11 +5,12 @@
  * API over global `fetch`. Nothing of the Data API's code is in it.
  *
  * @example
+ * <!-- snippet: dir examples/odata -->
  * ```ts
  * import { createODataClient, f } from "@fmgen/runtime/odata";
  * import { Contacts } from "./generated/index.js";
  *
- * const od = createODataClient({ server: "https://fms.example.com", database: "Office", auth: { username, password } });
+ * const od = createODataClient({ server: "https://fms.example.com", database: "Office", auth: { username: "web", password: process.env.FM_PASSWORD! } });
  * const { value } = await od.table(Contacts).list({ select: ["First Name", "Email"], filter: f.eq("Status", "Active"), top: 10 });
  * ```
  *

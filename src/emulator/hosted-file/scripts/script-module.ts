@@ -88,6 +88,8 @@ export type ScriptReturn = string | number | undefined | void | { result?: strin
  *
  * @example
  * ```ts
+ * import type { ScriptHandlers } from "fmgen/emulator";
+ *
  * const handlers: ScriptHandlers = {
  *   "Count Invoices": ({ param, records }) => String(records.find("Invoices", [{ ContactID: param }]).length),
  * };
