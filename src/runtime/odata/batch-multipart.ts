@@ -4,6 +4,7 @@
  * Buffer): bytes are read as latin1 text, one character per byte, so that each part's `Content-Length` and body are cut
  * at byte offsets and a body is decoded as UTF-8 only once it is cut out.
  */
+
 /** One request of a changeset, as the batch writes it. */
 export interface PartRequest {
   method: "POST" | "PATCH" | "PUT" | "DELETE" | "GET";
