@@ -84,7 +84,7 @@ const DEFERRED = {
   "open-answer.ts": 1_250,
   // @fmgen/runtime/odata's calls most apps never make (issue 24; src/runtime/odata/deferred-calls.ts), measured on the
   // odata entries: od.batch (the multipart writer and reader, the read back of new rows, the step errors): 3,643 B when set;
-  // 3,750 B before the 100-step changeset's speed work, 4,023 B after it (+273 B: a part's headers read on first use,
+  // 3,750 B before the 100-step changeset's speed work, 4,031 B after it (+281 B: a part's headers read on first use,
   // one UTF-8 decode for an ASCII answer, Content-Lengths counted without encoding, one random draw per batch), which
   // took the framing of a 100-step changeset from ~193 to ~84 us (writing 74 -> 34 us, reading 119 -> 50 us).
   "odata/batch.ts": 4_150,

@@ -189,16 +189,21 @@ async function startCallsWorker(which, url, repeat) {
       clearTimeout(timer);
     }
   };
-  const first = await answer().catch(async (error) => {
-    await stop();
-    throw error;
-  });
+  const checked = (m) => {
+    if (m.error !== undefined) throw m.bench ? new BenchError(m.error) : new Error(`${which}: ${m.error}`);
+    return m;
+  };
+  // The first answer: { ready } or { cannot } (a client that cannot be made here); an error stops the worker.
+  const first = await answer()
+    .then(checked)
+    .catch(async (error) => {
+      await stop();
+      throw error;
+    });
   const ask = async (message) => {
     const next = answer();
     child.send(message);
-    const m = await next;
-    if (m.error !== undefined) throw m.bench ? new BenchError(m.error) : new Error(`${which}: ${m.error}`);
-    return m;
+    return checked(await next);
   };
   return { first, ask, stop };
 }
@@ -339,9 +344,8 @@ async function benchCalls() {
       for (const name of Object.keys(CLIENTS).filter((k) => PICKED === undefined || PICKED.has(k))) {
         const worker = await startCallsWorker(name, emu.url, repeat);
         stops.push(worker.stop);
-        if (worker.first.cannot !== undefined || worker.first.error !== undefined) {
+        if (worker.first.cannot !== undefined) {
           await worker.stop();
-          if (worker.first.error !== undefined) throw worker.first.bench ? new BenchError(worker.first.error) : new Error(`${name}: ${worker.first.error}`);
           if (repeat === 0) problems.push(`${name}: ${worker.first.cannot}`);
           continue;
         }

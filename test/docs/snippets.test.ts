@@ -32,25 +32,20 @@
  * JavaScript example, from the repository root, printing what its comments say.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { PULL_PASSWORD, PULL_USER, startExampleEmulator } from "../pull/helpers.js";
+import { markdownFiles } from "./markdown.js";
 import { compileSnippets, documentationSnippets, extractSnippets, type CompileOptions } from "./snippets.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The guide whose app snippet runs (and whose copy the failing-case test breaks). */
 const GUIDE = "docs/getting-started.md";
-const FILES = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"), { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f.split("\\").join("/")}`)
-    .sort(),
-];
+const FILES = markdownFiles(ROOT);
 
 /** What the documentation's prose establishes around its blocks (examples/contacts/__docs_context__.mts). */
 const CONTEXT = `

@@ -197,7 +197,7 @@ function readHeaders(text: string, start: number, bodyAt: number): Map<string, s
   return headers;
 }
 
-/** One application/http part, its headers read on first use. */
+/** One application/http part, its headers read on first use (or given, when its body's length needed them). */
 class Part implements PartAnswer {
   #headers: Map<string, string> | undefined;
   constructor(
@@ -207,7 +207,10 @@ class Part implements PartAnswer {
     /** text[mime[0], mime[1]): the MIME headers; text[http[0], http[1]): the HTTP ones. */
     private readonly mime: readonly [number, number],
     private readonly http: readonly [number, number],
-  ) {}
+    headers?: Map<string, string>,
+  ) {
+    this.#headers = headers;
+  }
   get headers(): ReadonlyMap<string, string> {
     return (this.#headers ??= readHeaders(this.text, this.http[0], this.http[1]));
   }
@@ -226,10 +229,9 @@ function readHttp(text: string, bytes: Uint8Array, start: number, end: number): 
   if (status === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
   const httpAt = Math.min(lineEnd + 1, end);
   const bodyAt = headerBlock(text, httpAt, end);
-  const part = new Part(Number(status[1]), bytes.subarray(bodyAt, end), text, [start, mimeEnd], [httpAt, bodyAt]);
-  if (bodyAt === end) return part;
-  // A body: cut at its Content-Length when the part states one that fits.
-  const length = Number(part.headers.get("content-length") ?? NaN);
-  if (!Number.isSafeInteger(length) || length < 0 || bodyAt + length > end) return part;
-  return new Part(part.status, bytes.subarray(bodyAt, bodyAt + length), text, [start, mimeEnd], [httpAt, bodyAt]);
+  // A body is cut at the Content-Length the part states, when it fits; a bare part's headers wait until asked for.
+  const headers = bodyAt === end ? undefined : readHeaders(text, httpAt, bodyAt);
+  const length = Number(headers?.get("content-length") ?? NaN);
+  const bodyEnd = Number.isSafeInteger(length) && length >= 0 && bodyAt + length <= end ? bodyAt + length : end;
+  return new Part(Number(status[1]), bytes.subarray(bodyAt, bodyEnd), text, [start, mimeEnd], [httpAt, bodyAt], headers);
 }
