@@ -1,4 +1,4 @@
-// `GET /db/T?$apply=…` (odata-server.md 2.9): the transformations (apply-parse.ts, apply-eval.ts) over the table's
+// `GET /db/T?$apply=…` (docs/emulator.md, "$apply"): the transformations (apply-parse.ts, apply-eval.ts) over the table's
 // records, then `$filter`, `$orderby`, `$count`, `$skip`, `$top` and paging on the rows they give, as OData applies
 // the other options after `$apply`. Rows hold their keys and aliases, no `@id` (2.9's choice); rows that are still
 // whole records (only `filter`/`compute` ran) show their fields as the read path does, aliases after them.

@@ -7,7 +7,7 @@ import { exactSum, MAX_APPLY_WORK } from "../../../src/emulator/odata/apply-eval
 import { decimalText, divideDecimal, sumDecimals, type Decimal } from "../../../src/emulator/odata/apply-decimal.js";
 import { DB, expectODataError, get, send, startOffice } from "./serve-support.js";
 
-// `$apply` over loopback against the Office file (odata-server.md 2.9; docs/emulator.md "The OData API", "$apply").
+// `$apply` over loopback against the Office file (docs/emulator.md "The OData API", "$apply").
 // Notes: 25 rows, N = 1…25, ContactId "A1" for odd N, "B2" for even N. Contacts: Ada 36, bob 41, Cy O'Brien 7.5.
 
 let emu: RunningEmulator;

@@ -4,7 +4,7 @@ import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, expectODataError, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 import { Receiver, sleep, until } from "./webhook-receiver.js";
 
-// OData webhooks over loopback HTTP (odata-server.md section 7; docs/emulator.md "Webhooks"): registration, the
+// OData webhooks over loopback HTTP (docs/emulator.md "Webhooks"): registration, the
 // listings, deliveries of changes made through either API, select/filter, retries, maxFailedAttempts, hostile bodies.
 
 let emu: RunningEmulator;
