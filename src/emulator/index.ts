@@ -29,7 +29,7 @@ import { listenHttp } from "./http/server.js";
 import { routeByPrefix } from "./http/router.js";
 import { odataApi, type ODataHost } from "./odata/odata-api.js";
 import { SERVICE_ROOT } from "./odata/url-request.js";
-import { checkWebhookOptions, WebhookRegistry, type WebhookOptions } from "./odata/webhook-registry.js";
+import { checkWebhookOptions, WebhookRegistry, type WebhookOptions, type WebhookStats } from "./odata/webhook-registry.js";
 import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
@@ -65,7 +65,7 @@ export type {
   ScriptSort,
 } from "./hosted-file/scripts/script-module.js";
 export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
-export type { WebhookOptions } from "./odata/webhook-registry.js";
+export type { WebhookOptions, WebhookStats } from "./odata/webhook-registry.js";
 export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
 /**
@@ -150,7 +150,7 @@ export interface EmulatorOptions {
 }
 
 /**
- * What `stats()` reports: counters a test asserts on (logins, sessions, requests, records, faults, container files).
+ * What `stats()` reports: counters a test asserts on (logins, sessions, requests, records, faults, container files, webhook backlog).
  */
 export interface EmulatorStats {
   /** Successful logins since start. */
@@ -170,6 +170,8 @@ export interface EmulatorStats {
   faults: Record<FaultKind, number>;
   /** Container files held in memory: only those a record's field, or a live session's global field, still holds. */
   containerFiles: number;
+  /** What the OData webhooks' waiting deliveries hold (bounded per file: docs/emulator.md, "Webhooks"). */
+  webhooks: WebhookStats;
 }
 
 /** A started emulator, from `startEmulator`: its URL, its clock, its counters and its faults, and `close()`. */
@@ -251,6 +253,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       heldSessions: state.sessions.heldCount(),
       requests: state.counters.requests,
       containerFiles: state.containers.count(),
+      webhooks: webhooks.stats(),
       records: Object.fromEntries(
         [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
       ),

@@ -1,7 +1,7 @@
 import type { HostedDatabase } from "./store.js";
 
 /**
- * What changed in a hosted database, told to whoever listens (OData webhooks: odata-server.md, section 7): records
+ * What changed in a hosted database, told to whoever listens (OData webhooks: docs/emulator.md, "Webhooks"): records
  * added, updated or deleted through either API or a script, and schema changes. Listeners are told synchronously,
  * after the change is stored; a listener that throws is not the writer's failure (it is reported, not rethrown).
  */

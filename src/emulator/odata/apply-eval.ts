@@ -14,6 +14,7 @@ import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-sche
 import { formatDate, formatTimeOfDay, formatTimestamp } from "./filter-values.js";
 import type { AggregateItem, ApplyStep, ComputeItem } from "./apply-parse.js";
 import { ODataError, quoted } from "./odata-error.js";
+import { decimalText, divideDecimal, sumDecimals, type Decimal } from "./apply-decimal.js";
 
 /** A column's type: the Edm types a value can have (containers are Edm.Binary). */
 export type ColumnType = Exclude<FilterType, "Boolean" | "Null">;
@@ -215,7 +216,7 @@ function compileCompute(items: readonly ComputeItem[], schema: ApplySchema, src:
   };
 }
 
-type Aggregator = (rows: readonly ApplyRow[]) => FilterValue;
+type Aggregator = (rows: readonly ApplyRow[]) => Aggregated;
 
 function compileAggregate(items: readonly AggregateItem[], schema: ApplySchema, src: ApplySource): ApplyPlan {
   const aliases = new Set<string>();
@@ -242,13 +243,24 @@ function compileAggregate(items: readonly AggregateItem[], schema: ApplySchema, 
     schema: { columns: parts.map((p) => p.column), records: false },
     run: (rows) => {
       produced(src, 1);
-      return [{ values: new Map(parts.map((p) => [p.column.name, p.aggregate(rows)])) }];
+      const values = new Map<string, FilterValue>();
+      for (const p of parts) setAggregated(values, p.column.name, p.aggregate(rows));
+      return [{ values }];
     },
   };
 }
 
+/**
+ * An aggregate's value: a plain value, or an exact decimal (sum, average) whose row value is the nearest finite double
+ * (what `$filter`, `$orderby` and `compute` read) and whose text, under exactText, is what the answer writes.
+ */
+type Aggregated = FilterValue | Decimal;
+
+/** The key a row keeps a column's exact decimal text under; no column is named so (names hold no NUL). */
+export const exactText = (name: string) => `${name}\u0000exact`;
+
 /** sum, average (of numbers), min, max, countdistinct: over the non-empty values; empty input → null (0 for countdistinct). */
-function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (string | number)[]): Aggregator {
+function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (string | number)[]): (rows: readonly ApplyRow[]) => Aggregated {
   switch (method) {
     case "sum":
       return (rows) => {
@@ -258,7 +270,7 @@ function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (stri
     case "average":
       return (rows) => {
         const vs = values(rows) as number[];
-        return vs.length === 0 ? null : exactSum(vs) / vs.length;
+        return vs.length === 0 ? null : exactAverage(vs);
       };
     case "min":
     case "max": {
@@ -275,29 +287,30 @@ function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (stri
 }
 
 /**
- * A sum as decimal arithmetic would give it (FileMaker's numbers are decimal): `0.1 + 0.2` is 0.3, not
- * 0.30000000000000004. Numbers that print with an exponent fall back to floating point.
+ * A sum in decimal arithmetic (FileMaker's numbers are decimal): `0.1 + 0.2` is 0.3, not 0.30000000000000004, and
+ * `1e308 + 1e308` is 2e308, not Infinity. A value that is not finite (a compute that overflowed) makes it the
+ * floating-point sum.
  */
-export function exactSum(values: readonly number[]): number {
-  let scale = 0;
-  const texts: string[] = [];
-  for (const v of values) {
-    const t = String(v);
-    if (/e/i.test(t) || !Number.isFinite(v)) return values.reduce((a, b) => a + b, 0);
-    const dot = t.indexOf(".");
-    if (dot >= 0) scale = Math.max(scale, t.length - dot - 1);
-    texts.push(t);
+export function exactSum(values: readonly number[]): Decimal | number {
+  return values.every(Number.isFinite) ? sumDecimals(values) : values.reduce((a, b) => a + b, 0);
+}
+
+/** The exact sum divided by the count, to AVERAGE_DIGITS significant digits (apply-decimal.ts). */
+function exactAverage(values: readonly number[]): Decimal | number {
+  const sum = exactSum(values);
+  return typeof sum === "number" ? sum / values.length : divideDecimal(sum, values.length);
+}
+
+/** Sets an aggregate's value in a row's values: a decimal as its nearest double, and its text beside it. */
+function setAggregated(values: Map<string, FilterValue>, name: string, value: Aggregated): void {
+  if (value === null || typeof value !== "object") {
+    values.set(name, value);
+    return;
   }
-  let total = 0n;
-  for (const t of texts) {
-    const dot = t.indexOf(".");
-    const decimals = dot < 0 ? 0 : t.length - dot - 1;
-    total += BigInt(t.replace(".", "")) * 10n ** BigInt(scale - decimals);
-  }
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(scale + 1, "0");
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return Number(negative ? `-${text}` : text);
+  const text = decimalText(value);
+  // Past the double's range, the largest double: it still orders after every finite number a filter names.
+  values.set(name, Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, Number(text))));
+  values.set(exactText(name), text);
 }
 
 function compileGroupby(properties: readonly FieldName[], innerSteps: readonly ApplyStep[], schema: ApplySchema, src: ApplySource): ApplyPlan {
@@ -335,7 +348,12 @@ function compileGroupby(properties: readonly FieldName[], innerSteps: readonly A
         for (const r of inner.run(members)) {
           const values = new Map<string, FilterValue>();
           keys.forEach((k, i) => values.set(k.name, key[i] ?? null));
-          rest.forEach((c, i) => values.set(c.name, restReaders[i]!(r)));
+          rest.forEach((c, i) => {
+            values.set(c.name, restReaders[i]!(r));
+            // An aggregate's exact text goes with it.
+            const exact = r.values.get(exactText(c.name));
+            if (exact !== undefined) values.set(exactText(c.name), exact);
+          });
           out.push({ values });
         }
       }

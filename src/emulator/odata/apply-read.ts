@@ -1,4 +1,4 @@
-// `GET /db/T?$apply=…` (odata-server.md 2.9): the transformations (apply-parse.ts, apply-eval.ts) over the table's
+// `GET /db/T?$apply=…` (docs/emulator.md, "$apply"): the transformations (apply-parse.ts, apply-eval.ts) over the table's
 // records, then `$filter`, `$orderby`, `$count`, `$skip`, `$top` and paging on the rows they give, as OData applies
 // the other options after `$apply`. Rows hold their keys and aliases, no `@id` (2.9's choice); rows that are still
 // whole records (only `filter`/`compute` ran) show their fields as the read path does, aliases after them.
@@ -8,9 +8,10 @@ import { parseFilter } from "./filter-parser.js";
 import type { FilterValue } from "./filter-check.js";
 import { formatDate, formatTimeOfDay, formatTimestamp } from "./filter-values.js";
 import { parseApply } from "./apply-parse.js";
-import { columnReader, compileFilterStep, compileSequence, joinMiss, resolveColumn, type ApplyColumn, type ApplyRow, type ApplySchema, type ApplySource, type ColumnType } from "./apply-eval.js";
+import { columnReader, compileFilterStep, compileSequence, exactText, joinMiss, resolveColumn, type ApplyColumn, type ApplyRow, type ApplySchema, type ApplySource, type ColumnType } from "./apply-eval.js";
 import { fieldJson, filterRow, filterTable, findSet, navigations, relatedRecords, type EntitySet } from "./entity-sets.js";
 import { MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
+import { JsonNumber } from "./json-number.js";
 import { ODataError } from "./odata-error.js";
 import { formatODataPath, formatQueryOptions } from "./url-format.js";
 
@@ -129,7 +130,9 @@ function rowJson(set: EntitySet, row: ApplyRow, columns: readonly ApplyColumn[],
       else if (row.values.has(c.name)) ((out[alias] ??= Object.create(null)) as Body)[field] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
       continue;
     }
-    if (row.values.has(c.name)) out[c.name] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
+    const exact = row.values.get(exactText(c.name));
+    if (typeof exact === "string") out[c.name] = ctx.annotations.ieee754 ? exact : new JsonNumber(exact);
+    else if (row.values.has(c.name)) out[c.name] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
     else if (c.field !== undefined && row.record !== undefined) {
       const value = fieldJson(set, row.record, c.field, ctx.containers, ctx.db.model.name);
       out[c.name] = c.type === "Edm.Decimal" && ctx.annotations.ieee754 ? textNumbers(value) : value;

@@ -31,6 +31,7 @@ import { formatODataPath } from "./url-format.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import { serveWebhook } from "./webhook-api.js";
 import { serveReference } from "./references.js";
+import { stringifyJson } from "./json-number.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
 
 /** What the OData API reads of the running emulator. */
@@ -348,7 +349,7 @@ function metadataFormat(headers: PlainHeaders, format: "json" | "xml" | undefine
 }
 
 function json(body: unknown): Reply {
-  return { status: 200, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(body)) };
+  return { status: 200, contentType: JSON_TYPE, body: Buffer.from(stringifyJson(body)) };
 }
 
 const notAcceptable = () => new ODataError(406, "-1", INTERNAL);

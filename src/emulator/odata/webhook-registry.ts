@@ -1,17 +1,19 @@
-// The emulator's OData webhooks (odata-server.md section 7): registrations per hosted file (ids sequential, never
+// The emulator's OData webhooks (docs/emulator.md, "Webhooks"): registrations per hosted file (ids sequential, never
 // reused; kept across the restart fault, which drops sessions only), and their deliveries. Each webhook listens to
 // the hosted file's change feed (change-feed.ts): records added, updated or deleted in its table through either API
-// or a script, and schema changes when it asked for them. Deliveries are asynchronous (a write never waits for or
-// fails by one), one at a time per webhook in the order the changes happened, retried with a capped exponential
-// backoff until a 2xx, and stopped by close(): no timer, socket or listener is left.
+// or a script, and schema changes when it asked for them. A change queues row ids (webhook-backlog.ts), nothing
+// more: a write's work for its webhooks is a few steps per record. Payloads are built when sent, one per turn of the
+// event loop across all webhooks, so no request waits behind them. Deliveries are asynchronous (a write never waits
+// for or fails by one), one at a time per webhook in the order the changes happened, retried with a capped
+// exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left.
 
-import type { ChangeOperation, RecordChange } from "../hosted-file/change-feed.js";
+import type { RecordChange } from "../hosted-file/change-feed.js";
 import { onChange } from "../hosted-file/change-feed.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { Body } from "./entity-read.js";
-import { MAX_PAGE } from "./entity-read.js";
 import { ODataError } from "./odata-error.js";
 import { WebhookTargets, type WebhookSpec } from "./webhook-add.js";
+import { FileBacklog, type PendingOperation, type WebhookQueue } from "./webhook-backlog.js";
 import { deletePayload, recordsPayload, schemaPayload, tableFacts, type TableFacts } from "./webhook-payload.js";
 import { postJson, type PostAttempt } from "./webhook-post.js";
 
@@ -33,37 +35,24 @@ export interface WebhookOptions {
 /** Most webhooks one hosted file holds (choice): a client cannot grow the emulator without bound. */
 export const MAX_WEBHOOKS = 1000;
 
-/** Most operations waiting per webhook; beyond, the oldest not being sent is dropped (and logged). */
-export const MAX_PENDING_OPERATIONS = 1000;
+/**
+ * Most bytes of payloads on their way at once, across all webhooks (choice: 64 MiB): past it, the next payload is
+ * built once an attempt under way ends. One is always allowed, whatever its size.
+ */
+export const MAX_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
 
-interface PendingOperation {
-  readonly operation: ChangeOperation;
-  readonly rowIDs: number[];
-  /** The ids in rowIDs, for merging without scanning. */
-  readonly ids: Set<number>;
-  sendAttempts: number;
-  lastErrorCode: number;
-  lastErrorMessage: string;
-  /**
-   * What is sent: an Invoke's, built when it was asked for; a change's, built once the write that made it has
-   * finished (the records as that write left them). Undefined while it cannot be built (a bad select or filter):
-   * each attempt tries again and records the error.
-   */
-  payload?: Body | undefined;
-  /** Whether building the payload from the change was tried. */
-  built?: boolean;
-}
-
-interface Webhook extends WebhookSpec {
-  readonly id: number;
+interface Webhook extends WebhookSpec, WebhookQueue {
   readonly file: HostedFileHooks;
   readonly url: URL;
-  readonly pending: PendingOperation[];
   /** Known while the table exists: what SCHEMA payloads name. */
   facts: TableFacts | undefined;
-  sending: PostAttempt | undefined;
+  /** The attempt under way, and the bytes of its payload. */
+  sending: { readonly attempt: PostAttempt; readonly bytes: number } | undefined;
   retry: NodeJS.Timeout | undefined;
+  /** Whether a write's changes wait for it to end (the microtask that seals them). */
   scheduled: boolean;
+  /** Whether it waits for its turn to build and send. */
+  waiting: boolean;
   deleted: boolean;
 }
 
@@ -74,6 +63,7 @@ interface HostedFileHooks {
   readonly hooks: Map<number, Webhook>;
   /** SCHEMA changes seen per table since start: the payload's ModCount (choice). */
   readonly modCounts: Map<string, number>;
+  readonly backlog: FileBacklog;
 }
 
 /** What the registry reads of the running emulator. */
@@ -82,6 +72,14 @@ export interface WebhookHost {
   readonly containers: ContainerStore;
   now(): number;
   log(line: string): void;
+}
+
+/** What `stats().webhooks` reports: what waiting deliveries hold, and the work their payloads cost. */
+export interface WebhookStats {
+  /** An estimate of the memory the waiting operations of all files hold, bytes. */
+  pendingBytes: number;
+  /** Payloads built for a delivery attempt since start (an Invoke's answer not counted). */
+  payloadsBuilt: number;
 }
 
 const DEFAULTS = { retryDelayMs: 1000, maxRetryDelayMs: 60_000, timeoutMs: 10_000 };
@@ -108,6 +106,11 @@ export class WebhookRegistry {
   private readonly stops: (() => void)[] = [];
   private readonly timing: typeof DEFAULTS;
   private closed = false;
+  private payloadsBuilt = 0;
+  /** Webhooks whose first operation waits to be built and sent, in the order they became ready. */
+  private readonly line: Webhook[] = [];
+  private turn: NodeJS.Immediate | undefined;
+  private inFlightBytes = 0;
 
   constructor(
     private readonly host: WebhookHost,
@@ -117,7 +120,7 @@ export class WebhookRegistry {
     this.targets = new WebhookTargets(checked.allowedHosts ?? []);
     this.timing = { ...DEFAULTS, ...checked };
     for (const [name, db] of host.databases) {
-      const file: HostedFileHooks = { name, db, nextId: 1, hooks: new Map(), modCounts: new Map() };
+      const file: HostedFileHooks = { name, db, nextId: 1, hooks: new Map(), modCounts: new Map(), backlog: new FileBacklog(host.log) };
       this.files.set(name, file);
       this.stops.push(onChange(db, (change) => this.changed(file, change)));
     }
@@ -128,7 +131,7 @@ export class WebhookRegistry {
     const file = this.file(database);
     if (file.hooks.size >= MAX_WEBHOOKS) throw new ODataError(400, "-1002", `Error: Webhook.Add: the file holds ${MAX_WEBHOOKS} webhooks, the emulator's most; delete one first`);
     const id = file.nextId++;
-    file.hooks.set(id, { ...spec, id, file, pending: [], facts: tableFacts(file.db, spec.tableName), sending: undefined, retry: undefined, scheduled: false, deleted: false });
+    file.hooks.set(id, { ...spec, id, file, pending: [], facts: tableFacts(file.db, spec.tableName), sending: undefined, retry: undefined, scheduled: false, waiting: false, deleted: false });
     return id;
   }
 
@@ -147,23 +150,37 @@ export class WebhookRegistry {
     const hook = this.hook(database, id);
     this.stop(hook);
     hook.deleted = true;
+    hook.file.backlog.clear(hook);
     this.file(database).hooks.delete(id);
   }
 
   /**
    * The payload of the records `rowIDs` names (all records of the table when undefined) that the webhook's filter
-   * keeps, which is also queued for delivery (as an UPDATE: choice). Throws ODataError for a bad select or filter.
+   * keeps. Their ids are queued for delivery (as an UPDATE: choice), read again when sent. Throws ODataError for a
+   * bad select or filter.
    */
   invoke(database: string, id: number, rowIDs: readonly number[] | undefined): Body {
     const hook = this.hook(database, id);
     const payload = recordsPayload({ db: hook.file.db, containers: this.host.containers, now: this.host.now() }, hook, rowIDs);
-    this.enqueue(hook, { operation: "UPDATE", rowIDs: payload.rowIDs, ids: new Set(payload.rowIDs), sendAttempts: 0, lastErrorCode: 0, lastErrorMessage: "", payload: payload.body });
+    if (payload.rowIDs.length > 0) {
+      hook.file.backlog.add(hook, "UPDATE", payload.rowIDs, false);
+      this.schedule(hook);
+    }
     return payload.body;
+  }
+
+  /** The counters as they are now. */
+  stats(): WebhookStats {
+    let pendingBytes = 0;
+    for (const file of this.files.values()) pendingBytes += file.backlog.bytes;
+    return { pendingBytes, payloadsBuilt: this.payloadsBuilt };
   }
 
   /** Stops every delivery: no timer, socket or change listener is left. Registrations are dropped with the emulator. */
   close(): void {
     this.closed = true;
+    clearImmediate(this.turn);
+    this.turn = undefined;
     for (const stop of this.stops.splice(0)) stop();
     for (const file of this.files.values()) for (const hook of file.hooks.values()) this.stop(hook);
   }
@@ -183,8 +200,17 @@ export class WebhookRegistry {
   private stop(hook: Webhook): void {
     clearTimeout(hook.retry);
     hook.retry = undefined;
-    hook.sending?.cancel();
+    if (hook.sending) {
+      hook.sending.attempt.cancel();
+      this.sent(hook);
+    }
+  }
+
+  /** The attempt under way has ended: its bytes no longer count. */
+  private sent(hook: Webhook): void {
+    this.inFlightBytes -= hook.sending?.bytes ?? 0;
     hook.sending = undefined;
+    this.takeTurn();
   }
 
   private changed(file: HostedFileHooks, change: RecordChange): void {
@@ -193,106 +219,84 @@ export class WebhookRegistry {
     for (const hook of file.hooks.values()) {
       if (hook.tableName !== change.table) continue;
       if (change.operation === "SCHEMA" && !hook.notifySchemaChanges) continue;
-      const ids = [...change.rowIDs];
-      this.enqueue(hook, { operation: change.operation, rowIDs: ids, ids: new Set(ids), sendAttempts: 0, lastErrorCode: 0, lastErrorMessage: "" });
+      file.backlog.add(hook, change.operation, change.rowIDs);
+      this.schedule(hook);
     }
   }
 
-  /**
-   * Queues an operation, merged into the last one waiting when it is of the same kind and not tried yet (the records
-   * of one write, or of writes in a row, go in one POST of at most a page).
-   */
-  private enqueue(hook: Webhook, op: PendingOperation): void {
-    const last = hook.pending.at(-1);
-    const mergeable = (l: PendingOperation) => l.operation === op.operation && op.operation !== "SCHEMA" && !l.built && !l.payload && !op.payload && l.ids.size + op.ids.size <= MAX_PAGE;
-    if (last && mergeable(last)) {
-      for (const id of op.rowIDs) {
-        if (last.ids.has(id)) continue;
-        last.ids.add(id);
-        last.rowIDs.push(id);
-      }
-    } else {
-      if (hook.pending.length >= MAX_PENDING_OPERATIONS) {
-        // The first operation, once tried, is being sent (or waits for its retry): the next one goes.
-        const oldest = hook.pending[0]!.sendAttempts > 0 ? 1 : 0;
-        const [dropped] = hook.pending.splice(oldest, 1);
-        this.host.log(`webhook ${hook.id} (${hook.tableName}): more than ${MAX_PENDING_OPERATIONS} operations wait; dropped the oldest (${dropped!.operation} of ${dropped!.rowIDs.length} record(s))`);
-      }
-      hook.pending.push(op);
-    }
-    this.schedule(hook);
-  }
-
-  /** Builds and delivers after the current synchronous write, so that all its changes have been merged. */
+  /** Seals the changes queued once the current synchronous write has run (so all of them merged), then lines it up. */
   private schedule(hook: Webhook): void {
     if (hook.scheduled) return;
     hook.scheduled = true;
     queueMicrotask(() => {
       hook.scheduled = false;
       if (this.closed || hook.deleted) return;
-      this.snapshot(hook);
-      this.pump(hook);
+      hook.file.backlog.seal(hook);
+      this.lineUp(hook);
     });
   }
 
-  /**
-   * Builds the payloads of the changes just queued from the records as they are now, right after the write, so a
-   * delivery that waits (behind a failing one) still tells what that write did. A change nothing is left to tell of
-   * (the filter keeps none of its records) is dropped.
-   */
-  private snapshot(hook: Webhook): void {
-    for (const op of [...hook.pending]) {
-      if (op.payload !== undefined || op.built || op.sendAttempts > 0) continue;
-      op.built = true;
-      try {
-        const payload = this.payloadOf(hook, op);
-        if (payload === undefined) hook.pending.splice(hook.pending.indexOf(op), 1);
-        else op.payload = payload;
-      } catch {
-        // Left without a payload: each attempt builds it again and records the error.
-      }
-    }
+  /** Puts the webhook in line to send its first operation, unless one is under way or waits for its retry. */
+  private lineUp(hook: Webhook): void {
+    if (this.closed || hook.deleted || hook.waiting || hook.sending || hook.retry || hook.pending.length === 0) return;
+    hook.waiting = true;
+    this.line.push(hook);
+    this.takeTurn();
   }
 
-  /** Sends the first waiting operation, unless one is being sent or waits for its retry. */
-  private pump(hook: Webhook): void {
-    while (!this.closed && !hook.deleted && !hook.sending && !hook.retry && hook.pending.length > 0) {
-      const op = hook.pending[0]!;
-      let payload: Body | undefined;
-      try {
-        payload = op.payload ?? this.payloadOf(hook, op);
-      } catch (error) {
-        op.sendAttempts++;
-        this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, (error as Error)?.message ?? String(error));
-        continue;
-      }
-      if (payload === undefined) {
-        // Nothing of it is left to tell (the filter keeps none of its records).
-        hook.pending.shift();
-        continue;
-      }
+  /** The next webhook in line builds and sends its payload in a turn of its own, after what is waiting for I/O. */
+  private takeTurn(): void {
+    if (this.turn || this.closed || this.line.length === 0) return;
+    if (this.inFlightBytes > 0 && this.inFlightBytes >= MAX_IN_FLIGHT_BYTES) return;
+    this.turn = setImmediate(() => {
+      this.turn = undefined;
+      const hook = this.line.shift()!;
+      hook.waiting = false;
+      this.send(hook);
+      this.takeTurn();
+    });
+  }
+
+  /** Builds the first operation's payload from the records as they are now, and POSTs it. */
+  private send(hook: Webhook): void {
+    if (this.closed || hook.deleted || hook.sending || hook.retry || hook.pending.length === 0) return;
+    const backlog = hook.file.backlog;
+    backlog.seal(hook);
+    const op = hook.pending[0]!;
+    backlog.tried(op);
+    let payload: Body | undefined;
+    try {
+      payload = this.payloadOf(hook, op);
+    } catch (error) {
       op.sendAttempts++;
-      let attempt: PostAttempt;
-      try {
-        attempt = postJson(hook.url, hook.headers, JSON.stringify(payload), this.timing.timeoutMs);
-      } catch (error) {
-        // Node refused to make the request at all (it runs in a microtask or a timer: never let it escape).
-        this.failed(hook, op, -1, `Error: ${(error as Error)?.message ?? String(error)}`);
-        continue;
-      }
-      hook.sending = attempt;
-      void attempt.done.then((outcome) => {
-        if (hook.sending !== attempt) return;
-        hook.sending = undefined;
-        if (outcome.delivered) {
-          if (hook.pending[0] === op) hook.pending.shift();
-          this.pump(hook);
-        } else {
-          this.failed(hook, op, outcome.code, outcome.message);
-          this.pump(hook);
-        }
-      });
+      this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, (error as Error)?.message ?? String(error));
+      return;
     }
+    if (payload === undefined) {
+      // Nothing of it is left to tell (its records are gone, or the filter keeps none of them).
+      backlog.remove(hook, op);
+      this.lineUp(hook);
+      return;
+    }
+    op.sendAttempts++;
+    const json = JSON.stringify(payload);
+    let attempt: PostAttempt;
+    try {
+      attempt = postJson(hook.url, hook.headers, json, this.timing.timeoutMs);
+    } catch (error) {
+      // Node refused to make the request at all (it runs in a timer: never let it escape).
+      this.failed(hook, op, -1, `Error: ${(error as Error)?.message ?? String(error)}`);
+      return;
+    }
+    hook.sending = { attempt, bytes: json.length };
+    this.inFlightBytes += json.length;
+    void attempt.done.then((outcome) => {
+      if (hook.sending?.attempt !== attempt) return;
+      this.sent(hook);
+      if (outcome.delivered) backlog.remove(hook, op);
+      else this.failed(hook, op, outcome.code, outcome.message);
+      this.lineUp(hook);
+    });
   }
 
   /** Records a failed attempt; drops the operation after maxFailedAttempts (n > 0), else waits to retry it. */
@@ -300,18 +304,20 @@ export class WebhookRegistry {
     op.lastErrorCode = Number.isFinite(code) ? code : -1;
     op.lastErrorMessage = message;
     if (hook.maxFailedAttempts > 0 && op.sendAttempts >= hook.maxFailedAttempts) {
-      if (hook.pending[0] === op) hook.pending.shift();
+      hook.file.backlog.remove(hook, op);
+      this.lineUp(hook);
       this.host.log(`webhook ${hook.id} (${hook.tableName}): dropped ${op.operation} of ${op.rowIDs.length} record(s) after ${op.sendAttempts} failed attempt(s); last error ${op.lastErrorCode}: ${message}`);
       return;
     }
     const delay = Math.min(this.timing.retryDelayMs * 2 ** Math.min(op.sendAttempts - 1, 30), this.timing.maxRetryDelayMs);
     hook.retry = setTimeout(() => {
       hook.retry = undefined;
-      this.pump(hook);
+      this.lineUp(hook);
     }, delay);
   }
 
   private payloadOf(hook: Webhook, op: PendingOperation): Body | undefined {
+    this.payloadsBuilt++;
     const file = hook.file;
     if (op.operation === "SCHEMA") {
       hook.facts = tableFacts(file.db, hook.tableName) ?? hook.facts;

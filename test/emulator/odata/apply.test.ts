@@ -4,9 +4,10 @@ import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { MAX_APPLY_DEPTH, MAX_APPLY_ITEMS, MAX_APPLY_STEPS, parseApply } from "../../../src/emulator/odata/apply-parse.js";
 import { exactSum, MAX_APPLY_WORK } from "../../../src/emulator/odata/apply-eval.js";
-import { DB, expectODataError, get, startOffice } from "./serve-support.js";
+import { decimalText, divideDecimal, sumDecimals, type Decimal } from "../../../src/emulator/odata/apply-decimal.js";
+import { DB, expectODataError, get, send, startOffice } from "./serve-support.js";
 
-// `$apply` over loopback against the Office file (odata-server.md 2.9; docs/emulator.md "The OData API", "$apply").
+// `$apply` over loopback against the Office file (docs/emulator.md "The OData API", "$apply").
 // Notes: 25 rows, N = 1…25, ContactId "A1" for odd N, "B2" for even N. Contacts: Ada 36, bob 41, Cy O'Brien 7.5.
 
 let emu: RunningEmulator;
@@ -42,17 +43,45 @@ describe("transformations", () => {
       "aggregate(Age with sum as S,Age with average as A,Name with min as MinName,Name with max as MaxName,Born with min as First,Seen with max as Last,Alarm with max as Late,Born with countdistinct as Dates,$count as All)",
     );
     expect(a.body.value).toEqual([
-      { S: 84.5, A: 84.5 / 3, MinName: "Ada", MaxName: "bob", First: "1815-12-10", Last: "2026-11-27T09:15:00Z", Late: "23:59:59", Dates: 2, All: 3 },
+      { S: 84.5, A: 28.16666666666667, MinName: "Ada", MaxName: "bob", First: "1815-12-10", Last: "2026-11-27T09:15:00Z", Late: "23:59:59", Dates: 2, All: 3 },
     ]);
     const empty = await apply("Contacts", "filter(Age gt 100)/aggregate(Age with sum as S,Age with max as M,Name with countdistinct as C,$count as n)");
     expect(empty.body.value).toEqual([{ S: null, M: null, C: 0, n: 0 }]);
   });
 
+  it("sums and averages past the double's range, and past 2^53, exactly: JSON number tokens, strings under IEEE754Compatible", async () => {
+    const own = await startOffice(0);
+    try {
+      for (const N of [1e308, 1e308, 9007199254740992, 1]) expect((await send(own.url, "POST", `${S}/Notes`, { ContactId: N > 1e300 ? "big" : "wide", N })).status).toBe(201);
+      const text = "groupby((ContactId),aggregate(N with sum as s,N with average as a,N with max as m))";
+      const path = `${S}/Notes?$apply=${enc(text)}`;
+      const plain = await get(own.url, path);
+      expect(plain.status).toBe(200);
+      expect(plain.text).toContain('"value":[{"ContactId":"big","s":2e+308,"a":1e+308,"m":1e+308},{"ContactId":"wide","s":9007199254740993,"a":4503599627370497,"m":9007199254740992}]');
+      const strings = await get(own.url, path, { Accept: "application/json;IEEE754Compatible=true" });
+      expect(strings.body.value).toEqual([
+        { ContactId: "big", s: "2e+308", a: "1e+308", m: "1e+308" },
+        { ContactId: "wide", s: "9007199254740993", a: "4503599627370497", m: "9007199254740992" },
+      ]);
+      // The double beside the exact text is what $filter and $orderby compare: 2e308 is past every finite number.
+      const filtered = await get(own.url, `${path}&$filter=s%20gt%201e300&$orderby=a%20desc`);
+      expect(filtered.body.value.map((r: { ContactId: string }) => r.ContactId)).toEqual(["big"]);
+    } finally {
+      await own.close();
+    }
+    expect(decimalText(divideDecimal(sumDecimals([1, 2, 2]), 3))).toBe("1.666666666666667");
+    expect(decimalText(divideDecimal(sumDecimals([-1, -2, -2]), 3))).toBe("-1.666666666666667");
+    expect(decimalText(divideDecimal(sumDecimals([1e-300, 2e-300]), 2))).toBe("1.5e-300");
+    expect(decimalText(sumDecimals([1e21, 1]))).toBe("1.000000000000000000001e+21");
+    expect(decimalText(sumDecimals([0.000001, 0]))).toBe("0.000001");
+    expect(decimalText(sumDecimals([1e-7]))).toBe("1e-7");
+  });
+
   it("sums as decimals (0.1 + 0.2 is 0.3), and writes Edm.Decimal values as strings under IEEE754Compatible", async () => {
     const a = await apply("Notes", "filter(N le 2)/compute(N div 10 as T)/aggregate(T with sum as S)");
     expect(a.body.value).toEqual([{ S: 0.3 }]);
-    expect(exactSum([0.1, 0.2, -1e-7])).toBe(0.1 + 0.2 - 1e-7);
-    expect(exactSum([1.25, -2.5, 10])).toBe(8.75);
+    expect(decimalText(exactSum([0.1, 0.2, -1e-7]) as Decimal)).toBe("0.2999999");
+    expect(decimalText(exactSum([1.25, -2.5, 10]) as Decimal)).toBe("8.75");
     const b = await apply("Notes", "groupby((ContactId),aggregate(N with average as A))", "", { Accept: "application/json;IEEE754Compatible=true" });
     expect(b.body.value).toEqual([
       { ContactId: "A1", A: "13" },

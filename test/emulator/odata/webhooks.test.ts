@@ -4,7 +4,7 @@ import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, expectODataError, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 import { Receiver, sleep, until } from "./webhook-receiver.js";
 
-// OData webhooks over loopback HTTP (odata-server.md section 7; docs/emulator.md "Webhooks"): registration, the
+// OData webhooks over loopback HTTP (docs/emulator.md "Webhooks"): registration, the
 // listings, deliveries of changes made through either API, select/filter, retries, maxFailedAttempts, hostile bodies.
 
 let emu: RunningEmulator;
@@ -136,6 +136,8 @@ describe("deliveries", () => {
     await api.call("PATCH", `/databases/${DB}/layouts/Contacts/records/${rid}`, { token, json: { fieldData: { Name: "edited" } } });
     const dup = await api.call("POST", `/databases/${DB}/layouts/Contacts/records/${rid}`, { token, json: {} });
     const copy = Number(dup.body.response.recordId);
+    // Payloads are built when sent: the copy's ADD is out before it is deleted, or it would tell of nothing.
+    await receiver.wait(3);
     await api.call("DELETE", `/databases/${DB}/layouts/Contacts/records/${copy}`, { token });
     const got = await receiver.wait(4);
     expect(got.map((g) => g.body.value)).toEqual([
