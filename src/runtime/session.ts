@@ -1,7 +1,8 @@
 import { broken } from "./answer-shape.js";
 import { base64, basicAuth } from "./basic-auth.js";
 import { fileMakerError } from "./errors.js";
-import { redact, scrub, secretPattern } from "./redact.js";
+import { redact, scrub, secretForms } from "./redact.js";
+import type { SecretForms } from "./secrets.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
 import type { TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
@@ -141,10 +142,10 @@ export class Session {
     return redact(error, this.#secrets());
   }
 
-  /** The secrets' pattern, with the secrets it was built from (joined). */
-  #pattern: [string, RegExp] | undefined;
+  /** The secrets' forms, with the secrets they were made from (joined). */
+  #forms: [string, SecretForms] | undefined;
 
-  #secrets(): RegExp {
+  #secrets(): SecretForms {
     const { auth, fmDataSource = [] } = this.#options;
     const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
@@ -154,8 +155,8 @@ export class Session {
     if ("oauth" in auth) secrets.push(auth.oauth.identifier);
     // Built again only when the secrets change (a new token): a server's error is scrubbed, then redacted.
     const key = secrets.join("\0");
-    if (this.#pattern?.[0] !== key) this.#pattern = [key, secretPattern(secrets)];
-    return this.#pattern[1];
+    if (this.#forms?.[0] !== key) this.#forms = [key, secretForms(secrets)];
+    return this.#forms[1];
   }
 
   async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
