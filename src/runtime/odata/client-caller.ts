@@ -9,6 +9,7 @@ import { segment, pathStep, type Scrub } from "../call-bounds.js";
 import { ProtocolError, type FailedCall } from "../protocol-errors.js";
 import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
 import { scrub, secretForms } from "../secrets.js";
+import { sendableToken } from "../sendable-token.js";
 import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
@@ -74,7 +75,8 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     (token = Promise.resolve()
       .then(() => claris!())
       .then((value) => {
-        if (typeof value !== "string" || value === "" || /[\r\n]/.test(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (a non-empty string on one line)");
+        // A value no server issued (sendable-token.ts) is refused, not kept: it would fail every call and never be answered 401.
+        if (!sendableToken(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (1 to 4,096 visible ASCII characters)");
         addSecret(value, true);
         return value;
       }));
