@@ -31,11 +31,16 @@ import { gzipSync } from "node:zlib";
 // Issue 24: the Data API's transports now send through the carriers OData's client uses (one copy of the bounded undici
 // dispatch and of the bounded fetch read, where there were two), which lower-case and join headers for both: node
 // 13,752 -> 14,018 B, fetch 13,756 -> 13,938 B, within the budgets.
+// Issue 31 (classes 3-5), each fix measured in turn on the node / fetch entries: redaction by an indexOf scan of each
+// secret's forms (one regular expression of them all threw on a secret of 32 K characters) +135 / +133 B; a token
+// that cannot be sent (or refused 431) replaced by one login, sendable-token.ts shared with OData +142 / +150 B; one
+// paging loop for both APIs (page-stream.ts, which took the Data API's stream and its check) +120 / +118 B:
+// node 14,017 -> 14,414 B, fetch 13,952 -> 14,353 B, budgets re-set to 14,850 B (about 3 %).
 const ENTRIES = [
   // What `import "@fmgen/runtime"` loads on Node: the undici transport.
-  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 14_150 },
+  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 14_850 },
   // What Workers, Deno, Bun and browsers load: the fetch transport, no node: module.
-  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_150 },
+  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_850 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
   { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 1_450 },
   // What fmgen pull loads for layout metadata and undecoded records.
@@ -62,9 +67,12 @@ const ENTRIES = [
   // of ~245 µs); the batch reader's slices 0 B on the entries (+4 B on odata/batch.ts): 12,671 B node, 12,581 B fetch; one drain of a stream shared with the Data API -27 / -23 B: 12,644 B node, 12,558 B fetch; the
   // "not available in this build" stand-ins of the parallel build removed (every entry wires every call) -142 / -144 B:
   // 12,502 B node, 12,414 B fetch,
-  // budgets +3 %.
-  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 12_880 },
-  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 12_790 },
+  // budgets +3 %. Issue 31, each fix measured in turn (node / fetch): redaction that never throws +116 / +126 B; the
+  // Claris token checked by sendable-token.ts +34 / +27 B; list and related one page, all() through the Data API's
+  // paging loop and its checks (page-stream.ts, $count on each page) +245 / +246 B: 12,547 -> 12,942 B node,
+  // 12,452 -> 12,851 B fetch, budgets re-set to 13,330 / 13,240 B (about 3 %).
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 13_330 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 13_240 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.

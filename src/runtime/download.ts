@@ -5,7 +5,7 @@ import type { LayoutSpec } from "./definition.js";
 import { fileMakerError } from "./errors.js";
 import { getOwn } from "./own.js";
 import { ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
-import { redact, scrub, secretPattern } from "./redact.js";
+import { redact, scrub, secretForms } from "./redact.js";
 import type { Session } from "./session.js";
 import { drain } from "./carrier.js";
 import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
@@ -68,8 +68,8 @@ export async function downloadUrl(session: Session, url: string, options: Downlo
   const target = URL.canParse(url) ? new URL(url) : undefined;
   // A URL's token (and later the cookie) are secrets: errors show neither, nor anything quoting them.
   const secrets = [url, target?.pathname ?? "", target?.search ?? ""];
-  const scrubAll = (text: string) => session.scrub(scrub(text, secretPattern(secrets)));
-  const clean = <E>(error: E): E => session.redact(redact(error, secretPattern(secrets)));
+  const scrubAll = (text: string) => session.scrub(scrub(text, secretForms(secrets)));
+  const clean = <E>(error: E): E => session.redact(redact(error, secretForms(secrets)));
   const own = (u: URL | undefined) => !!u && u.origin === settings.origin && !u.username && !u.password;
   if (!own(target)) {
     throw new TypeError(`download: the URL is not of the client's server ${settings.origin}${target ? ` (its origin is ${target.origin})` : ""}: a container URL is fetched with the session's cookie, never sent elsewhere`);

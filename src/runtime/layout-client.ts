@@ -16,6 +16,7 @@ import { FindQuery, type QueryTarget } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
+import { pageStream } from "./page-stream.js";
 import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
@@ -384,18 +385,19 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    * that portal only, one page of rows in memory at a time, up to the portal's found count.
    */
   async *portalRows<P extends keyof PortalsOf<D> & string>(recordId: string | number, portal: P, options: CallOptions & { pageSize?: number } = {}): AsyncGenerator<RowOf<PortalsOf<D>[P]>> {
-    const limit = positive(options.pageSize ?? 500, "portalRows: pageSize");
+    const pageSize = positive(options.pageSize ?? 500, "portalRows: pageSize");
     // Checks the portal's name here, so that the error names this call.
     portalOf("portalRows", this.definition, portal);
-    const check = moving("portalRows", this.definition.layout, 1);
-    for (let offset = 1; ; offset += limit) {
-      const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
-      const rows = record.portalData[portal]!;
-      const found = record.portalInfo[portal]?.foundCount;
-      check(rows, limit, found);
-      yield* rows;
-      if (rows.length < limit || offset + limit > found!) return;
-    }
+    const plan = { what: `portalRows on layout "${this.definition.layout}"`, skip: 0, pageSize, limit: Infinity, ahead: 0 };
+    yield* pageStream(
+      plan,
+      async (skip, limit) => {
+        const record = (await this.get(recordId, { signal: options.signal, portals: { [portal]: { offset: skip + 1, limit } } } as never)) as unknown as { portalData: Record<string, []>; portalInfo: Record<string, { foundCount: number } | undefined> };
+        const rows: { recordId?: unknown }[] = record.portalData[portal]!;
+        return { rows, identity: idsOf(rows), found: record.portalInfo[portal]?.foundCount };
+      },
+      (row) => row as RowOf<PortalsOf<D>[P]>,
+    );
   }
 
   /** Uploads a file into a container field: a Blob, bytes, a web ReadableStream, or (on Node) a file path streamed from disk. */
@@ -413,9 +415,10 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /**
-   * Pages from `fetchPage`, records decoded as they are handed out. Up to two pages are requested ahead (within
-   * the found count the server reported), so the server is never idle while this side parses, decodes and
-   * consumes: at most three pages are held at once, whatever the number of records.
+   * The records of `fetchPage`'s pages (page-stream.ts), decoded as they are handed out. Up to two pages are
+   * requested ahead (within the found count the server reported), so the server is never idle while this side
+   * parses, decodes and consumes: at most three pages are held at once, whatever the number of records. Its
+   * options are checked when the stream is first read, as every stream's.
    */
   async *#stream(
     call: string,
@@ -423,39 +426,23 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     options: StreamOptions<string, AnyDefinition, unknown>,
     decode: (raw: unknown) => unknown = this.#decodeRecord,
   ): AsyncGenerator<never> {
-    const pageSize = positive(options.pageSize ?? 500, "pageSize");
-    let offset = options.offset === undefined ? 1 : positive(options.offset, "offset");
-    let remaining = options.limit === undefined ? Infinity : positive(options.limit, "limit");
-    type InFlight = Promise<{ response: Record<string, unknown> | undefined; limit: number }>;
-    const check = moving(call, this.definition.layout, offset);
-    const request = (): InFlight => {
-      const limit = Math.min(pageSize, remaining);
-      const response = fetchPage(offset, limit).then((r) => ({ response: r, limit }));
-      // Marked handled now: a page read ahead may fail while the caller is busy with an earlier one (or has
-      // stopped); its error belongs where the stream reaches it, never to process-wide unhandled rejection.
-      response.catch(() => undefined);
-      offset += limit;
-      remaining -= limit;
-      return response;
+    const plan = {
+      what: `${call} on layout "${this.definition.layout}"`,
+      pageSize: positive(options.pageSize ?? 500, "pageSize"),
+      skip: options.offset === undefined ? 0 : positive(options.offset, "offset") - 1,
+      limit: options.limit === undefined ? Infinity : positive(options.limit, "limit"),
+      ahead: 2,
     };
-    // Unknown until the first page: then only one request is out.
-    let found = 0;
-    const ahead: InFlight[] = [request()];
-    while (ahead.length) {
-      const { response, limit }: Awaited<InFlight> = await ahead.shift()!;
-      const data: unknown = response?.data;
-      const records: { recordId?: unknown }[] = Array.isArray(data) ? data : [];
-      const foundCount = (response?.dataInfo as DataInfo | undefined)?.foundCount;
-      if (typeof foundCount === "number") found = foundCount;
-      check(records, limit, foundCount);
-      // A short page is the last; a full one means there may be more, even past a found count that has grown.
-      const last = records.length < limit;
-      while (!last && remaining > 0 && (!ahead.length || (ahead.length < 2 && offset <= found))) ahead.push(request());
-      // Decoding record by record lets the requests above go out first (they leave after a microtask), and a
-      // record that does not decode stops the stream where it is.
-      for (const record of records) yield decode(record) as never;
-      if (last) break;
-    }
+    yield* pageStream(
+      plan,
+      async (skip, limit) => {
+        const response = await fetchPage(skip + 1, limit);
+        const data: unknown = response?.data;
+        const rows: { recordId?: unknown }[] = Array.isArray(data) ? data : [];
+        return { rows, identity: idsOf(rows), found: (response?.dataInfo as DataInfo | undefined)?.foundCount };
+      },
+      decode as (raw: unknown) => never,
+    );
   }
 
   /**
@@ -506,22 +493,5 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-/**
- * The check of a stream's pages (listAll, findAll, portalRows), which stops a server that does not move through its
- * found set (one that ignores offsets) from being read forever: a page must end within the found count of its own
- * answer, and must not repeat the page before it (the same records and found count). Records added or deleted while
- * a stream runs shift its pages, but a server never answers rows past the found set it counts in the same answer, and
- * records added that repeat a page grow the count.
- */
-function moving(call: string, layout: string, offset: number): (rows: readonly { recordId?: unknown }[], limit: number, found?: number) => void {
-  let before: string | undefined;
-  return (rows, limit, found = Infinity) => {
-    const page = `${rows.map((row) => row.recordId)} of ${found}`;
-    const past = offset + rows.length > found + 1;
-    if (past || (rows.length && page === before)) {
-      throw Error(`${call} on layout "${layout}": the server is not paging: ${rows.length} rows at offset ${offset}${past ? ` of a found set of ${found}` : ", the same as the page before"}`);
-    }
-    before = page;
-    offset += limit;
-  };
-}
+/** What tells a page of records (or portal rows) from another: their record ids. */
+const idsOf = (rows: readonly { recordId?: unknown }[]) => rows.map((row) => row.recordId).join();

@@ -12,9 +12,9 @@ import { NetworkError, ProtocolError } from "./protocol-errors.js";
  * results stay exact; what others made (a cause from the connection, a token store, a callback) is scrubbed whole.
  */
 
-// The patterns and scrubbing moved to secrets.ts (shared with the OData client); re-exported for the Data API.
-import { scrub } from "./secrets.js";
-export { scrub, secretPattern } from "./secrets.js";
+// The secrets' forms and scrubbing are in secrets.ts (shared with the OData client); re-exported for the Data API.
+import { scrub, type SecretForms } from "./secrets.js";
+export { scrub, secretForms } from "./secrets.js";
 
 /**
  * Scrubs, in place, every string what others made carries (an error's message, stack and properties other than its
@@ -22,7 +22,7 @@ export { scrub, secretPattern } from "./secrets.js";
  * own errors are left as they are but for their cause; objects that are neither errors nor plain (a socket, a
  * caller's abort reason that is not an error) are left alone. Returns `error`.
  */
-export function redact<T>(error: T, pattern: RegExp): T {
+export function redact<T>(error: T, forms: SecretForms): T {
   const seen = new Set<unknown>();
   for (const todo: unknown[] = [error]; todo.length; ) {
     const value = todo.pop() as Record<PropertyKey, unknown>;
@@ -38,7 +38,7 @@ export function redact<T>(error: T, pattern: RegExp): T {
     for (const key of [...Reflect.ownKeys(value), "stack"]) {
       try {
         const before = value[key];
-        const after = typeof before === "string" && key !== "code" ? scrub(before, pattern) : todo.push(before) && before;
+        const after = typeof before === "string" && key !== "code" ? scrub(before, forms) : todo.push(before) && before;
         if (after !== before) Object.defineProperty(value, key, { value: after });
       } catch {
         // A getter that throws, a frozen property: left as it is (nothing the runtime makes is either).

@@ -1,8 +1,11 @@
 import { broken } from "./answer-shape.js";
 import { base64, basicAuth } from "./basic-auth.js";
 import { fileMakerError } from "./errors.js";
-import { redact, scrub, secretPattern } from "./redact.js";
+import { ProtocolError } from "./protocol-errors.js";
+import { redact, scrub, secretForms } from "./redact.js";
+import type { SecretForms } from "./secrets.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
+import { sendableToken } from "./sendable-token.js";
 import type { TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
@@ -141,10 +144,10 @@ export class Session {
     return redact(error, this.#secrets());
   }
 
-  /** The secrets' pattern, with the secrets it was built from (joined). */
-  #pattern: [string, RegExp] | undefined;
+  /** The secrets' forms, with the secrets they were made from (joined). */
+  #forms: [string, SecretForms] | undefined;
 
-  #secrets(): RegExp {
+  #secrets(): SecretForms {
     const { auth, fmDataSource = [] } = this.#options;
     const secrets = [...this.#tokens, ...fmDataSource.map((source) => source.password)];
     if ("username" in auth) {
@@ -154,18 +157,28 @@ export class Session {
     if ("oauth" in auth) secrets.push(auth.oauth.identifier);
     // Built again only when the secrets change (a new token): a server's error is scrubbed, then redacted.
     const key = secrets.join("\0");
-    if (this.#pattern?.[0] !== key) this.#pattern = [key, secretPattern(secrets)];
-    return this.#pattern[1];
+    if (this.#forms?.[0] !== key) this.#forms = [key, secretForms(secrets)];
+    return this.#forms[1];
   }
 
   async #authenticated(build: () => WireRequest, call: CallOptions): Promise<Envelope> {
     // 952: the server no longer knows the token (expired, revoked, restarted) and refused the call before doing
     // anything, so any call, a write too, may be sent again after a fresh login. Concurrent calls share that
-    // login; a token revoked again right after its login gets another one, up to `retries` times.
+    // login; a token revoked again right after its login gets another one, up to `retries` times. HTTP 431 (an
+    // envelope's, or a front end's bare answer): the token is longer than the server takes in a header, refused
+    // before anything was done too; replaced once (a fresh token refused as well is the server's limit, not the token's).
     for (let relogins = 0, token: string | undefined; ; relogins++) {
       token = await this.#currentToken(token);
       const req = build();
-      const answer = await this.#transmit({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` }, signal: call.signal }, call);
+      const oversized = (status: number) => status === 431 && this.#signsIn && relogins === 0;
+      let answer: Envelope;
+      try {
+        answer = await this.#transmit({ ...req, headers: { ...req.headers, authorization: `Bearer ${token}` }, signal: call.signal }, call);
+      } catch (error) {
+        if (error instanceof ProtocolError && oversized(error.httpStatus)) continue;
+        throw error;
+      }
+      if (oversized(answer.httpStatus)) continue;
       // A token is idle from its last use the server accepted.
       if (answer.code !== "952") this.#lastUsed = this.#options.now();
       else if (this.#signsIn && relogins < Math.max(1, this.#options.retry.retries)) continue;
@@ -236,8 +249,8 @@ export class Session {
   }
 
   /**
-   * The app's store's token for this credential unless it is `stale` (then deleted); else one login, whose token is
-   * stored. A Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more.
+   * The app's store's token for this credential unless it is `stale` or cannot be sent (then deleted); else one
+   * login, whose token is stored. A Claris sign-in refused with 212 (its id token expired) asks for a new id token and tries once more.
    * The token of a login is kept before it is stored: a store that fails fails the call, never loses the session.
    */
   async #acquire(stale: string | undefined, again?: boolean): Promise<string> {
@@ -250,7 +263,9 @@ export class Session {
       if (this.#proof?.[0] !== secret) this.#proof = [secret, verifier(key, secret)];
       token = await this.#stored("get", (this.#key = `${key} ${await this.#proof[1]}`));
     }
-    this.#shared = filled(token) && token !== stale;
+    // A value no server issued (a header injection, 20 KB: sendable-token.ts) would fail every call of every client
+    // sharing the store, and no server would ever answer it 952: replaced here as a dead token is.
+    this.#shared = sendableToken(token) && token !== stale;
     if (!this.#shared) {
       if (token) await this.#stored("delete", this.#key!);
       const path = `/databases/${segment(database)}/sessions`;
@@ -261,8 +276,11 @@ export class Session {
       const envelope = await this.#transmit(req, { idempotent: true });
       if (envelope.code === "212" && !again && "claris" in auth) return this.#acquire(stale, true);
       this.#checked(envelope, req);
-      token = [envelope.response.token, envelope.headers["x-fm-data-access-token"]].find(filled) as string | undefined;
-      if (!token) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
+      const tokens = [envelope.response.token, envelope.headers["x-fm-data-access-token"]];
+      if (!tokens.some(filled)) throw broken(envelope, req, "login succeeded but the answer carries no token in its body or X-FM-Data-Access-Token header");
+      // Never kept nor stored: it would fail every call.
+      token = tokens.find(sendableToken) as string | undefined;
+      if (!token) throw broken(envelope, req, "login succeeded but its token cannot be sent back (not 1 to 4,096 visible ASCII characters)");
     }
     this.#token = token;
     this.#tokens = [token!, ...this.#tokens.slice(0, 5)];
@@ -297,7 +315,7 @@ export class Session {
       return [{ "x-fm-data-oauth-request-id": requestId, "x-fm-data-oauth-identifier": identifier }, `oauth:${segment(requestId)}`, identifier];
     }
     const id: unknown = await (auth as { claris: () => Promise<string> }).claris();
-    if (!filled(id)) throw new TypeError("auth.claris must resolve to an id token");
+    if (!sendableToken(id)) throw new TypeError("auth.claris must resolve to an id token (1 to 4,096 visible ASCII characters)");
     this.#tokens.unshift(id as string);
     return [{ authorization: `FMID ${id as string}` }, "claris", id as string];
   }

@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
+import { memoryTokenStore, ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
+import { storeKey } from "../support/poisoned-tokens.js";
 import { collect, connect, envelope, startFakeServer, type FakeServer } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
 import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
@@ -141,6 +142,26 @@ describe("a malformed answer of code 0", () => {
     expect(error.call).toEqual({ method: "POST", path: `/databases/${DATABASE}/sessions` });
     await client.close().catch(() => undefined);
     await noToken.close();
+  });
+
+  it("a login answer whose token cannot be sent back (a header injection) is a ProtocolError, and the token is neither kept nor stored", async () => {
+    const fake = await startFakeServer(() => ({ status: 200, body: envelope({}) }), { loginTokenIn: "body", loginAnswer: () => ({ status: 200, body: envelope({ token: "tok\r\nX-Injected: 1" }) }) });
+    const store = memoryTokenStore();
+    const client = connect(fake.url, { tokenStore: store });
+    try {
+      for (let call = 0; call < 2; call++) {
+        const error = (await client.layout(Contact).get(1).catch((e: unknown) => e)) as ProtocolError;
+        expect(error).toBeInstanceOf(ProtocolError);
+        expect(error.message).toBe(`POST /databases/${DATABASE}/sessions: HTTP 200 answer breaks the protocol: login succeeded but its token cannot be sent back (not 1 to 4,096 visible ASCII characters)`);
+      }
+      // Each call logged in again; none sent the token.
+      expect(fake.sessionRequests).toHaveLength(2);
+      expect(fake.requests).toHaveLength(0);
+      expect(await store.get(storeKey(fake.url))).toBeUndefined();
+    } finally {
+      await client.close().catch(() => undefined);
+      await fake.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileTokenStore } from "../../src/runtime/file-token-store.js";
 import { memoryTokenStore } from "../../src/runtime/index.js";
+import { callAfterPoison, EMULATOR_TOKEN, POISONED_TOKENS } from "../support/poisoned-tokens.js";
 import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, PASSWORD } from "../support/runtime-layouts.js";
 
@@ -260,6 +261,23 @@ function runNode(script: string): Promise<string> {
     child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err}`))));
   });
 }
+
+describe("a stored token that cannot work", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startRuntimeEmulator();
+  });
+  afterAll(() => emu?.close());
+
+  it.each(POISONED_TOKENS)("%s in the file: the call succeeds with one login, and the file holds a fresh token", async (_what, poison) => {
+    const path = freshPath();
+    const { recordId, logins, stored } = await callAfterPoison(emu, fileTokenStore(path), poison);
+    expect(recordId).toBe("1");
+    expect(logins).toBe(1);
+    expect(stored).toMatch(EMULATOR_TOKEN);
+    expect(Object.values(JSON.parse(readFileSync(path, "utf8")) as object)).toEqual([stored]);
+  });
+});
 
 describe("several processes (the built package)", () => {
   let emu: Emulator;

@@ -441,7 +441,7 @@ describe("streams stop when the server does not page", () => {
   it.each(streams)("%s: the same five records of ten for every page stop at the second page, naming the call and layout", async (call, stream) => {
     const server = await fake(() => records(FIVE, 10));
     const { count, error } = await drain(stream(client(server)));
-    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows from row 6, the same as the page before`);
     expect(count).toBe(5);
     expect(server.requests.length).toBeLessThanOrEqual(3);
   });
@@ -449,21 +449,34 @@ describe("streams stop when the server does not page", () => {
   it.each(streams)("%s: the same five records with a found count of a million stop at the second page", async (call, stream) => {
     const server = await fake(() => records(FIVE, 1_000_000));
     const { count, error } = await drain(stream(client(server)));
-    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before`);
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows from row 6, the same as the page before`);
     expect(count).toBe(5);
   });
 
-  it.each(streams)("%s: all ten records for every page (offset and limit ignored) stop past the found count", async (call, stream) => {
+  it.each(streams)("%s: all ten records for every page (offset and limit ignored) stop at the first, more than asked for", async (call, stream) => {
     const server = await fake(() => records(TEN, 10));
     const { count, error } = await drain(stream(client(server)));
-    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 10 rows at offset 6 of a found set of 10`);
-    expect(count).toBe(10);
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 10 rows from row 1, more than the 5 asked for`);
+    expect(count).toBe(0);
+  });
+
+  it.each(streams)("%s: pages past the found count of their own answer stop there", async (call, stream) => {
+    // The pages asked for, of ten records, each answer counting seven.
+    const server = await fake((req) => {
+      const query = new URL(req.url, "http://x").searchParams;
+      const body = req.body.length ? (JSON.parse(req.body.toString()) as Record<string, string>) : {};
+      const offset = Number(query.get("_offset") ?? body.offset ?? 1);
+      return records(TEN.slice(offset - 1, offset + 4), 7);
+    });
+    const { count, error } = await drain(stream(client(server)));
+    expect(error?.message).toBe(`${call} on layout "Contacts Web": the server is not paging: 5 rows from row 6 of a found set of 7`);
+    expect(count).toBe(5);
   });
 
   it.each([
-    ["the same five rows of ten", FIVE, 10, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
-    ["the same five rows, without portalDataInfo", FIVE, undefined, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows at offset 6, the same as the page before', 5],
-    ["all ten rows for every page", TEN, 10, 'portalRows on layout "Contacts Web": the server is not paging: 10 rows at offset 6 of a found set of 10', 10],
+    ["the same five rows of ten", FIVE, 10, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows from row 6, the same as the page before', 5],
+    ["the same five rows, without portalDataInfo", FIVE, undefined, 'portalRows on layout "Contacts Web": the server is not paging: 5 rows from row 6, the same as the page before', 5],
+    ["all ten rows for every page", TEN, 10, 'portalRows on layout "Contacts Web": the server is not paging: 10 rows from row 1, more than the 5 asked for', 0],
   ])("portalRows: %s stop", async (_what, ids, found, message, yielded) => {
     const server = await fake(() => portal(ids, found));
     const { count, error } = await drain(client(server).layout(Contact).portalRows(1, "Invoices", { pageSize: 5 }));

@@ -8,6 +8,7 @@ import { createClient, defineDatabase, defineLayout } from "../../src/runtime/in
 import { redisTokenStore, type RedisTokenStoreFailure, type TokenStore } from "../../src/runtime/redis-token-store.js";
 import { connect, counting, exampleSeed, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, EXAMPLE_LAYOUTS, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
+import { callAfterPoison, EMULATOR_TOKEN, POISONED_TOKENS, storeKey } from "../support/poisoned-tokens.js";
 import { redisSkipReason, startRedisServer, startSilentServer, type RedisServer } from "../support/redis-server.js";
 
 // @fmgen/runtime/redis-token-store (issue 22): a TokenStore over the get/set/del of a node-redis or ioredis client,
@@ -248,6 +249,30 @@ function child(emu: Emulator, redis: RedisServer, kind: Kind) {
 }
 
 type Child = ReturnType<typeof child>;
+
+describe.skipIf(SKIP)("a token in Redis that cannot work", () => {
+  let redis: RedisServer;
+  let emu: Emulator;
+  beforeAll(async () => {
+    [redis, emu] = await Promise.all([startRedisServer(), startRuntimeEmulator()]);
+  });
+  afterAll(async () => {
+    await Promise.all([redis?.stop(), emu?.close()]);
+  });
+
+  it.each(POISONED_TOKENS)("%s: the call succeeds with one login, and Redis holds a fresh token", async (_what, poison) => {
+    const { client, raw, close } = await redisClient("node-redis", redis.url);
+    try {
+      const { recordId, logins, stored } = await callAfterPoison(emu, redisTokenStore(client, { prefix: "poisoned:" }), poison);
+      expect(recordId).toBe("1");
+      expect(logins).toBe(1);
+      expect(stored).toMatch(EMULATOR_TOKEN);
+      expect(await raw(`poisoned:${storeKey(emu.url)}`)).toBe(stored);
+    } finally {
+      await close();
+    }
+  });
+});
 
 describe.skipIf(SKIP)("three processes sharing a Redis store (the built package)", () => {
   let redis: RedisServer;

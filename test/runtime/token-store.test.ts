@@ -1,7 +1,8 @@
 import { createHash, pbkdf2Sync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, InvalidCredentialsError, memoryTokenStore, type Auth, type ClientOptions, type FileMakerClient, type TokenStore } from "../../src/runtime/index.js";
-import { counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
+import { callAfterPoison, EMULATOR_TOKEN, POISONED_TOKENS, storeKey } from "../support/poisoned-tokens.js";
+import { connect, counting, envelope, FAKE_TOKEN, startFakeServer, startRuntimeEmulator, type Emulator, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
 // DESIGN.md, "Sessions beyond one process": createClient({ tokenStore }) keeps the session token where other clients
@@ -347,5 +348,61 @@ describe("a store that fails never costs the client a token", () => {
     expect(active()).toBe(before + 1);
     await fm.logout();
     expect(active()).toBe(before);
+  });
+});
+
+describe("a stored token that cannot work is deleted and replaced by one login", () => {
+  it.each(POISONED_TOKENS)("%s in a memory store: the call succeeds, one login, a fresh token stored, never the bad one sent", async (_what, poison) => {
+    const { recordId, logins, requests, stored } = await callAfterPoison(emu, memoryTokenStore(), poison);
+    expect(recordId).toBe("1");
+    expect(logins).toBe(1);
+    // The login and the call: the bad token never left.
+    expect(requests).toBe(2);
+    expect(stored).toMatch(EMULATOR_TOKEN);
+  });
+
+  describe("a token the server refuses as too large (431)", () => {
+    let fake: FakeServer;
+    let refuse: (token: string) => boolean;
+    /** Whether the 431 is a bare one (a front end's, no envelope) rather than the emulator's envelope of code 1708. */
+    let bare = false;
+    const bearer = (req: SeenRequest) => (req.headers.authorization ?? "").slice("Bearer ".length);
+    beforeAll(async () => {
+      fake = await startFakeServer((req) =>
+        !refuse(bearer(req))
+          ? { status: 200, body: envelope({ data: [], dataInfo: { database: DATABASE, layout: "Contacts Web", table: "Contacts", totalRecordCount: 0, foundCount: 0, returnedCount: 0 } }) }
+          : bare
+            ? { status: 431, body: "", contentType: "text/plain" }
+            : { status: 431, body: envelope({}, "1708", "Request Header Fields Too Large") },
+      );
+    });
+    afterAll(() => fake.close());
+
+    it.each([false, true])("bare (no envelope): %s; the token deleted, one login, the call sent again with the fresh token", async (plain) => {
+      bare = plain;
+      const long = "a".repeat(3_000);
+      refuse = (token) => token === long;
+      const store = memoryTokenStore();
+      await store.set(storeKey(fake.url), long);
+      const [logins, requests] = [fake.sessionRequests.length, fake.requests.length];
+      const fm = connect(fake.url, { tokenStore: store });
+      expect((await fm.layout(Contact).list()).data).toEqual([]);
+      expect(fake.sessionRequests.length - logins).toBe(1);
+      expect(fake.requests.slice(requests).map(bearer)).toEqual([long, FAKE_TOKEN]);
+      expect(await store.get(storeKey(fake.url))).toBe(FAKE_TOKEN);
+      await fm.close();
+    });
+
+    it("a fresh token refused too: the server's error after one login, no loop", async () => {
+      bare = false;
+      refuse = () => true;
+      const store = memoryTokenStore();
+      await store.set(storeKey(fake.url), "b".repeat(3_000));
+      const logins = fake.sessionRequests.length;
+      const fm = connect(fake.url, { tokenStore: store, retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 1 } });
+      await expect(fm.layout(Contact).list()).rejects.toMatchObject({ code: "1708", httpStatus: 431 });
+      expect(fake.sessionRequests.length - logins).toBe(1);
+      await fm.close();
+    });
   });
 });

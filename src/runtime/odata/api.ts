@@ -81,8 +81,9 @@ export interface TableClient<D extends AnyTable> {
   /** The table's definition, as given to `od.table()`. */
   readonly definition: D;
   /**
-   * One page of rows: `filter` (the `f` helpers), `select`, `expand`, `orderBy`, `top`, `skip`, `count`. The row type
-   * has only the selected fields.
+   * One page of rows, one request: `filter` (the `f` helpers), `select`, `expand`, `orderBy`, `top`, `skip`, `count`.
+   * The row type has only the selected fields. At most `top` rows, and at most the server's page (FileMaker Server cuts
+   * one at 10,000 rows; its nextLink is not followed): `all` reads every row.
    */
   list<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     options?: ListOptions<D, S, E, Sc>,
@@ -92,7 +93,11 @@ export interface TableClient<D extends AnyTable> {
     row: RowRef<D>,
     options?: ReadOptions<S, E, Sc>,
   ): Promise<RowResult<D, S, E, Sc>>;
-  /** Every row the filter matches, page by page (`$top`/`$skip` by the key or ROWID order): memory stays bounded. */
+  /**
+   * Every row the filter matches, page by page (`$top`/`$skip` by the key or ROWID order, each page counted): memory
+   * stays bounded. A server that does not move through the rows (a page past its own count, or the same page twice)
+   * stops it with an error naming the table.
+   */
   all<const S extends readonly FieldNameOf<D>[] | undefined = undefined, const E extends ExpandOf<D> | undefined = undefined, Sc extends boolean | undefined = undefined>(
     options?: AllOptions<D, S, E, Sc>,
   ): AsyncIterable<RowResult<D, S, E, Sc>>;
@@ -112,7 +117,7 @@ export interface TableClient<D extends AnyTable> {
   upload(row: RowRef<D>, field: ContainerNameOf<D>, data: Blob | Uint8Array | ArrayBuffer, options?: UploadOptions): Promise<void>;
   /** The container's file, or `null` when it is empty. */
   download(row: RowRef<D>, field: ContainerNameOf<D>, options?: CallOptions): Promise<ContainerFile | null>;
-  /** One row's related rows through a relation, typed as the target table's. */
+  /** One row's related rows through a relation, typed as the target table's: one page, one request, as `list`. */
   related<R extends RelationNameOf<D>, const S extends readonly FieldNameOf<RelationsOf<D>[R]>[] | undefined = undefined, const E extends ExpandOf<RelationsOf<D>[R]> | undefined = undefined>(
     row: RowRef<D>,
     relation: R,

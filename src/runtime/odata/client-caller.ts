@@ -8,7 +8,8 @@ import { basicAuth } from "../basic-auth.js";
 import { segment, pathStep, type Scrub } from "../call-bounds.js";
 import { ProtocolError, type FailedCall } from "../protocol-errors.js";
 import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
-import { scrub, secretPattern } from "../secrets.js";
+import { scrub, secretForms } from "../secrets.js";
+import { sendableToken } from "../sendable-token.js";
 import { checkTransport } from "../transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
@@ -48,16 +49,16 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
 
   // The credential, and the secrets errors must never show: the password, the API key, every token asked for.
-  // Tokens beyond the last few are dropped from the pattern (a long-lived client asks for one an hour).
+  // Tokens beyond the last few are dropped from the forms (a long-lived client asks for one an hour).
   const secrets: string[] = [];
   let kept = 0;
-  let pattern = secretPattern(secrets);
+  let forms = secretForms(secrets);
   const addSecret = (secret: string, token = false) => {
     if (token && ++kept > 4) secrets.splice(secrets.length - 4, 1);
     secrets.push(secret);
-    pattern = secretPattern(secrets);
+    forms = secretForms(secrets);
   };
-  const scrubText: Scrub = (text) => scrub(text, pattern);
+  const scrubText: Scrub = (text) => scrub(text, forms);
   let fixed: string | undefined;
   if ("username" in auth) {
     fixed = basicAuth(auth.username, auth.password).authorization;
@@ -74,7 +75,8 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     (token = Promise.resolve()
       .then(() => claris!())
       .then((value) => {
-        if (typeof value !== "string" || value === "" || /[\r\n]/.test(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (a non-empty string on one line)");
+        // A value no server issued (sendable-token.ts) is refused, not kept: it would fail every call and never be answered 401.
+        if (!sendableToken(value)) throw new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (1 to 4,096 visible ASCII characters)");
         addSecret(value, true);
         return value;
       }));

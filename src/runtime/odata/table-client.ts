@@ -4,6 +4,7 @@
  * ones by their relation's target).
  */
 import { getOwn } from "../own.js";
+import { pageStream } from "../page-stream.js";
 import { ProtocolError } from "../protocol-errors.js";
 import type { TableClient } from "./api.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
@@ -25,10 +26,12 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
   const base = caller.tablePath(table);
   const name = `table "${table.table}"`;
 
-  const rowsOf = (answer: ODataAnswer, spec: TableSpec, what: string) => {
-    const body = answer.json() as { value?: unknown } | null;
+  /** An answer's rows, not yet decoded, and its count when it has one. */
+  const pageOf = (answer: ODataAnswer, what: string) => {
+    const body = answer.json() as { value?: unknown; "@count"?: unknown; "@odata.count"?: unknown } | null;
     if (typeof body !== "object" || body === null || !Array.isArray(body.value)) throw shapeError(answer, what, "has no value array");
-    return { body: body as Record<string, unknown>, rows: body.value.map((row) => caller.decodeRow(spec, row, what)) };
+    const count = body["@count"] ?? body["@odata.count"];
+    return { rows: body.value as unknown[], count: typeof count === "number" ? count : undefined };
   };
   const shapeError = (answer: ODataAnswer, what: string, detail: string) =>
     new ProtocolError(answer.status, "", { method: "GET", path: base }, `${detail} (${what})`);
@@ -39,23 +42,16 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
     return value ? { Prefer: value } : {};
   };
 
-  /** Every row of one collection read (paths `T` and `T(k)/Nav`), following the server's pages when no `top` bounds it. */
+  /**
+   * One page of a collection (paths `T` and `T(k)/Nav`): the rows of one answer. Its nextLink is not followed: the
+   * server cuts a page at 10,000 rows whatever `top` asks, and every row is what `all` reads, page by page.
+   */
   const listAt = async (path: string, spec: TableSpec, options: ReadQueryOptions & { signal?: AbortSignal }, what: string) => {
-    const value: Record<string, unknown>[] = [];
-    let total: number | undefined;
-    for (let skip = options.skip ?? 0; ; ) {
-      const { query, preferSpecial } = readQuery(caller, spec, { ...options, skip: skip || options.skip }, what);
-      const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
-      const { body, rows } = rowsOf(answer, spec, what);
-      for (const row of rows) value.push(row);
-      const count = body["@count"] ?? body["@odata.count"];
-      if (typeof count === "number") total = count;
-      // The server cuts a page at 10,000 rows and says so with a nextLink (never with a top): read on from where it stopped.
-      const more = body["@nextLink"] ?? body["@odata.nextLink"];
-      if (options.top !== undefined || typeof more !== "string" || rows.length === 0 || rows.length > PAGE_LIMIT) break;
-      skip = (options.skip ?? 0) + value.length;
-    }
-    return total === undefined ? { value } : { value, count: total };
+    const { query, preferSpecial } = readQuery(caller, spec, options, what);
+    const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
+    const { rows, count } = pageOf(answer, what);
+    const value = rows.map((row) => caller.decodeRow(spec, row, what));
+    return count === undefined ? { value } : { value, count };
   };
 
   const filterText = (filter: unknown, what: string) => {
@@ -88,13 +84,14 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
         if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > PAGE_LIMIT) throw new TypeError(`${what}: pageSize must be a whole number from 1 to ${PAGE_LIMIT}, not ${JSON.stringify(pageSize)}`);
         // A stable order, so that pages neither skip nor repeat rows: the caller's, then the key (or ROWID) to break ties.
         const orderTail = table.key ? caller.refs(table).ref(table.key) : "ROWID";
-        for (let skip = 0; ; skip += pageSize) {
-          const { query, preferSpecial } = readQuery(caller, table, { ...rest, orderTail, top: pageSize, skip }, what);
+        // Each page counts the matches (`$count=true`), so that a page past them is seen (page-stream.ts).
+        const read = async (skip: number, top: number) => {
+          const { query, preferSpecial } = readQuery(caller, table, { ...rest, orderTail, top, skip, count: true }, what);
           const answer = await caller.call({ method: "GET", path: base, query, headers: headers(preferSpecial), idempotent: true, signal: rest.signal });
-          const { rows } = rowsOf(answer, table, what);
-          for (const row of rows) yield row as never;
-          if (rows.length < pageSize) return;
-        }
+          const { rows, count } = pageOf(answer, what);
+          return { rows, identity: JSON.stringify(rows), found: count };
+        };
+        yield* pageStream({ what, skip: 0, pageSize, limit: Infinity, ahead: 0 }, read, (row) => caller.decodeRow(table, row, what) as never);
       },
     }),
     count: async (options = {}) => {

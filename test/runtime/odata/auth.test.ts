@@ -50,6 +50,22 @@ describe("sign-ins", () => {
     await never.close();
   });
 
+  it.each([
+    ["20 KB", "t".repeat(20_000)],
+    ["a control character", "tok\u0000en"],
+    ["non-ASCII", "tok\u00e9n"],
+  ])("Claris ID: a token that cannot be sent (%s) is refused by name and not kept: the next call asks again", async (_what, unsendable) => {
+    const tokens = [unsendable, FMID_TOKEN];
+    let asked = 0;
+    const od = createODataClient({ server: emu.url, database: "Office", auth: { claris: async () => tokens[Math.min(asked++, 1)]! } });
+    const requests = emu.stats().requests;
+    await expect(od.table(Contacts).count()).rejects.toThrow(new TypeError("createODataClient: auth.claris() must resolve to a Claris ID token (1 to 4,096 visible ASCII characters)"));
+    expect(emu.stats().requests).toBe(requests);
+    expect(await od.table(Contacts).count()).toBe(3);
+    expect(asked).toBe(2);
+    await od.close();
+  });
+
   it("API key: Bearer under the proxy's path prefix; without the prefix the server refuses it", async () => {
     const od = createODataClient({ server: emu.url, database: "Office", auth: { apiKey: API_KEY, pathPrefix: "/otto" } });
     expect(await od.table(Contacts).count()).toBe(3);
