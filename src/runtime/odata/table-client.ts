@@ -89,7 +89,8 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
           const { query, preferSpecial } = readQuery(caller, table, { ...rest, orderTail, top, skip, count: true }, what);
           const answer = await caller.call({ method: "GET", path: base, query, headers: headers(preferSpecial), idempotent: true, signal: rest.signal });
           const { rows, count } = pageOf(answer, what);
-          return { rows, identity: JSON.stringify(rows), found: count };
+          // The answer's text (already decoded to parse it) tells one page from another at no cost.
+          return { rows, identity: answer.text(), found: count };
         };
         yield* pageStream({ what, skip: 0, pageSize, limit: Infinity, ahead: 0 }, read, (row) => caller.decodeRow(table, row, what) as never);
       },
