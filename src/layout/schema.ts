@@ -26,7 +26,8 @@ export const validateSchema = z
 
 export const fieldSchema = z
   .object({
-    name: carriedNameSchema("field").describe("Field name as it appears on the layout; related fields as `TableOccurrence::Field`."),
+    // Any name a server reports (fmgen generates code for all): the Data API carries field names in JSON, not in URLs.
+    name: z.string().min(1).describe("Field name as it appears on the layout; related fields as `TableOccurrence::Field`."),
     type: fieldTypeSchema,
     readOnly: z.boolean().optional().describe("Calculation, summary or protected auto-enter field: never written by clients."),
     required: z.boolean().optional().describe("Validation: not empty."),

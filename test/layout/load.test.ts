@@ -56,8 +56,7 @@ describe("layout descriptions", () => {
     // Names a URL path segment or $metadata's XML cannot carry (src/layout/carried-name.ts).
     ["a layout named only with dots", { ...minimal, layout: ".." }, /layout: '\.\.' cannot name a layout: it is only dots/],
     ["a table named with U+FDD0", { ...minimal, table: "T\uFDD0" }, /table: .* cannot name a table: it holds the noncharacter U\+FDD0/],
-    ["a field name with a lone surrogate", { ...minimal, fields: [{ name: "c\uDC00d", type: "text" }] }, /fields\[0\]\.name: .* cannot name a field: it holds a lone surrogate U\+DC00/],
-    ["a portal field with a noncharacter", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "T::a\uFFFE", type: "text" }] }] }, /portals\[0\]\.fields\[0\]\.name: .* cannot name a field: it holds the noncharacter U\+FFFE/],
+    ["a database name with a lone surrogate", { ...minimal, database: "c\uDC00d" }, /database: .* cannot name a database: it holds a lone surrogate U\+DC00/],
     ["a portal table named '.'", { ...minimal, portals: [{ name: "P", table: ".", fields: [] }] }, /portals\[0\]\.table: '\.' cannot name a table: it is only dots/],
   ])("rejects %s", (_label, json, pattern) => {
     expect(() => parseLayoutDescription(json, "x.layout.json")).toThrowError(pattern);

@@ -284,7 +284,6 @@ describe("names no URL path segment or $metadata can carry (src/layout/carried-n
     ["p\u{10FFFF}", /noncharacter U\+10FFFF/],
     ["c\uD800d", /lone surrogate U\+D800/],
     ["c\uDFFFd", /lone surrogate U\+DFFF/],
-    ["x\u0085", /control character U\+0085/],
   ];
 
   it("a table, a field of a new table, an added field: 400 -1 naming the rule, and nothing changes", async () => {
