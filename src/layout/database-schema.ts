@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { carriedNameSchema } from "./carried-name.js";
 
 /**
  * The database description format (`<Database>.database.json`): what a hosted file has beyond its layouts.
@@ -27,7 +28,7 @@ export const databaseFolderSchema = z
 
 export const databaseScriptSchema = z
   .object({
-    name: z.string().min(1).describe("The script's name, as FileMaker Server lists it."),
+    name: carriedNameSchema("script").describe("The script's name, as FileMaker Server lists it."),
     folder: scriptFolderSchema.optional(),
   })
   .strict();
@@ -35,7 +36,7 @@ export const databaseScriptSchema = z
 export const databaseDescriptionSchema = z
   .object({
     $schema: z.string().optional(),
-    database: z.string().min(1).describe("Hosted file name without `.fmp12`."),
+    database: carriedNameSchema("database").describe("Hosted file name without `.fmp12`."),
     scripts: z
       .array(databaseScriptSchema)
       .optional()

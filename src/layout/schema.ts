@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { carriedNameSchema } from "./carried-name.js";
 import { placedFields, wireKeyCollisions } from "./wire-keys.js";
 
 /**
@@ -25,6 +26,7 @@ export const validateSchema = z
 
 export const fieldSchema = z
   .object({
+    // Any name a server reports (fmgen generates code for all): the Data API carries field names in JSON, not in URLs.
     name: z.string().min(1).describe("Field name as it appears on the layout; related fields as `TableOccurrence::Field`."),
     type: fieldTypeSchema,
     readOnly: z.boolean().optional().describe("Calculation, summary or protected auto-enter field: never written by clients."),
@@ -51,7 +53,7 @@ export const relationSchema = z
 export const portalSchema = z
   .object({
     name: z.string().min(1).describe("Portal object name (the key in portalData)."),
-    table: z.string().min(1).describe("Table the portal rows live in."),
+    table: carriedNameSchema("table").describe("Table the portal rows live in."),
     relation: relationSchema.optional(),
     fields: z.array(fieldSchema).describe("Portal fields, each named `TableOccurrence::Field`."),
   })
@@ -60,9 +62,9 @@ export const portalSchema = z
 export const layoutDescriptionSchema = z
   .object({
     $schema: z.string().optional(),
-    database: z.string().min(1).describe("Hosted file name without `.fmp12`."),
-    layout: z.string().min(1).describe("Layout name."),
-    table: z.string().min(1).describe("The layout's base table."),
+    database: carriedNameSchema("database").describe("Hosted file name without `.fmp12`."),
+    layout: carriedNameSchema("layout").describe("Layout name."),
+    table: carriedNameSchema("table").describe("The layout's base table."),
     name: z
       .string()
       .regex(TYPESCRIPT_IDENTIFIER, "must be a TypeScript identifier")

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { carriedNameSchema } from "../layout/carried-name.js";
 import { AUTO_ENTER_TYPES, autoEnterSchema, fieldTypeSchema, TYPESCRIPT_IDENTIFIER } from "../layout/schema.js";
 
 /**
@@ -20,9 +21,7 @@ export function idNumber(id: string): number {
 
 export const tableFieldSchema = z
   .object({
-    name: z
-      .string()
-      .min(1)
+    name: carriedNameSchema("field")
       .refine((name) => !name.includes("::"), "a table's own field cannot be named with \"::\" (related fields are reached through `relations`)")
       .describe("Field name, as the table (and OData) names it."),
     type: fieldTypeSchema,
@@ -44,8 +43,8 @@ export const tableFieldSchema = z
 
 export const tableRelationSchema = z
   .object({
-    name: z.string().min(1).describe("The navigation property's name, as `$metadata` and `$expand` name it."),
-    table: z.string().min(1).describe("The table occurrence (entity set) the relation reaches."),
+    name: carriedNameSchema("relation").describe("The navigation property's name, as `$metadata` and `$expand` name it."),
+    table: carriedNameSchema("table").describe("The table occurrence (entity set) the relation reaches."),
     many: z.boolean().describe("Whether a record has a collection of related records (every FileMaker Server navigation is one) or at most one."),
   })
   .strict();
@@ -53,8 +52,8 @@ export const tableRelationSchema = z
 export const tableDescriptionSchema = z
   .object({
     $schema: z.string().optional(),
-    database: z.string().min(1).describe("Hosted file name without `.fmp12`."),
-    table: z.string().min(1).describe("Table occurrence name: the OData entity set."),
+    database: carriedNameSchema("database").describe("Hosted file name without `.fmp12`."),
+    table: carriedNameSchema("table").describe("Table occurrence name: the OData entity set."),
     name: z
       .string()
       .regex(TYPESCRIPT_IDENTIFIER, "must be a TypeScript identifier")

@@ -53,6 +53,11 @@ describe("layout descriptions", () => {
     ["repetitions below 1", { ...minimal, fields: [{ name: "r", type: "text", repetitions: 0 }] }, /fields\[0\]\.repetitions/],
     ["a name that is not an identifier", { ...minimal, name: "Not An Identifier" }, /name: must be a TypeScript identifier/],
     ["a missing database", { layout: "L", table: "T", fields: [] }, /database/],
+    // Names a URL path segment or $metadata's XML cannot carry (src/layout/carried-name.ts).
+    ["a layout named only with dots", { ...minimal, layout: ".." }, /layout: '\.\.' cannot name a layout: it is only dots/],
+    ["a table named with U+FDD0", { ...minimal, table: "T\uFDD0" }, /table: .* cannot name a table: it holds the noncharacter U\+FDD0/],
+    ["a database name with a lone surrogate", { ...minimal, database: "c\uDC00d" }, /database: .* cannot name a database: it holds a lone surrogate U\+DC00/],
+    ["a portal table named '.'", { ...minimal, portals: [{ name: "P", table: ".", fields: [] }] }, /portals\[0\]\.table: '\.' cannot name a table: it is only dots/],
   ])("rejects %s", (_label, json, pattern) => {
     expect(() => parseLayoutDescription(json, "x.layout.json")).toThrowError(pattern);
   });

@@ -72,6 +72,13 @@ describe("table descriptions", () => {
     ["a duplicate relation", { ...INVOICES, relations: [{ name: "A", table: "A", many: true }, { name: "A", table: "B", many: true }] }, /relations\[1\]\.name: duplicate relation name/],
     ["a relation named like a field", { ...INVOICES, relations: [{ name: "ContactId", table: "A", many: true }] }, /relations\[0\]\.name: "ContactId" is also a field's name/],
     ["a bad TypeScript name", { ...INVOICES, name: "1x" }, /name: must be a TypeScript identifier/],
+    // Names a URL path segment or $metadata's XML cannot carry (src/layout/carried-name.ts).
+    ["a table named only with dots", { ...INVOICES, table: ".." }, /table: '\.\.' cannot name a table: it is only dots/],
+    ["a field name with a noncharacter", { ...INVOICES, fields: [{ name: "a\uFFFFb", type: "text" }] }, /fields\[0\]\.name: .* cannot name a field: it holds the noncharacter U\+FFFF/],
+    ["a field name with a lone surrogate", { ...INVOICES, fields: [{ name: "c\uD800d", type: "text" }] }, /fields\[0\]\.name: .* cannot name a field: it holds a lone surrogate U\+D800/],
+    ["a relation name with a control character", { ...INVOICES, relations: [{ name: "A\u0001", table: "A", many: true }] }, /relations\[0\]\.name: .* cannot name a relation: it holds a control character U\+0001/],
+    ["a relation to a table named with a plane-end noncharacter", { ...INVOICES, relations: [{ name: "A", table: "x\u{1FFFE}", many: true }] }, /relations\[0\]\.table: .* cannot name a table: it holds the noncharacter U\+1FFFE/],
+    ["a database named '.'", { ...INVOICES, database: "." }, /database: '\.' cannot name a database: it is only dots/],
   ])("refuses %s, naming the file and the path", (_, json, message) => {
     expect(() => parseTableDescription(json, "t.table.json")).toThrowError(TableFileError);
     expect(() => parseTableDescription(json, "t.table.json")).toThrowError(message);

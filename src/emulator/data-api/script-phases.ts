@@ -23,7 +23,8 @@
  * carries those scripts' answer keys in its `response`; scripts after the failure do not run.
  */
 import { EmulatorError } from "../hosted-file/fm-error.js";
-import { discardBody, mediaType } from "./wire/body.js";
+import { isJsonMediaType } from "../http/media-type.js";
+import { discardBody } from "./wire/body.js";
 import { readRequestBody } from "./wire/known-params.js";
 import type { Answer, RequestContext } from "./routes.js";
 import { viewContext } from "./state.js";
@@ -180,7 +181,7 @@ export function scriptKeyValue(source: ScriptKeySource, key: string): string | u
  */
 export async function deleteScriptKeys(ctx: RequestContext): Promise<ScriptKeySource> {
   let body: Record<string, unknown> = {};
-  if (mediaType(ctx.req) === "application/json") body = await readRequestBody(ctx, { emptyIsObject: true });
+  if (isJsonMediaType(ctx.req.headers["content-type"])) body = await readRequestBody(ctx, { emptyIsObject: true });
   else await discardBody(ctx.req, ctx.state.limits.maxJsonBytes);
   const keys: Record<string, unknown> = Object.create(null);
   for (const key of SCRIPT_KEYS) {

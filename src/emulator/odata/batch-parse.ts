@@ -3,6 +3,7 @@
 // -1014 not multipart, -1015 bad body (413 when too large), -1000 a service root other than `/fmi/odata/v4` inside a
 // part, -1032 another database inside a part, -1002 a `$<Content-ID>` reference (not supported, CL).
 
+import { mediaTypeOf } from "../http/media-type.js";
 import { decodeOnce, incorrectServiceRoot, ODataError, syntaxError } from "./odata-error.js";
 import {
   badBody,
@@ -101,7 +102,7 @@ export function parseBatchRequest(body: Uint8Array | string, options: BatchParse
 
 function checkHttpPart(text: string, part: MimePart): void {
   const type = headerValue(part.headers, "Content-Type");
-  if (type === undefined || type.split(";")[0]!.trim().toLowerCase() !== "application/http") {
+  if (mediaTypeOf(type) !== "application/http") {
     throw badPart(text, part.headersAt, `Content-Type '${type ?? ""}' is not application/http or multipart/mixed`);
   }
   const cte = headerValue(part.headers, "Content-Transfer-Encoding");

@@ -51,11 +51,6 @@ export function untitled(mediaType: string): string {
   return extension === undefined ? "Untitled" : `Untitled.${extension}`;
 }
 
-/** A header's media type without parameters, lower-case (`image/PNG; x=1` → `image/png`). */
-export function mediaTypeOf(header: string | undefined): string {
-  return (header ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
 const badDisposition = (why: string, header: string) => new ODataError(400, "-1002", `Error: Content-Disposition '${quoted(header)}': ${why}`);
 
 /**

@@ -27,9 +27,9 @@ function propertyJson(p: ODataProperty): Record<string, Json> {
   if (p.versionId) out["@VersionID"] = true;
   if (p.global) out["@Global"] = true;
   if (p.calculation) out["@Calculation"] = true;
+  if (p.computed) out["@Computed"] = true;
   if (p.maxRepetitions !== undefined) out["@MaxRepetitions"] = p.maxRepetitions;
   if (p.comment !== undefined) out["@FMComment"] = p.comment;
-  if (p.computed) out["@Org.OData.Core.V1.Computed"] = true;
   if (p.readOnly) out["@Org.OData.Core.V1.Permissions"] = "Org.OData.Core.V1.Permission@Read";
   out["$Type"] = p.type;
   return out;

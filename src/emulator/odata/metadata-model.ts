@@ -41,7 +41,10 @@ export interface ODataProperty {
   readonly maxLength?: number;
   /** The field's comment (`FMComment`), from a table description's `description`. */
   readonly comment?: string;
-  /** A protected auto-enter field: the server fills it, clients never write it (`Org.OData.Core.V1.Computed`). */
+  /**
+   * A protected auto-enter field: the server fills it, clients never write it. FileMaker's own `Computed` term
+   * (`com.filemaker.odata.Computed`), not OASIS Core's, which no server is seen to write on such a field.
+   */
   readonly computed: boolean;
   /** Clients may only read it: every calculation and global field (`Org.OData.Core.V1.Permissions` Read). */
   readonly readOnly: boolean;

@@ -48,9 +48,9 @@ function propertyXml(p: ODataProperty): string {
   if (p.versionId) annotations.push(fmTrue("VersionID"));
   if (p.global) annotations.push(fmTrue("Global"));
   if (p.calculation) annotations.push(fmTrue("Calculation"));
+  if (p.computed) annotations.push(fmTrue("Computed"));
   if (p.maxRepetitions !== undefined) annotations.push(`<Annotation Term="${FM_TERMS}.MaxRepetitions" Int="${p.maxRepetitions}" />`);
   if (p.comment !== undefined) annotations.push(fmString("FMComment", p.comment));
-  if (p.computed) annotations.push(`<Annotation Term="Org.OData.Core.V1.Computed" Bool="true" />`);
   if (p.readOnly) annotations.push(READ_ONLY);
   const head =
     ` <Property${attr("Name", p.name)} Type="${p.type}"` +

@@ -7,6 +7,7 @@ import type { EmulatorClock } from "../hosted-file/clock.js";
 import type { FaultKind, PlannedFault } from "../http/faults.js";
 import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
 import type { HttpApi } from "../http/server.js";
+import { mediaTypeOf } from "../http/media-type.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import { refusedRequestLineLength } from "../http/router.js";
 import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
@@ -32,6 +33,7 @@ import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import { serveWebhook } from "./webhook-api.js";
 import { serveReference } from "./references.js";
 import { stringifyJson } from "./json-number.js";
+import { refuseNonJsonBody } from "./json-content-type.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
 
 /** What the OData API reads of the running emulator. */
@@ -187,6 +189,7 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
   const { path, query } = parseODataRequestTarget(target);
   const accept = readAccept(request.headers, query.format);
   if (path.kind === "batch") return serveBatch({ host, method, path, query, request, root }, (part) => answer(host, part, root));
+  refuseNonJsonBody({ method, target, contentType: request.headers["content-type"], body }, path);
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
     // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
@@ -344,7 +347,7 @@ function discovery(a: Annotations): { prefixed: boolean; noContext: boolean } {
  */
 function metadataFormat(headers: PlainHeaders, format: "json" | "xml" | undefined): "json" | "xml" {
   if (format !== undefined) return format;
-  const types = (headers.accept ?? "").split(",").map((r) => r.split(";")[0]!.trim().toLowerCase());
+  const types = (headers.accept ?? "").split(",").map(mediaTypeOf);
   return types.includes("application/json") && !types.includes("application/xml") ? "json" : "xml";
 }
 

@@ -4,6 +4,7 @@
 // (hosted-file/schema-changes.ts), which both APIs read, so a new table is at once an entity set and a dropped field
 // gone from the Data API's layouts. Takes plain values (no IncomingMessage), so a `$batch` part can call it.
 
+import { carriedNameFault, shownName } from "../../layout/carried-name.js";
 import type { AutoEnter, FieldType } from "../../layout/schema.js";
 import type { TableField, TableModel } from "../hosted-file/model.js";
 import { addField, createTable, deleteField, deleteTable, setFieldIndex, type FieldDefinition } from "../hosted-file/schema-changes.js";
@@ -185,16 +186,19 @@ function fieldList(value: unknown, where: string): unknown[] {
 const RESERVED_TABLE = /^(?:\$|FMTID:|Script\.|Webhook\.|FileMaker_Tables$|FileMaker_Indexes$)/i;
 
 /**
- * The names' rules (choice): 1 to 100 characters, no control characters, no leading or trailing space, none of
- * `/ ( ) [ ] ' " # ? ~ \ @` or `::` (each would read as another part of an OData URL or body, or a related
- * field), not `FMFID:`/`FMTID:`-prefixed, and not ROWID or ROWMODID (special columns, 2.10).
+ * The names' rules (choice): 1 to 100 characters, no control characters; what a URL path segment and
+ * `$metadata`'s XML can carry (carriedNameFault: no lone surrogate or noncharacter, not only dots); no leading or
+ * trailing space, none of `/ ( ) [ ] ' " # ? ~ \ @` or `::` (each would read as another part of an OData URL or body, or a
+ * related field), not `FMFID:`/`FMTID:`-prefixed, and not ROWID or ROWMODID (special columns, 2.10).
  */
 function checkName(name: string, what: "table" | "field"): void {
-  const bad = (why: string) => invalid(`'${quoted(name)}' cannot name a ${what}: ${why}`);
+  const bad = (why: string) => invalid(`${shownName(quoted(name))} cannot name a ${what}: ${why}`);
   if (name.length === 0) throw bad("it is empty");
   if ([...name].length > MAX_NAME_LENGTH) throw bad(`it is longer than ${MAX_NAME_LENGTH} characters`);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) throw bad("it holds a control character");
+  const fault = carriedNameFault(name);
+  if (fault !== undefined) throw bad(fault);
   if (name.trim() !== name) throw bad("it begins or ends with a space");
   const char = /[/()[\]'"#?~\\@]/.exec(name);
   if (char) throw bad(`it holds '${char[0]}'`);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { DB, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
@@ -271,5 +271,51 @@ describe("$schemaversion (2.9)", () => {
     await send("DELETE", `${S}/FileMaker_Tables/Contacts/X`);
     const v3 = (await metadata())["@Org.OData.Core.V1.SchemaVersion"];
     expect([v1, v2]).not.toContain(v3);
+  });
+});
+
+describe("names no URL path segment or $metadata can carry (src/layout/carried-name.ts)", () => {
+  const CASES: [string, RegExp][] = [
+    [".", /it is only dots/],
+    ["..", /it is only dots/],
+    ["a\uFFFFb", /noncharacter U\+FFFF/],
+    ["a\uFFFEb", /noncharacter U\+FFFE/],
+    ["n\uFDD0", /noncharacter U\+FDD0/],
+    ["p\u{10FFFF}", /noncharacter U\+10FFFF/],
+    ["c\uD800d", /lone surrogate U\+D800/],
+    ["c\uDFFFd", /lone surrogate U\+DFFF/],
+  ];
+
+  it("a table, a field of a new table, an added field: 400 -1 naming the rule, and nothing changes", async () => {
+    const before = await metadata();
+    for (const [name, rule] of CASES) {
+      const table = errorOf(await send("POST", `${S}/FileMaker_Tables`, { tableName: name, fields: [{ name: "x", type: "int" }] }));
+      expect(table, JSON.stringify(name)).toEqual({ status: 400, code: "-1" });
+      const asTable = await send("POST", `${S}/FileMaker_Tables`, { tableName: name, fields: [{ name: "x", type: "int" }] });
+      expect(asTable.body.error.message).toMatch(/cannot name a table/);
+      expect(asTable.body.error.message).toMatch(rule);
+      const field = await send("POST", `${S}/FileMaker_Tables`, { tableName: "Fine", fields: [{ name, type: "int" }] });
+      expect(errorOf(field), JSON.stringify(name)).toEqual({ status: 400, code: "-1" });
+      expect(field.body.error.message).toMatch(/cannot name a field/);
+      expect(field.body.error.message).toMatch(rule);
+      const added = await send("PATCH", `${S}/FileMaker_Tables/Contacts`, { fields: [{ name, type: "int" }] });
+      expect(errorOf(added), JSON.stringify(name)).toEqual({ status: 400, code: "-1" });
+      expect(added.body.error.message).toMatch(rule);
+    }
+    expect(await metadata()).toEqual(before);
+  });
+
+  it("descriptions holding such names do not load: the emulator does not start, naming the description and the rule", async () => {
+    await expect(startEmulator({ layouts: [{ database: DB, layout: "..", table: "T", fields: [] }] })).rejects.toThrow(/layouts\[0\]: layout: '\.\.' cannot name a layout: it is only dots/);
+    await expect(startEmulator({ tables: [{ database: DB, table: "T", fields: [{ name: "c\uD800d", type: "text" }] }] })).rejects.toThrow(/tables\[0\]: fields\[0\]\.name: .*lone surrogate U\+D800/);
+  });
+
+  it("names that merely look odd still work: '...x', astral letters, a dot inside", async () => {
+    for (const name of ["...x", "a.b", "\u{1F600} smile", "\u00E9t\u00E9"]) {
+      const a = await send("PATCH", `${S}/FileMaker_Tables/Contacts`, { fields: [{ name, type: "int" }] });
+      expect(a.status, `${name}: ${a.text}`).toBe(200);
+      const read = await get(emu.url, `${S}/Contacts('A1')/${encodeURIComponent(name)}`);
+      expect({ status: read.status, value: read.body?.value }, `${name}: ${read.text}`).toEqual({ status: 200, value: null });
+    }
   });
 });

@@ -91,7 +91,7 @@ describe("targets and options", () => {
   it("allowedHosts admits more hosts at Add; a bad webhooks option fails startEmulator naming it", async () => {
     const other = await startOffice(1, { webhooks: { allowedHosts: ["hooks.example.test", "::2"] } });
     try {
-      const add = (webhook: string) => fetch(`${other.url}${S}/Webhook.Add`, { method: "POST", headers: { Authorization: auth() }, body: JSON.stringify({ webhook, tableName: "Notes" }) });
+      const add = (webhook: string) => fetch(`${other.url}${S}/Webhook.Add`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: JSON.stringify({ webhook, tableName: "Notes" }) });
       expect((await add("https://hooks.example.test/x")).status).toBe(200);
       expect((await add("http://[::2]:8080/x")).status).toBe(200);
       expect((await add("https://other.example.test/x")).status).toBe(400);

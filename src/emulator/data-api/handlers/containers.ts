@@ -1,7 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
-import { mediaType, readBody } from "../wire/body.js";
+import { mediaTypeOf } from "../../http/media-type.js";
+import { readBody } from "../wire/body.js";
 import { recordIdParam } from "../../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { currentRecord, writeContainer } from "../../hosted-file/records/record-transaction.js";
@@ -34,7 +35,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
     throw new EmulatorError(404, "102", `"${fieldName}" has ${layoutField.field.repetitions} repetition(s), not ${repetition}`);
   }
   const contentType = ctx.req.headers["content-type"] ?? "";
-  if (mediaType(ctx.req) !== "multipart/form-data") {
+  if (mediaTypeOf(ctx.req.headers["content-type"]) !== "multipart/form-data") {
     throw new EmulatorError(415, "1708", `Content-Type must be multipart/form-data, got "${contentType}"`);
   }
   const body = await readBody(ctx.req, ctx.state.limits.maxUploadBytes);

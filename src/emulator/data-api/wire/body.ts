@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
+import { isJsonMediaType } from "../../http/media-type.js";
 import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 
 /** Past this much discarded input an oversized request's connection is cut instead of drained. */
@@ -49,10 +50,6 @@ export async function discardBody(req: IncomingMessage, limit: number): Promise<
   await readBody(req, limit);
 }
 
-export function mediaType(req: IncomingMessage): string {
-  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
 /**
  * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. With `emptyIsObject`
  * (the login: data-api-server.md, section 1) a body of no bytes at all means `{}`, whatever its Content-Type.
@@ -64,7 +61,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
     raw = await readBody(req, limit);
     if (raw.byteLength === 0) return {};
   }
-  if (mediaType(req) !== "application/json") {
+  if (!isJsonMediaType(req.headers["content-type"])) {
     if (raw === undefined) await drain(req);
     throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
   }
