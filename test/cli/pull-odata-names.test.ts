@@ -1,11 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
-import { createODataClient, f, type TableSpec } from "../../src/runtime/odata/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
+import { typeCheckDir } from "../generate/typecheck.js";
 import { memoryIo, PULL_PASSWORD, PULL_USER } from "../pull/helpers.js";
 import { DB, fmfid, tableProject } from "../pull/odata-support.js";
 
@@ -27,6 +27,24 @@ const STOCK: TableDescriptionInput = {
     { name: "Lines\r\n", type: "text", id: fmfid(6, 1065400) },
   ],
 };
+
+/** An app's calls on the generated table: a create, a list with select and filter, and a get, each naming those fields. */
+const USAGE = `import { createODataClient, f } from "@fmgen/runtime/odata";
+import { Stock } from "./stock.table.js";
+
+export async function useStock(server: string, username: string, password: string) {
+  const od = createODataClient({ server, database: "Office", auth: { username, password } });
+  try {
+    const stock = od.table(Stock);
+    await stock.create({ "Code ": "A", "Price\\u00a0": 2.5, "\\u00a0Lead": "l", "Wide\\u3000": "w", "\\tTabbed\\t": "t", "Lines\\r\\n": "n" });
+    const listed = (await stock.list({ select: ["Price\\u00a0", "Wide\\u3000"], filter: f.eq("\\u00a0Lead", "l") })).value;
+    const row = await stock.get("A");
+    return { listed, got: { "Code ": row["Code "], "\\tTabbed\\t": row["\\tTabbed\\t"], "Lines\\r\\n": row["Lines\\r\\n"] } };
+  } finally {
+    await od.close();
+  }
+}
+`;
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -51,15 +69,12 @@ describe("fmgen pull --odata: names with whitespace at their edges", () => {
     expect(await cli(root, ["pull", "--odata", "--server", emu.url, "--check"])).toMatchObject({ code: 0, err: "" });
 
     expect(await cli(root, ["generate"])).toMatchObject({ code: 0, err: "" });
-    const module = (await import(pathToFileURL(join(root, "generated", "stock.table.ts")).href)) as { Stock: TableSpec };
-    const od = createODataClient({ server: emu.url, database: DB, auth: { username: PULL_USER, password: PULL_PASSWORD } });
-    try {
-      const stock = od.table(module.Stock);
-      await stock.create({ "Code ": "A", "Price\u00a0": 2.5, "\u00a0Lead": "l", "Wide\u3000": "w", "\tTabbed\t": "t", "Lines\r\n": "n" });
-      expect((await stock.list({ select: ["Price\u00a0", "Wide\u3000"], filter: f.eq("\u00a0Lead", "l") })).value).toEqual([{ "Price\u00a0": 2.5, "Wide\u3000": "w" }]);
-      expect(await stock.get("A")).toMatchObject({ "Code ": "A", "\tTabbed\t": "t", "Lines\r\n": "n" });
-    } finally {
-      await od.close();
-    }
+    // A typed call of the generated module on those fields: it compiles, and the server answers it.
+    const generated = join(root, "generated");
+    await writeFile(join(generated, "package.json"), '{ "type": "module" }');
+    await writeFile(join(generated, "usage.ts"), USAGE);
+    expect(typeCheckDir(generated)).toEqual([]);
+    const { useStock } = (await import(pathToFileURL(join(generated, "usage.ts")).href)) as { useStock: (server: string, username: string, password: string) => Promise<unknown> };
+    expect(await useStock(emu.url, PULL_USER, PULL_PASSWORD)).toEqual({ listed: [{ "Price\u00a0": 2.5, "Wide\u3000": "w" }], got: { "Code ": "A", "\tTabbed\t": "t", "Lines\r\n": "n" } });
   });
 });
