@@ -10,7 +10,7 @@
  * of `ascend` included, does not compile.
  */
 export type SortOrder<ValueList extends string = never> = "ascend" | "descend" | ValueList;
-/** One sort key of a list or find: a field, and its order (`Order`: the layout's, as `SortOrderOf` gives them). */
+/** One sort key of a list or find: a field, and its order (`Order`: the orders it takes; a layout's sort spec, its file's). */
 export interface SortSpec<Name extends string = string, Order extends string = SortOrder> {
   /** A field of the layout (or of a portal, `TO::Field`). */
   fieldName: Name;
