@@ -4,13 +4,16 @@ import { configDefaults, defineConfig } from "vitest/config";
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Generated modules import "@fmgen/runtime": in tests that is the source, as tsconfig.json's paths say, so that
- * tests and the generated code they import share one runtime and need no build. `entry` is the file the package's
- * main export resolves to: index.ts (Node: undici) or fetch.ts (global fetch).
+ * Generated modules import "@fmgen/runtime" (and table modules "@fmgen/runtime/odata"): in tests that is the source,
+ * as tsconfig.json's paths say, so that tests and the generated code they import share one runtime and need no build.
+ * `entry` and `odataEntry` are the files the package's main and odata exports resolve to: index.ts (Node: undici) or
+ * fetch.ts (global fetch).
  */
-function runtimeAliases(entry: string) {
+function runtimeAliases(entry: string, odataEntry: string) {
   return [
     { find: /^@fmgen\/runtime$/, replacement: source(entry) },
+    { find: /^@fmgen\/runtime\/odata$/, replacement: source(odataEntry) },
+    { find: /^@fmgen\/runtime\/odata\/fetch$/, replacement: source("./src/runtime/odata/fetch.ts") },
     { find: /^@fmgen\/runtime\/fetch$/, replacement: source("./src/runtime/fetch.ts") },
     { find: /^@fmgen\/runtime\/schema$/, replacement: source("./src/runtime/schema.ts") },
     { find: /^@fmgen\/runtime\/metadata$/, replacement: source("./src/runtime/metadata.ts") },
@@ -40,14 +43,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        resolve: { alias: runtimeAliases("./src/runtime/index.ts") },
+        resolve: { alias: runtimeAliases("./src/runtime/index.ts", "./src/runtime/odata/index.ts") },
         // fetch-*.test.ts import the fetch entry themselves: the "fetch" project runs them.
         test: { name: "node", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, "test/runtime/fetch-*.test.ts"] },
       },
       {
         extends: true,
         resolve: {
-          alias: [{ find: /^(?:\.\.\/)+src\/runtime\/index\.js$/, replacement: source("./src/runtime/fetch.ts") }, ...runtimeAliases("./src/runtime/fetch.ts")],
+          alias: [{ find: /^(?:\.\.\/)+src\/runtime\/index\.js$/, replacement: source("./src/runtime/fetch.ts") }, ...runtimeAliases("./src/runtime/fetch.ts", "./src/runtime/odata/fetch.ts")],
         },
         test: { name: "fetch", include: FETCH_TESTS, env: { FMGEN_RUNTIME_ENTRY: "fetch" } },
       },

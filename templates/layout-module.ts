@@ -60,6 +60,7 @@ export const LayoutSpec = defineLayout<LayoutFields>()({
       },
     },
   },
+  valueLists: ["Statuses"],
 });
 
 /** @fill fields */
@@ -102,8 +103,8 @@ export type LayoutFieldName = keyof LayoutFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface LayoutRecord extends RecordOf<typeof LayoutSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type LayoutSort = SortSpec<LayoutFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type LayoutSort = SortSpec<LayoutFieldName, LayoutTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface LayoutCriteria extends CriteriaOf<typeof LayoutSpec>, Named {}

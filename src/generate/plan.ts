@@ -1,4 +1,4 @@
-import { boundName, defaultTypeName, descriptionsByDatabase, repetitionsOf, shortHash, type DatabaseDescription, type FieldDescription, type LayoutDescription, type PortalDescription } from "../layout/index.js";
+import { boundName, defaultTypeName, descriptionsByDatabase, namedValueLists, repetitionsOf, shortHash, type DatabaseDescription, type FieldDescription, type LayoutDescription, type PortalDescription } from "../layout/index.js";
 import { compareCodeUnits } from "../project/index.js";
 import type { LayoutModuleTemplate } from "./template.js";
 import { RESERVED_WORDS } from "./text.js";
@@ -42,6 +42,8 @@ export interface LayoutPlan {
   /** The module's file name, relative to the output folder (`contacts-web.ts`). */
   fileName: string;
   portals: readonly PortalPlan[];
+  /** The names of the value lists of the layout's file (every layout of its database), sorted: the sort orders it takes. */
+  valueLists: readonly string[];
 }
 
 export class IdentifierClashError extends Error {
@@ -151,14 +153,27 @@ export function planIdentifiers(layouts: readonly LayoutDescription[], template:
   }
   if (problems.length) throw new IdentifierClashError([...new Set(problems)].sort(compareCodeUnits));
 
+  const valueLists = valueListsByDatabase(layouts);
   return candidates
     .map((c) => ({
       layout: c.layout,
       typeName: c.typeName,
       fileName: `${moduleFileBase(c.typeName)}.ts`,
       portals: c.portals.map((p) => ({ portal: p.portal, identifier: p.identifier })),
+      valueLists: valueLists.get(c.layout.database) ?? [],
     }))
     .sort((a, b) => compareCodeUnits(a.fileName, b.fileName));
+}
+
+/** Per database, the names of the value lists its layouts' descriptions give (`namedValueLists`), sorted. */
+function valueListsByDatabase(layouts: readonly LayoutDescription[]): Map<string, string[]> {
+  const byDatabase = new Map<string, LayoutDescription[]>();
+  for (const layout of layouts) {
+    const own = byDatabase.get(layout.database);
+    if (own) own.push(layout);
+    else byDatabase.set(layout.database, [layout]);
+  }
+  return new Map([...byDatabase].map(([database, own]) => [database, [...namedValueLists(own).lists.keys()].sort(compareCodeUnits)]));
 }
 
 /**
@@ -253,12 +268,15 @@ export function planDatabases(
     }
     names.add(typeName);
     files.add(moduleFileBase(typeName));
+    const own = layouts.filter((l) => l.database === database);
+    // The file's value lists are one set, named once across its layouts (the layout modules take their names).
+    problems.push(...namedValueLists(own).conflicts.map((conflict) => `database "${database}": ${conflict}`));
     plans.push({
       database,
       typeName,
       fileName: `${moduleFileBase(typeName)}.ts`,
       scripts: [...new Set(described.get(database)?.scripts.map((s) => s.name))],
-      globals: planGlobals(layouts.filter((l) => l.database === database), problems),
+      globals: planGlobals(own, problems),
     });
   }
   if (problems.length) throw new DatabasePlanError(problems.sort(compareCodeUnits));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { carriedNameSchema } from "./carried-name.js";
+import { namedValueLists } from "./value-lists.js";
 import { placedFields, wireKeyCollisions } from "./wire-keys.js";
 
 /**
@@ -35,6 +36,14 @@ export const fieldSchema = z
     validate: validateSchema.optional(),
     repetitions: z.number().int().min(1).max(32000).optional().describe("Number of repetitions (default 1)."),
     valueList: z.array(z.string()).optional().describe("Allowed values."),
+    valueListName: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The name of the field's value list in the file, as the layout metadata names it (`valueList`): a sort's `sortOrder` may name it to sort in the list's order. " +
+          "Value lists belong to the file: every name the file's layout descriptions give is a sort order of each of its layouts.",
+      ),
     global: z.boolean().optional().describe("Global storage: one value shared by every record."),
     autoEnter: autoEnterSchema.optional(),
     description: z.string().optional().describe("Documentation, emitted as JSDoc."),
@@ -92,6 +101,7 @@ export const layoutDescriptionSchema = z
     });
     // The message names both fields, so the issue has no path of its own.
     for (const message of wireKeyCollisions(placedFields(layout))) ctx.addIssue({ code: "custom", path: [], message });
+    for (const message of namedValueLists([layout]).conflicts) ctx.addIssue({ code: "custom", path: [], message });
   });
 
 export type FieldType = z.infer<typeof fieldTypeSchema>;
@@ -125,6 +135,9 @@ function checkFields(
     }
     if (field.type === "container" && field.valueList) {
       ctx.addIssue({ code: "custom", path: [...at, "valueList"], message: "a container field cannot have a value list" });
+    }
+    if (field.type === "container" && field.valueListName !== undefined) {
+      ctx.addIssue({ code: "custom", path: [...at, "valueListName"], message: "a container field cannot have a value list" });
     }
     if (field.autoEnter && !AUTO_ENTER_TYPES[field.autoEnter].includes(field.type)) {
       ctx.addIssue({

@@ -4,7 +4,8 @@ import { defaultTypeName, type FieldDescription, type LayoutDescriptionInput, ty
  * What a pull changes in one description, for the report and for `--check`. A change is breaking when code
  * compiled against the old description may stop compiling or start failing at run time: a field or portal
  * removed, any retype, a different number of repetitions, a field becoming read-only or required (an added
- * required field that is not auto-entered too), a value list added or losing values.
+ * required field that is not auto-entered too), a value list added or losing values, a value list's name changed or
+ * gone (a sort naming it stops compiling).
  */
 
 export type ChangeKind = "added" | "removed" | "retyped" | "changed";
@@ -78,6 +79,7 @@ function diffFields(before: readonly FieldDescription[], after: readonly FieldDe
     attribute("required", !!was.required, !!field.required, !!field.required);
     const lostValues = was.valueList ? !field.valueList || was.valueList.some((v) => !field.valueList!.includes(v)) : !!field.valueList;
     attribute("valueList", was.valueList ?? null, field.valueList ?? null, !!field.valueList && lostValues);
+    attribute("valueListName", was.valueListName ?? null, field.valueListName ?? null, was.valueListName !== undefined);
     attribute("global", !!was.global, !!field.global, false);
     attribute("autoEnter", was.autoEnter ?? null, field.autoEnter ?? null, false);
     attribute("unique", !!was.unique, !!field.unique, false);

@@ -16,8 +16,8 @@ const RESULT_TYPES: Readonly<Record<string, FieldType>> = {
 /**
  * Maps FileMaker Server's layout metadata to what the server says about the layout: the result type,
  * calculation and summary fields as read-only, `maxRepeat`, `notEmpty`, `global`, whether a value is
- * auto-entered, and each value list's values (a list whose values the server does not send, such as a
- * dynamic one read without a record id, stays unknown).
+ * auto-entered, and each value list's name and values (a list whose values the server does not send, such as a
+ * dynamic one read without a record id, keeps its name; its values stay unknown).
  */
 export function liveFromMetadata(database: string, layout: string, metadata: LayoutMetadata, table: string | undefined): LiveLayout {
   const notes: string[] = [];
@@ -44,6 +44,7 @@ export function liveFromMetadata(database: string, layout: string, metadata: Lay
       global: meta.global,
       autoEnter: meta.autoEnter,
       valueList: type === "container" ? null : valueList,
+      valueListName: type === "container" ? null : (meta.valueList ?? null),
     };
   };
   return {

@@ -28,6 +28,8 @@ export interface LiveField {
   autoEnter?: boolean;
   /** Metadata only: the value list's values, `null` for none; undefined when they cannot be read (a dynamic list). */
   valueList?: readonly string[] | null | undefined;
+  /** Metadata only: the value list's name, exactly as the server states it; `null` for none. */
+  valueListName?: string | null;
 }
 
 export interface LivePortal {

@@ -18,7 +18,8 @@ import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
  * what changed on the server and keeps everything a person wrote.
  *
  * The server owns what it can tell: the fields and portals on the layout, and, from the metadata endpoint, each
- * field's type, repetitions, calculation (read-only), not-empty (required), global and value list; from
+ * field's type, repetitions, calculation (read-only), not-empty (required), global and value list (its values and
+ * its name); from
  * sampling, only types and repetitions. Such a value the person changed by hand is kept as long as the server
  * still says what it said at the last pull (`base`, from fmgen.pulled.json): a type override survives, and a
  * change on the server still shows. Without a base the server's value wins. A sampled type is weaker: the file's
@@ -169,7 +170,8 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
   const required = decide(file ? (file.required ?? false) : undefined, base?.required, live.required) ?? false;
   const global = decide(file ? (file.global ?? false) : undefined, base?.global, live.global) ?? false;
   let valueList = decide<readonly string[] | null>(file ? (file.valueList ?? null) : undefined, base ? base.valueList : undefined, live.valueList, sameList) ?? null;
-  if (type === "container") valueList = null;
+  let valueListName = decide<string | null>(file ? (file.valueListName ?? null) : undefined, base ? (base.valueListName ?? null) : undefined, live.valueListName) ?? null;
+  if (type === "container") [valueList, valueListName] = [null, null];
 
   let readOnly = file?.readOnly ?? false;
   if (live.calculated === true) readOnly = true;
@@ -209,6 +211,7 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
     ...(file?.validate !== undefined ? { validate: file.validate } : {}),
     ...(repetitions > 1 || file?.repetitions === repetitions ? { repetitions } : {}),
     ...(valueList !== null ? { valueList: [...valueList] } : {}),
+    ...(valueListName !== null ? { valueListName } : {}),
     ...flag("global", global),
     ...(autoEnter !== undefined ? { autoEnter } : {}),
     ...(file?.description !== undefined ? { description: file.description } : {}),

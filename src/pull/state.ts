@@ -24,6 +24,7 @@ const fieldSchema = z
     global: z.boolean().optional(),
     autoEnter: z.boolean().optional(),
     valueList: z.array(z.string()).optional(),
+    valueListName: z.string().optional(),
   })
   .strict();
 
@@ -98,6 +99,7 @@ function toSnapshot(live: LiveLayout): SnapshotLayout {
     ...(f.global ? { global: true } : {}),
     ...(f.autoEnter ? { autoEnter: true } : {}),
     ...(f.valueList ? { valueList: [...f.valueList] } : {}),
+    ...(typeof f.valueListName === "string" ? { valueListName: f.valueListName } : {}),
   });
   return {
     database: live.database,
@@ -123,6 +125,7 @@ function fromSnapshot(snapshot: SnapshotLayout): LiveLayout {
           global: f.global ?? false,
           autoEnter: f.autoEnter ?? false,
           valueList: f.valueList ?? null,
+          valueListName: f.valueListName ?? null,
         };
   const portals: LivePortal[] = (snapshot.portals ?? []).map((p) => ({ name: p.name, fields: p.fields.map(field) }));
   return {

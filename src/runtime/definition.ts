@@ -6,6 +6,7 @@
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
 import { setOwn } from "./own.js";
+import type { SortOrder } from "./paging.js";
 
 /**
  * A field's kind on the wire and in TypeScript: `text` (string), `number` (number or null), `date`, `time` and
@@ -58,6 +59,11 @@ export interface LayoutSpec {
   portals?: Readonly<Record<string, PortalSpec>>;
   /** Check records against the layout's schema before decoding; overrides the client's `validate`. */
   validate?: boolean;
+  /**
+   * The names of the file's value lists: a sort's `sortOrder` may name one (records follow the list's order). Types
+   * only; the server refuses a name it does not have.
+   */
+  valueLists?: readonly string[];
 }
 
 /** The TypeScript shapes behind a layout, as a hand-written definition gives them. */
@@ -79,6 +85,8 @@ export interface LayoutTypes {
    * (the runtime still checks).
    */
   kinds?: object;
+  /** The names of the file's value lists, which a sort's `sortOrder` may name besides `ascend` and `descend`; none by default. */
+  valueLists?: string;
 }
 
 /** What a definition carries: its shapes, and what finds key off, worked out once by `defineLayout`. */
@@ -90,6 +98,8 @@ export interface DefinitionTypes extends LayoutTypes {
   record: object;
   /** The field names sort specs take. */
   names: string;
+  /** The orders sort specs take: `ascend`, `descend` and the file's value lists' names. */
+  orders: string;
 }
 
 /**
@@ -196,6 +206,7 @@ export interface SpecTypes<Fields extends object, S extends LayoutSpec> extends 
   findable: [keyof S["portals"]] extends [never] ? Fields : Fields & UnionToIntersection<SpecTypes<Fields, S>["rows"][keyof S["portals"]]>;
   record: FmRecord<Fields, SpecTypes<Fields, S>["portals"]>;
   names: keyof Fields & string;
+  orders: SortOrder<S extends { readonly valueLists: readonly (infer V extends string)[] } ? V : never>;
 }
 
 /** Field specs as kinds are read from them. */
@@ -231,6 +242,7 @@ export interface HandWrittenTypes<T extends LayoutTypes> extends DefinitionTypes
   findable: T["fields"] & UnionToIntersection<{ [P in keyof T["portals"]]: RowFields<T["portals"][P]> }[keyof T["portals"]]>;
   record: FmRecord<T["fields"], T["portals"]>;
   names: keyof T["fields"] & string;
+  orders: SortOrder<T extends { valueLists: infer V extends string } ? V : never>;
 }
 
 /** The ids of an existing portal row in create and edit: without them, a row is added. */
@@ -265,6 +277,8 @@ export type ContainersOf<D extends AnyDefinition> = D[LayoutTypesKey]["container
 export type RecordOf<D extends AnyDefinition> = D[LayoutTypesKey]["record"];
 /** The field names of layout `D` that sort specs take. */
 export type SortNameOf<D extends AnyDefinition> = D[LayoutTypesKey]["names"];
+/** The sort orders of layout `D`: `ascend`, `descend` and the names of its file's value lists. */
+export type SortOrderOf<D extends AnyDefinition> = D[LayoutTypesKey]["orders"];
 /**
  * One portal's row as read, its fields only (`PortalRow` adds the ids); for generated definitions, which name only
  * their own portals. `P` is not checked against the definition's portals: that check cost the compiler about fifty

@@ -2,7 +2,7 @@ import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
 import { describe, encodeFields } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
-import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf } from "./definition.js";
+import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf, type SortOrderOf } from "./definition.js";
 import { FileMakerError } from "./errors.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
@@ -17,38 +17,38 @@ import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
 import { pageStream } from "./page-stream.js";
-import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortSpec } from "./paging.js";
+import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortOrder, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 export type { UploadOptions } from "./upload.js";
 export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
 
 /**
- * What a layout client's `list` takes: the page (`offset`, `limit`), its order, and the portals, response layout and
- * scripts of the answer.
+ * What a layout client's `list` takes: the page (`offset`, `limit`), its order (`Name`: the fields it may sort by,
+ * `Order`: the sort orders), and the portals, response layout and scripts of the answer.
  */
-export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
+export interface ListOptions<Name extends string, R extends AnyDefinition = never, P = undefined, Order extends string = SortOrder> extends CallOptions, ViewOptions<R, P> {
   /** One-based index of the first record (default 1). */
   offset?: number;
   /** Records per page (default 100). */
   limit?: number;
   /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
-  sort?: readonly SortSpec<Name>[];
+  sort?: readonly SortSpec<Name, Order>[];
 }
 
 /**
  * What a layout client's `find` takes: the find requests, and what `list` takes. No match is an empty page, not an
  * error.
  */
-export interface FindOptions<Fields, Name extends string, Kinds = Record<never, never>> extends ListOptions<Name> {
+export interface FindOptions<Fields, Name extends string, Kinds = Record<never, never>, Order extends string = SortOrder> extends ListOptions<Name, never, undefined, Order> {
   /** The requests: a plain value means "equals exactly"; `q` helpers say anything else. */
   query: readonly FindRequest<Fields, Kinds>[];
 }
 
 /** What `listAll` and `findAll` take: the order, the page size they read by, and where to start and stop. */
-export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined> extends CallOptions, ViewOptions<R, P> {
+export interface StreamOptions<Name extends string, R extends AnyDefinition = never, P = undefined, Order extends string = SortOrder> extends CallOptions, ViewOptions<R, P> {
   /** Sort keys, first the most significant (default: the server's order, creation order in practice). */
-  sort?: readonly SortSpec<Name>[];
+  sort?: readonly SortSpec<Name, Order>[];
   /** Records fetched per request (default 500); memory stays bounded by three pages (one consumed, two read ahead). */
   pageSize?: number;
   /** One-based index of the first record (default 1). */
@@ -95,7 +95,7 @@ export class NotExactlyOneError extends Error {
 type Admit<T> = keyof T extends never ? Record<string, never> : keyof T & keyof Object extends never ? T : { [K in keyof T]: K extends keyof Object ? T[K] | Object[K] : T[K] };
 
 /** `FindOptions` of a layout, its requests typed by `QueryOf` (the type generated modules export as `<Name>Query`). */
-interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<SortNameOf<D>, R, P> {
+interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P = undefined> extends ListOptions<SortNameOf<D>, R, P, SortOrderOf<D>> {
   query: readonly QueryOf<D>[];
 }
 
@@ -117,17 +117,17 @@ interface NoScripts {
   prerequest?: never;
   presort?: never;
 }
-interface PlainList<D extends AnyDefinition> extends ListOptions<SortNameOf<D>>, NoScripts {}
+interface PlainList<D extends AnyDefinition> extends ListOptions<SortNameOf<D>, never, undefined, SortOrderOf<D>>, NoScripts {}
 // A plain find's options name no response layout (`ListOptions`' default), so that its portals and response are not
 // typed against the layout on every find (about 800 instantiations on the 200-layout type-check benchmark).
-interface PlainFind<D extends AnyDefinition> extends ListOptions<SortNameOf<D>>, NoScripts {
+interface PlainFind<D extends AnyDefinition> extends ListOptions<SortNameOf<D>, never, undefined, SortOrderOf<D>>, NoScripts {
   query: readonly QueryOf<D>[];
 }
 interface PlainRead extends CallOptions, NoView, NoScripts {}
 interface PlainWrite extends CallOptions, EntryOptions, NoScripts {}
 interface PlainCall extends CallOptions, NoScripts {}
 /** What the implementations of the overloaded calls take: every option, loosely typed (the overloads type them). */
-type Loose = ListOptions<string, AnyDefinition, unknown> & ScriptOptions<string> & EntryOptions;
+type Loose = ListOptions<string, AnyDefinition, unknown, string> & ScriptOptions<string> & EntryOptions;
 /** A portal's row type, from its rows. */
 type RowOf<Rows> = Rows extends readonly (infer Row)[] ? Row : never;
 
@@ -167,7 +167,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    */
   list(options?: PlainList<D>): Promise<Page<RecordOf<D>>>;
   list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
-    options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P>> & S,
+    options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P, SortOrderOf<D>>> & S,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async list(options: Loose = {}): Promise<unknown> {
     const view = this.#view("list", options);
@@ -176,7 +176,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A list's response, not yet decoded; undefined when the list returns nothing. */
-  #listResponse(options: ListOptions<string, AnyDefinition, unknown>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+  #listResponse(options: ListOptions<string, AnyDefinition, unknown, string>, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     // Servers answer 101 when a list returns nothing (an empty table, an offset past the end).
     return this.#pageResponse({ method: "GET", path: `${this.#base}/records${listQuery(options, { ...view?.keys, ...keys, ...this.#dateKeys })}` }, options, view, keys, "101");
   }
@@ -323,7 +323,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** A find's response, not yet decoded; undefined when nothing matches. */
-  #findResponse(options: ListOptions<string, AnyDefinition, unknown> & { query: readonly object[] }, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
+  #findResponse(options: ListOptions<string, AnyDefinition, unknown, string> & { query: readonly object[] }, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     // Undefined members are left out of the JSON.
     const body = JSON.stringify({
       ...view?.keys,
@@ -363,19 +363,19 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   }
 
   /** Every record (from `offset`, up to `limit`), page by page; at most three pages in memory. */
-  listAll(options?: StreamOptions<SortNameOf<D>>): AsyncIterable<RecordOf<D>>;
-  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<SortNameOf<D>, R, P>>): AsyncIterable<ViewRecord<R, P>>;
-  listAll(options: StreamOptions<string, AnyDefinition, unknown> = {}): AsyncIterable<never> {
+  listAll(options?: StreamOptions<SortNameOf<D>, never, undefined, SortOrderOf<D>>): AsyncIterable<RecordOf<D>>;
+  listAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(options: Read<D, R, P, StreamOptions<SortNameOf<D>, R, P, SortOrderOf<D>>>): AsyncIterable<ViewRecord<R, P>>;
+  listAll(options: StreamOptions<string, AnyDefinition, unknown, string> = {}): AsyncIterable<never> {
     const view = this.#view("listAll", options);
     return this.#stream("listAll", (offset, limit) => this.#listResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
 
   /** Every record a find matches (from `offset`, up to `limit`), page by page. */
-  findAll(options: Omit<PlainFind<D>, "offset" | "limit"> & StreamOptions<SortNameOf<D>>): AsyncIterable<RecordOf<D>>;
+  findAll(options: Omit<PlainFind<D>, "offset" | "limit"> & StreamOptions<SortNameOf<D>, never, undefined, SortOrderOf<D>>): AsyncIterable<RecordOf<D>>;
   findAll<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D>(
-    options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<SortNameOf<D>, R, P>>,
+    options: Read<D, R, P, Omit<FindOptionsOf<D, R, P>, "offset" | "limit"> & StreamOptions<SortNameOf<D>, R, P, SortOrderOf<D>>>,
   ): AsyncIterable<ViewRecord<R, P>>;
-  findAll(options: StreamOptions<string, AnyDefinition, unknown> & { query: readonly object[] }): AsyncIterable<never> {
+  findAll(options: StreamOptions<string, AnyDefinition, unknown, string> & { query: readonly object[] }): AsyncIterable<never> {
     const view = this.#view("findAll", options, true);
     return this.#stream("findAll", (offset, limit) => this.#findResponse({ ...options, offset, limit }, view), options, view?.decode);
   }
@@ -423,7 +423,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async *#stream(
     call: string,
     fetchPage: (offset: number, limit: number) => Promise<Record<string, unknown> | undefined>,
-    options: StreamOptions<string, AnyDefinition, unknown>,
+    options: StreamOptions<string, AnyDefinition, unknown, string>,
     decode: (raw: unknown) => unknown = this.#decodeRecord,
   ): AsyncGenerator<never> {
     const plan = {

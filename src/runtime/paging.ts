@@ -5,17 +5,17 @@
  */
 
 /**
- * `"ascend"`, `"descend"`, or the name of a value list of the layout's file: records sort in that list's order. A
- * layout description does not know its file's value list names, so any other string is taken for one (the server
- * answers an unknown name with an error).
+ * `"ascend"`, `"descend"`, or one of `ValueList`, the names of the file's value lists (a generated definition's are
+ * those its descriptions give, `valueListName`): records then sort in that list's order. Any other string, a typo
+ * of `ascend` included, does not compile.
  */
-export type SortOrder = "ascend" | "descend" | (string & {});
-/** One sort key of a list or find: a field, and its order. */
-export interface SortSpec<Name extends string = string> {
+export type SortOrder<ValueList extends string = never> = "ascend" | "descend" | ValueList;
+/** One sort key of a list or find: a field, and its order (`Order`: the orders it takes; a layout's sort spec, its file's). */
+export interface SortSpec<Name extends string = string, Order extends string = SortOrder> {
   /** A field of the layout (or of a portal, `TO::Field`). */
   fieldName: Name;
   /** Default `"ascend"`, as the Data API's. */
-  sortOrder?: SortOrder;
+  sortOrder?: Order;
 }
 
 /** What the server says about a page of records: where they came from and how many there are. */
@@ -52,7 +52,7 @@ export interface CallOptions {
 }
 
 /** The query string of a list call: `?_offset=..&_limit=..&_sort=..` and `keys` (string values), or "" with none. */
-export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec[] }, keys?: Record<string, unknown>): string {
+export function listQuery(options: { offset?: number; limit?: number; sort?: readonly SortSpec<string, string>[] }, keys?: Record<string, unknown>): string {
   const params = new URLSearchParams(keys as Record<string, string> | undefined);
   for (const key of ["offset", "limit"] as const) {
     const n = options[key];

@@ -1,15 +1,15 @@
-import type { AnyDefinition, SortNameOf } from "./definition.js";
+import type { AnyDefinition, SortNameOf, SortOrderOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
 import { setOwn } from "./own.js";
-import { positive, type CallOptions, type Page, type SortOrder, type SortSpec } from "./paging.js";
+import { positive, type CallOptions, type Page, type SortSpec } from "./paging.js";
 import { portalKeys, type OnlyPortals, type PortalChoice, type ViewRecord } from "./portal-selection.js";
 
 type Request = Readonly<Record<string, unknown>>;
 
 interface QueryState {
   readonly requests: readonly Request[];
-  readonly sort: readonly SortSpec[];
+  readonly sort: readonly SortSpec<string, string>[];
   readonly offset?: number;
   readonly limit?: number;
   readonly portals?: object;
@@ -20,7 +20,7 @@ export interface QueryOptions<D extends AnyDefinition, P = undefined> {
   /** The find requests: those of `where()` and `or()`, then those of `omit()`. */
   readonly query: readonly QueryOf<D>[];
   /** The sort keys of `sortBy()`, in order. */
-  readonly sort: readonly SortSpec<SortNameOf<D>>[];
+  readonly sort: readonly SortSpec<SortNameOf<D>, SortOrderOf<D>>[];
   /** One-based index of the first record, from `offset()`. */
   readonly offset?: number;
   /** Records per page, from `limit()`. */
@@ -101,8 +101,8 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
     return this.#add(criteria, true);
   }
 
-  /** Sorts by a field of the layout (after any sort given before). */
-  sort(field: SortNameOf<D>, order: SortOrder = "ascend"): FindQuery<D, P> {
+  /** Sorts by a field of the layout (after any sort given before), `ascend`, `descend` or in a value list's order. */
+  sort(field: SortNameOf<D>, order: SortOrderOf<D> = "ascend"): FindQuery<D, P> {
     if (typeof order !== "string" || order === "") throw new TypeError(`sort order must be "ascend", "descend" or a value list's name, got ${JSON.stringify(order)}`);
     if (!Object.hasOwn(this.#client.definition.fields, field)) throw new TypeError(`sort on layout "${this.#client.definition.layout}": no field "${field}"`);
     return this.#with({ sort: [...this.#state.sort, Object.freeze({ fieldName: field, sortOrder: order })] });
@@ -149,7 +149,7 @@ export class FindQuery<D extends AnyDefinition, P = undefined> implements AsyncI
     const { requests, sort, offset, limit, portals } = this.#state;
     return Object.freeze({
       query: requests as readonly QueryOf<D>[],
-      sort: sort as readonly SortSpec<SortNameOf<D>>[],
+      sort: sort as readonly SortSpec<SortNameOf<D>, SortOrderOf<D>>[],
       ...(offset !== undefined ? { offset } : {}),
       ...(limit !== undefined ? { limit } : {}),
       ...(portals !== undefined ? { portals: portals as Exclude<P, undefined> } : {}),

@@ -127,6 +127,19 @@ describe("fmgen pull --odata: answers that are not $metadata", () => {
     ]);
     expect(Object.getPrototypeOf(table!.fields[0])).toBe(Object.prototype);
   });
+  it("keeps whitespace at a name's edges, literal or referenced; a literal tab or newline in an attribute reads as a space, as XML says", () => {
+    const doc = schema(
+      `<EntityType Name=" T "><Property Name="Price\u00a0" Type="Edm.Decimal"/><Property Name="&#160;Lead" Type="Edm.String"/><Property Name="Wide&#x3000;" Type="Edm.String"/>` +
+        `<Property Name="&#9;Tab&#x9;" Type="Edm.String"/><Property Name="  two\tlines\n " Type="Edm.String"/>` +
+        `<Property Name="b" Type="Edm.String"><Annotation Term="com.filemaker.odata.Global"><Bool> true </Bool></Annotation></Property></EntityType>`,
+      `<EntitySet Name=" T\u3000" EntityType="com.filemaker.odata.Office. T "/>`,
+    );
+    const [table] = tablesFromCsdl(doc);
+    expect(table!.table).toBe(" T\u3000");
+    expect(table!.fields.map((f) => f.name)).toEqual(["Price\u00a0", "\u00a0Lead", "Wide\u3000", "\tTab\t", "  two lines  ", "b"]);
+    // A keyword's whitespace is not part of it.
+    expect(table!.fields[5]).toMatchObject({ global: true });
+  });
 });
 
 describe("fmgen pull --odata: a table no description can hold", () => {

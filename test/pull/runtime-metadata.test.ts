@@ -28,8 +28,8 @@ describe("fm.layouts / layoutMetadata(fm) / wireRecords(fm)", () => {
     ]);
     const meta = await layoutMetadata(fm, "Contacts Web");
     expect(meta.fieldMetaData.find((f) => f.name === "Phone")).toMatchObject({ type: "normal", result: "text", maxRepeat: 3, notEmpty: false, global: false, autoEnter: false });
-    expect(meta.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
-    expect(meta.valueLists).toEqual([{ name: "Status Values", type: "customList", values: [{ value: "Active", displayValue: "Active" }, { value: "Inactive", displayValue: "Inactive" }] }]);
+    expect(meta.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Statuses");
+    expect(meta.valueLists).toEqual([{ name: "Statuses", type: "customList", values: [{ value: "Active", displayValue: "Active" }, { value: "Inactive", displayValue: "Inactive" }] }]);
     expect(Object.keys(meta.portalMetaData)).toEqual(["Invoices"]);
     const page = await wireRecords(fm, "Contacts Web", { limit: 2 });
     expect(page.data).toHaveLength(2);
@@ -72,7 +72,7 @@ describe("the emulator's layout metadata", () => {
     try {
       const detail = await layoutMetadata(fm, "Invoice Detail");
       expect(detail.fieldMetaData.find((f) => f.name === "Number")).toMatchObject({ notEmpty: true });
-      expect(detail.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Status Values");
+      expect(detail.fieldMetaData.find((f) => f.name === "Status")?.valueList).toBe("Invoice Statuses");
       const customers = await layoutMetadata(fm, "Customers");
       const portal = customers.portalMetaData.Invoices!;
       expect(portal.find((f) => f.name === "Invoices::Number")).toMatchObject({ notEmpty: false });

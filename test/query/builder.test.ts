@@ -181,7 +181,7 @@ describe("mistakes throw at the call that makes them, before any request", () =>
     ["a value of the wrong type", () => env.items.query().omit({ Day: "03/15/2024" }), /"03\/15\/2024" is not a valid date value/],
     ["sorting by an unknown field", () => env.items.query().sort("Nope" as never), /no field "Nope"/],
     ["sorting by a portal field", () => env.items.query().sort("Parts::Label" as never), /no field "Parts::Label"/],
-    ["an empty sort order", () => env.items.query().sort("Qty", ""), /"ascend", "descend" or a value list's name/],
+    ["an empty sort order", () => env.items.query().sort("Qty", "" as never), /"ascend", "descend" or a value list's name/],
     ["offset 0", () => env.items.query().offset(0), /offset must be a whole number >= 1/],
     ["a fractional limit", () => env.items.query().limit(2.5), /limit must be a whole number >= 1/],
   ])("%s", async (_label, make, message) => {

@@ -4,7 +4,7 @@
  * golden modules of examples/contacts. This file is never run.
  */
 import { expectTypeOf } from "vitest";
-import { createClient, type FmRecord, type PortalRow, type SortSpec } from "@fmgen/runtime";
+import { createClient, type FmRecord, type PortalRow, type SortOrder, type SortSpec } from "@fmgen/runtime";
 import {
   Contact,
   Invoice,
@@ -55,7 +55,8 @@ export function derivedTypes(): void {
   expectTypeOf<"First Name">().toExtend<ContactFieldName>();
   expectTypeOf<ContactContainer>().toEqualTypeOf<"Photo">();
   expectTypeOf<InvoiceContainer>().toEqualTypeOf<never>();
-  expectTypeOf<ContactSort>().toEqualTypeOf<SortSpec<ContactFieldName>>();
+  // The sort orders: the two, and the names of the file's value lists (its layouts' descriptions name them).
+  expectTypeOf<ContactSort>().toEqualTypeOf<SortSpec<ContactFieldName, SortOrder<"Statuses" | "Yes No">>>();
   expectTypeOf<{ "First Name": "Ada"; omit: true }>().toExtend<ContactQuery>();
   // Input: the writable fields only, all optional.
   expectTypeOf<keyof ContactInput>().toEqualTypeOf<"First Name" | "Last Name" | "Email" | "Status" | "Birthday" | "Wake Up" | "Phone" | "Company::Name">();
@@ -114,11 +115,27 @@ export async function sortAndFind(): Promise<void> {
   await contacts.find({ query: [{ Nickname: "Ada" }] });
   // @ts-expect-error: a wrong value type in a find request
   await invoices.find({ query: [{ Amount: "ten" }] });
-  // sortOrder is optional (the Data API sorts ascending), or a value list's name (its order): a layout description
-  // does not know its file's value list names, so any string is one; the server refuses an unknown one.
+  // sortOrder is optional (the Data API sorts ascending), ascend, descend, or the name of one of the file's value
+  // lists (records follow its order): "Statuses" is Contact's Status field's, "Yes No" Invoice's Paid field's, and
+  // either orders any layout of the file.
   await contacts.list({ sort: [{ fieldName: "Email" }, { fieldName: "Status", sortOrder: "Statuses" }] });
+  await contacts.list({ sort: [{ fieldName: "Email", sortOrder: "descend" }, { fieldName: "Last Name", sortOrder: "Yes No" }] });
+  await invoices.find({ query: [{ Amount: 1 }], sort: [{ fieldName: "Paid", sortOrder: "Statuses" }] });
   await contacts.find({ query: [{ Status: "Active" }], sort: [{ fieldName: "First Name" }] });
-  expectTypeOf<SortSpec["sortOrder"]>().toEqualTypeOf<"ascend" | "descend" | (string & {}) | undefined>();
+  for await (const record of contacts.listAll({ sort: [{ fieldName: "Status", sortOrder: "Statuses" }] })) void record;
+  for await (const record of contacts.findAll({ query: [{ Status: "Active" }], sort: [{ fieldName: "Status", sortOrder: "descend" }] })) void record;
+  // A typo of ascend, or a list the file's descriptions do not name, does not compile, in every sort spec.
+  // @ts-expect-error: "up" is no sort order
+  await contacts.list({ sort: [{ fieldName: "Email", sortOrder: "up" }] });
+  // @ts-expect-error: a typo of ascend
+  await contacts.find({ query: [{ Status: "Active" }], sort: [{ fieldName: "Email", sortOrder: "acsend" }] });
+  // @ts-expect-error: a value list the file does not have (the case counts)
+  contacts.listAll({ sort: [{ fieldName: "Email", sortOrder: "statuses" }] });
+  // @ts-expect-error: "up" in findAll
+  contacts.findAll({ query: [{ Status: "Active" }], sort: [{ fieldName: "Email", sortOrder: "up" }] });
+  // Without value lists to name, a sort spec takes the two orders only.
+  expectTypeOf<SortSpec["sortOrder"]>().toEqualTypeOf<"ascend" | "descend" | undefined>();
+  expectTypeOf<SortOrder>().toEqualTypeOf<"ascend" | "descend">();
   // @ts-expect-error: a sort order is a string
   await contacts.list({ sort: [{ fieldName: "Email", sortOrder: 1 }] });
   // @ts-expect-error: a sort names its field

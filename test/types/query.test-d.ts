@@ -175,6 +175,11 @@ export async function unknownFields(): Promise<void> {
   // @ts-expect-error: sorting on a portal field
   contacts.query().sort("Invoices::Amount");
   contacts.query().sort("Status", "Statuses"); // a value list's order
+  contacts.query().sort("Status", "descend").sort("Email");
+  // @ts-expect-error: "up" is no sort order
+  contacts.query().sort("Status", "up");
+  // @ts-expect-error: a value list the file does not have
+  contacts.query().sort("Status", "Colors");
   // @ts-expect-error: a sort order is a string
   contacts.query().sort("Birthday", 1);
   // @ts-expect-error: q has no such helper

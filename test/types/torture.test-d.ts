@@ -33,6 +33,14 @@ export async function hostileNames(): Promise<void> {
   // A field named "constructor" does not make find requests that leave it out fail (runtime FindRequest).
   await torture.find({ query: [{ "${template}": "12:00:00", "\\": "2024-01-01T00:00:00" }] });
   await torture.list({ sort: [{ fieldName: "__proto__", sortOrder: "ascend" }] });
+  // Its descriptions list values but name no value list: a sort takes ascend and descend only.
+  await torture.find({ query: [{ constructor: 1 }], sort: [{ fieldName: "constructor", sortOrder: "descend" }] });
+  // @ts-expect-error: no value list of the file is described
+  await torture.list({ sort: [{ fieldName: "__proto__", sortOrder: "Statuses" }] });
+  // @ts-expect-error: nor in the query builder
+  torture.query().sort("__proto__", "Statuses");
+  // @ts-expect-error: a typo of descend
+  torture.query().sort("__proto__", "decsend");
   // @ts-expect-error: "  " is read-only
   await torture.create({ fieldData: { "  ": "00:00:00" } });
   // @ts-expect-error: the punctuation does count: "First  Name" is not "First Name"

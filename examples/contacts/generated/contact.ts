@@ -44,6 +44,7 @@ export const ContactSpec = defineLayout<ContactFields>()({
       },
     },
   },
+  valueLists: ["Statuses", "Yes No"],
 });
 
 /** fieldData of a record of layout "Contacts Web", decoded. */
@@ -109,8 +110,8 @@ export type ContactFieldName = keyof ContactFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface ContactRecord extends RecordOf<typeof ContactSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type ContactSort = SortSpec<ContactFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type ContactSort = SortSpec<ContactFieldName, ContactTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactCriteria extends CriteriaOf<typeof ContactSpec>, Named {}

@@ -35,6 +35,7 @@ export const CustomerSpec = defineLayout<CustomerFields>()({
       },
     },
   },
+  valueLists: ["Invoice Statuses"],
 });
 
 /** fieldData of a record of layout "Customers", decoded. */
@@ -87,8 +88,8 @@ export type CustomerFieldName = keyof CustomerFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface CustomerRecord extends RecordOf<typeof CustomerSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type CustomerSort = SortSpec<CustomerFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type CustomerSort = SortSpec<CustomerFieldName, CustomerTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface CustomerCriteria extends CriteriaOf<typeof CustomerSpec>, Named {}

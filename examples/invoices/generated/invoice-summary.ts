@@ -30,6 +30,7 @@ export const InvoiceSummarySpec = defineLayout<InvoiceSummaryFields>()({
   readOnly: {
     Total: { type: "number" },
   },
+  valueLists: ["Invoice Statuses"],
 });
 
 /** fieldData of a record of layout "Invoice Summary", decoded. */
@@ -80,8 +81,8 @@ export type InvoiceSummaryFieldName = keyof InvoiceSummaryFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface InvoiceSummaryRecord extends RecordOf<typeof InvoiceSummarySpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type InvoiceSummarySort = SortSpec<InvoiceSummaryFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type InvoiceSummarySort = SortSpec<InvoiceSummaryFieldName, InvoiceSummaryTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface InvoiceSummaryCriteria extends CriteriaOf<typeof InvoiceSummarySpec>, Named {}

@@ -47,6 +47,7 @@ export const InvoiceSpec = defineLayout<InvoiceFields>()({
       },
     },
   },
+  valueLists: ["Invoice Statuses"],
 });
 
 /** fieldData of a record of layout "Invoice Detail", decoded. */
@@ -115,8 +116,8 @@ export type InvoiceFieldName = keyof InvoiceFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface InvoiceRecord extends RecordOf<typeof InvoiceSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type InvoiceSort = SortSpec<InvoiceFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type InvoiceSort = SortSpec<InvoiceFieldName, InvoiceTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface InvoiceCriteria extends CriteriaOf<typeof InvoiceSpec>, Named {}

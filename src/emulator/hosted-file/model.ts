@@ -1,4 +1,5 @@
 import type { LayoutDescription } from "../../layout/description.js";
+import { namedValueLists } from "../../layout/value-lists.js";
 import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../../layout/schema.js";
 /**
  * A field the file computes on every read and never stores (calculations.ts): a calculation given as a JavaScript
@@ -135,6 +136,10 @@ export function buildModel(descriptions: readonly LayoutDescription[]): Map<stri
       return model;
     });
     db.layouts.set(layout.layout, { description: layout, table, fields, portals });
+  }
+  for (const db of databases.values()) {
+    const { conflicts } = namedValueLists([...db.layouts.values()].map((layout) => layout.description));
+    if (conflicts.length) throw new Error(`database "${db.name}": ${conflicts.join("; ")}`);
   }
   return databases;
 }

@@ -29,6 +29,7 @@ export function emitDefinition(plan: LayoutPlan, name: string, call: string, val
     entries.push(["portals", objectLiteral(portalEntries, "  ")]);
   }
   if (!validateRecords) entries.push(["validate", "false"]);
+  if (plan.valueLists.length) entries.push(["valueLists", `[${plan.valueLists.map(stringLiteral).join(", ")}]`]);
   return withDocs(layoutDocs(plan), `export const ${name} = ${call}${objectLiteral(entries, "")});`);
 }
 

@@ -137,8 +137,8 @@ function annotationsOf(element: XmlElement): Annotations {
   }
   const bool = (term: string) => {
     const annotation = byTerm.get(term);
-    // A Boolean term without a value is true (CSDL 14.3).
-    return annotation !== undefined && (annotation.attrs.get("Bool") ?? childrenNamed(annotation, "Bool")[0]?.text ?? "true") === "true";
+    // A Boolean term without a value is true (CSDL 14.3); a keyword, unlike a name, is read without the whitespace around it.
+    return annotation !== undefined && (annotation.attrs.get("Bool") ?? childrenNamed(annotation, "Bool")[0]?.text ?? "true").trim() === "true";
   };
   const permissions = byTerm.get("Permissions");
   const permission = permissions ? [permissions.attrs.get("EnumMember") ?? "", ...childrenNamed(permissions, "EnumMember").map((e) => e.text)].join(" ") : "";

@@ -6,6 +6,11 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
  * entity of a DTD is ever declared, let alone expanded (no billion laughs, no external entities). The parser's own
  * entity processing is off; this module decodes the five predefined entities and character references itself and
  * refuses any other `&name;`. Input past MAX_METADATA_BYTES is refused by the caller before it is read whole.
+ *
+ * Values are never trimmed or otherwise normalised beyond what XML 1.0 itself does: a name is the server's exactly,
+ * whitespace at its edges (a space, NBSP, U+3000) included, or a call naming it would name a field the server does
+ * not have. XML's own attribute-value normalisation (3.3.3) is applied: a literal tab, newline or return in an
+ * attribute reads as a space, and only a character reference (`&#9;`) is that character.
  */
 
 /** A `$metadata` document larger than this is refused (a real one of 1,000 tables is a few MiB). */
@@ -17,7 +22,7 @@ export interface XmlElement {
   /** Its attributes, entities decoded; a map, so that no name (`__proto__`) reaches an object's prototype. */
   readonly attrs: ReadonlyMap<string, string>;
   readonly children: readonly XmlElement[];
-  /** Its own text (entities decoded, trimmed), as `<EnumMember>` holds a value. */
+  /** Its own text (entities decoded, untrimmed), as `<EnumMember>` holds a value. */
   readonly text: string;
 }
 
@@ -65,7 +70,7 @@ export function readXml(text: string): XmlElement {
       htmlEntities: false,
       ignoreDeclaration: true,
       ignorePiTags: true,
-      trimValues: true,
+      trimValues: false,
       maxNestedTags: 64,
     }).parse(text) as Node[];
   } catch (error) {
@@ -82,11 +87,16 @@ function element(node: Node): XmlElement | undefined {
   if (name === undefined || name === "#text" || name === "#comment" || name.startsWith("?")) return undefined;
   const attrs = new Map<string, string>();
   const raw = node[":@"] as Record<string, unknown> | undefined;
-  if (raw) for (const key of Object.keys(raw)) attrs.set(key, decodeEntities(String(raw[key])));
+  if (raw) for (const key of Object.keys(raw)) attrs.set(key, decodeEntities(normalizeAttribute(String(raw[key]))));
   const content = (node[name] as Node[] | undefined) ?? [];
   const children = content.map(element).filter((e): e is XmlElement => e !== undefined);
-  const text = content.map((c) => (typeof c["#text"] === "string" ? decodeEntities(c["#text"]) : "")).join("").trim();
+  const text = content.map((c) => (typeof c["#text"] === "string" ? decodeEntities(c["#text"]) : "")).join("");
   return { name, attrs, children, text };
+}
+
+/** XML 1.0 3.3.3 for an attribute of no declared type (CSDL has no DTD): each literal tab, newline or return is a space. */
+function normalizeAttribute(raw: string): string {
+  return raw.replace(/\r\n|[\t\n\r]/g, " ");
 }
 
 /** The element's name without its namespace prefix (`edmx:Edmx` -> `Edmx`). */

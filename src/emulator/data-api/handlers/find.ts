@@ -18,7 +18,7 @@ export async function findRecords(ctx: RequestContext): Promise<Answer> {
   // Criteria are read, and the records answered, in the call's dateformats (data-api-server.md, section 5).
   ctx.dateFormat = dateFormatFromBody(body.dateformats);
   const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today(), ctx.dateFormat);
-  const sort = sortKeys(body.sort, "sort", ctx.layout);
+  const sort = sortKeys(body.sort, "sort", ctx.layout, ctx.db.model);
   const offset = positiveInteger(body.offset, "offset", 1);
   const limit = positiveInteger(body.limit, "limit", 100);
   const shape = shapeFromFindBody(ctx, body);

@@ -68,19 +68,20 @@ interface DeclaredField {
   global?: boolean | undefined;
   autoEnter?: AutoEnter | undefined;
   valueList?: readonly string[] | undefined;
+  valueListName?: string | undefined;
 }
 
 function fieldMetaData(wireName: string, field: DeclaredField, valueLists: Map<string, readonly string[]>): object {
-  // FileMaker names value lists; a description only lists values, so each field gets a list named after it.
-  const valueList = field.valueList ? valueListName(wireName) : undefined;
-  if (valueList && field.valueList) valueLists.set(valueList, field.valueList);
+  // FileMaker names value lists: the description's name, else one after the field (value-lists.ts).
+  const valueList = field.valueList || field.valueListName !== undefined ? valueListName(wireName, field) : undefined;
+  if (valueList !== undefined && !valueLists.has(valueList)) valueLists.set(valueList, field.valueList ?? []);
   // A read-only field that the server fills itself is a protected auto-enter field; any other is a calculation.
   const type = field.readOnly && !field.autoEnter ? "calculation" : "normal";
   const repetitions = field.repetitions ?? 1;
   return {
     name: wireName,
     type,
-    displayType: field.valueList ? "popupList" : "editText",
+    displayType: valueList !== undefined ? "popupList" : "editText",
     result: RESULT_TYPE[field.type],
     global: field.global ?? false,
     autoEnter: field.autoEnter !== undefined,
@@ -92,6 +93,6 @@ function fieldMetaData(wireName: string, field: DeclaredField, valueLists: Map<s
     timeOfDay: false,
     repetitionStart: 1,
     repetitionEnd: repetitions,
-    ...(valueList ? { valueList } : {}),
+    ...(valueList !== undefined ? { valueList } : {}),
   };
 }

@@ -39,7 +39,7 @@ export function pageAnswer(ctx: RequestContext, found: StoredRecord[], offset: n
 export function listRecords(ctx: RequestContext): Answer | Promise<Answer> {
   const offset = positiveInteger(ctx.query.get("_offset") ?? undefined, "_offset", 1);
   const limit = positiveInteger(ctx.query.get("_limit") ?? undefined, "_limit", 100);
-  const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout);
+  const sort = sortKeys(jsonParam(ctx.query.get("_sort"), "_sort"), "_sort", ctx.layout, ctx.db.model);
   ctx.dateFormat = dateFormatFromQuery(ctx.query);
   const shape = shapeFromQuery(ctx);
   const table = tableOf(ctx.db, ctx.layout);

@@ -57,7 +57,7 @@ export function scriptRecords(scope: ScriptScope): ScriptRecords {
       step("find", () => {
         const layout = layoutOf(layoutName);
         const test = compileFindQuery(db, layout, query, clock.today());
-        const sort = sortKeys(options?.sort, "sort", layout);
+        const sort = sortKeys(options?.sort, "sort", layout, db.model);
         const table = tableOf(db, layout);
         const found: StoredRecord[] = [];
         for (const record of table.records.values()) if (test(record)) found.push(record);
@@ -67,7 +67,7 @@ export function scriptRecords(scope: ScriptScope): ScriptRecords {
       step("list", () => {
         const layout = layoutOf(layoutName);
         const table = tableOf(db, layout);
-        return toWire(layout, sortRecords(table, [...table.records.values()], sortKeys(options?.sort, "sort", layout)));
+        return toWire(layout, sortRecords(table, [...table.records.values()], sortKeys(options?.sort, "sort", layout, db.model)));
       }),
     get: (layoutName, recordId) =>
       step("get", () => {

@@ -76,8 +76,8 @@ export type ContactsFieldName = keyof ContactsFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface ContactsRecord extends RecordOf<typeof ContactsSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type ContactsSort = SortSpec<ContactsFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type ContactsSort = SortSpec<ContactsFieldName, ContactsTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactsCriteria extends CriteriaOf<typeof ContactsSpec>, Named {}

@@ -70,8 +70,8 @@ export type ContactsWeb_26a729FieldName = keyof ContactsWeb_26a729Fields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface ContactsWeb_26a729Record extends RecordOf<typeof ContactsWeb_26a729Spec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type ContactsWeb_26a729Sort = SortSpec<ContactsWeb_26a729FieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type ContactsWeb_26a729Sort = SortSpec<ContactsWeb_26a729FieldName, ContactsWeb_26a729Types["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactsWeb_26a729Criteria extends CriteriaOf<typeof ContactsWeb_26a729Spec>, Named {}

@@ -70,8 +70,8 @@ export type ContactsWeb_828fd5FieldName = keyof ContactsWeb_828fd5Fields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface ContactsWeb_828fd5Record extends RecordOf<typeof ContactsWeb_828fd5Spec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type ContactsWeb_828fd5Sort = SortSpec<ContactsWeb_828fd5FieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type ContactsWeb_828fd5Sort = SortSpec<ContactsWeb_828fd5FieldName, ContactsWeb_828fd5Types["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface ContactsWeb_828fd5Criteria extends CriteriaOf<typeof ContactsWeb_828fd5Spec>, Named {}

@@ -861,8 +861,8 @@ export type TortureLayoutFieldName = keyof TortureLayoutFields;
 /** A record as the runtime returns it: fieldData and portalData decoded to TypeScript values. */
 export interface TortureLayoutRecord extends RecordOf<typeof TortureLayoutSpec>, Named {}
 
-/** One sort criterion: a field of the layout and an order. */
-export type TortureLayoutSort = SortSpec<TortureLayoutFieldName>;
+/** One sort criterion: a field of the layout and an order (`ascend`, `descend` or a value list's name). */
+export type TortureLayoutSort = SortSpec<TortureLayoutFieldName, TortureLayoutTypes["orders"]>;
 
 /** A find request's field criteria: what the query builder's `where`, `or` and `omit` take. */
 export interface TortureLayoutCriteria extends CriteriaOf<typeof TortureLayoutSpec>, Named {}
