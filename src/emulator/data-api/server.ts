@@ -34,7 +34,7 @@ export function dataApi(state: EmulatorState): HttpApi {
   return {
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.
     takesFaults: (target) => target.startsWith("/fmi/"),
-    refuseHost: (res, hint) => sendEnvelope(res, 421, "1630", {}, `${standardMessage("1630")}: the Host header names a host this emulator does not serve (${hint})`),
+    refuse: (res, status, reason) => sendEnvelope(res, status, "1630", {}, `${standardMessage("1630")}: ${reason}`),
     serve: (req, res, fault) => serve(state, req, res, fault),
     answerMalformed,
   };

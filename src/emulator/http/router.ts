@@ -16,8 +16,8 @@ export function routeByPrefix(routes: readonly { prefix: string; api: HttpApi }[
   };
   return {
     takesFaults: (target) => pick(target).takesFaults(target),
-    // The response knows its request (Node sets res.req), so a refused Host is answered in the wire of its path.
-    refuseHost: (res: ServerResponse, hint) => pick(res.req?.url ?? "").refuseHost(res, hint),
+    // The response knows its request (Node sets res.req), so a refusal is answered in the wire of its path.
+    refuse: (res: ServerResponse, status, reason) => pick(res.req?.url ?? "").refuse(res, status, reason),
     serve: (req: IncomingMessage, res, fault) => pick(req.url ?? "").serve(req, res, fault),
     answerMalformed: (error, socket) => pick(refusedTarget(error) ?? "").answerMalformed(error, socket),
   };

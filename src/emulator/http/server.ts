@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import type { FaultPlan, PlannedFault } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
+import { foreignOrigin } from "./request-origin.js";
 
 /**
- * The HTTP shell: what every request meets before an API answers it, whichever API (the Data API today): the
- * request count, the Host check (request-host.ts) and injected faults' timing (faults.ts). It knows no API's
+ * The HTTP shell: what every request meets before an API answers it, whichever API: the request count, the Host
+ * check (request-host.ts), the Origin check of writes (request-origin.ts) and injected faults' timing (faults.ts). It knows no API's
  * wire; the API it carries answers the refusals and plays the faults in its own.
  */
 
@@ -24,8 +25,11 @@ export interface HttpShell {
 export interface HttpApi {
   /** Whether injected faults play on a request for this target. */
   takesFaults(target: string): boolean;
-  /** Answers a request whose Host is not served (`hint`: which hosts are). */
-  refuseHost(res: ServerResponse, hint: string): void;
+  /**
+   * Answers a request the shell refuses before the API reads it: 421 for a Host not served, 403 for a write of
+   * another origin; `reason` says why, in words.
+   */
+  refuse(res: ServerResponse, status: 421 | 403, reason: string): void;
   /** Answers the request, playing `fault` when one is due; it throws only when the connection is lost. */
   serve(req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void>;
   /** Answers a request Node's HTTP parser refuses (its `clientError`), on the bare socket. */
@@ -46,7 +50,13 @@ export async function handleRequest(shell: HttpShell, api: HttpApi, req: Incomin
   if (!shell.hosts.serves(req)) {
     // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
     // The request's body is left unread; Node discards it.
-    api.refuseHost(res, ALLOWED_HOSTS_HINT);
+    api.refuse(res, 421, `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})`);
+    return;
+  }
+  const origin = foreignOrigin(req);
+  if (origin !== undefined) {
+    // A page of another origin (a form, a no-cors fetch) with the browser's stored credentials: nothing is done.
+    api.refuse(res, 403, `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page this emulator serves, or a client that is not a browser, may write`);
     return;
   }
   const faults = shell.faults && api.takesFaults(req.url ?? "") ? shell.faults : undefined;

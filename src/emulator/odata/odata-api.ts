@@ -93,8 +93,8 @@ export function odataApi(host: ODataHost, pathPrefix = ""): HttpApi {
   const served = pathPrefix + SERVICE_ROOT;
   return {
     takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
-    refuseHost: (res: ServerResponse, hint: string) =>
-      send(res, errorReply(new ODataError(421, "-1000", `The Host header names a host this emulator does not serve (${hint})`))),
+    refuse: (res: ServerResponse, status: 421 | 403, reason: string) =>
+      send(res, errorReply(new ODataError(status, "-1000", `${reason[0]!.toUpperCase()}${reason.slice(1)}`))),
     serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault, pathPrefix),
     answerMalformed,
   };
