@@ -161,7 +161,7 @@ describe("table modules: the emitted text", () => {
         "export const Contacts: ContactsDefinition = ContactsSpec;",
         "",
         "/** The type of the table definition: the table's shapes, by name. */",
-        "export interface ContactsDefinition extends TableDefinition<ContactsTypes> {}",
+        "export interface ContactsDefinition extends TableDefinition<ContactsTypes>, Record<never, never> {}",
       ].join("\n"),
     );
     expect(text).toMatch(/export interface ContactsRow \{\n {2}id: number \| null;\n {2}\/\*\* At most 20 characters\. \*\/\n {2}"First Name": string;\n {2}Tags: \[string, string\];\n {2}\/\*\* Global: one value shared by every row\. \*\/\n {2}g: string;\n {2}\/\*\* ISO date "YYYY-MM-DD"\. \*\/\n {2}__proto__: string \| null;\n/);

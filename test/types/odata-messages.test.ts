@@ -70,7 +70,7 @@ const EXPECTED: Record<string, string[]> = {
   readOnlyUpdate: [`'id' does not exist in type '{ "First Name"?: string; Age?: number | null; Birthday?: string | null; }'.`],
   containerUpdate: [`'Photo' does not exist in type '{ "First Name"?: string; Age?: number | null; Birthday?: string | null; }'.`],
   requiredMissing: [`Property 'Text' is missing in type '{ Due: null; }' but required in type '{ Text: string; }'.`],
-  otherDatabase: [`Types of property 'database' are incompatible.`, `Type '"Other"' is not assignable to type '"Contacts"'.`],
+  otherDatabase: [`is not assignable to parameter of type '"a table of database \\"Other\\", but this client is for database \\"Contacts\\""'.`],
 };
 
 describe("compile errors of the OData client's types", () => {

@@ -14,7 +14,9 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PROBE = join(ROOT, "test/types/odata-unknown-field-probe.ts");
 
-/** Each mistake, the name its message must print, and the field (or relation) it must name. */
+const OTHER_DATABASE = `"a table of database \\"Contacts\\", but this client is for database \\"Office\\""`;
+
+/** Each mistake, the name its message must print, and the field (or relation, or database) it must name. */
 const MISTAKES = [
   ["createField", `contacts.create({ "First Name": "a", Emial: "x" })`, "ContactsInsert", "Emial"],
   ["createReadOnly", `contacts.create({ "First Name": "a", Created: "2024-01-01T00:00:00" })`, "ContactsInsert", "Created"],
@@ -38,11 +40,17 @@ const MISTAKES = [
   ["expandSelect", `contacts.list({ expand: { Invoices: { select: ["Amout"] } } })`, "InvoicesFieldName", "Amout"],
   ["relatedSelect", `contacts.related(1, "Invoices", { select: ["Amout"] })`, "InvoicesFieldName", "Amout"],
   ["webhookSelect", `od.webhooks.add({ url: "https://example.com/hook", table: Contacts, select: ["Emial"] })`, "ContactsFieldName", "Emial"],
+  // A table of another database (a golden module's): the message says which database each is, as the Data API's says of a layout.
+  ["otherTable", `od.table(OtherContacts)`, "ContactsTableDefinition", OTHER_DATABASE],
+  ["otherCount", `od.count(OtherContacts)`, "ContactsTableDefinition", OTHER_DATABASE],
+  ["otherBatch", `od.batch((b) => [b.table(OtherContacts).delete(1)])`, "ContactsTableDefinition", OTHER_DATABASE],
+  ["otherWebhook", `od.webhooks.add({ url: "https://example.com/hook", table: OtherContacts })`, "ContactsTableDefinition", OTHER_DATABASE],
 ] as const;
 
 const probe = [
   `import { createODataClient, f } from "@fmgen/runtime/odata";`,
   `import { Contacts, Invoices } from "../../examples/odata/generated/index.js";`,
+  `import { ContactsTable as OtherContacts } from "../golden/generated/odata/contacts.table.js";`,
   `const od = createODataClient({ server: "http://127.0.0.1:1", database: "Office", auth: { username: "u", password: "p" } });`,
   `const contacts = od.table(Contacts);`,
   ...MISTAKES.map(([name, call]) => `export const ${name} = ${call};`),

@@ -44,7 +44,7 @@ const ContactsSpec = defineTable<ContactsRow, ContactsRelations>()({
 export const Contacts: ContactsDefinition = ContactsSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface ContactsDefinition extends TableDefinition<ContactsTypes> {}
+export interface ContactsDefinition extends TableDefinition<ContactsTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface ContactsTypes extends TableTypesOf<typeof ContactsSpec> {

@@ -12,9 +12,10 @@ import { readType } from "./field-types.js";
  *   runtime needs of each field (kind, read-only, repetitions, notNull, auto-enter, FMFID) and of each relation (its
  *   table, `many`, and its target's definition as a typed thunk, so that two modules may name each other); the
  *   runtime derives every other shape from it.
- * - `<N>`: the same value typed `<N>Definition`, what is passed to `od.table()`: `<N>Definition` carries `<N>Types`,
- *   the spec's shapes each by its name below (as a layout module's `<N>Layout` does), so that a compiler message about
- *   a call names `ContactsInsert` or `ContactsFieldName`, not the derivation with the whole spec.
+ * - `<N>`: the same value typed `<N>Definition`, what is passed to `od.table()`. `<N>Definition` (an interface with
+ *   the shapes' second base, below) carries `<N>Types`, the spec's shapes each by its name below (as a layout
+ *   module's `<N>Layout` does), so that a compiler message about a call names `ContactsInsert` or
+ *   `ContactsFieldName`, not the derivation with the whole spec.
  * - `<N>Row`: the read shape, each field's TypeScript type and its JSDoc (description, what its strings hold, global,
  *   maximum length): the one place the types are written.
  * - `<N>Relations`: relation name -> `typeof <Target>`. An interface, never an inline type: two tables that relate
@@ -62,7 +63,7 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
       `const ${n}Spec = defineTable<${n}Row, ${n}Relations>()(${objectLiteral(entries, "")});`,
     ),
     withDocs(definitionDocs, `export const ${n}: ${n}Definition = ${n}Spec;`),
-    withDocs(docText("The type of the table definition: the table's shapes, by name."), `export interface ${n}Definition extends TableDefinition<${n}Types> {}`),
+    withDocs(docText("The type of the table definition: the table's shapes, by name."), named("Definition", `TableDefinition<${n}Types>`)),
     withDocs(
       docText("Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them."),
       `export interface ${n}Types extends TableTypesOf<${spec}> ${objectType(

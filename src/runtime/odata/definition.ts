@@ -227,3 +227,20 @@ export type RowRef<D extends AnyTable> = KeyOf<D> | { rowId: number };
 
 /** A table definition of database `Db` (a generated definition's database is a literal; a plain string fits every client). */
 export type TableOfDatabase<Db extends string> = AnyTable & { readonly database: Db };
+
+/**
+ * What `od.table()` (and `count`, `b.table`, `webhooks.add`) takes for table `D` on a client of database `Db`: the
+ * definition itself when it is of that database, or when either type does not say which file it is (a plain
+ * `string`); else a sentence, which the compiler shows, as the Data API's `fm.layout()` does: `Argument of type
+ * 'ContactsDefinition' is not assignable to parameter of type '"a table of database \"Contacts\", but this client is
+ * for database \"Office\""'`. (The runtime refuses it too.) A conditional type, not `D & sentence`: `D` is still
+ * inferred from the argument (through the branch that is `D`), and the message is the sentence alone, not the whole
+ * definition's type with a hint about optional properties.
+ */
+export type TableOfClient<D extends AnyTable, Db extends string> = string extends Db
+  ? D
+  : string extends D["database"]
+    ? D
+    : [D["database"]] extends [Db]
+      ? D
+      : `a table of database "${D["database"]}", but this client is for database "${Db}"`;

@@ -18,6 +18,7 @@ export type {
   RowRef,
   TableDefinition,
   TableFieldSpec,
+  TableOfClient,
   TableOfDatabase,
   TableSpec,
   TableSpecTypes,

@@ -70,7 +70,7 @@ const _2024TortureTableSpec = defineTable<_2024TortureTableRow, _2024TortureTabl
 export const _2024TortureTable: _2024TortureTableDefinition = _2024TortureTableSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface _2024TortureTableDefinition extends TableDefinition<_2024TortureTableTypes> {}
+export interface _2024TortureTableDefinition extends TableDefinition<_2024TortureTableTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface _2024TortureTableTypes extends TableTypesOf<typeof _2024TortureTableSpec> {

@@ -24,7 +24,7 @@ const ClassTableSpec = defineTable<ClassTableRow, ClassTableRelations>()({
 export const ClassTable: ClassTableDefinition = ClassTableSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface ClassTableDefinition extends TableDefinition<ClassTableTypes> {}
+export interface ClassTableDefinition extends TableDefinition<ClassTableTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface ClassTableTypes extends TableTypesOf<typeof ClassTableSpec> {

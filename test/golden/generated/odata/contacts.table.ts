@@ -41,7 +41,7 @@ const ContactsTableSpec = defineTable<ContactsTableRow, ContactsTableRelations>(
 export const ContactsTable: ContactsTableDefinition = ContactsTableSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface ContactsTableDefinition extends TableDefinition<ContactsTableTypes> {}
+export interface ContactsTableDefinition extends TableDefinition<ContactsTableTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface ContactsTableTypes extends TableTypesOf<typeof ContactsTableSpec> {

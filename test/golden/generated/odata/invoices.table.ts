@@ -34,7 +34,7 @@ const InvoicesSpec = defineTable<InvoicesRow, InvoicesRelations>()({
 export const Invoices: InvoicesDefinition = InvoicesSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface InvoicesDefinition extends TableDefinition<InvoicesTypes> {}
+export interface InvoicesDefinition extends TableDefinition<InvoicesTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface InvoicesTypes extends TableTypesOf<typeof InvoicesSpec> {

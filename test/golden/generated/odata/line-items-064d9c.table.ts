@@ -24,7 +24,7 @@ const LineItems_064d9cSpec = defineTable<LineItems_064d9cRow, LineItems_064d9cRe
 export const LineItems_064d9c: LineItems_064d9cDefinition = LineItems_064d9cSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface LineItems_064d9cDefinition extends TableDefinition<LineItems_064d9cTypes> {}
+export interface LineItems_064d9cDefinition extends TableDefinition<LineItems_064d9cTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface LineItems_064d9cTypes extends TableTypesOf<typeof LineItems_064d9cSpec> {

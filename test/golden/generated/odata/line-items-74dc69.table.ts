@@ -29,7 +29,7 @@ const LineItems_74dc69Spec = defineTable<LineItems_74dc69Row, LineItems_74dc69Re
 export const LineItems_74dc69: LineItems_74dc69Definition = LineItems_74dc69Spec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface LineItems_74dc69Definition extends TableDefinition<LineItems_74dc69Types> {}
+export interface LineItems_74dc69Definition extends TableDefinition<LineItems_74dc69Types>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface LineItems_74dc69Types extends TableTypesOf<typeof LineItems_74dc69Spec> {

@@ -24,7 +24,7 @@ const NaN_c118a6Spec = defineTable<NaN_c118a6Row, NaN_c118a6Relations>()({
 export const NaN_c118a6: NaN_c118a6Definition = NaN_c118a6Spec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface NaN_c118a6Definition extends TableDefinition<NaN_c118a6Types> {}
+export interface NaN_c118a6Definition extends TableDefinition<NaN_c118a6Types>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface NaN_c118a6Types extends TableTypesOf<typeof NaN_c118a6Spec> {

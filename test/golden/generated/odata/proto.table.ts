@@ -30,7 +30,7 @@ const __proto__Spec = defineTable<__proto__Row, __proto__Relations>()({
 export const __proto__: __proto__Definition = __proto__Spec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface __proto__Definition extends TableDefinition<__proto__Types> {}
+export interface __proto__Definition extends TableDefinition<__proto__Types>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface __proto__Types extends TableTypesOf<typeof __proto__Spec> {

@@ -24,7 +24,7 @@ const TableSpec_2325afSpec = defineTable<TableSpec_2325afRow, TableSpec_2325afRe
 export const TableSpec_2325af: TableSpec_2325afDefinition = TableSpec_2325afSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface TableSpec_2325afDefinition extends TableDefinition<TableSpec_2325afTypes> {}
+export interface TableSpec_2325afDefinition extends TableDefinition<TableSpec_2325afTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface TableSpec_2325afTypes extends TableTypesOf<typeof TableSpec_2325afSpec> {

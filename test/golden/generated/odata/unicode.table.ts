@@ -29,7 +29,7 @@ const UnicodeSpec = defineTable<UnicodeRow, UnicodeRelations>()({
 export const Unicode: UnicodeDefinition = UnicodeSpec;
 
 /** The type of the table definition: the table's shapes, by name. */
-export interface UnicodeDefinition extends TableDefinition<UnicodeTypes> {}
+export interface UnicodeDefinition extends TableDefinition<UnicodeTypes>, Record<never, never> {}
 
 /** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
 export interface UnicodeTypes extends TableTypesOf<typeof UnicodeSpec> {
