@@ -10,8 +10,9 @@ import { RESERVED_WORDS } from "./text.js";
  *
  * The rule:
  * 1. A table's base name `B` is its description's `name`, or else the PascalCase of its table occurrence
- *    (`defaultTableTypeName`: "Contacts Web" -> `ContactsWeb`). Its module exports `N` + each of `TABLE_SUFFIXES`
- *    ("", `Row`, `Relations`, `Insert`, `Update`, `FieldName`, `Filter`), where `N` is `B` unless rule 4 says otherwise.
+ *    (`defaultTableTypeName`: "Contacts Web" -> `ContactsWeb`). Its module declares `N` + each of `TABLE_SUFFIXES`
+ *    ("", `Spec`, `Definition`, `Types`, `Row`, `Relations`, `Insert`, `Update`, `FieldName`, `Kinds`, `Filter`,
+ *    `Expand`), where `N` is `B` unless rule 4 says otherwise.
  * 2. Its file is `<kebab-case of B>.table.ts` (`contacts-web.table.ts`): layout and database modules are named
  *    `<kebab-case>.ts`, which holds no dot, so a table's file never meets theirs, nor `index.ts` or `schemas.ts`.
  * 3. Among tables, names and files clash as layouts' do (planIdentifiers): every derived name that takes part in a
@@ -32,10 +33,10 @@ import { RESERVED_WORDS } from "./text.js";
  * drop the relation from the description).
  */
 
-/** What a table module exports per table, after its name `N`. */
-export const TABLE_SUFFIXES = ["", "Row", "Relations", "Insert", "Update", "FieldName", "Filter"] as const;
+/** What a table module declares per table, after its name `N` (all exported but `Spec`). */
+export const TABLE_SUFFIXES = ["", "Spec", "Definition", "Types", "Row", "Relations", "Insert", "Update", "FieldName", "Kinds", "Filter", "Expand"] as const;
 /** The runtime's names a table module may import (from `TABLE_RUNTIME_MODULE`). */
-export const TABLE_IMPORTS = ["defineTable", "FieldNameOf", "FilterOf", "InsertOf", "TableSpec", "UpdateOf"] as const;
+export const TABLE_IMPORTS = ["defineTable", "ExpandOf", "Filter", "InsertOf", "KindsOf", "TableDefinition", "TableSpec", "TableTypesOf", "UpdateOf"] as const;
 export const TABLE_RUNTIME_MODULE = "@fmgen/runtime/odata";
 /** The end of a table module's file name. */
 export const TABLE_MODULE_SUFFIX = ".table.ts";

@@ -42,7 +42,7 @@ describe("fmgen generate --tables", () => {
     const expected = await generate(await loadLayouts([layouts]), { tables: await loadTables([tables]) });
     for (const file of expected) expect(await readFile(join(out, file.path), "utf8"), file.path).toBe(file.contents);
     // The example's database module keeps its name `Contacts`; the table Contacts yields.
-    expect(await readFile(join(out, "contacts.table.ts"), "utf8")).toMatch(/^export const ContactsTable = defineTable/m);
+    expect(await readFile(join(out, "contacts.table.ts"), "utf8")).toMatch(/^export const ContactsTable: ContactsTableDefinition = ContactsTableSpec;$/m);
 
     expect(await run(["generate", "--layouts", layouts, "--tables", tables, "--out", out, "--check"], memoryIo())).toBe(0);
     const invoices = join(tables, "Invoices.table.json");
@@ -62,7 +62,7 @@ describe("fmgen generate --tables", () => {
     expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
     expect((await readdir(out)).sort()).toEqual(["contacts.table.ts", "index.ts", "invoices.table.ts"]);
     // Only tables: the table Contacts keeps its name.
-    expect(await readFile(join(out, "contacts.table.ts"), "utf8")).toMatch(/^export const Contacts = defineTable/m);
+    expect(await readFile(join(out, "contacts.table.ts"), "utf8")).toMatch(/^export const Contacts: ContactsDefinition = ContactsSpec;$/m);
     await writeFile(config, JSON.stringify({ layouts: ["layouts"], tables: ["tables"], outDir: "generated" }));
     expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
     expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.table.ts", "contacts.ts", "index.ts", "invoice.ts", "invoices.table.ts", "schemas.ts"]);

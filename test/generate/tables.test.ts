@@ -28,12 +28,16 @@ describe("table modules: planning names", () => {
     expect(exportsOf(contents(files, "contacts-web.ts"))).toContain("ContactsWeb");
     expect(exportsOf(contents(files, "contacts-web.table.ts"))).toEqual([
       "ContactsWebTable",
+      "ContactsWebTableDefinition",
+      "ContactsWebTableTypes",
       "ContactsWebTableRow",
       "ContactsWebTableRelations",
       "ContactsWebTableInsert",
       "ContactsWebTableUpdate",
       "ContactsWebTableFieldName",
+      "ContactsWebTableKinds",
       "ContactsWebTableFilter",
+      "ContactsWebTableExpand",
     ]);
     expect(exportsOf(contents(files, "invoices.table.ts"))[0]).toBe("Invoices");
   });
@@ -129,12 +133,8 @@ describe("table modules: the emitted text", () => {
       [
         'import { Invoices } from "./invoices.table.js";',
         "",
-        "/**",
-        " * People. *\\/ end",
-        " *",
-        ' * Table "Contacts" of database "Contacts" (FMTID:1065089): pass it to od.table().',
-        " */",
-        "export const Contacts = defineTable<ContactsRow, ContactsRelations>()({",
+        '/** The spec of table "Contacts": the runtime derives its shapes from it. od.table() takes Contacts. */',
+        "const ContactsSpec = defineTable<ContactsRow, ContactsRelations>()({",
         '  database: "Contacts",',
         '  table: "Contacts",',
         '  id: "FMTID:1065089",',
@@ -152,21 +152,39 @@ describe("table modules: the emitted text", () => {
         '    Parent: { table: "Contacts", many: false, target: (): TableSpec => Contacts },',
         "  },",
         "});",
+        "",
+        "/**",
+        " * People. *\\/ end",
+        " *",
+        ' * Table "Contacts" of database "Contacts" (FMTID:1065089): pass it to od.table().',
+        " */",
+        "export const Contacts: ContactsDefinition = ContactsSpec;",
+        "",
+        "/** The type of the table definition: the table's shapes, by name. */",
+        "export interface ContactsDefinition extends TableDefinition<ContactsTypes>, Record<never, never> {}",
       ].join("\n"),
     );
     expect(text).toMatch(/export interface ContactsRow \{\n {2}id: number \| null;\n {2}\/\*\* At most 20 characters\. \*\/\n {2}"First Name": string;\n {2}Tags: \[string, string\];\n {2}\/\*\* Global: one value shared by every row\. \*\/\n {2}g: string;\n {2}\/\*\* ISO date "YYYY-MM-DD"\. \*\/\n {2}__proto__: string \| null;\n/);
     expect(text).toContain("export interface ContactsRelations {\n  Invoices: typeof Invoices;\n  Parent: typeof Contacts;\n}");
-    expect(text).toContain("export interface ContactsInsert extends InsertOf<typeof Contacts>, Record<never, never> {}");
-    expect(text).toContain("export interface ContactsUpdate extends UpdateOf<typeof Contacts>, Record<never, never> {}");
-    expect(text).toContain("export type ContactsFieldName = FieldNameOf<typeof Contacts>;");
-    expect(text).toContain("export type ContactsFilter = FilterOf<typeof Contacts>;");
+    // Each shape calls check, by its name: what compiler messages print (test/types/odata-unknown-field-messages.test.ts).
+    expect(text).toContain(
+      "export interface ContactsTypes extends TableTypesOf<typeof ContactsSpec> {\n  insert: ContactsInsert;\n  update: ContactsUpdate;\n  names: ContactsFieldName;\n  kinds: ContactsKinds;\n  filter: ContactsFilter;\n  expand: ContactsExpand;\n}",
+    );
+    expect(text).toContain("export interface ContactsInsert extends InsertOf<typeof ContactsSpec>, Record<never, never> {}");
+    expect(text).toContain("export interface ContactsUpdate extends UpdateOf<typeof ContactsSpec>, Record<never, never> {}");
+    expect(text).toContain("export type ContactsFieldName = keyof ContactsRow & string;");
+    expect(text).toContain("export interface ContactsKinds extends KindsOf<typeof ContactsSpec>, Record<never, never> {}");
+    expect(text).toContain("export type ContactsFilter = Filter<ContactsKinds>;");
+    expect(text).toContain("export interface ContactsExpand extends ExpandOf<typeof ContactsSpec>, Record<never, never> {}");
     expect(text).not.toMatch(/from "@fmgen\/runtime"/);
     expect(await prettierFormat(text)).toBe(text);
   });
 
   it("imports only what it uses (no TableSpec without relations; no related module for a relation to itself) and writes imports with importExtension", async () => {
     const plain = contents(await generate([], { tables: [table({ table: "Plain" })] }), "plain.table.ts");
-    expect(plain).toContain('import { defineTable, type FieldNameOf, type FilterOf, type InsertOf, type UpdateOf } from "@fmgen/runtime/odata";\n\n');
+    expect(plain).toContain(
+      'import {\n  defineTable,\n  type ExpandOf,\n  type Filter,\n  type InsertOf,\n  type KindsOf,\n  type TableDefinition,\n  type TableTypesOf,\n  type UpdateOf,\n} from "@fmgen/runtime/odata";\n\n',
+    );
     expect(plain).toContain("export interface PlainRelations {}");
     expect(plain).not.toContain("relations: {");
     const self = table({ table: "Tree", relations: [{ name: "Parent", table: "Tree", many: false }] });

@@ -4,11 +4,13 @@
  * fields, and a table of another database is refused. Written against hand-written definitions in ./odata/.
  */
 import { f } from "../../src/runtime/odata/filter.js";
-import type { ODataClient } from "../../src/runtime/odata/api.js";
+import type { ODataClient, TableClient } from "../../src/runtime/odata/api.js";
+import { defineTable } from "../../src/runtime/odata/definition.js";
 import { Contacts } from "./odata/contacts-table.js";
 import { Invoices, Other } from "./odata/invoices-table.js";
 import { Notes } from "./odata/notes-table.js";
 declare const od: ODataClient<"Contacts">;
+declare const anyDatabase: ODataClient<string>;
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 export async function t() {
   const c = od.table(Contacts);
@@ -53,7 +55,16 @@ export async function t() {
   await c.upload(7, "Photo", new Uint8Array());
   // @ts-expect-error not a container
   await c.upload(7, "Age", new Uint8Array());
-  return [n, a, age, cn, rid, none];
+  // The table's type is inferred through the database check; a client of a plain `string` database, or a table whose
+  // database is a plain `string`, fits every table and client.
+  const inferred: Equal<typeof c, TableClient<typeof Contacts>> = true;
+  const other: Equal<ReturnType<typeof anyDatabase.table<typeof Other>>, TableClient<typeof Other>> = true;
+  anyDatabase.table(Other);
+  await anyDatabase.webhooks.add({ url: "https://example.com/hook", table: Other });
+  const anyTable = defineTable()({ database: "" as string, table: "T", fields: {} });
+  od.table(anyTable);
+  await od.count(anyTable);
+  return [n, a, age, cn, rid, none, inferred, other];
 }
 
 export async function shapes() {

@@ -2,20 +2,19 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { Invoices } from "./invoices.table.js";
 
-/**
- * People we work with.
- *
- * Table "Contacts" of database "Office" (FMTID:1065089): pass it to od.table().
- */
-export const Contacts = defineTable<ContactsRow, ContactsRelations>()({
+/** The spec of table "Contacts": the runtime derives its shapes from it. od.table() takes Contacts. */
+const ContactsSpec = defineTable<ContactsRow, ContactsRelations>()({
   database: "Office",
   table: "Contacts",
   id: "FMTID:1065089",
@@ -36,6 +35,26 @@ export const Contacts = defineTable<ContactsRow, ContactsRelations>()({
     Invoices: { table: "Invoices", many: true, target: (): TableSpec => Invoices },
   },
 });
+
+/**
+ * People we work with.
+ *
+ * Table "Contacts" of database "Office" (FMTID:1065089): pass it to od.table().
+ */
+export const Contacts: ContactsDefinition = ContactsSpec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface ContactsDefinition extends TableDefinition<ContactsTypes>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface ContactsTypes extends TableTypesOf<typeof ContactsSpec> {
+  insert: ContactsInsert;
+  update: ContactsUpdate;
+  names: ContactsFieldName;
+  kinds: ContactsKinds;
+  filter: ContactsFilter;
+  expand: ContactsExpand;
+}
 
 /** A row of table "Contacts" as read: every field, decoded (`select` narrows it). */
 export interface ContactsRow {
@@ -62,13 +81,19 @@ export interface ContactsRelations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface ContactsInsert extends InsertOf<typeof Contacts>, Record<never, never> {}
+export interface ContactsInsert extends InsertOf<typeof ContactsSpec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface ContactsUpdate extends UpdateOf<typeof Contacts>, Record<never, never> {}
+export interface ContactsUpdate extends UpdateOf<typeof ContactsSpec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type ContactsFieldName = FieldNameOf<typeof Contacts>;
+export type ContactsFieldName = keyof ContactsRow & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface ContactsKinds extends KindsOf<typeof ContactsSpec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type ContactsFilter = FilterOf<typeof Contacts>;
+export type ContactsFilter = Filter<ContactsKinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface ContactsExpand extends ExpandOf<typeof ContactsSpec>, Record<never, never> {}

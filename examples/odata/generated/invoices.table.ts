@@ -2,16 +2,19 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { Contacts } from "./contacts.table.js";
 
-/** Table "Invoices" of database "Office" (FMTID:1065090): pass it to od.table(). */
-export const Invoices = defineTable<InvoicesRow, InvoicesRelations>()({
+/** The spec of table "Invoices": the runtime derives its shapes from it. od.table() takes Invoices. */
+const InvoicesSpec = defineTable<InvoicesRow, InvoicesRelations>()({
   database: "Office",
   table: "Invoices",
   id: "FMTID:1065090",
@@ -26,6 +29,22 @@ export const Invoices = defineTable<InvoicesRow, InvoicesRelations>()({
     Contacts: { table: "Contacts", many: true, target: (): TableSpec => Contacts },
   },
 });
+
+/** Table "Invoices" of database "Office" (FMTID:1065090): pass it to od.table(). */
+export const Invoices: InvoicesDefinition = InvoicesSpec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface InvoicesDefinition extends TableDefinition<InvoicesTypes>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface InvoicesTypes extends TableTypesOf<typeof InvoicesSpec> {
+  insert: InvoicesInsert;
+  update: InvoicesUpdate;
+  names: InvoicesFieldName;
+  kinds: InvoicesKinds;
+  filter: InvoicesFilter;
+  expand: InvoicesExpand;
+}
 
 /** A row of table "Invoices" as read: every field, decoded (`select` narrows it). */
 export interface InvoicesRow {
@@ -42,13 +61,19 @@ export interface InvoicesRelations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface InvoicesInsert extends InsertOf<typeof Invoices>, Record<never, never> {}
+export interface InvoicesInsert extends InsertOf<typeof InvoicesSpec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface InvoicesUpdate extends UpdateOf<typeof Invoices>, Record<never, never> {}
+export interface InvoicesUpdate extends UpdateOf<typeof InvoicesSpec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type InvoicesFieldName = FieldNameOf<typeof Invoices>;
+export type InvoicesFieldName = keyof InvoicesRow & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface InvoicesKinds extends KindsOf<typeof InvoicesSpec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type InvoicesFilter = FilterOf<typeof Invoices>;
+export type InvoicesFilter = Filter<InvoicesKinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface InvoicesExpand extends ExpandOf<typeof InvoicesSpec>, Record<never, never> {}

@@ -7,25 +7,33 @@ import { readType } from "./field-types.js";
 
 /**
  * One table's module (OData), statement by statement, each fact about the table stated once:
- * - `<N>`: `defineTable<<N>Row, <N>Relations>()({ database, table, id?, key?, fields, relations? })`, the value passed
- *   to `od.table()`. The spec says what the runtime needs of each field (kind, read-only, repetitions, notNull,
- *   auto-enter, FMFID) and of each relation (its table, `many`, and its target's definition as a typed thunk, so that
- *   two modules may name each other).
+ * - `<N>Spec`: `defineTable<<N>Row, <N>Relations>()({ database, table, id?, key?, fields, relations? })`, not
+ *   exported (an app passes `<N>`, the same value, to `od.table()`; one export per table). The spec says what the
+ *   runtime needs of each field (kind, read-only, repetitions, notNull, auto-enter, FMFID) and of each relation (its
+ *   table, `many`, and its target's definition as a typed thunk, so that two modules may name each other); the
+ *   runtime derives every other shape from it.
+ * - `<N>`: the same value typed `<N>Definition`, what is passed to `od.table()`. `<N>Definition` (an interface with
+ *   the shapes' second base, below) carries `<N>Types`, the spec's shapes each by its name below (as a layout
+ *   module's `<N>Layout` does), so that a compiler message about a call names `ContactsInsert` or
+ *   `ContactsFieldName`, not the derivation with the whole spec.
  * - `<N>Row`: the read shape, each field's TypeScript type and its JSDoc (description, what its strings hold, global,
  *   maximum length): the one place the types are written.
  * - `<N>Relations`: relation name -> `typeof <Target>`. An interface, never an inline type: two tables that relate
  *   both ways would otherwise each have a type "referenced in its own initializer".
- * - `<N>Insert`, `<N>Update`: interfaces that extend what the runtime derives from the definition (InsertOf, UpdateOf)
+ * - `<N>Insert`, `<N>Update`, `<N>Kinds`, `<N>Expand`: interfaces that extend what the runtime derives from the spec
  *   and a second, empty base (`Record<never, never>`), so that the compiler prints their names, not the derivation
  *   (an interface with one base and no members of its own is shown as its base).
- * - `<N>FieldName`, `<N>Filter`: aliases of FieldNameOf and FilterOf.
+ * - `<N>FieldName`: the union of the row's field names, an alias (which the compiler prints by name).
+ * - `<N>Filter`: `Filter<<N>Kinds>`, an alias, not an interface: a filter of other needs is then compared with it as
+ *   one instance of `Filter` with another, and the message says which field `<N>Kinds` lacks or has of another kind
+ *   in two lines (an interface's would walk through the filter's phantom member in five).
  * Imports: the runtime names used, from `@fmgen/runtime/odata` only (an OData app loads none of the Data API), then
  * each related table's module, by its definition's name, in file order.
  */
 export function emitTableModule(plan: TablePlan, header: string, importExtension: ImportExtension = ".js"): PrintedFile {
   const n = plan.typeName;
   const { table } = plan;
-  const used = new Set<string>(["defineTable", "InsertOf", "UpdateOf", "FieldNameOf", "FilterOf"]);
+  const used = new Set<string>(["defineTable", "ExpandOf", "Filter", "InsertOf", "KindsOf", "TableDefinition", "TableTypesOf", "UpdateOf"]);
   if (plan.relations.length) used.add("TableSpec");
 
   const fields = table.fields.map((field) => [literalKey(field.name), fieldSpecText(field)] as const);
@@ -46,8 +54,30 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
   const where = docText(`Table ${stringLiteral(table.table)} of database ${stringLiteral(table.database)}${table.id !== undefined ? ` (${table.id})` : ""}: pass it to od.table().`);
   const definitionDocs = table.description && docText(table.description) ? `${docText(table.description)}\n\n${where}` : where;
 
+  const spec = `typeof ${n}Spec`;
+  /** `interface <N><suffix> extends <base>, Record<never, never> {}`: a derived shape, by its name. */
+  const named = (suffix: string, base: string) => `export interface ${n}${suffix} extends ${base}, Record<never, never> {}`;
   const statements = [
-    withDocs(definitionDocs, `export const ${n} = defineTable<${n}Row, ${n}Relations>()(${objectLiteral(entries, "")});`),
+    withDocs(
+      docText(`The spec of table ${stringLiteral(table.table)}: the runtime derives its shapes from it. od.table() takes ${n}.`),
+      `const ${n}Spec = defineTable<${n}Row, ${n}Relations>()(${objectLiteral(entries, "")});`,
+    ),
+    withDocs(definitionDocs, `export const ${n}: ${n}Definition = ${n}Spec;`),
+    withDocs(docText("The type of the table definition: the table's shapes, by name."), named("Definition", `TableDefinition<${n}Types>`)),
+    withDocs(
+      docText("Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them."),
+      `export interface ${n}Types extends TableTypesOf<${spec}> ${objectType(
+        [
+          ["insert", "Insert"],
+          ["update", "Update"],
+          ["names", "FieldName"],
+          ["kinds", "Kinds"],
+          ["filter", "Filter"],
+          ["expand", "Expand"],
+        ].map(([key, suffix]) => ({ key: key!, type: `${n}${suffix}` })),
+        "",
+      )}`,
+    ),
     withDocs(
       docText(`A row of table ${stringLiteral(table.table)} as read: every field, decoded (\`select\` narrows it).`),
       `export interface ${n}Row ${objectType(
@@ -62,13 +92,12 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
         "",
       )}`,
     ),
-    withDocs(
-      docText("What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required."),
-      `export interface ${n}Insert extends InsertOf<typeof ${n}>, Record<never, never> {}`,
-    ),
-    withDocs(docText("What update() takes: the writable fields, each optional; `null` clears one."), `export interface ${n}Update extends UpdateOf<typeof ${n}>, Record<never, never> {}`),
-    withDocs(docText("A field name of the table: what `select`, `orderBy` and filters name."), `export type ${n}FieldName = FieldNameOf<typeof ${n}>;`),
-    withDocs(docText("A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take."), `export type ${n}Filter = FilterOf<typeof ${n}>;`),
+    withDocs(docText("What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required."), named("Insert", `InsertOf<${spec}>`)),
+    withDocs(docText("What update() takes: the writable fields, each optional; `null` clears one."), named("Update", `UpdateOf<${spec}>`)),
+    withDocs(docText("A field name of the table: what `select`, `orderBy` and filters name."), `export type ${n}FieldName = keyof ${n}Row & string;`),
+    withDocs(docText("Each field's kind: what the `f` helpers check a filter's fields and values against."), named("Kinds", `KindsOf<${spec}>`)),
+    withDocs(docText("A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take."), `export type ${n}Filter = Filter<${n}Kinds>;`),
+    withDocs(docText("What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand."), named("Expand", `ExpandOf<${spec}>`)),
   ];
 
   const runtimeNames = TABLE_IMPORTS.filter((name) => used.has(name)).map((name) => (name === "defineTable" ? name : `type ${name}`));

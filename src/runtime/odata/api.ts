@@ -3,7 +3,7 @@
  * ("Runtime: `@fmgen/runtime/odata`") names them. The entries (index.ts on Node, fetch.ts elsewhere) implement these.
  */
 import type { RetryPolicy } from "../retry.js";
-import type { AnyTable, ContainerNameOf, FieldNameOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfDatabase, UpdateOf } from "./definition.js";
+import type { AnyTable, ContainerNameOf, FieldNameOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
 import type { FilterOf } from "./filter.js";
 import type { AllOptions, CallOptions, ExpandOf, ListOptions, ListResult, ReadOptions, RowResult } from "./shapes.js";
 import type { BatchBuilder, BatchOptions, BatchResults, BatchStep } from "./batch-types.js";
@@ -141,9 +141,9 @@ export interface ODataClient<Db extends string = string> {
   /** The hosted file this client reads and writes. */
   readonly database: Db;
   /** The typed calls on one table of this database. */
-  table<D extends TableOfDatabase<Db>>(definition: D): TableClient<D>;
+  table<D extends AnyTable>(definition: TableOfClient<D, Db>): TableClient<D>;
   /** How many rows of a table the filter matches: `od.count(T, opts)` is `od.table(T).count(opts)`. */
-  count<D extends TableOfDatabase<Db>>(definition: D, options?: { filter?: FilterOf<D> } & CallOptions): Promise<number>;
+  count<D extends AnyTable>(definition: TableOfClient<D, Db>, options?: { filter?: FilterOf<D> } & CallOptions): Promise<number>;
   /** One atomic changeset: every step applies, or none does. Results in the order of the steps. */
   batch<const Steps extends readonly BatchStep<unknown>[]>(build: (b: BatchBuilder<Db>) => Steps, options?: BatchOptions): Promise<BatchResults<Steps>>;
   /**

@@ -2,7 +2,7 @@
  * The types of `od.batch`: a builder names each step of one atomic changeset through a table of the client's database,
  * and the batch resolves to each step's result, in order, typed. (The steps' requests are built by batch.ts.)
  */
-import type { AnyTable, InsertOf, RowOf, RowRef, TableOfDatabase, UpdateOf } from "./definition.js";
+import type { AnyTable, InsertOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
 import type { FilterOf } from "./filter.js";
 import type { CallOptions } from "./shapes.js";
 
@@ -46,7 +46,7 @@ export interface BatchTable<D extends AnyTable> {
  */
 export interface BatchBuilder<Db extends string> {
   /** A table of the client's database: a table of another database fails to compile (and is refused at run time). */
-  table<D extends TableOfDatabase<Db>>(definition: D): BatchTable<D>;
+  table<D extends AnyTable>(definition: TableOfClient<D, Db>): BatchTable<D>;
 }
 
 /** What `od.batch` takes: what every call takes. */

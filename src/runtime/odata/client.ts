@@ -3,7 +3,7 @@
  * changes, webhooks and containers are given by the modules that implement them (ClientParts), so that this module
  * stays the core every app loads.
  */
-import type { CommonODataClientOptions, ODataClient } from "./api.js";
+import type { CommonODataClientOptions, ODataClient, TableClient } from "./api.js";
 import type { ODataCaller } from "./caller.js";
 import type { Carrier } from "../carrier.js";
 import { makeCaller } from "./client-caller.js";
@@ -22,15 +22,18 @@ export interface ClientParts<Db extends string> {
 export function clientOver<Db extends string>(options: CommonODataClientOptions<Db>, carrier: Carrier, parts: ClientParts<Db>): ODataClient<Db> {
   const caller = makeCaller(options, carrier);
   const tableParts = parts.tables(caller);
-  const tables = new WeakMap<AnyTable, unknown>();
+  const tables = new WeakMap<AnyTable, TableClient<AnyTable>>();
+  const table = (definition: AnyTable): TableClient<AnyTable> => {
+    let found = tables.get(definition);
+    if (!found) tables.set(definition, (found = tableClient(caller, definition, tableParts) as never));
+    return found;
+  };
   const client: ODataClient<Db> = {
     database: options.database,
-    table: (definition) => {
-      let found = tables.get(definition) as ReturnType<ODataClient<Db>["table"]> | undefined;
-      if (!found) tables.set(definition, (found = tableClient(caller, definition, tableParts) as never));
-      return found as never;
-    },
-    count: (definition, countOptions) => client.table(definition).count(countOptions),
+    // The parameters' types add a compile-time check (TableOfClient) that nothing here needs: the caller checks the
+    // table's database again when it builds the request.
+    table: table as ODataClient<Db>["table"],
+    count: ((definition: AnyTable, countOptions?: object) => table(definition).count(countOptions)) as ODataClient<Db>["count"],
     batch: parts.batch(caller),
     runScript: parts.runScript(caller),
     schema: parts.schema(caller),

@@ -5,10 +5,12 @@
  * TypeScript shape: a generated module writes the read shape of a row (`<Name>Row`, with its JSDoc) and the relations'
  * target tables; every other shape is derived from the spec's literal types, so that each fact is stated once.
  *
- * Type-only imports of the Data API's definition: its value types are the same (DESIGN.md), and nothing of it loads.
+ * Type-only imports of the Data API's definition: its value types are the same, and nothing of it loads.
  */
 import type { FieldKind, InputValue } from "../definition.js";
 import { setOwn } from "../own.js";
+import type { Filter } from "./filter.js";
+import type { ExpandOptions } from "./shapes.js";
 
 export type { FieldKind };
 
@@ -61,7 +63,12 @@ export interface TableSpec {
   readonly relations?: Readonly<Record<string, RelationSpec>>;
 }
 
-/** What a table definition's type carries: the read shape of a row, the relations' target tables, the spec's literal type. */
+/**
+ * What a table definition's type carries: the read shape of a row, the relations' target tables, the spec's literal
+ * type, and the shapes calls check their arguments against. `defineTable` derives the latter from the former
+ * (`TableSpecTypes`); a generated module's `<Name>Types` extends those and gives each its own name (`<Name>Insert`,
+ * ...), which is what compiler messages then print.
+ */
 export interface TableTypes {
   /** The read shape of a row (`<Name>Row`). */
   row: object;
@@ -69,6 +76,18 @@ export interface TableTypes {
   relations: object;
   /** The spec's literal type: keys, read-only fields and relations' cardinality are derived from it. */
   spec: TableSpec;
+  /** What `create` takes (`<Name>Insert`). */
+  insert: object;
+  /** What `update` takes (`<Name>Update`). */
+  update: object;
+  /** The field names `select`, `orderBy` and filters take (`<Name>FieldName`). */
+  names: string;
+  /** Each field's kind, as filters are checked against them (`<Name>Kinds`). */
+  kinds: object;
+  /** A `$filter` of the table (`<Name>Filter`). */
+  filter: Filter<any>;
+  /** What `expand` takes (`<Name>Expand`). */
+  expand: object;
 }
 
 /** The key of a definition's types: declared, never present at run time. */
@@ -81,6 +100,10 @@ export type TableTypesKey = typeof tableTypes;
  * table occurrence and `od.table()` takes; made by `defineTable`.
  */
 export interface TableDefinition<T extends TableTypes = AnyTableTypes> extends TableSpec {
+  /** The spec's database, as its literal type: a client of another database refuses the table at compile time. */
+  readonly database: T["spec"]["database"];
+  /** The spec's table occurrence, as its literal type. */
+  readonly table: T["spec"]["table"];
   /** Phantom: the table's types, never present at run time. */
   readonly [tableTypes]: T;
 }
@@ -92,19 +115,25 @@ export interface AnyTableTypes extends TableTypes {
   relations: Record<string, AnyTable>;
   /** Any spec. */
   spec: TableSpec;
+  insert: Record<string, unknown>;
+  update: Record<string, unknown>;
+  names: string;
+  kinds: Record<string, FieldKind>;
+  filter: Filter<Record<string, FieldKind>>;
+  expand: Record<string, unknown>;
 }
 
 /** Any table definition, as a constraint (its types `any`, so that no table's shapes are compared with another's). */
 export type AnyTable = TableDefinition<any>;
 
 /**
- * A table definition. Generated modules write `defineTable<NameRow, { Invoices: typeof Invoices }>()({ ...spec })`:
- * the spec's literal types are kept (a const type parameter) and every shape but the row's is derived from them. A
+ * A table definition. Generated modules write `defineTable<NameRow, NameRelations>()({ ...spec })`: the spec's literal
+ * types are kept (a const type parameter) and every shape but the row's is derived from them (`TableSpecTypes`). A
  * hand-written definition may leave the types out: `defineTable()(spec)` reads every field as `unknown`.
  */
 export function defineTable<Row extends object = Record<string, unknown>, Relations extends object = {}>(): <const S extends TableSpec>(
   spec: S,
-) => TableDefinition<{ row: Row; relations: Relations; spec: S }> & { readonly database: S["database"]; readonly table: S["table"] } {
+) => TableDefinition<TableSpecTypes<Row, Relations, S>> {
   return (spec) => frozenCopy(spec) as never;
 }
 
@@ -130,45 +159,64 @@ export function checkTableDatabase(table: TableSpec, database: string): void {
   if (table.database !== database) throw new TypeError(`table "${table.table}" is of database "${table.database}", but this client is for "${database}"`);
 }
 
-// ---- Shapes derived from a definition. Each is read by indexed access (`D[TableTypesKey]`), never by inference
-// against TableDefinition<infer T>, which would compare every table's shapes member by member.
+// ---- Shapes derived from a spec, and read from a definition. Each is read by indexed access (`D[TableTypesKey]`),
+// never by inference against TableDefinition<infer T>, which would compare every table's shapes member by member.
+
+/**
+ * Every shape of a table, derived from the read shape of its row, its relations and its spec's literal types: what
+ * `defineTable` gives a definition. Members of an interface, so that the compiler works each out only where a call
+ * uses it, and once per table; a shape built on another reads it from here (`TableSpecTypes<...>["kinds"]`).
+ */
+export interface TableSpecTypes<Row extends object, Relations extends object, S extends TableSpec> extends TableTypes {
+  row: Row;
+  relations: Relations;
+  spec: S;
+  /** Writable fields; the not-empty ones without auto-enter required. */
+  insert: { -readonly [K in RequiredName<Row, S["fields"]>]: WriteValue<Row, S["fields"], K> } & {
+    -readonly [K in Exclude<WritableName<Row, S["fields"]>, RequiredName<Row, S["fields"]>>]?: WriteValue<Row, S["fields"], K>;
+  };
+  /** Writable fields, all optional; `null` clears one (not a not-empty one). */
+  update: { -readonly [K in WritableName<Row, S["fields"]>]?: WriteValue<Row, S["fields"], K> };
+  names: keyof Row & string;
+  kinds: { -readonly [K in keyof S["fields"]]: S["fields"][K]["type"] };
+  filter: Filter<TableSpecTypes<Row, Relations, S>["kinds"]>;
+  /** Per relation, `true` (every field) or the target table's own select, filter, orderBy, top, expand. */
+  expand: { readonly [R in keyof Relations & string]?: true | (Relations[R] extends AnyTable ? ExpandOptions<Relations[R]> : never) };
+}
+
+type FieldSpecs = TableSpec["fields"];
+/** Names of the fields create and update may write: not read-only, not containers (written by `upload`). */
+type WritableName<Row, Fields extends FieldSpecs> = { [K in keyof Fields]: Fields[K] extends { readonly readOnly: true } | { readonly type: "container" } ? never : K }[keyof Fields] &
+  keyof Row &
+  string;
+/** Writable fields an insert must give: not empty by validation, with nothing auto-entered. */
+type RequiredName<Row, Fields extends FieldSpecs> = {
+  [K in WritableName<Row, Fields>]: Fields[K] extends { readonly notNull: true } ? (Fields[K] extends { readonly autoEnter: string } ? never : K) : never;
+}[WritableName<Row, Fields>];
+/** What a write takes for field `K`: its input value, without `null` for a not-empty field (validation refuses it). */
+type WriteValue<Row, Fields extends FieldSpecs, K extends keyof Row & keyof Fields> = Fields[K] extends { readonly notNull: true } ? NonNullable<InputValue<Row[K]>> : InputValue<Row[K]>;
 
 type Types<D extends AnyTable> = D[TableTypesKey];
 type SpecFields<D extends AnyTable> = Types<D>["spec"]["fields"];
 
+/** Every shape of table `D` (a generated module's `<Name>Types` extends those of its spec). */
+export type TableTypesOf<D extends AnyTable> = Types<D>;
 /** A row of table `D` as read, every field (the generated `<Name>Row`). */
 export type RowOf<D extends AnyTable> = Types<D>["row"];
-/** The field names of table `D`: what `select`, `orderBy` and filters may name. */
-export type FieldNameOf<D extends AnyTable> = keyof Types<D>["row"] & string;
-/** Each field's kind: `{ "First Name": "text"; Amount: "number" }` (what `f`'s helpers are checked against). */
-export type KindsOf<D extends AnyTable> = { -readonly [K in keyof SpecFields<D>]: SpecFields<D>[K]["type"] };
+/** The field names of table `D`: what `select`, `orderBy` and filters may name (the generated `<Name>FieldName`). */
+export type FieldNameOf<D extends AnyTable> = Types<D>["names"];
+/** Each field's kind: `{ "First Name": "text"; Amount: "number" }`, what `f`'s helpers are checked against (`<Name>Kinds`). */
+export type KindsOf<D extends AnyTable> = Types<D>["kinds"];
 /** Relation name -> target table definition. */
 export type RelationsOf<D extends AnyTable> = Types<D>["relations"];
 /** The relation names of table `D`: what `expand` and `related` may name. */
 export type RelationNameOf<D extends AnyTable> = keyof Types<D>["relations"] & string;
-
-/** Names of the fields create and update may write: not read-only, not containers (written by `upload`). */
-export type WritableNameOf<D extends AnyTable> = {
-  [K in keyof SpecFields<D>]: SpecFields<D>[K] extends { readonly readOnly: true } | { readonly type: "container" } ? never : K;
-}[keyof SpecFields<D>] &
-  keyof RowOf<D> &
-  string;
-/** Writable fields an insert must give: not empty by validation, with nothing auto-entered. */
-type RequiredNameOf<D extends AnyTable> = {
-  [K in WritableNameOf<D>]: SpecFields<D>[K] extends { readonly notNull: true } ? (SpecFields<D>[K] extends { readonly autoEnter: string } ? never : K) : never;
-}[WritableNameOf<D>];
-
-/** Writable fields that validation keeps from being empty: `null` is refused for them at compile time. */
-type NotNullNameOf<D extends AnyTable> = { [K in WritableNameOf<D>]: SpecFields<D>[K] extends { readonly notNull: true } ? K : never }[WritableNameOf<D>];
-/** What a write takes for field `K`: its input value, without `null` for a not-empty field. */
-type WriteValue<D extends AnyTable, K extends keyof RowOf<D>> = K extends NotNullNameOf<D> ? NonNullable<InputValue<RowOf<D>[K]>> : InputValue<RowOf<D>[K]>;
-
+/** Names of the fields create and update of table `D` may write: not read-only, not containers. */
+export type WritableNameOf<D extends AnyTable> = WritableName<RowOf<D>, SpecFields<D>>;
 /** What `create` takes (the generated `<Name>Insert`): writable fields; the not-empty ones without auto-enter required. */
-export type InsertOf<D extends AnyTable> = { -readonly [K in RequiredNameOf<D>]: WriteValue<D, K> } & {
-  -readonly [K in Exclude<WritableNameOf<D>, RequiredNameOf<D>>]?: WriteValue<D, K>;
-};
+export type InsertOf<D extends AnyTable> = Types<D>["insert"];
 /** What `update` takes (the generated `<Name>Update`): writable fields, all optional; `null` clears one (not a not-empty one). */
-export type UpdateOf<D extends AnyTable> = { -readonly [K in WritableNameOf<D>]?: WriteValue<D, K> };
+export type UpdateOf<D extends AnyTable> = Types<D>["update"];
 /** Names of the container fields: what `upload` and `download` take. */
 export type ContainerNameOf<D extends AnyTable> = { [K in keyof SpecFields<D>]: SpecFields<D>[K] extends { readonly type: "container" } ? K : never }[keyof SpecFields<D>] & string;
 
@@ -179,3 +227,20 @@ export type RowRef<D extends AnyTable> = KeyOf<D> | { rowId: number };
 
 /** A table definition of database `Db` (a generated definition's database is a literal; a plain string fits every client). */
 export type TableOfDatabase<Db extends string> = AnyTable & { readonly database: Db };
+
+/**
+ * What `od.table()` (and `count`, `b.table`, `webhooks.add`) takes for table `D` on a client of database `Db`: the
+ * definition itself when it is of that database, or when either type does not say which file it is (a plain
+ * `string`); else a sentence, which the compiler shows, as the Data API's `fm.layout()` does: `Argument of type
+ * 'ContactsDefinition' is not assignable to parameter of type '"a table of database \"Contacts\", but this client is
+ * for database \"Office\""'`. (The runtime refuses it too.) A conditional type, not `D & sentence`: `D` is still
+ * inferred from the argument (through the branch that is `D`), and the message is the sentence alone, not the whole
+ * definition's type with a hint about optional properties.
+ */
+export type TableOfClient<D extends AnyTable, Db extends string> = string extends Db
+  ? D
+  : string extends D["database"]
+    ? D
+    : [D["database"]] extends [Db]
+      ? D
+      : `a table of database "${D["database"]}", but this client is for database "${Db}"`;

@@ -14,7 +14,7 @@
  * on a number field or a number compared with a date field fails to compile where the filter is passed.
  */
 import type { FieldKind } from "../definition.js";
-import type { AnyTable, KindsOf } from "./definition.js";
+import type { AnyTable, TableTypesKey } from "./definition.js";
 
 export type Comparison = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
 export type TextFunction = "contains" | "startswith" | "endswith";
@@ -43,7 +43,7 @@ export class Filter<N = {}> {
 }
 
 /** A filter of table `D`: what `list`, `count`, `all`, `updateWhere` and `deleteWhere` take (the generated `<Name>Filter`). */
-export type FilterOf<D extends AnyTable> = Filter<KindsOf<D>>;
+export type FilterOf<D extends AnyTable> = D[TableTypesKey]["filter"];
 
 /**
  * The kinds of field a comparison with a value of type `V` fits: a number fits number fields; a string fits text, and

@@ -18,15 +18,18 @@ export type {
   RowRef,
   TableDefinition,
   TableFieldSpec,
+  TableOfClient,
   TableOfDatabase,
   TableSpec,
+  TableSpecTypes,
   TableTypes,
   TableTypesKey,
+  TableTypesOf,
   UpdateOf,
   WritableNameOf,
 } from "./definition.js";
 export { f, Filter, type FilterOf, type FilterValue, type KindsAccepting } from "./filter.js";
-export type { AllOptions, CallOptions, ExpandOf, ExpandOptions, ListOptions, ListResult, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
+export type { AllOptions, CallOptions, ExpandOf, ExpandOptions, ListOptions, ListResult, OrderBy, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
 export type { CommonODataClientOptions, ContainerFile, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";
 export {
   CapacityError,

@@ -23,10 +23,11 @@ type ExpandedOf<D extends AnyTable, Exp> = [Exp] extends [object]
   : {};
 type OptionOf<O, K extends string> = O extends { readonly [_ in K]?: infer V } ? (undefined extends V ? Exclude<V, undefined> : V) : undefined;
 
-/** `expand` of table `D`: per relation, `true` (every field) or that table's own select, filter, orderBy, top, expand. */
-export type ExpandOf<D extends AnyTable> = {
-  readonly [R in RelationNameOf<D>]?: true | ExpandOptions<RelationsOf<D>[R]>;
-};
+/**
+ * `expand` of table `D` (the generated `<Name>Expand`): per relation, `true` (every field) or that table's own select,
+ * filter, orderBy, top, expand.
+ */
+export type ExpandOf<D extends AnyTable> = D[TableTypesKey]["expand"];
 
 /** What every OData call takes. */
 export interface CallOptions {
@@ -37,8 +38,10 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** An orderBy item: a field name (ascending), or a field and a direction. */
-export type OrderByOf<D extends AnyTable> = FieldNameOf<D> | readonly [FieldNameOf<D>, "asc" | "desc"];
+/** An orderBy item of fields named `Name`: a field name (ascending), or a field and a direction. */
+export type OrderBy<Name extends string> = Name | readonly [Name, "asc" | "desc"];
+/** An orderBy item of table `D`. */
+export type OrderByOf<D extends AnyTable> = OrderBy<FieldNameOf<D>>;
 
 /** A row's special columns, on request (`specialColumns: true`): FileMaker's ROWID and ROWMODID. */
 export interface SpecialColumns {
@@ -68,7 +71,8 @@ export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | unde
   /** Only the rows this filter matches: built with the `f` helpers, typed by the table's fields. */
   filter?: FilterOf<D>;
   /** Sort keys, first the most significant: a field (ascending) or `[field, "asc" | "desc"]`. */
-  orderBy?: readonly OrderByOf<D>[];
+  // By the field names' type, not OrderByOf<D>: a message then names the table's `<Name>FieldName`.
+  orderBy?: readonly OrderBy<FieldNameOf<D>>[];
   /** At most this many rows (OData's `$top`). */
   top?: number;
   /** Skip this many rows first (OData's `$skip`). */
@@ -84,7 +88,7 @@ export interface ExpandOptions<D extends AnyTable> {
   /** Only the related rows this filter matches. */
   filter?: FilterOf<D>;
   /** The related rows' order. */
-  orderBy?: readonly OrderByOf<D>[];
+  orderBy?: readonly OrderBy<FieldNameOf<D>>[];
   /** At most this many related rows per row. */
   top?: number;
   /** Skip this many related rows first. */

@@ -1,14 +1,14 @@
 /** The types of `od.webhooks` (wire contract section 7). Implemented by webhooks.ts. */
-import type { FieldNameOf, TableOfDatabase } from "./definition.js";
+import type { AnyTable, FieldNameOf, TableOfClient } from "./definition.js";
 import type { FilterOf } from "./filter.js";
 import type { CallOptions } from "./shapes.js";
 
 /** A webhook to add: FileMaker Server POSTs to `url` each change to `table`'s rows. */
-export interface NewWebhook<D extends TableOfDatabase<string>> {
+export interface NewWebhook<D extends AnyTable, Db extends string = string> {
   /** The URL FileMaker Server POSTs each change to. */
   url: string;
-  /** The table whose changes are sent (a generated table definition). */
-  table: D;
+  /** The table whose changes are sent (a generated table definition of the client's database). */
+  table: TableOfClient<D, Db>;
   /** Headers sent with each delivery (a receiver's secret, say). */
   headers?: Record<string, string>;
   /** Also POST when the table's schema changes (default false). */
@@ -60,7 +60,7 @@ export interface Webhook {
 /** `od.webhooks`: the database's webhooks (FileMaker Server 2025 and later). */
 export interface WebhookCalls<Db extends string> {
   /** Adds a webhook; resolves to its id. */
-  add<D extends TableOfDatabase<Db>>(webhook: NewWebhook<D>, options?: CallOptions): Promise<{ id: number }>;
+  add<D extends AnyTable>(webhook: NewWebhook<D, Db>, options?: CallOptions): Promise<{ id: number }>;
   /** Every webhook of the database. */
   list(options?: CallOptions): Promise<Webhook[]>;
   /** The webhook, or `null` when the server has none of that id. */

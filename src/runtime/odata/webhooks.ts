@@ -16,7 +16,7 @@ const idOf = (id: unknown, call: string): number => {
 };
 
 /** The body of `Webhook.Add`, every value checked (a TypeError naming the key) and the select and filter rendered. */
-export function webhookBody(caller: ODataCaller, hook: NewWebhook<any>): Record<string, unknown> {
+export function webhookBody(caller: ODataCaller, hook: NewWebhook<any, any>): Record<string, unknown> {
   const where = "webhooks.add";
   if (typeof hook !== "object" || hook === null) throw new TypeError(`${where}: takes { url, table, headers?, select?, filter?, notifySchemaChanges?, maxFailedAttempts? }`);
   if (typeof hook.url !== "string" || !URL.canParse(hook.url) || !/^https?:$/.test(new URL(hook.url).protocol)) throw new TypeError(`${where}: url must be an http(s) URL, not ${JSON.stringify(hook.url)}`);

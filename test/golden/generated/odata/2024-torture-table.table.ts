@@ -2,22 +2,20 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { LineItems_064d9c } from "./line-items-064d9c.table.js";
 import { LineItems_74dc69 } from "./line-items-74dc69.table.js";
 
-/**
- * A table whose every name is hostile. *\/ /* still a comment
- * Second line.
- *
- * Table '2024 "Torture" \\ Table' of database 'Torture "DB"' (FMTID:1065105): pass it to od.table().
- */
-export const _2024TortureTable = defineTable<_2024TortureTableRow, _2024TortureTableRelations>()({
+/** The spec of table '2024 "Torture" \\ Table': the runtime derives its shapes from it. od.table() takes _2024TortureTable. */
+const _2024TortureTableSpec = defineTable<_2024TortureTableRow, _2024TortureTableRelations>()({
   database: 'Torture "DB"',
   table: '2024 "Torture" \\ Table',
   id: "FMTID:1065105",
@@ -62,6 +60,27 @@ export const _2024TortureTable = defineTable<_2024TortureTableRow, _2024TortureT
     valueOf: { table: "Line-Items", many: true, target: (): TableSpec => LineItems_064d9c },
   },
 });
+
+/**
+ * A table whose every name is hostile. *\/ /* still a comment
+ * Second line.
+ *
+ * Table '2024 "Torture" \\ Table' of database 'Torture "DB"' (FMTID:1065105): pass it to od.table().
+ */
+export const _2024TortureTable: _2024TortureTableDefinition = _2024TortureTableSpec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface _2024TortureTableDefinition extends TableDefinition<_2024TortureTableTypes>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface _2024TortureTableTypes extends TableTypesOf<typeof _2024TortureTableSpec> {
+  insert: _2024TortureTableInsert;
+  update: _2024TortureTableUpdate;
+  names: _2024TortureTableFieldName;
+  kinds: _2024TortureTableKinds;
+  filter: _2024TortureTableFilter;
+  expand: _2024TortureTableExpand;
+}
 
 /** A row of table '2024 "Torture" \\ Table' as read: every field, decoded (`select` narrows it). */
 export interface _2024TortureTableRow {
@@ -117,13 +136,19 @@ export interface _2024TortureTableRelations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface _2024TortureTableInsert extends InsertOf<typeof _2024TortureTable>, Record<never, never> {}
+export interface _2024TortureTableInsert extends InsertOf<typeof _2024TortureTableSpec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface _2024TortureTableUpdate extends UpdateOf<typeof _2024TortureTable>, Record<never, never> {}
+export interface _2024TortureTableUpdate extends UpdateOf<typeof _2024TortureTableSpec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type _2024TortureTableFieldName = FieldNameOf<typeof _2024TortureTable>;
+export type _2024TortureTableFieldName = keyof _2024TortureTableRow & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface _2024TortureTableKinds extends KindsOf<typeof _2024TortureTableSpec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type _2024TortureTableFilter = FilterOf<typeof _2024TortureTable>;
+export type _2024TortureTableFilter = Filter<_2024TortureTableKinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface _2024TortureTableExpand extends ExpandOf<typeof _2024TortureTableSpec>, Record<never, never> {}

@@ -2,20 +2,19 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { Invoices } from "./invoices.table.js";
 
-/**
- * People we invoice.
- *
- * Table "Contacts" of database "Contacts" (FMTID:1065089): pass it to od.table().
- */
-export const ContactsTable = defineTable<ContactsTableRow, ContactsTableRelations>()({
+/** The spec of table "Contacts": the runtime derives its shapes from it. od.table() takes ContactsTable. */
+const ContactsTableSpec = defineTable<ContactsTableRow, ContactsTableRelations>()({
   database: "Contacts",
   table: "Contacts",
   id: "FMTID:1065089",
@@ -33,6 +32,26 @@ export const ContactsTable = defineTable<ContactsTableRow, ContactsTableRelation
     "Referred By": { table: "Contacts", many: false, target: (): TableSpec => ContactsTable },
   },
 });
+
+/**
+ * People we invoice.
+ *
+ * Table "Contacts" of database "Contacts" (FMTID:1065089): pass it to od.table().
+ */
+export const ContactsTable: ContactsTableDefinition = ContactsTableSpec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface ContactsTableDefinition extends TableDefinition<ContactsTableTypes>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface ContactsTableTypes extends TableTypesOf<typeof ContactsTableSpec> {
+  insert: ContactsTableInsert;
+  update: ContactsTableUpdate;
+  names: ContactsTableFieldName;
+  kinds: ContactsTableKinds;
+  filter: ContactsTableFilter;
+  expand: ContactsTableExpand;
+}
 
 /** A row of table "Contacts" as read: every field, decoded (`select` narrows it). */
 export interface ContactsTableRow {
@@ -59,13 +78,19 @@ export interface ContactsTableRelations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface ContactsTableInsert extends InsertOf<typeof ContactsTable>, Record<never, never> {}
+export interface ContactsTableInsert extends InsertOf<typeof ContactsTableSpec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface ContactsTableUpdate extends UpdateOf<typeof ContactsTable>, Record<never, never> {}
+export interface ContactsTableUpdate extends UpdateOf<typeof ContactsTableSpec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type ContactsTableFieldName = FieldNameOf<typeof ContactsTable>;
+export type ContactsTableFieldName = keyof ContactsTableRow & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface ContactsTableKinds extends KindsOf<typeof ContactsTableSpec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type ContactsTableFilter = FilterOf<typeof ContactsTable>;
+export type ContactsTableFilter = Filter<ContactsTableKinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface ContactsTableExpand extends ExpandOf<typeof ContactsTableSpec>, Record<never, never> {}

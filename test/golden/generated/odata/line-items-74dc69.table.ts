@@ -2,16 +2,19 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { _2024TortureTable } from "./2024-torture-table.table.js";
 
-/** Table "Line Items" of database 'Torture "DB"': pass it to od.table(). */
-export const LineItems_74dc69 = defineTable<LineItems_74dc69Row, LineItems_74dc69Relations>()({
+/** The spec of table "Line Items": the runtime derives its shapes from it. od.table() takes LineItems_74dc69. */
+const LineItems_74dc69Spec = defineTable<LineItems_74dc69Row, LineItems_74dc69Relations>()({
   database: 'Torture "DB"',
   table: "Line Items",
   fields: {
@@ -21,6 +24,22 @@ export const LineItems_74dc69 = defineTable<LineItems_74dc69Row, LineItems_74dc6
     Torture: { table: '2024 "Torture" \\ Table', many: true, target: (): TableSpec => _2024TortureTable },
   },
 });
+
+/** Table "Line Items" of database 'Torture "DB"': pass it to od.table(). */
+export const LineItems_74dc69: LineItems_74dc69Definition = LineItems_74dc69Spec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface LineItems_74dc69Definition extends TableDefinition<LineItems_74dc69Types>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface LineItems_74dc69Types extends TableTypesOf<typeof LineItems_74dc69Spec> {
+  insert: LineItems_74dc69Insert;
+  update: LineItems_74dc69Update;
+  names: LineItems_74dc69FieldName;
+  kinds: LineItems_74dc69Kinds;
+  filter: LineItems_74dc69Filter;
+  expand: LineItems_74dc69Expand;
+}
 
 /** A row of table "Line Items" as read: every field, decoded (`select` narrows it). */
 export interface LineItems_74dc69Row {
@@ -33,13 +52,19 @@ export interface LineItems_74dc69Relations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface LineItems_74dc69Insert extends InsertOf<typeof LineItems_74dc69>, Record<never, never> {}
+export interface LineItems_74dc69Insert extends InsertOf<typeof LineItems_74dc69Spec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface LineItems_74dc69Update extends UpdateOf<typeof LineItems_74dc69>, Record<never, never> {}
+export interface LineItems_74dc69Update extends UpdateOf<typeof LineItems_74dc69Spec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type LineItems_74dc69FieldName = FieldNameOf<typeof LineItems_74dc69>;
+export type LineItems_74dc69FieldName = keyof LineItems_74dc69Row & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface LineItems_74dc69Kinds extends KindsOf<typeof LineItems_74dc69Spec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type LineItems_74dc69Filter = FilterOf<typeof LineItems_74dc69>;
+export type LineItems_74dc69Filter = Filter<LineItems_74dc69Kinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface LineItems_74dc69Expand extends ExpandOf<typeof LineItems_74dc69Spec>, Record<never, never> {}

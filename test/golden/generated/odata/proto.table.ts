@@ -2,16 +2,19 @@
 
 import {
   defineTable,
-  type FieldNameOf,
-  type FilterOf,
+  type ExpandOf,
+  type Filter,
   type InsertOf,
+  type KindsOf,
+  type TableDefinition,
   type TableSpec,
+  type TableTypesOf,
   type UpdateOf,
 } from "@fmgen/runtime/odata";
 import { Unicode } from "./unicode.table.js";
 
-/** Table "__proto__" of database 'Torture "DB"': pass it to od.table(). */
-export const __proto__ = defineTable<__proto__Row, __proto__Relations>()({
+/** The spec of table "__proto__": the runtime derives its shapes from it. od.table() takes __proto__. */
+const __proto__Spec = defineTable<__proto__Row, __proto__Relations>()({
   database: 'Torture "DB"',
   table: "__proto__",
   fields: {
@@ -22,6 +25,22 @@ export const __proto__ = defineTable<__proto__Row, __proto__Relations>()({
     "名前": { table: "Ünïcödé 名前", many: false, target: (): TableSpec => Unicode },
   },
 });
+
+/** Table "__proto__" of database 'Torture "DB"': pass it to od.table(). */
+export const __proto__: __proto__Definition = __proto__Spec;
+
+/** The type of the table definition: the table's shapes, by name. */
+export interface __proto__Definition extends TableDefinition<__proto__Types>, Record<never, never> {}
+
+/** Every TypeScript shape of the table, derived by the runtime from the spec; the declarations below name them. */
+export interface __proto__Types extends TableTypesOf<typeof __proto__Spec> {
+  insert: __proto__Insert;
+  update: __proto__Update;
+  names: __proto__FieldName;
+  kinds: __proto__Kinds;
+  filter: __proto__Filter;
+  expand: __proto__Expand;
+}
 
 /** A row of table "__proto__" as read: every field, decoded (`select` narrows it). */
 export interface __proto__Row {
@@ -35,13 +54,19 @@ export interface __proto__Relations {
 }
 
 /** What create() takes: writable fields (not read-only, no containers); not-empty ones without auto-enter required. */
-export interface __proto__Insert extends InsertOf<typeof __proto__>, Record<never, never> {}
+export interface __proto__Insert extends InsertOf<typeof __proto__Spec>, Record<never, never> {}
 
 /** What update() takes: the writable fields, each optional; `null` clears one. */
-export interface __proto__Update extends UpdateOf<typeof __proto__>, Record<never, never> {}
+export interface __proto__Update extends UpdateOf<typeof __proto__Spec>, Record<never, never> {}
 
 /** A field name of the table: what `select`, `orderBy` and filters name. */
-export type __proto__FieldName = FieldNameOf<typeof __proto__>;
+export type __proto__FieldName = keyof __proto__Row & string;
+
+/** Each field's kind: what the `f` helpers check a filter's fields and values against. */
+export interface __proto__Kinds extends KindsOf<typeof __proto__Spec>, Record<never, never> {}
 
 /** A `$filter` of the table, built with `f`: what list, count, all, updateWhere and deleteWhere take. */
-export type __proto__Filter = FilterOf<typeof __proto__>;
+export type __proto__Filter = Filter<__proto__Kinds>;
+
+/** What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand. */
+export interface __proto__Expand extends ExpandOf<typeof __proto__Spec>, Record<never, never> {}
