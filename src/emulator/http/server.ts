@@ -56,7 +56,7 @@ export async function handleRequest(shell: HttpShell, api: HttpApi, req: Incomin
   const origin = foreignOrigin(req);
   if (origin !== undefined) {
     // A page of another origin (a form, a no-cors fetch) with the browser's stored credentials: nothing is done.
-    api.refuse(res, 403, `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page this emulator serves, or a client that is not a browser, may write`);
+    api.refuse(res, 403, `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page whose Origin is the Host it reached this emulator by, or a client that is not a browser, may write`);
     return;
   }
   const faults = shell.faults && api.takesFaults(req.url ?? "") ? shell.faults : undefined;
