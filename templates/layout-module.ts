@@ -29,7 +29,9 @@
 // an argument names them (`'Nmae' does not exist in type 'ContactInput'`) instead of printing the runtime's generic
 // types with the spec's literal type. (An interface is printed by its name; a type alias of a mapped type is
 // printed expanded.) `Named`, a second, empty base, keeps the compiler from treating an interface that only extends
-// one type as that type. The compiler checks that `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
+// one type as that type; `LayoutLayout` takes it too, so that a message about the definition itself (a layout of
+// another database) prints `ContactLayout`, not `LayoutDefinition<ContactTypes>`. The compiler checks that
+// `LayoutSpec` is a `LayoutLayout`: the names agree with the spec.
 // (`criteria` and `query` are optional in `LayoutTypes`: the spec's own types lack them; the runtime's `CriteriaOf` and
 // `QueryOf` read them when a definition names them, and work them out otherwise.)
 
@@ -77,7 +79,7 @@ export interface LayoutFields {
 export const Layout: LayoutLayout = LayoutSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface LayoutLayout extends LayoutDefinition<LayoutTypes> {}
+export interface LayoutLayout extends LayoutDefinition<LayoutTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface LayoutTypes extends TypesOf<typeof LayoutSpec> { input: LayoutInput; portalInput: LayoutPortalInput; record: LayoutRecord; names: LayoutFieldName; criteria?: LayoutCriteria; query?: LayoutQuery }

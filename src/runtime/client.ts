@@ -1,4 +1,4 @@
-import { databaseName, type AnyDatabase, type OfClientDatabase } from "./database.js";
+import { databaseName, type AnyDatabase, type LayoutOfClient } from "./database.js";
 import type { AnyDefinition } from "./definition.js";
 import { LayoutClient } from "./layout-client.js";
 import { registerSession } from "./client-sessions.js";
@@ -90,10 +90,10 @@ export interface CommonClientOptions<Db extends AnyDatabase = string> {
 export interface FileMakerClient<Db extends AnyDatabase = string> extends LayoutListing, DatabaseCalls<Db> {
   /**
    * The typed client of one layout of the client's database; all layouts share this client's session. With a
-   * database definition, a layout whose definition names another database fails to compile (`OfClientDatabase`);
+   * database definition, a layout whose definition names another database fails to compile (`LayoutOfClient`);
    * with a plain name the signature has no such check, so that it costs the compiler nothing per call.
    */
-  layout: [Db] extends [string] ? <D extends AnyDefinition>(definition: D) => LayoutClient<D, Db> : <D extends AnyDefinition>(definition: D & OfClientDatabase<D, Db>) => LayoutClient<D, Db>;
+  layout: [Db] extends [string] ? <D extends AnyDefinition>(definition: D) => LayoutClient<D, Db> : <D extends AnyDefinition>(definition: LayoutOfClient<D, Db>) => LayoutClient<D, Db>;
   /**
    * Downloads a container URL of this client's server (a field's value; any other origin is refused): the file's
    * name, type, size and body, which is read once (`body`, `bytes()` or `blob()`) up to `maxResponseBytes`.
@@ -145,7 +145,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
         ...calls.databaseCalls<Db>(session, database, options.auth),
       })),
     ),
-    // The parameter's type adds a compile-time check (OfClientDatabase) that nothing here needs.
+    // The parameter's type adds a compile-time check (LayoutOfClient) that nothing here needs.
     layout: ((definition: AnyDefinition) => new LayoutClient(definition, session, settings)) as FileMakerClient<Db>["layout"],
     download: async (url, opts) => (await import("./download.js")).downloadUrl(session, url, opts),
     logout: (opts) => session.logout(opts?.signal),

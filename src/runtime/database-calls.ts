@@ -1,6 +1,6 @@
 import { broken, isObject } from "./answer-shape.js";
 import { describe } from "./codecs.js";
-import type { AnyDatabase, GlobalsOf, OfClientDatabase, ScriptNameOf } from "./database.js";
+import type { AnyDatabase, GlobalsOf, LayoutOfClient, ScriptNameOf } from "./database.js";
 import { checkDatabase, type AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
 import { setOwn } from "./own.js";
@@ -38,8 +38,9 @@ export interface DatabaseCalls<Db extends AnyDatabase> {
   /**
    * Runs a script on a layout (its definition, or its name), alone: `GET /layouts/{layout}/script/{name}`. A script
    * that fails is an answer (`error` other than "0"), never thrown; a script the file lacks is a ScriptMissingError.
+   * As in `fm.layout()`, a definition of another database's layout fails to compile (`LayoutOfClient`).
    */
-  runScript<D extends AnyDefinition>(layout: (D & OfClientDatabase<D, Db>) | string, name: ScriptNameOf<Db>, options?: Signal & { param?: string }): Promise<ScriptResult>;
+  runScript<D extends AnyDefinition | string>(layout: D extends AnyDefinition ? LayoutOfClient<D, Db> : D, name: ScriptNameOf<Db>, options?: Signal & { param?: string }): Promise<ScriptResult>;
   /**
    * Sets global fields (`TO::field`, `TO::field(2)` for a repetition) for this client's session: `PATCH /globals`.
    * They last as long as the session: after a logout, or a new login (an idle or expired token), set them again.

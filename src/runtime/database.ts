@@ -48,13 +48,16 @@ export type ScriptNameOf<Db extends AnyDatabase> = Db extends DatabaseDefinition
 export type GlobalsOf<Db extends AnyDatabase> = Db extends DatabaseDefinition<any, infer G, any> ? { [K in keyof G]?: G[K] } : Record<string, GlobalValue>;
 
 /**
- * What `fm.layout(definition)` takes beside the definition: nothing more (unknown) when the layout is of the client's
- * database, or when either type does not say which file it is (a plain database name, a hand-written definition);
- * else a sentence, which the compiler shows: `... is not assignable to parameter of type '... & "a layout of
- * database \"Invoicing\", but this client is for database \"Contacts\""'`. (The runtime refuses it too.)
+ * What `fm.layout()` (and `runScript`) takes for layout `D` on a client of database `Db`: the definition itself when
+ * it is a layout of that database, or when either type does not say which file it is (a plain database name, a
+ * hand-written definition); else a sentence, which the compiler shows: `Argument of type 'InvoiceLayout' is not
+ * assignable to parameter of type '"a layout of database \"Invoicing\", but this client is for database
+ * \"Contacts\""'`. (The runtime refuses it too.) A conditional type, not `D & sentence`: `D` is still inferred from
+ * the argument (through the branches that are `D`), and the message is the sentence alone, not the definition's type
+ * with a hint about optional properties.
  */
-export type OfClientDatabase<D extends AnyDefinition, Db extends AnyDatabase> = Db extends string ? unknown : SameDatabase<DatabaseOfLayout<D>, DatabaseNameOf<Db>>;
-type SameDatabase<L, C> = [L] extends [never] ? unknown : string extends C ? unknown : [L] extends [C] ? unknown : `a layout of database "${L & string}", but this client is for database "${C & string}"`;
+export type LayoutOfClient<D extends AnyDefinition, Db extends AnyDatabase> = Db extends string ? D : SameDatabase<D, DatabaseOfLayout<D>, DatabaseNameOf<Db>>;
+type SameDatabase<D, L, C> = [L] extends [never] ? D : string extends C ? D : [L] extends [C] ? D : `a layout of database "${L & string}", but this client is for database "${C & string}"`;
 
 /** The file name of a database, from its definition or as given. */
 export function databaseName(database: AnyDatabase): string {

@@ -63,6 +63,6 @@ export type { Auth, ExternalDataSource } from "./session.js";
 export type { RetryPolicy } from "./retry.js";
 export type { UploadSource } from "./multipart.js";
 export { defineDatabase, databaseName } from "./database.js";
-export type { AnyDatabase, DatabaseDefinition, DatabaseSpec, GlobalsOf, GlobalValue, ScriptNameOf } from "./database.js";
+export type { AnyDatabase, DatabaseDefinition, DatabaseSpec, GlobalsOf, GlobalValue, LayoutOfClient, ScriptNameOf } from "./database.js";
 export { memoryTokenStore, type TokenStore } from "./token-store.js";
 export { assertScripts, ScriptError, type EntryMode, type EntryOptions, type ScriptCall, type ScriptOptions, type ScriptResult, type ScriptResults, type ScriptsOf } from "./script-options.js";

@@ -195,7 +195,7 @@ describe("emitters, one per concept", () => {
     expect(text).toContain('/** A row of portal "P1", decoded. */\nexport type ThingP1Row = ThingTypes["rows"]["P1"];');
     expect(text).toContain(`/** A row of portal 'P"2', decoded. */\nexport type ThingP2Row = ThingTypes["rows"]['P"2'];`);
     expect(text).toContain("export const Thing: ThingLayout = ThingSpec;");
-    expect(text).toContain("export interface ThingLayout extends LayoutDefinition<ThingTypes> {}");
+    expect(text).toContain("export interface ThingLayout extends LayoutDefinition<ThingTypes>, Named {}");
     expect(text).toContain("export interface ThingTypes extends TypesOf<typeof ThingSpec> {");
     expect(text).toContain("export interface ThingInput extends InputOf<typeof ThingSpec>, Named {}");
     expect(text).toContain("export interface ThingRecord extends RecordOf<typeof ThingSpec>, Named {}");

@@ -7,6 +7,7 @@ import { expectTypeOf } from "vitest";
 import { createClient, defineDatabase, type DatabaseEntry, type LayoutEntry, type ProductInfo, type ScriptEntry, type ScriptResult } from "@fmgen/runtime";
 import { Contact } from "../../examples/contacts/generated/index.js";
 import { Invoice } from "../../examples/invoices/generated/index.js";
+import { Weird } from "../support/runtime-layouts.js";
 
 const Contacts = defineDatabase({
   database: "Contacts",
@@ -20,6 +21,9 @@ const untyped = createClient({ server: "http://127.0.0.1:1", database: "Contacts
 export async function runScriptNamesAreTyped(): Promise<void> {
   expectTypeOf(await typed.runScript(Contact, "Send Invoice", { param: "42" })).toEqualTypeOf<ScriptResult>();
   await typed.runScript("Contacts Web", "Log Find");
+  // A name the type does not know (a plain string), and a hand-written definition (its database a plain string).
+  await typed.runScript("Contacts Web" as string, "Log Find");
+  await typed.runScript(Weird, "Log Find");
   // @ts-expect-error: the database has no such script
   await typed.runScript(Contact, "Send Invoices");
   // @ts-expect-error: a parameter is text

@@ -77,7 +77,7 @@ export interface ContactFields {
 export const Contact: ContactLayout = ContactSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface ContactLayout extends LayoutDefinition<ContactTypes> {}
+export interface ContactLayout extends LayoutDefinition<ContactTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface ContactTypes extends TypesOf<typeof ContactSpec> {

@@ -55,7 +55,7 @@ export interface CustomerFields {
 export const Customer: CustomerLayout = CustomerSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface CustomerLayout extends LayoutDefinition<CustomerTypes> {}
+export interface CustomerLayout extends LayoutDefinition<CustomerTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface CustomerTypes extends TypesOf<typeof CustomerSpec> {

@@ -51,7 +51,7 @@ export interface InvoiceSummaryFields {
 export const InvoiceSummary: InvoiceSummaryLayout = InvoiceSummarySpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface InvoiceSummaryLayout extends LayoutDefinition<InvoiceSummaryTypes> {}
+export interface InvoiceSummaryLayout extends LayoutDefinition<InvoiceSummaryTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface InvoiceSummaryTypes extends TypesOf<typeof InvoiceSummarySpec> {

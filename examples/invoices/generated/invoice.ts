@@ -83,7 +83,7 @@ export interface InvoiceFields {
 export const Invoice: InvoiceLayout = InvoiceSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface InvoiceLayout extends LayoutDefinition<InvoiceTypes> {}
+export interface InvoiceLayout extends LayoutDefinition<InvoiceTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface InvoiceTypes extends TypesOf<typeof InvoiceSpec> {

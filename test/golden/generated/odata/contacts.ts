@@ -46,7 +46,7 @@ export interface ContactsFields {
 export const Contacts: ContactsLayout = ContactsSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface ContactsLayout extends LayoutDefinition<ContactsTypes> {}
+export interface ContactsLayout extends LayoutDefinition<ContactsTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface ContactsTypes extends TypesOf<typeof ContactsSpec> {

@@ -40,7 +40,7 @@ export interface ContactsWeb_26a729Fields {
 export const ContactsWeb_26a729: ContactsWeb_26a729Layout = ContactsWeb_26a729Spec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface ContactsWeb_26a729Layout extends LayoutDefinition<ContactsWeb_26a729Types> {}
+export interface ContactsWeb_26a729Layout extends LayoutDefinition<ContactsWeb_26a729Types>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface ContactsWeb_26a729Types extends TypesOf<typeof ContactsWeb_26a729Spec> {

@@ -40,7 +40,7 @@ export interface ContactsWeb_828fd5Fields {
 export const ContactsWeb_828fd5: ContactsWeb_828fd5Layout = ContactsWeb_828fd5Spec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface ContactsWeb_828fd5Layout extends LayoutDefinition<ContactsWeb_828fd5Types> {}
+export interface ContactsWeb_828fd5Layout extends LayoutDefinition<ContactsWeb_828fd5Types>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface ContactsWeb_828fd5Types extends TypesOf<typeof ContactsWeb_828fd5Spec> {

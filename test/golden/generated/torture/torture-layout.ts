@@ -807,7 +807,7 @@ export interface TortureLayoutFields {
 export const TortureLayout: TortureLayoutLayout = TortureLayoutSpec;
 
 /** The type of the layout definition: the layout's shapes, by name. */
-export interface TortureLayoutLayout extends LayoutDefinition<TortureLayoutTypes> {}
+export interface TortureLayoutLayout extends LayoutDefinition<TortureLayoutTypes>, Named {}
 
 /** Every TypeScript shape of the layout, derived by the runtime from the spec; the interfaces below name them. */
 export interface TortureLayoutTypes extends TypesOf<typeof TortureLayoutSpec> {
