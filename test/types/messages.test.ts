@@ -1,14 +1,10 @@
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { probeDiagnostics } from "./probe-diagnostics.js";
 
 // What the compiler says where a layout of another database, or a response layout of another table, is used: the
 // type tests (database.test-d.ts, database-calls.test-d.ts, portals.test-d.ts) prove these do not compile; this
 // proves the message names the problem, in a sentence, under the project's flags (tsconfig.json).
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PROBE = join(ROOT, "test/types/messages-probe.ts");
 const probe = `
 import { createClient } from "@fmgen/runtime";
 import { Contact, Contacts } from "../../examples/contacts/generated/index.js";
@@ -21,19 +17,7 @@ const invoices = createClient({ server: "http://127.0.0.1:1", database: "Invoici
 export const wrongTable = invoices.get(1, { response: Customer });
 `;
 
-function diagnostics(): string[] {
-  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (file === PROBE ? ts.createSourceFile(file, probe, language) : getSourceFile(file, language, ...rest));
-  host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
-  const program = ts.createProgram([PROBE], options, host);
-  return program.getSemanticDiagnostics(program.getSourceFile(PROBE)).map((d) => {
-    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
-    return `${/export const (\w+)/.exec(probe.split("\n")[line]!)?.[1]}\n${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-  });
-}
+const diagnostics = () => probeDiagnostics("test/types/messages-probe.ts", probe).map(({ name, text }) => `${name}\n${text}`);
 
 /** A layout of another database, where a client of a typed database takes one: the layout's type, and the sentence. */
 const OTHER_DATABASE = [

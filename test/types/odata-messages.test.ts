@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { probeDiagnostics } from "./probe-diagnostics.js";
 
 // What the compiler says at the main misuses of the OData client's types: the type tests (odata-tables.test-d.ts,
 // odata-filters.test-d.ts) prove they do not compile; this proves each fails for the reason named there (the field,
@@ -9,8 +7,6 @@ import { describe, expect, it } from "vitest";
 // tables are written by hand (test/types/odata), without a generated module's named shapes, so that messages show the
 // shapes themselves; odata-unknown-field-messages.test.ts checks that a generated module's messages name them.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PROBE = join(ROOT, "test/types/odata-messages-probe.ts");
 const probe = `
 import { f } from "../../src/runtime/odata/filter.js";
 import type { ODataClient } from "../../src/runtime/odata/api.js";
@@ -38,20 +34,10 @@ export const requiredMissing = notes.create({ Due: null });
 export const otherDatabase = od.batch((b) => [b.table(Contacts).create({ "First Name": "x" }), b.table(Other).delete({ rowId: 1 })]);
 `;
 
+/** Each misuse's messages, joined (a line each), by the name of its probe line. */
 function diagnostics(): Map<string, string> {
-  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (file === PROBE ? ts.createSourceFile(file, probe, language) : getSourceFile(file, language, ...rest));
-  host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
-  const program = ts.createProgram([PROBE], options, host);
   const found = new Map<string, string>();
-  for (const d of program.getSemanticDiagnostics(program.getSourceFile(PROBE))) {
-    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
-    const name = /export const (\w+)/.exec(probe.split("\n")[line]!)?.[1] ?? `line ${line}`;
-    found.set(name, `${found.get(name) ?? ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}\n`);
-  }
+  for (const { name, text } of probeDiagnostics("test/types/odata-messages-probe.ts", probe)) found.set(name, `${found.get(name) ?? ""}${text}\n`);
   return found;
 }
 

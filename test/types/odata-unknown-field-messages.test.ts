@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { probeDiagnostics } from "./probe-diagnostics.js";
 
 // What the compiler says about a field, relation or write the table does not take, through the OData client (issue
 // 31: such messages printed the runtime's generic types with the whole spec, `FieldNameOf<TableDefinition<{ row: ...;
@@ -11,8 +9,6 @@ import { describe, expect, it } from "vitest";
 // API's. A read-only field is refused as the Data API refuses one: it is not in the write's type. Compiled with the
 // project's flags (tsconfig.json) against the OData example's generated modules.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PROBE = join(ROOT, "test/types/odata-unknown-field-probe.ts");
 
 const OTHER_DATABASE = `"a table of database \\"Contacts\\", but this client is for database \\"Office\\""`;
 
@@ -58,19 +54,7 @@ const probe = [
 ].join("\n");
 
 /** Each diagnostic of the probe: the mistake of its line, and the message's text. */
-function diagnostics(): { name: string; text: string }[] {
-  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (file === PROBE ? ts.createSourceFile(file, probe, language) : getSourceFile(file, language, ...rest));
-  host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
-  const program = ts.createProgram([PROBE], options, host);
-  return program.getSemanticDiagnostics(program.getSourceFile(PROBE)).map((d) => {
-    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
-    return { name: /export const (\w+)/.exec(probe.split("\n")[line]!)?.[1] ?? `line ${line + 1}`, text: ts.flattenDiagnosticMessageText(d.messageText, "\n") };
-  });
-}
+const diagnostics = () => probeDiagnostics("test/types/odata-unknown-field-probe.ts", probe);
 
 describe("a type error on a field, relation or write the OData table does not take", () => {
   const found = diagnostics();

@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { probeDiagnostics } from "./probe-diagnostics.js";
 
 // What the compiler says about a field, portal or sort the layout does not have (issue 22: such messages printed the
 // runtime's generic types with the whole spec, `LayoutDefinition<SpecTypes<ContactFields, { readonly database: ...`).
@@ -10,8 +8,6 @@ import { describe, expect, it } from "vitest";
 // the layout's own type and stays short. Compiled with the project's flags (tsconfig.json) against the examples'
 // generated modules, as messages.test.ts does.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const PROBE = join(ROOT, "test/types/unknown-field-probe.ts");
 
 /** Each mistake, the name its message must print, and whether its call is overloaded (the message then lists each overload). */
 const MISTAKES = [
@@ -46,19 +42,7 @@ const probe = [
 ].join("\n");
 
 /** Each diagnostic of the probe: the mistake of its line, and the message's text. */
-function diagnostics(): { name: string; text: string }[] {
-  const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), ts.sys.readFile);
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) => (file === PROBE ? ts.createSourceFile(file, probe, language) : getSourceFile(file, language, ...rest));
-  host.fileExists = ((exists) => (file: string) => file === PROBE || exists(file))(host.fileExists.bind(host));
-  const program = ts.createProgram([PROBE], options, host);
-  return program.getSemanticDiagnostics(program.getSourceFile(PROBE)).map((d) => {
-    const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
-    return { name: /export const (\w+)/.exec(probe.split("\n")[line]!)?.[1] ?? `line ${line + 1}`, text: ts.flattenDiagnosticMessageText(d.messageText, "\n") };
-  });
-}
+const diagnostics = () => probeDiagnostics("test/types/unknown-field-probe.ts", probe);
 
 describe("a type error on a field, portal or sort the layout lacks", () => {
   const found = diagnostics();
