@@ -1,10 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import type { PullResult } from "../../src/pull/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { copyExample, memoryIo, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, tempDir, type Emulator } from "../pull/helpers.js";
 
 let emu: Emulator;
@@ -134,10 +133,9 @@ describe("fmgen pull: credentials", () => {
     const down = await runPull(root, "http://127.0.0.1:9", []);
     expect(down.code).toBe(1);
     expect(down.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9: /);
-    const html = createServer((_, res) => res.writeHead(404, { "content-type": "text/html" }).end("<html>Not Found</html>"));
-    await new Promise<void>((resolve) => html.listen(0, "127.0.0.1", resolve));
-    const web = await runPull(root, `http://127.0.0.1:${(html.address() as AddressInfo).port}`);
-    html.close();
+    const html = await listenLoopback((_, res) => res.writeHead(404, { "content-type": "text/html" }).end("<html>Not Found</html>"));
+    const web = await runPull(root, html.url);
+    await html.close();
     expect(web.code).toBe(1);
     expect(web.err).toMatch(/does not answer as a FileMaker Data API server \(is the URL right\?\): POST \/databases\/Contacts\/sessions: HTTP 404 answer is not a Data API envelope; it begins "<html>Not Found<\/html>"/);
     const nodb = await runPull(root, emu.url, ["--database", "Nowhere", "X"]);

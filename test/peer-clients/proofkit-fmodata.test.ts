@@ -1,7 +1,7 @@
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { DB, loopbackFetch, PASSWORD, startPeerOffice, USER } from "./support/odata-office.js";
 import { peerImport, peerVersion } from "./support/serve.mjs";
 
@@ -366,7 +366,7 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
   it("adds, lists, gets, invokes and removes a webhook; the invoked delivery reaches its endpoint", async () => {
     // The webhook's endpoint: a server on loopback that keeps what it is sent, closed in finally.
     const deliveries: { headers: IncomingHttpHeaders; body: Any }[] = [];
-    const receiver = createServer((req, res) => {
+    const receiver = await listenLoopback((req, res) => {
       let text = "";
       req.setEncoding("utf8");
       req.on("data", (chunk: string) => (text += chunk));
@@ -375,8 +375,7 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
         res.writeHead(200).end();
       });
     });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const endpoint = `${receiver.url}/hook`;
     try {
       const added = await db.webhook.add({ webhook: endpoint, tableName: contacts, headers: { "X-Peer": "1" }, select: [contacts.Name, contacts.id], filter: fm.eq(contacts.Name, "Ada") });
       const id = added.webhookResult.webhookID;
@@ -390,7 +389,7 @@ describe(`@proofkit/fmodata ${version} against the emulator's OData API`, () => 
       await db.webhook.remove(id);
       await expect(db.webhook.get(id)).rejects.toMatchObject({ code: "-1061" });
     } finally {
-      await new Promise((resolve) => receiver.close(resolve));
+      await receiver.close();
     }
   });
 

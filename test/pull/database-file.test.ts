@@ -1,12 +1,12 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import type { DatabaseDescriptionInput, DatabaseScriptInput } from "../../src/layout/index.js";
 import { diffDatabase, mergeDatabase, type PullResult } from "../../src/pull/index.js";
 import { parseDatabaseDescription } from "../../src/layout/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { copyExample, EXAMPLES, PULL_PASSWORD, PULL_USER, readTree, runPull, type Emulator } from "./helpers.js";
 
 // fmgen pull and the database description (<Database>.database.json): the server's script list, merged into the
@@ -38,7 +38,7 @@ async function readDatabaseFile(root: string): Promise<DatabaseDescriptionInput>
 /** A loopback proxy to `target` that answers `GET .../scripts` itself, with `status` and `body` (a text as it is). */
 async function scriptsProxy(target: string, status: number, body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(target);
-  const server = createServer((req, res) => {
+  return listenLoopback((req, res) => {
     if (req.method === "GET" && /\/databases\/[^/]+\/scripts$/.test(req.url ?? "")) {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
@@ -51,15 +51,6 @@ async function scriptsProxy(target: string, status: number, body: unknown): Prom
     forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 describe("fmgen pull writes the database description from the script list", () => {

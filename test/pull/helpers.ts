@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { startEmulator } from "../../src/emulator/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -82,7 +82,7 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
 export async function tokenRecordingProxy(target: string): Promise<{ url: string; tokens: Set<string>; close: () => Promise<void> }> {
   const tokens = new Set<string>();
   const upstream = new URL(target);
-  const server = createServer((req, res) => {
+  const server = await listenLoopback((req, res) => {
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       const header = answer.headers["x-fm-data-access-token"];
       if (typeof header === "string") tokens.add(header);
@@ -103,15 +103,5 @@ export async function tokenRecordingProxy(target: string): Promise<{ url: string
     forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tokens,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: server.url, tokens, close: server.close };
 }

@@ -1,10 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { pullTables, readMetadata, tablesFromCsdl } from "../../src/pull/index.js";
 import { PULL_PASSWORD, PULL_USER } from "./helpers.js";
 import { CONTACTS_LAYOUT, TABLES, tableProject } from "./odata-support.js";
+import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
 
 // What `fmgen pull --odata` does with answers that are not FileMaker Server's `$metadata`: each a clear error naming
 // the URL (never the credentials) and what is wrong. A tiny loopback server serves the bad bodies; a 401 comes from
@@ -20,10 +19,10 @@ interface Answer {
 }
 
 let answer: Answer = { body: "" };
-let server: Server;
+let server: LoopbackServer;
 let base: string;
 beforeAll(async () => {
-  server = createServer((_req, res) => {
+  server = await listenLoopback((_req, res) => {
     res.writeHead(answer.status ?? 200, { "Content-Type": answer.type ?? "application/xml", ...answer.headers });
     if (answer.chunks === undefined) return void res.end(answer.body);
     const body = Buffer.from(answer.body);
@@ -31,16 +30,9 @@ beforeAll(async () => {
     for (let at = 0; at < body.length; at += size) res.write(body.subarray(at, at + size));
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-);
+afterAll(() => server.close());
 
 const credentials = { username: PULL_USER, password: PULL_PASSWORD };
 const read = (served: Answer, maxBytes?: number) => {

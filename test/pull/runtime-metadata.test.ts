@@ -1,9 +1,8 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
 import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, type Emulator } from "./helpers.js";
 import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
 
@@ -130,14 +129,13 @@ describe("an emulator started with metadata: false", () => {
 
 describe("a metadata answer of the wrong shape", () => {
   it("is a clear error naming the call and the place", async () => {
-    const server = createServer((req, res) => {
+    const server = await listenLoopback((req, res) => {
       res.setHeader("content-type", "application/json");
       if (req.method === "POST") res.setHeader("x-fm-data-access-token", "t0k3n");
       const response = req.method === "POST" ? { token: "t0k3n" } : req.method === "DELETE" ? {} : { fieldMetaData: [{ name: 5 }] };
       res.end(JSON.stringify({ response, messages: [{ code: "0", message: "OK" }] }));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const fm = connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const fm = connect(server.url);
     try {
       const error = (await layoutMetadata(fm, "L").catch((e: unknown) => e)) as Error;
       expect(error).toBeInstanceOf(ProtocolError);
@@ -145,7 +143,7 @@ describe("a metadata answer of the wrong shape", () => {
       expect(error.message).not.toContain("t0k3n");
     } finally {
       await fm.close();
-      server.close();
+      await server.close();
     }
   });
 });

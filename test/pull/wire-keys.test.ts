@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LayoutFileError } from "../../src/layout/index.js";
 import { mergeLayout, type LiveField, type LiveLayout } from "../../src/pull/index.js";
+import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
 import { copyExample, runPull, startExampleEmulator, type Emulator } from "./helpers.js";
 
 /** A field as the metadata endpoint tells it. */
@@ -33,17 +33,17 @@ describe("a pull never writes a description whose fields share a wire key", () =
 
   describe("fmgen pull against a server whose layout shows Phone (3 repetitions) and a field named Phone(2)", () => {
     let emu: Emulator;
-    let proxy: Server;
+    let proxy: LoopbackServer;
     let url: string;
     beforeAll(async () => {
       emu = await startExampleEmulator("contacts");
       proxy = await metadataRewritingProxy(emu.url, (metadata) => {
         if (metadata.fieldMetaData.some((f) => f.name === "Phone")) metadata.fieldMetaData.push({ name: "Phone(2)", type: "normal", result: "text", maxRepeat: 1 });
       });
-      url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      url = proxy.url;
     });
     afterAll(async () => {
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy.close();
       await emu.close();
     });
 
@@ -68,9 +68,9 @@ interface FieldMeta {
 }
 
 /** A loopback proxy that lets `rewrite` change the body of every layout metadata answer. */
-async function metadataRewritingProxy(target: string, rewrite: (metadata: { fieldMetaData: FieldMeta[] }) => void): Promise<Server> {
+async function metadataRewritingProxy(target: string, rewrite: (metadata: { fieldMetaData: FieldMeta[] }) => void): Promise<LoopbackServer> {
   const upstream = new URL(target);
-  const server = createServer((req, res) => {
+  return listenLoopback((req, res) => {
     const isMetadata = req.method === "GET" && /\/layouts\/[^/]+$/.test(req.url ?? "");
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       const chunks: Buffer[] = [];
@@ -90,6 +90,4 @@ async function metadataRewritingProxy(target: string, rewrite: (metadata: { fiel
     forward.on("error", () => res.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
 }

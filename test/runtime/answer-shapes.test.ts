@@ -1,7 +1,6 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryTokenStore, ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { storeKey } from "../support/poisoned-tokens.js";
 import { collect, connect, envelope, startFakeServer, type FakeServer } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
@@ -167,21 +166,11 @@ describe("a malformed answer of code 0", () => {
 
 /** Answers every request, login included, with an empty envelope of code 0. */
 async function startNoTokenServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
+  return listenLoopback((req, res) => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(envelope({}));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileMakerError, NetworkError, ProtocolError, ResponseTooLargeError, type FileMakerClient, type LayoutClient } from "../../src/runtime/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { transportOption } from "../support/runtime-entry.js";
 import { Types } from "../support/runtime-layouts.js";
@@ -230,20 +230,11 @@ describe("fm.download", () => {
 /** A loopback HTTP server answering every request with `handle`; the requests it saw. */
 async function server(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; seen: IncomingMessage[]; close: () => Promise<void> }> {
   const seen: IncomingMessage[] = [];
-  const http = createServer((req, res) => {
+  const { url, close } = await listenLoopback((req, res) => {
     seen.push(req);
     handle(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  return { url, seen, close };
 }
 
 // What the emulator never does and a server or proxy may: a body without Content-Length, a redirect elsewhere, a

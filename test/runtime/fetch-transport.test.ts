@@ -1,7 +1,6 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, NetworkError, ProtocolError, type ClientOptions, type FileMakerClient } from "../../src/runtime/fetch.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { envelope, FAKE_TOKEN, startFakeServer, type FakeServer } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
@@ -122,7 +121,7 @@ describe("the fetch entry's transport", () => {
 
   it("a redirect is an answer, never followed (the credentials stay with the server they were meant for)", async () => {
     let elsewhere = 0;
-    const server = createServer((req, res) => {
+    const server = await listenLoopback((req, res) => {
       if (req.url?.startsWith("/elsewhere")) {
         elsewhere++;
         res.end(envelope(PAGE));
@@ -136,17 +135,15 @@ describe("the fetch entry's transport", () => {
       res.writeHead(302, { location: "/elsewhere", "content-type": "text/html" });
       res.end("<a href=/elsewhere>moved</a>");
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
-      const fm = client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const fm = client(server.url);
       const error = (await rejection(fm.layout(Contact).get(1))) as ProtocolError;
       expect(error).toBeInstanceOf(ProtocolError);
       expect(error.httpStatus).toBe(302);
       expect(error.bodyStart).toBe("<a href=/elsewhere>moved</a>");
       expect(elsewhere).toBe(0);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await server.close();
     }
   });
 

@@ -1,7 +1,7 @@
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProtocolError, ResponseTooLargeError } from "../../src/runtime/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { connect, envelope, FAKE_TOKEN } from "../support/runtime-emulator.js";
 import { Contact } from "../support/runtime-layouts.js";
 
@@ -38,7 +38,7 @@ async function startStreamer(start: (res: ServerResponse) => boolean | void): Pr
     close: async () => undefined,
   };
   const chunk = Buffer.alloc(64 * 1024, 0x20);
-  const server = createServer((req, res) => {
+  const server = await listenLoopback((req, res) => {
     req.resume();
     req.on("end", () => {
       if (req.url?.includes("/sessions")) {
@@ -61,13 +61,8 @@ async function startStreamer(start: (res: ServerResponse) => boolean | void): Pr
       pump();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  state.url = server.url;
+  state.close = server.close;
   return state;
 }
 

@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, NetworkError, ProtocolError, type ClientOptions } from "../../src/runtime/index.js";
+import { listenLoopback } from "../support/loopback-server.js";
 import { envelope } from "../support/runtime-emulator.js";
 import { transportOption } from "../support/runtime-entry.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
@@ -55,7 +55,7 @@ function echoOf(req: IncomingMessage, body: string): string {
 let url: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  const server = createServer((req, res) => {
+  ({ url, close } = await listenLoopback((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -80,14 +80,7 @@ beforeAll(async () => {
         res.end(envelope({}, echo.code, `cannot serve ${text}`));
       }
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  }));
 });
 afterAll(() => close());
 

@@ -1,8 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, DecodeError, FileMakerError, NetworkError, ProtocolError } from "../../src/runtime/index.js";
+import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
 import { startRuntimeEmulator } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
@@ -23,7 +22,7 @@ interface Script {
 let GOOD_RECORD: unknown;
 
 let script: Script | undefined;
-let server: Server;
+let server: LoopbackServer;
 let url: string;
 beforeAll(async () => {
   const emu = await startRuntimeEmulator();
@@ -31,7 +30,7 @@ beforeAll(async () => {
   const token = ((await login.json()) as { response: { token: string } }).response.token;
   GOOD_RECORD = await (await fetch(`${emu.url}/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records/1`, { headers: { authorization: `Bearer ${token}` } })).json();
   await emu.close();
-  server = createServer((req, res) => {
+  server = await listenLoopback((req, res) => {
     req.resume();
     req.on("end", () => {
       if (req.method === "POST" && req.url?.endsWith("/sessions")) {
@@ -53,13 +52,9 @@ beforeAll(async () => {
       else res.end(s.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 const envelopeLike = fc.oneof(
   fc.constant(null).map(() => GOOD_RECORD),

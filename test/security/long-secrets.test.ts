@@ -1,9 +1,9 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, type ClientOptions } from "../../src/runtime/index.js";
 import { createODataClient, ODataError, type ODataAuth } from "../../src/runtime/odata/index.js";
+import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
 import { envelope } from "../support/runtime-emulator.js";
 import { Contacts } from "../runtime/odata/support.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
@@ -23,11 +23,11 @@ function echoOf(req: IncomingMessage, body: string): string {
   return `authorization: ${header}${basic ? ` (${Buffer.from(basic[1]!, "base64").toString()})` : ""} ${req.headers["x-fm-data-oauth-identifier"] ?? ""} ${body}`;
 }
 
-let server: Server;
+let server: LoopbackServer;
 let url: string;
 beforeAll(async () => {
   // Headers of 40,000-character credentials are past Node's default limit of 16 KB.
-  server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
+  server = await listenLoopback({ maxHeaderSize: 1 << 20 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -41,16 +41,9 @@ beforeAll(async () => {
       res.end(envelope({}, req.method === "POST" ? "212" : "952", `cannot serve ${echoOf(req, body)}`));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = server.url;
 });
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-);
+afterAll(() => server.close());
 
 /** Every door an error shows text through: message, stack, inspect() and its own properties. */
 function everythingIn(error: unknown): string {

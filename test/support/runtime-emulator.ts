@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { startEmulator } from "../../src/emulator/index.js";
 import { createClient, type ClientOptions, type FileMakerClient } from "../../src/runtime/index.js";
+import { listenLoopback } from "./loopback-server.js";
 import { DATABASE, EXAMPLE_LAYOUTS, EXAMPLE_SEED, PASSWORD, typesDescription, USERNAME, weirdDescription } from "./runtime-layouts.js";
 
 export type Emulator = Awaited<ReturnType<typeof startEmulator>>;
@@ -85,7 +85,7 @@ export async function startFakeServer(
   const tokenIn = options.loginTokenIn ?? "both";
   const requests: SeenRequest[] = [];
   const sessionRequests: SeenRequest[] = [];
-  const server = createServer((req, res) => {
+  const { url, close } = await listenLoopback((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
@@ -128,18 +128,7 @@ export async function startFakeServer(
       res.end(a.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    sessionRequests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return { url, requests, sessionRequests, close };
 }
 
 /** Collects an async iterable. */

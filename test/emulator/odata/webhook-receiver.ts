@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
+import { listenLoopback, type LoopbackServer } from "../../support/loopback-server.js";
 
 /** One POST a receiver got. */
 export interface Received {
@@ -16,7 +16,7 @@ export interface Received {
 export class Receiver {
   readonly got: Received[] = [];
   statuses: number[];
-  private server!: Server;
+  private server!: LoopbackServer;
   url = "";
 
   private constructor(statuses: number[]) {
@@ -25,7 +25,7 @@ export class Receiver {
 
   static async start(statuses: number[] = [200]): Promise<Receiver> {
     const r = new Receiver(statuses);
-    r.server = createServer((req, res) => {
+    r.server = await listenLoopback((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
@@ -42,8 +42,7 @@ export class Receiver {
         res.end(String(status));
       });
     });
-    await new Promise<void>((resolve) => r.server.listen(0, "127.0.0.1", resolve));
-    r.url = `http://127.0.0.1:${(r.server.address() as AddressInfo).port}`;
+    r.url = r.server.url;
     return r;
   }
 
@@ -54,10 +53,7 @@ export class Receiver {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
+    return this.server.close();
   }
 }
 

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { listenLoopback } from "../../support/loopback-server.js";
 import { auth, DB, startOffice } from "./serve-support.js";
 import { Receiver, sleep, until } from "./webhook-receiver.js";
 
@@ -22,15 +21,14 @@ describe("closing the emulator stops webhook deliveries", () => {
     // A receiver that never answers: the attempt waits until cut.
     let arrived = 0;
     let cut = 0;
-    const hanging = createServer((req) => {
+    const hanging = await listenLoopback((req) => {
       arrived++;
       req.socket.on("close", () => cut++);
     });
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
     const emu = await startOffice(2, { webhooks: { retryDelayMs: 40, maxRetryDelayMs: 40, timeoutMs: 60_000 } });
     try {
       await post(emu.url, `${S}/Webhook.Add`, { webhook: failing.url, tableName: "Notes" });
-      await post(emu.url, `${S}/Webhook.Add`, { webhook: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`, tableName: "Notes" });
+      await post(emu.url, `${S}/Webhook.Add`, { webhook: `${hanging.url}/`, tableName: "Notes" });
       await post(emu.url, `${S}/Notes`, { Text: "x" });
       await failing.wait(2, 3_000);
       await until(() => arrived > 0, 3_000, () => "the attempt to the hanging receiver");
@@ -44,8 +42,7 @@ describe("closing the emulator stops webhook deliveries", () => {
     expect(failing.got.length).toBe(attempts);
     await until(() => cut > 0, 2_000, () => "the hanging attempt to be cut");
     await failing.close();
-    hanging.closeAllConnections();
-    await new Promise((resolve) => hanging.close(resolve));
+    await hanging.close();
   });
 
   it("a process whose emulator closed with deliveries waiting exits by itself", async () => {

@@ -1,5 +1,3 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
@@ -22,6 +20,7 @@ import {
 } from "../../../src/runtime/odata/index.js";
 import { createODataClient as createFetchClient } from "../../../src/runtime/odata/fetch.js";
 import { Audit, Contacts, Invoices, PASSWORD, startOffice, USER } from "./support.js";
+import { listenLoopback, type LoopbackServer } from "../../support/loopback-server.js";
 
 // Errors of the OData client: answers typed by FileMaker's code, a body that is not OData JSON (scrubbed of the
 // credentials it echoes), the response bound, reads retried after a dropped connection and writes never, capacity
@@ -155,10 +154,10 @@ describe("faults", () => {
 });
 
 describe("a server that echoes secrets, or sends what the definition does not say", () => {
-  let server: Server;
+  let server: LoopbackServer;
   let url: string;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await listenLoopback((req, res) => {
       if (req.url!.includes("Contacts")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ value: [{ id: "A1", Age: "12 apples" }] }));
@@ -167,10 +166,9 @@ describe("a server that echoes secrets, or sends what the definition does not sa
       res.writeHead(502, { "content-type": "text/html" });
       res.end(`<html>Bad gateway for ${req.headers.authorization} (${Buffer.from(req.headers.authorization!.slice(6), "base64").toString()})</html>`);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   it("quotes a page's start with the credentials scrubbed", async () => {
     const client = createFetchClient({ server: url, database: "Office", auth, retry: { retries: 0 } });

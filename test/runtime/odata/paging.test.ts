@@ -1,9 +1,8 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { createODataClient, f, type ODataClient } from "../../../src/runtime/odata/index.js";
 import { Audit, Contacts, PASSWORD, startOffice, USER } from "./support.js";
+import { listenLoopback, type LoopbackServer } from "../../support/loopback-server.js";
 
 // list and related are one page: the rows of one answer, whatever its nextLink (the server cuts a page at 10,000 rows,
 // wire contract 2.5); all() reads every row page by page, each page checked to move through the rows the server
@@ -41,27 +40,20 @@ it("all reads every row of 10,003 once, and asks each page's count", async () =>
 describe("a server that does not page", () => {
   /** Requests a test may make before the server refuses: the code before the paging check stops there, not hangs. */
   const BOUND = 50;
-  let server: Server;
+  let server: LoopbackServer;
   let url: string;
   let seen: URL[] = [];
   let answer: (query: URLSearchParams) => object;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = await listenLoopback((req, res) => {
       const target = new URL(req.url!, "http://x");
       seen.push(target);
       res.writeHead(seen.length > BOUND ? 500 : 200, { "content-type": "application/json" });
       res.end(JSON.stringify(seen.length > BOUND ? { error: { code: "-1", message: "too many requests in this test" } } : answer(target.searchParams)));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = server.url;
   });
-  afterAll(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  afterAll(() => server.close());
   const client = () => createODataClient({ server: url, database: "Office", auth: { username: USER, password: PASSWORD }, retry: { retries: 0 } });
   const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ Event: "e", Codes: ["", ""], N: from + i }));
   /** What a stream yields before it ends or fails. */

@@ -1,8 +1,8 @@
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { createODataClient, type ODataClient } from "../../../src/runtime/odata/index.js";
+import { listenLoopback, type LoopbackServer } from "../../support/loopback-server.js";
 import { Audit, Contacts, PASSWORD, startOffice, USER } from "./support.js";
 
 // What the client asks the server for: `Accept: application/json;odata.metadata=none`, so that answers come without
@@ -10,14 +10,14 @@ import { Audit, Contacts, PASSWORD, startOffice, USER } from "./support.js";
 // `@odata.count` and `@odata.nextLink` still come and are read. A recording proxy between the client and the emulator.
 
 let emu: RunningEmulator;
-let proxy: Server;
+let proxy: LoopbackServer;
 let od: ODataClient<"Office">;
 const seen: { accept: string | undefined; body: string }[] = [];
 
 beforeAll(async () => {
   emu = await startOffice({}, 7);
   const target = new URL(emu.url);
-  proxy = createServer((req, res) => {
+  proxy = await listenLoopback((req, res) => {
     const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, timeout: 10_000 }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on("data", (c: Buffer) => chunks.push(c));
@@ -31,13 +31,11 @@ beforeAll(async () => {
     out.on("error", () => res.destroy());
     req.pipe(out);
   });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  od = createODataClient({ server: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, database: "Office", auth: { username: USER, password: PASSWORD }, timeoutMs: 10_000 });
+  od = createODataClient({ server: proxy.url, database: "Office", auth: { username: USER, password: PASSWORD }, timeoutMs: 10_000 });
 });
 afterAll(async () => {
   await od?.close();
-  proxy?.closeAllConnections();
-  await new Promise((resolve) => proxy?.close(resolve));
+  await proxy?.close();
   await emu?.close();
 });
 
