@@ -5,9 +5,9 @@
  * `null` is for eq/ne, a value that may be a number or a string fits no field, filters inside `expand` and `related`
  * are the target table's, and `f.raw` fits anywhere. test/types/odata-messages.test.ts checks the main errors' reasons.
  */
-import { f, type Filter, type FilterOf } from "../../src/runtime/odata/filter.js";
+import { f, type Filter } from "../../src/runtime/odata/filter.js";
 import type { ODataClient } from "../../src/runtime/odata/api.js";
-import type { KindsOf } from "../../src/runtime/odata/definition.js";
+import type { FilterOf, KindsOf } from "../../src/runtime/odata/definition.js";
 import { Contacts } from "./odata/contacts-table.js";
 import { Invoices } from "./odata/invoices-table.js";
 import { Notes } from "./odata/notes-table.js";

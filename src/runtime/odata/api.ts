@@ -3,9 +3,8 @@
  * ("Runtime: `@fmgen/runtime/odata`") names them. The entries (index.ts on Node, fetch.ts elsewhere) implement these.
  */
 import type { RetryPolicy } from "../retry.js";
-import type { AnyTable, ContainerNameOf, FieldNameOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
-import type { FilterOf } from "./filter.js";
-import type { AllOptions, CallOptions, ExpandOf, ListOptions, ListResult, ReadOptions, RowResult } from "./shapes.js";
+import type { AnyTable, ContainerNameOf, ExpandOf, FieldNameOf, FilterOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
+import type { AllOptions, CallOptions, ListOptions, ListResult, ReadOptions, RowResult } from "./shapes.js";
 import type { BatchBuilder, BatchOptions, BatchResults, BatchStep } from "./batch-types.js";
 import type { SchemaCalls } from "./schema-types.js";
 import type { WebhookCalls } from "./webhook-types.js";

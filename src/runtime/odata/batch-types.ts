@@ -2,8 +2,7 @@
  * The types of `od.batch`: a builder names each step of one atomic changeset through a table of the client's database,
  * and the batch resolves to each step's result, in order, typed. (The steps' requests are built by batch.ts.)
  */
-import type { AnyTable, InsertOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
-import type { FilterOf } from "./filter.js";
+import type { AnyTable, FilterOf, InsertOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
 import type { CallOptions } from "./shapes.js";
 
 declare const stepResult: unique symbol;

@@ -10,7 +10,6 @@
 import type { FieldKind, InputValue } from "../definition.js";
 import { setOwn } from "../own.js";
 import type { Filter } from "./filter.js";
-import type { ExpandOptions } from "./shapes.js";
 
 export type { FieldKind };
 
@@ -211,6 +210,30 @@ export type KindsOf<D extends AnyTable> = Types<D>["kinds"];
 export type RelationsOf<D extends AnyTable> = Types<D>["relations"];
 /** The relation names of table `D`: what `expand` and `related` may name. */
 export type RelationNameOf<D extends AnyTable> = keyof Types<D>["relations"] & string;
+/** A filter of table `D`: what `list`, `count`, `all`, `updateWhere` and `deleteWhere` take (the generated `<Name>Filter`). */
+export type FilterOf<D extends AnyTable> = D[TableTypesKey]["filter"];
+/** An orderBy item of fields named `Name`: a field name (ascending), or a field and a direction. */
+export type OrderBy<Name extends string> = Name | readonly [Name, "asc" | "desc"];
+/** What an `expand` entry may set for a relation's rows. */
+export interface ExpandOptions<D extends AnyTable> {
+  /** Only these fields of the related rows. */
+  select?: readonly FieldNameOf<D>[];
+  /** Only the related rows this filter matches. */
+  filter?: FilterOf<D>;
+  /** The related rows' order. */
+  orderBy?: readonly OrderBy<FieldNameOf<D>>[];
+  /** At most this many related rows per row. */
+  top?: number;
+  /** Skip this many related rows first. */
+  skip?: number;
+  /** The related rows' own relations to bring. */
+  expand?: ExpandOf<D>;
+}
+/**
+ * `expand` of table `D` (the generated `<Name>Expand`): per relation, `true` (every field) or that table's own select,
+ * filter, orderBy, top, expand.
+ */
+export type ExpandOf<D extends AnyTable> = D[TableTypesKey]["expand"];
 /** Names of the fields create and update of table `D` may write: not read-only, not containers. */
 export type WritableNameOf<D extends AnyTable> = WritableName<RowOf<D>, SpecFields<D>>;
 /** What `create` takes (the generated `<Name>Insert`): writable fields; the not-empty ones without auto-enter required. */

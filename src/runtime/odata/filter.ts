@@ -14,7 +14,6 @@
  * on a number field or a number compared with a date field fails to compile where the filter is passed.
  */
 import type { FieldKind } from "../definition.js";
-import type { AnyTable, TableTypesKey } from "./definition.js";
 
 export type Comparison = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
 export type TextFunction = "contains" | "startswith" | "endswith";
@@ -41,9 +40,6 @@ export class Filter<N = {}> {
     this.node = node;
   }
 }
-
-/** A filter of table `D`: what `list`, `count`, `all`, `updateWhere` and `deleteWhere` take (the generated `<Name>Filter`). */
-export type FilterOf<D extends AnyTable> = D[TableTypesKey]["filter"];
 
 /**
  * The kinds of field a comparison with a value of type `V` fits: a number fits number fields; a string fits text, and

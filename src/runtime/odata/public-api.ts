@@ -28,8 +28,9 @@ export type {
   UpdateOf,
   WritableNameOf,
 } from "./definition.js";
-export { f, Filter, type FilterOf, type FilterValue, type KindsAccepting } from "./filter.js";
-export type { AllOptions, CallOptions, ExpandOf, ExpandOptions, ListOptions, ListResult, OrderBy, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
+export { f, Filter, type FilterValue, type KindsAccepting } from "./filter.js";
+export type { ExpandOf, ExpandOptions, FilterOf, OrderBy } from "./definition.js";
+export type { AllOptions, CallOptions, ListOptions, ListResult, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
 export type { CommonODataClientOptions, ContainerFile, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";
 export {
   CapacityError,

@@ -2,8 +2,7 @@
  * The read shapes of a table: what `select`, `expand`, `orderBy` and `specialColumns` ask for, and the row type each
  * answer has. Type-level only.
  */
-import type { AnyTable, FieldNameOf, RelationNameOf, RelationsOf, RowOf, TableTypesKey } from "./definition.js";
-import type { FilterOf } from "./filter.js";
+import type { AnyTable, FieldNameOf, FilterOf, OrderBy, RelationNameOf, RelationsOf, RowOf, TableTypesKey } from "./definition.js";
 
 /**
  * A row as `select` and `expand` shape it: only the selected fields (every field without `select`), plus each
@@ -23,11 +22,6 @@ type ExpandedOf<D extends AnyTable, Exp> = [Exp] extends [object]
   : {};
 type OptionOf<O, K extends string> = O extends { readonly [_ in K]?: infer V } ? (undefined extends V ? Exclude<V, undefined> : V) : undefined;
 
-/**
- * `expand` of table `D` (the generated `<Name>Expand`): per relation, `true` (every field) or that table's own select,
- * filter, orderBy, top, expand.
- */
-export type ExpandOf<D extends AnyTable> = D[TableTypesKey]["expand"];
 
 /** What every OData call takes. */
 export interface CallOptions {
@@ -38,8 +32,6 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** An orderBy item of fields named `Name`: a field name (ascending), or a field and a direction. */
-export type OrderBy<Name extends string> = Name | readonly [Name, "asc" | "desc"];
 /** An orderBy item of table `D`. */
 export type OrderByOf<D extends AnyTable> = OrderBy<FieldNameOf<D>>;
 
@@ -79,22 +71,6 @@ export interface ListOptions<D extends AnyTable, S, E, Sc extends boolean | unde
   skip?: number;
   /** Also count every row the filter matches (`$count=true`), whatever `top` and `skip`. */
   count?: boolean;
-}
-
-/** What an `expand` entry may set for a relation's rows. */
-export interface ExpandOptions<D extends AnyTable> {
-  /** Only these fields of the related rows. */
-  select?: readonly FieldNameOf<D>[];
-  /** Only the related rows this filter matches. */
-  filter?: FilterOf<D>;
-  /** The related rows' order. */
-  orderBy?: readonly OrderBy<FieldNameOf<D>>[];
-  /** At most this many related rows per row. */
-  top?: number;
-  /** Skip this many related rows first. */
-  skip?: number;
-  /** The related rows' own relations to bring. */
-  expand?: ExpandOf<D>;
 }
 
 /** What `all` takes: `list`'s options without paging (it pages by itself), and the page size. */

@@ -1,6 +1,5 @@
 /** The types of `od.webhooks` (wire contract section 7). Implemented by webhooks.ts. */
-import type { AnyTable, FieldNameOf, TableOfClient } from "./definition.js";
-import type { FilterOf } from "./filter.js";
+import type { AnyTable, FieldNameOf, FilterOf, TableOfClient } from "./definition.js";
 import type { CallOptions } from "./shapes.js";
 
 /** A webhook to add: FileMaker Server POSTs to `url` each change to `table`'s rows. */
