@@ -614,7 +614,7 @@ async function benchGenerate() {
   for (let r = 0; r < GEN_RUNS && !interrupted; r++) {
     const outDir = join(tmp, `fm-out-${r}`);
     const a = await nodeWithMaxRss([BIN, "generate", "--layouts", layouts, "--out", outDir], { tmp });
-    check((await readdir(outDir)).length === GEN_LAYOUTS + 2, `fmgen generate (a module per layout, their database's and the index) wrote ${(await readdir(outDir)).length} files`);
+    check((await readdir(outDir)).length === GEN_LAYOUTS + 3, `fmgen generate (a module per layout, their database's, the index and schemas.ts) wrote ${(await readdir(outDir)).length} files`);
     fm.push(a);
 
     // fmgen from the server: pull every layout's metadata into descriptions, then generate.
