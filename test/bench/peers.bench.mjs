@@ -625,7 +625,7 @@ async function benchGenerate() {
     const names = Array.from({ length: GEN_LAYOUTS }, (_, i) => `Bench Layout ${i}`);
     const p = await nodeWithMaxRss([BIN, "pull", "--source", "metadata", ...names], { tmp, cwd: proj, env });
     const g = await nodeWithMaxRss([BIN, "generate"], { tmp, cwd: proj, env });
-    check((await readdir(join(proj, "generated"))).length === GEN_LAYOUTS + 2, `fmgen pull + generate wrote ${(await readdir(join(proj, "generated"))).length} files`);
+    check((await readdir(join(proj, "generated"))).length === GEN_LAYOUTS + 3, `fmgen pull + generate wrote ${(await readdir(join(proj, "generated"))).length} files`);
     fmPull.push({ ms: p.ms + g.ms, pullMs: p.ms, genMs: g.ms, maxRss: Math.max(p.maxRss, g.maxRss) });
 
     const tgDir = join(tmp, `tg-${r}`);
