@@ -5,9 +5,9 @@
  *
  * The check stops a server (or proxy) that does not move through its found set (one that ignores the position) from
  * being read forever: a page must hold no more rows than asked for, must end within the found count of its own
- * answer, and must not repeat the page before it (the same rows and found count). Records added or deleted while a stream runs shift its pages, but a server
- * never answers rows past the found set it counts in the same answer, and records added that repeat a page grow the
- * count.
+ * answer, and must not repeat the page before it (the same rows and found count). Records added or deleted while a
+ * stream runs shift its pages, but a server never answers rows past the found set it counts in the same answer, and
+ * records added that repeat a page grow the count.
  */
 
 /** One page, as a stream's reader answers it. */
