@@ -5,8 +5,8 @@ import type { Confidence } from "./live.js";
 
 /**
  * Type inference from wire values, for servers without the layout metadata endpoint. Each value is classified
- * by what it looks like on the wire (data-api.md and DESIGN.md's table); a field's type is the one class all
- * its non-empty values share, with a confidence:
+ * by what it looks like on the wire (docs/pull.md, "By sampling (servers without the metadata endpoint)"); a field's
+ * type is the one class all its non-empty values share, with a confidence:
  * - high: the wire decides. JSON numbers come only from number fields, `/Streaming/` URLs only from containers,
  *   and a value no other type can carry ("Ada", or a date and a time in one field) only from text fields;
  *   dates, times and timestamps once at least CONFIDENT_AFTER values agree.

@@ -4,7 +4,7 @@ import type { Envelope } from "./transport.js";
 /**
  * What an answer of code 0 must hold for its call to return it. A server or proxy that answers code 0 without
  * it broke the protocol: a ProtocolError naming the call, never `recordId: "undefined"` or a page without counts.
- * Ids must be strings, as FileMaker sends them (data-api.md): a number is refused like any other wrong shape.
+ * Ids must be strings, as FileMaker sends them: a number is refused like any other wrong shape.
  * The errors say what is wrong, never the values (an echoing proxy could have put a secret there).
  */
 export function broken(envelope: Envelope, { method, path }: FailedCall, what: string): ProtocolError {

@@ -103,8 +103,9 @@ function decodeTimestamp(raw: string): string | typeof INVALID {
 }
 
 /**
- * Wire value -> TypeScript value, one function per field kind (DESIGN.md's table); INVALID when the value does not
- * decode. Separate functions, not one switch, so that a compiled record decoder calls each directly.
+ * Wire value -> TypeScript value, one function per field kind (docs/reading-and-writing.md, "Value types"); INVALID
+ * when the value does not decode. Separate functions, not one switch, so that a compiled record decoder calls each
+ * directly.
  */
 export const DECODERS: Readonly<Record<FieldKind, (raw: unknown) => unknown>> = {
   // Older servers send numbers as numeric strings, with whitespace around them at times.

@@ -59,8 +59,9 @@ export async function downloadFrom(session: Session, definition: LayoutSpec, rec
 /**
  * `fm.download(url)`: a container URL of the client's own server (a URL of any other origin is refused before any
  * request: it is fetched with the session's cookie). The first GET may answer 302 with `Set-Cookie: X-FMS-Session-Key`
- * and a Location on the same server; the GET that brings the cookie gets the file (data-api-server.md, section 11).
- * `timeoutMs` bounds the exchange up to the file's headers; its body is then read as fast as the caller reads it.
+ * and a Location on the same server; the GET that brings the cookie gets the file (docs/containers.md, "Downloading
+ * (Data API)"). `timeoutMs` bounds the exchange up to the file's headers; its body is then read as fast as the caller
+ * reads it.
  */
 export async function downloadUrl(session: Session, url: string, options: DownloadOptions = {}, call: FailedCall = { method: "download", path: "{container URL}" }): Promise<ContainerFile> {
   const { settings, fetch } = session.transport;

@@ -1,5 +1,5 @@
 /**
- * What a read may ask beyond its records (data-api-server.md sections 3, 4 and 7): which portals come back and
+ * What a read may ask beyond its records (docs/portals.md): which portals come back and
  * which rows of each (`portals`), another layout of the same table to shape the answer (`response`), and, for
  * edits, related rows to delete (`deleteRelated`, turned into wire keys by portal-writes.ts). The types here are
  * merged into the calls' option interfaces; the functions turn the options into wire keys and records, and run only

@@ -5,9 +5,9 @@ import type { FieldSpec, LayoutSpec } from "./definition.js";
 type Zod = typeof z;
 
 /**
- * The zod schema of a record as the runtime returns it (TypeScript values, DESIGN.md's table), for apps that
- * validate records they receive from elsewhere, such as a cache or a message queue; built on first use. zod is
- * passed in: how it is loaded (at once, or only when a schema is first used) is the schema entry's business
+ * The zod schema of a record as the runtime returns it (TypeScript values: docs/reading-and-writing.md, "Value types"),
+ * for apps that validate records they receive from elsewhere, such as a cache or a message queue; built on first use.
+ * zod is passed in: how it is loaded (at once, or only when a schema is first used) is the schema entry's business
  * (schema.ts, schema-node.ts).
  */
 export function buildRecordSchema(z: Zod, spec: LayoutSpec): z.ZodType {

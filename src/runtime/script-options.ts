@@ -1,10 +1,11 @@
 /**
- * Scripts on record calls and how a write is entered (data-api-server.md sections 2 and 7): the options `script`,
- * `prerequest` and `presort` (each `{ name, param? }`), their wire keys (`script`, `script.param`,
- * `script.prerequest`, ...: the query string of a GET or DELETE, the body of a POST or PATCH), the results an
- * answer carries (`scriptResult`, `scriptError`, `scriptResult.prerequest`, ...), and `entryMode` / `prohibitMode`
- * (`options.entrymode` / `options.prohibitmode` of a create or edit body). Nothing here runs for a call that uses
- * none of them but one check of three options.
+ * Scripts on record calls and how a write is entered (docs/scripts-and-globals.md, "Scripts on calls";
+ * docs/reading-and-writing.md, "Writing: create, edit, delete, duplicate"): the options `script`, `prerequest` and
+ * `presort` (each `{ name, param? }`), their wire keys (`script`, `script.param`, `script.prerequest`, ...: the query
+ * string of a GET or DELETE, the body of a POST or PATCH), the results an answer carries (`scriptResult`,
+ * `scriptError`, `scriptResult.prerequest`, ...), and `entryMode` / `prohibitMode` (`options.entrymode` /
+ * `options.prohibitmode` of a create or edit body). Nothing here runs for a call that uses none of them but one check
+ * of three options.
  */
 import { describe } from "./codecs.js";
 

@@ -408,9 +408,10 @@ async function benchList(pool, auth, count) {
 }
 
 /**
- * Portal writes of many rows in one request (data-api-server.md section 7), one contact per size: one PATCH
- * creates the rows (portalData without recordId), one edits every row (portalData with recordId), one deletes
- * every row (fieldData.deleteRelated). Each is measured once; the portal's row count is checked after each.
+ * Portal writes of many rows in one request (docs/emulator.md, "7. Duplicate, delete related rows, edit portal rows,
+ * options, upload modId"), one contact per size: one PATCH creates the rows (portalData without recordId), one edits
+ * every row (portalData with recordId), one deletes every row (fieldData.deleteRelated). Each is measured once; the
+ * portal's row count is checked after each.
  */
 /** A request whose answer is read as text (OData's `$count` and `$batch` answers are not JSON). */
 async function textRequest(pool, { method, path, headers = {}, body }) {

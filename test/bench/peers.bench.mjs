@@ -240,8 +240,8 @@ async function makeClients(url, genJsDir, which = ["raw", "fmgen", "proofkit", "
 
   if (which.includes("proofkit")) {
     const { DataApi, FetchAdapter } = await import(pathToFileURL(join(PEERS_NM, "@proofkit/fmdapi/dist/esm/index.js")).href); // import-only exports
-    // proofkit 5.1.0 logs in with `Content-Type: application/json` and no body; the emulator (as data-api.md says a
-    // server does) wants a JSON object there and answers 400. So the harness logs in for it and hands the token over
+    // proofkit 5.1.0 logs in with `Content-Type: application/json` and no body; the emulator (as the base contract says
+    // a server does) wants a JSON object there and answers 400. So the harness logs in for it and hands the token over
     // through proofkit's own token store (its documented extension point); every later call is proofkit's own.
     const token = await loginToken(undici, base);
     const tokens = new Map([[`${url}/${DB}`, token]]);
@@ -577,8 +577,8 @@ async function typegenProject(dir, url, count) {
 }
 /**
  * @proofkit/fmdapi (inside typegen too) logs in with `Content-Type: application/json` and no body, which the
- * emulator, as data-api.md says a server does, answers with 400 (code 1708). This preload, for the typegen process
- * only, adds the `{}` body to that one request; nothing else is touched.
+ * emulator, as the base contract says a server does, answers with 400 (code 1708). This preload, for the typegen
+ * process only, adds the `{}` body to that one request; nothing else is touched.
  */
 async function loginShim() {
   const file = join(tmp, "login-shim.mjs");

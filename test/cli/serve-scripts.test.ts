@@ -4,7 +4,7 @@ import type { CliIo } from "../../src/cli/io.js";
 import { run } from "../../src/cli/run.js";
 import { DataApi, expectOk, p } from "../support/data-api-http.js";
 
-// `fmgen serve --scripts <module>` (DESIGN.md, "Emulator additions"): the module is imported from a path resolved
+// `fmgen serve --scripts <module>` (docs/emulator.md, "Scripts: handlers"): the module is imported from a path resolved
 // against the current directory; its default export maps script names to handlers. A module that does not load, or
 // whose default export is not an object of functions, stops the command with exit code 1 and a message naming it.
 

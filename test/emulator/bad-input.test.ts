@@ -17,7 +17,7 @@ import {
   type HttpResult,
 } from "../support/data-api-http.js";
 
-// docs/emulator.md, "Codes beyond the wire contract", and DESIGN.md: bad input never crashes the emulator
+// docs/emulator.md, "Codes beyond the wire contract" and "Security": bad input never crashes the emulator
 // and never corrupts its data. Every test asserts the exact status and code, that every table lists the
 // same before and after, and (through that listing) that the emulator still answers normal calls.
 
@@ -141,7 +141,8 @@ describe("JSON bodies", () => {
     await expectRejected(() => api.call(method, path, { token, headers, body: "" }), 400, "1708");
   });
 
-  // An empty login body means {} (data-api-server.md, section 1: test/emulator/server/s01-requests.test.ts).
+  // An empty login body means {} (docs/emulator.md, "1. Requests every client sends";
+  // test/emulator/server/s01-requests.test.ts).
   it("login: JSON that does not parse, or only whitespace -> 400 / 1708", async () => {
     const headers = { "Content-Type": "application/json", Authorization: basic(USER, PASSWORD) };
     await expectRejected(() => api.call("POST", SESSIONS, { headers, body: "{" }), 400, "1708");
@@ -329,7 +330,7 @@ describe("list query parameters", () => {
     ["a list of numbers", "[1]"],
     ["a list holding null", "[null]"],
     ["fieldName missing", JSON.stringify([{ sortOrder: "ascend" }])],
-    ["sortOrder not ascend/descend/a value list (optional: data-api-server.md, section 1)", JSON.stringify([{ fieldName: "Age", sortOrder: "up" }])],
+    ["sortOrder not ascend/descend/a value list (optional, section 1 of the wider Data API)", JSON.stringify([{ fieldName: "Age", sortOrder: "up" }])],
     ["fieldName not a string", JSON.stringify([{ fieldName: 5, sortOrder: "ascend" }])],
   ])("_sort %s -> 400 / 1708", async (_label, sort) => {
     await expectRejected(() => api.list(token, CONTACTS, { _sort: sort }), 400, "1708");

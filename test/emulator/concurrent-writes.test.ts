@@ -3,9 +3,9 @@ import { startConformanceEmulator, type Emulator } from "../support/conformance-
 import { CONTACTS, DataApi, DB, expectError, expectOk, p } from "../support/data-api-http.js";
 import { SplitRequest, untilRequestsSeen, uploadBody } from "../support/split-request.js";
 
-// DESIGN.md, "Emulator additions": writes are atomic per request. A request whose body is still arriving has
-// read nothing yet; the record is looked up, its modId checked and the write made in one step once the whole
-// body is in. Each test holds one request's body in flight over a real loopback socket while other requests
+// docs/emulator.md, "When required and unique apply": writes are atomic per request. A request whose body is still
+// arriving has read nothing yet; the record is looked up, its modId checked and the write made in one step once the
+// whole body is in. Each test holds one request's body in flight over a real loopback socket while other requests
 // complete, then sends the rest.
 
 let emu: Emulator;

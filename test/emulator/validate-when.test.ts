@@ -3,10 +3,11 @@ import { startEmulator, type ScriptHandlers, type ScriptStepError } from "../../
 import type { LayoutDescriptionInput, ValidateWhen } from "../../src/layout/index.js";
 import { DataApi, expectError, expectOk, p, type HttpResult } from "../support/data-api-http.js";
 
-// When `required` (509) and `unique` (504) apply (a field's `validate`, DESIGN.md; entry-options.ts): "dataEntry"
-// (the default) only on a user's data entry, "always" on every write. Data entry: a Data API create or edit with
-// its portal rows, unless `options.entrymode` is "script". Not data entry: a duplicate, a script handler's
-// records.create / records.edit, seed data. Over loopback HTTP, with each setting, and with none (the default).
+// When `required` (509) and `unique` (504) apply (a field's `validate`: docs/emulator.md, "When required and unique
+// apply"; entry-options.ts): "dataEntry" (the default) only on a user's data entry, "always" on every write. Data
+// entry: a Data API create or edit with its portal rows, unless `options.entrymode` is "script". Not data entry: a
+// duplicate, a script handler's records.create / records.edit, seed data. Over loopback HTTP, with each setting, and
+// with none (the default).
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 

@@ -12,7 +12,7 @@ import { layout, planOf } from "./helpers.js";
 
 const field = (f: Partial<FieldDescription> & Pick<FieldDescription, "type">): FieldDescription => ({ name: "F", ...f });
 
-describe("field types (DESIGN.md's table)", () => {
+describe("field types (the value types table)", () => {
   it.each([
     [field({ type: "text" }), "string"],
     [field({ type: "text", valueList: ["Active", "Inactive"] }), '"Active" | "Inactive" | ""'],

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseFileError, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../src/layout/index.js";
 import { databaseJsonSchemaText } from "../../src/layout/json-schema.js";
 
-// The database description file (`<Database>.database.json`, DESIGN.md): one zod schema, a shipped JSON Schema
-// generated from it, and the loader the emulator uses to find descriptions beside the layout descriptions.
+// The database description file (`<Database>.database.json`: docs/describing.md, "Database description files"): one zod
+// schema, a shipped JSON Schema generated from it, and the loader the emulator uses to find descriptions beside the
+// layout descriptions.
 
 describe("database descriptions", () => {
   let dir: string;

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LayoutFileError, loadLayoutFile, parseLayoutDescription } from "../../src/layout/index.js";
 import { layoutJsonSchemaText } from "../../src/layout/json-schema.js";
 
-// A field's `validate` (DESIGN.md): "dataEntry" (the default) or "always", on layout fields and portal fields.
+// A field's `validate` (docs/describing.md, "Layout description files"): "dataEntry" (the default) or "always", on
+// layout fields and portal fields.
 
 const layout = (validate: unknown, portalValidate?: unknown) => ({
   database: "Club",

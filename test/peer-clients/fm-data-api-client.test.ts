@@ -8,8 +8,8 @@ import { DATABASE, GLOBALS_LAYOUT, LAYOUT, PASSWORD, SCRIPTS, USERNAME, peerRequ
  * fm-data-api-client 1.0.3 (Soliant's client; v1 URLs, node-fetch), installed in test/peer-clients (its own
  * lockfile), driven unchanged against `fmgen serve` over loopback. WIRE.md says what it sends for every call.
  *
- * Each test names the data-api-server.md section it exercises; the script tests run against a second
- * `fmgen serve --scripts fixtures/scripts.mjs`. Both children are stopped in afterAll.
+ * Each test names the section of the wider Data API (docs/emulator.md) it exercises; the script tests run against a
+ * second `fmgen serve --scripts fixtures/scripts.mjs`. Both children are stopped in afterAll.
  *
  * Calls this client cannot make, or makes so that they cannot work:
  * | call | reason |

@@ -8,7 +8,8 @@ import { peerImport, peerVersion } from "./support/serve.mjs";
  * driven unchanged against the emulator's OData API (startEmulator in this process, 127.0.0.1 only) with
  * `{ disableSsl: true }`, its own option for a plain-HTTP host. WIRE-ODATA.md tables every call.
  *
- * Calls this client cannot make, or makes so that they cannot work (evidence: odata-server.md):
+ * Calls this client cannot make, or makes so that they cannot work (evidence: the wire contract's sections,
+ * docs/emulator.md):
  * | call | reason |
  * |---|---|
  * | `query({ count: true })` | reads `@odata.count`, but sends neither `OData-Version` nor an `odata.metadata=` Accept parameter, so FMS 22 (and the emulator) answer the unprefixed `@count` (2.2): `count` is undefined; the rows come |

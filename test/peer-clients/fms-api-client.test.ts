@@ -5,8 +5,8 @@ import { DATABASE, GLOBALS_LAYOUT, LAYOUT, PASSWORD, SCRIPTS, USERNAME, peerRequ
  * fms-api-client 2.3.4, installed in test/peer-clients (its own lockfile), driven unchanged against `fmgen serve`
  * (built CLI, examples/contacts plus fixtures/layouts) over loopback. WIRE.md says what it sends for every call.
  *
- * Each test names the data-api-server.md section it exercises; the script tests run against a second
- * `fmgen serve --scripts fixtures/scripts.mjs`. Both children are stopped in afterAll.
+ * Each test names the section of the wider Data API (docs/emulator.md) it exercises; the script tests run against a
+ * second `fmgen serve --scripts fixtures/scripts.mjs`. Both children are stopped in afterAll.
  *
  * Calls this client cannot make, or makes so that they cannot work:
  * | call | reason |

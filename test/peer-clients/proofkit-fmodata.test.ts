@@ -14,7 +14,8 @@ import { peerImport, peerVersion } from "./support/serve.mjs";
  * (its documented hook for custom networking), which sends the emulator's https URLs as http and refuses any other
  * host. WIRE-ODATA.md tables every call.
  *
- * Calls this client cannot make, or makes so that they cannot work (evidence: odata-server.md):
+ * Calls this client cannot make, or makes so that they cannot work (evidence: the wire contract's sections,
+ * docs/emulator.md):
  * | call | reason |
  * |---|---|
  * | `connection.listDatabaseNames()` | sends `GET /fmi/odata/v4/$metadata` (JSON) and reads `value`: the database list is `GET /fmi/odata/v4` (1.1, 1.2); the emulator answers 400 -1002 |

@@ -5,10 +5,10 @@
 //   node test/peer-clients/survey.mjs [--json out.json] [--scripts] [--as-sent]
 // --scripts starts the emulator with `--scripts fixtures/scripts.mjs` (once `fmgen serve` has that option).
 // A login sent with no body (both proofkit generations) is recorded with the emulator's answer to it, and, unless
-// --as-sent, forwarded once more with the body `{}` (data-api-server.md section 1) so that the rest of that
-// client's calls can be surveyed too; the table says where that happened.
-// Not a test: a call that fails is recorded with its error, and the survey goes on. Every call has a time
-// limit; the emulator child and the proxy are stopped in a `finally`.
+// --as-sent, forwarded once more with the body `{}` (docs/emulator.md, "1. Requests every client sends") so that the
+// rest of that client's calls can be surveyed too; the table says where that happened. Not a test: a call that fails is
+// recorded with its error, and the survey goes on. Every call has a time limit; the emulator child and the proxy are
+// stopped in a `finally`.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -186,8 +186,8 @@ function fmDataApiClientCalls(url) {
 }
 
 
-// The data-api-server.md section each call exercises; the table prefixes "works: " when the call succeeded.
-// "client" where the client itself drops or garbles the call, so no emulator change helps.
+// The section of the wider Data API (docs/emulator.md) each call exercises; the table prefixes "works: " when the call
+// succeeded. "client" where the client itself drops or garbles the call, so no emulator change helps.
 const WORKS = "works";
 const PROOFKIT_NEEDS = {
   "login (first call) + layouts()": "§1 empty login body = `{}`; §8 layouts list works",
@@ -266,7 +266,7 @@ const FDAC_NEEDS = {
   "update(id, fieldData, { modId })": WORKS,
   "update(id, {}, { portalData rows })": "§7 portal rows in an edit, newPortalRecordInfo",
   'find(query with omit: "true", { sort })': WORKS,
-  "find(query with omit: true (boolean, as its types say))": "`\"omit\": true`, a JSON boolean (data-api.md says the string \"true\"), is accepted as an omit request",
+  "find(query with omit: true (boolean, as its types say))": "`\"omit\": true`, a JSON boolean (docs/emulator.md, \"Find semantics\", has the string \"true\"), is accepted as an omit request",
   "find(query, { limit, offset })": `${WORKS} (JSON numbers)`,
   "find(query, { portalRanges })": "§3 ranges in a find body (`\"offset.P\"`, `\"limit.P\"` as strings)",
   "find(query, { script, script.prerequest, script.presort })": "§2 scripts in a find body",
@@ -311,7 +311,7 @@ function answerCell(entry) {
 function markdown(results, versions) {
   const out = [];
   for (const [client, version] of Object.entries(versions)) {
-    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer | client's result | section (data-api-server.md); note |", "|---|---|---|---|---|");
+    out.push(`### ${client} ${version}`, "", "| call | request(s) sent | emulator's answer | client's result | section (docs/emulator.md); note |", "|---|---|---|---|---|");
     for (const r of results.filter((x) => x.client === client)) {
       const reqs = r.requests.length ? r.requests : [undefined];
       reqs.forEach((entry, i) => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { diffTables, mergeTable, metadataUrl, tableChangeLine, tablesFromCsdl } from "../../src/pull/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
 
-// `$metadata` as real servers write it, read into table descriptions: the trimmed real document of odata-server.md
-// 1.5 (FMS 22.0.2), and the shapes of servers the emulator does not imitate (no ids before 22, composite keys,
+// `$metadata` as real servers write it, read into table descriptions: a trimmed real document
+// (FMS 22.0.2), and the shapes of servers the emulator does not imitate (no ids before 22, composite keys,
 // auto-entered values no autoEnter kind states).
 
 const NS = "com.filemaker.odata.WebData.fmp12";
@@ -58,7 +58,7 @@ const REAL = `<?xml version="1.0" encoding="utf-8"?>
 <Annotations Target="${NS}"><Annotation Term="Org.OData.Core.V1.DereferenceableIDs" Bool="true" /></Annotations>
 </Schema></edmx:DataServices></edmx:Edmx>`;
 
-describe("tablesFromCsdl on a real server's $metadata (odata-server.md 1.5)", () => {
+describe("tablesFromCsdl on a real server's $metadata (FMS 22.0.2)", () => {
   it("reads keys, ids, notNull, auto-enter, global, summary, containers and relations; says what it leaves out", () => {
     const [builder, contacts] = tablesFromCsdl(REAL).map((live) => ({ live, description: mergeTable({ live, database: "WebData" }) }));
     expect(contacts!.description).toEqual({

@@ -4,8 +4,9 @@ import { collect, connect, counting, startRuntimeEmulator, type Emulator } from 
 import { Contact } from "../support/runtime-layouts.js";
 import { startItems, type ItemRow } from "./items.js";
 
-// The immutable query builder against the emulator over loopback HTTP: the example contacts (DESIGN.md's
-// example) and 200 numbered items (pages, offsets, limits, 50 OR requests with 10 omit requests).
+// The immutable query builder against the emulator over loopback HTTP: the example contacts (docs/finding.md,
+// "The query builder: `layout.query()`") and 200 numbered items (pages, offsets, limits, 50 OR requests with 10 omit
+// requests).
 
 const N = 200;
 const ITEMS: ItemRow[] = Array.from({ length: N }, (_, i) => ({ Name: `item ${i + 1}`, Qty: i + 1, Status: i % 2 ? "Closed" : "Open" }));
@@ -31,7 +32,7 @@ afterAll(async () => {
 const names = (records: readonly { fieldData: { "First Name": string } }[]) => records.map((r) => r.fieldData["First Name"]);
 const qtys = (records: readonly { fieldData: { Qty: number | null } }[]) => records.map((r) => r.fieldData.Qty);
 
-describe("DESIGN.md's example", () => {
+describe("the guide's example", () => {
   it("where, or, sort, limit, run", async () => {
     const page = await contacts.query().where({ Status: "Active" }).or({ Email: q.endsWith("@example.com") }).sort("Birthday", "descend").limit(10).run();
     // Everyone is Active or has an example.com address; youngest first.

@@ -4,9 +4,10 @@ import { tokenizeCriterion } from "../../src/emulator/hosted-file/find/tokens.js
 import { escapeFindValue, q } from "../../src/runtime/index.js";
 import { startItems } from "./items.js";
 
-// DESIGN.md: "a plain value in a query means 'equals exactly' and is escaped: no user value can change the
-// meaning of a query". Checked against the emulator over loopback HTTP, for thousands of random texts made of
-// every find operator, whitespace, letters that fold in unusual ways and random Unicode.
+// docs/finding.md, "Plain values: "equals exactly"": a plain value in a query means "equals exactly" and is
+// escaped, so no user value can change the meaning of a query. Checked against the emulator over loopback HTTP, for
+// thousands of random texts made of every find operator, whitespace, letters that fold in unusual ways and random
+// Unicode.
 //
 // "Equals" is FileMaker's text equality: case-insensitive. Precisely, the emulator's (and these tests'): two
 // texts are equal when they are equal after String.prototype.toLowerCase() with final sigma (ς) folded to σ.

@@ -3,8 +3,9 @@ import { q, type QueryOf } from "../../src/runtime/index.js";
 import { counting } from "../support/runtime-emulator.js";
 import { startItems, type Item, type ItemRow } from "./items.js";
 
-// Each helper, and each FileMaker find operator of DESIGN.md (through q.raw), against the emulator over
-// loopback HTTP: given a query, want exactly these record ids. Record n is ITEMS[n - 1]. Today is 03/15/2024.
+// Each helper, and each FileMaker find operator (docs/emulator.md, "Find semantics"; through q.raw), against the
+// emulator over loopback HTTP: given a query, want exactly these record ids. Record n is ITEMS[n - 1]. Today is
+// 03/15/2024.
 
 const ITEMS: ItemRow[] = [
   /* 1 */ { Name: "John Smith", Qty: 5, Day: "01/15/2024", At: "09:00:00", Stamp: "01/15/2024 09:00:00", Tags: "red", "Tags(2)": "big", Status: "Open", "Maker::Name": "Acme" },

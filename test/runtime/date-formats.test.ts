@@ -5,8 +5,8 @@ import { Contact, DATABASE, Types } from "../support/runtime-layouts.js";
 
 // The client's `dateFormat` (issue 15): the app reads and writes ISO values either way; "iso" sends `dateformats=2`
 // (query string of get and list, body of find, create and edit) and dates and timestamps travel in ISO form
-// (data-api-server.md, section 5); "us", the default, sends nothing new. Against the emulator, which refuses a date in
-// the other form (500) and answers in the form the call asks for, so a wrong wire form fails these tests.
+// (docs/emulator.md, "5. `dateformats`"); "us", the default, sends nothing new. Against the emulator, which refuses a
+// date in the other form (500) and answers in the form the call asks for, so a wrong wire form fails these tests.
 
 let emu: Emulator;
 const clients: Record<"us" | "iso", FileMakerClient> = {} as never;

@@ -8,8 +8,8 @@ import { transportOption } from "../support/runtime-entry.js";
 import { Types } from "../support/runtime-layouts.js";
 
 // Container downloads through the runtime (layout.download and fm.download) against the emulator over loopback HTTP:
-// the cookie exchange of data-api-server.md section 11, the client's maxResponseBytes and the call's signal, and a
-// URL of any other origin refused before a request.
+// the cookie exchange of docs/emulator.md, "11. Container URLs", the client's maxResponseBytes and the call's signal,
+// and a URL of any other origin refused before a request.
 
 const MINUTE = 60_000;
 let emu: Emulator;

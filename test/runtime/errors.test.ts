@@ -24,10 +24,10 @@ import {
   type ContactTypes,
 } from "../support/runtime-layouts.js";
 
-// Each error code of data-api.md (and docs/emulator.md's validation codes) surfaces as its typed error
-// class with code, httpStatus and the call, never the password or the token. Run against the contract's
-// statuses and against a server answering 500 for every FileMaker error, as real servers do: the runtime
-// must decide on messages[0].code alone.
+// Each error code (docs/emulator.md, "Codes beyond the wire contract"; docs/troubleshooting.md) surfaces as its typed
+// error class with code, httpStatus and the call, never the password or the token. Run against the contract's statuses
+// and against a server answering 500 for every FileMaker error, as real servers do: the runtime must decide on
+// messages[0].code alone.
 
 const WRONG_PASSWORD = "Wr0ng-Pa55word-XYZZY";
 const STALE_TOKEN = "stale-T0KEN-6f1c2a9e4b7d";

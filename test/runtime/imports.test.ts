@@ -4,9 +4,9 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-// DESIGN.md, "Runtime": it imports only undici and zod (and Node's own modules), never generator,
-// layout, emulator or CLI code, so that generated code and apps pull in nothing else. (That the fetch entry's
-// graph has no node: module and no undici is fetch-entry.test.ts's.)
+// docs/getting-started.md, "Install it in your app": it imports only undici and zod (and Node's own modules), never
+// generator, layout, emulator or CLI code, so that generated code and apps pull in nothing else. (That the fetch
+// entry's graph has no node: module and no undici is fetch-entry.test.ts's.)
 
 const RUNTIME = fileURLToPath(new URL("../../src/runtime/", import.meta.url));
 

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
-// The packages as they are published (DESIGN.md, "Packages"): @fmgen/runtime depends on undici only, ships no
-// generator code and no source maps, resolves to the fetch entry wherever there is no Node, and loads zod only
-// when a <Name>Schema is used. These read the built packages (npm test builds first); nothing here needs the network.
+// The packages as they are published (docs/getting-started.md, "Install it in your app"; docs/deploying.md):
+// @fmgen/runtime depends on undici only, ships no generator code and no source maps, resolves to the fetch entry
+// wherever there is no Node, and loads zod only when a <Name>Schema is used. These read the built packages (npm test
+// builds first); nothing here needs the network.
 
 /** How wrangler bundles a Worker: esbuild's neutral platform with the Workers' export conditions. */
 const WORKERS = { platform: "neutral" as const, conditions: ["workerd", "worker", "browser"] };

@@ -18,7 +18,7 @@ import {
   weirdDescription,
 } from "../support/runtime-layouts.js";
 
-// Portals (data-api-server.md section 3), portal writes and deleteRelated (section 7) and response layouts
+// Portals (docs/emulator.md, "3. Portals"), portal writes and deleteRelated (section 7) and response layouts
 // (section 4) through the runtime, against the emulator, on both entries (undici and fetch): which portals come
 // back and how many rows, portalInfo, portalRows paging, edits of portal rows and `layout.response`.
 

@@ -7,9 +7,9 @@ import { connect, envelope, startFakeServer, startRuntimeEmulator, type Emulator
 import { PROTO, Weird, WEIRD_DATABASE, WEIRD_TEXT } from "../support/runtime-layouts.js";
 import { layoutMetadata } from "../../src/runtime/metadata.js";
 
-// A field or portal may be named `__proto__` (DESIGN.md: any string is a valid name). Every object the runtime
-// keys by such a name must keep it as an own key: `obj["__proto__"] = v` on a plain object changes its prototype
-// instead, and the name is silently lost (a find criterion dropped matches too much).
+// A field or portal may be named `__proto__` (any string is a valid name: docs/reading-and-writing.md, "Value types").
+// Every object the runtime keys by such a name must keep it as an own key: `obj["__proto__"] = v` on a plain object
+// changes its prototype instead, and the name is silently lost (a find criterion dropped matches too much).
 
 /** Own keys only, so a lost `__proto__` shows. */
 const own = (object: object, key: string): unknown => Object.getOwnPropertyDescriptor(object, key)?.value;

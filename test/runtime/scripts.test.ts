@@ -14,7 +14,7 @@ import {
 import { connect, counting, envelope, startFakeServer, startRuntimeEmulator, type Emulator, type FakeServer } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
 
-// Scripts on the layout client's calls (data-api-server.md section 2), duplicate and the entry modes (section 7),
+// Scripts on the layout client's calls (docs/emulator.md, "2. Scripts"), duplicate and the entry modes (section 7),
 // against the emulator with JavaScript script handlers that record what they see (which proves the phases' order
 // and the params), and against a fake server for the exact wire keys and for malformed answers.
 

@@ -3,7 +3,7 @@ import { InvalidTokenError, type FileMakerClient } from "../../src/runtime/index
 import { collect, connect, counting, exampleSeed, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, Invoice, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
-// DESIGN.md, "Runtime": one login per client shared by every layout and every concurrent call, a
+// docs/sessions.md: one login per client shared by every layout and every concurrent call, a
 // transparent re-login on 952, a fresh login before the idle limit, logout with the token in the path.
 
 const MINUTE = 60_000;

@@ -3,7 +3,7 @@ import { createClient, InvalidCredentialsError, InvalidTokenError, type Auth, ty
 import { counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
 
-// DESIGN.md, "The whole Data API of real servers", sign-ins (data-api-server.md, section 9): OAuth headers, a
+// Sign-ins (docs/sessions.md, "Choosing a sign-in"; docs/emulator.md, "9. Other sign-ins"): OAuth headers, a
 // FileMaker Cloud Claris ID (FMID id token, asked for again when it expires and at every re-login), and a proxy's
 // static API key (no login, an optional path prefix, 952 an error). Each against the emulator.
 

@@ -4,7 +4,7 @@ import type { FileMakerClient, LayoutClient } from "../../src/runtime/index.js";
 import { connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { Types } from "../support/runtime-layouts.js";
 
-// Text round trips (unicode, control characters, every find-operator character) and DESIGN.md's promise
+// Text round trips (unicode, control characters, every find-operator character) and docs/finding.md's promise
 // that a plain value in a query means "equals exactly" and is escaped: a find by each such text returns
 // exactly the record holding it. FileMaker compares text case-insensitively, so no two texts here are
 // equal once case-folded.

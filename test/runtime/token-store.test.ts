@@ -5,11 +5,11 @@ import { callAfterPoison, EMULATOR_TOKEN, POISONED_TOKENS, storeKey } from "../s
 import { connect, counting, envelope, FAKE_TOKEN, startFakeServer, startRuntimeEmulator, type Emulator, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
 import { Contact, DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 
-// DESIGN.md, "Sessions beyond one process": createClient({ tokenStore }) keeps the session token where other clients
-// (other processes, other machines) signing in to the same server, database and account find it. A stored token is
-// used until the server answers 952; then it is deleted, one login made and its token stored. A stored token serves
-// only a client that proves the same credential: the key carries a PBKDF2 verifier of the secret. A store that fails
-// never costs the client a token it obtained.
+// docs/sessions.md, "Sharing one session between clients, processes and machines": createClient({ tokenStore }) keeps
+// the session token where other clients (other processes, other machines) signing in to the same server, database and
+// account find it. A stored token is used until the server answers 952; then it is deleted, one login made and its
+// token stored. A stored token serves only a client that proves the same credential: the key carries a PBKDF2 verifier
+// of the secret. A store that fails never costs the client a token it obtained.
 
 const MINUTE = 60_000;
 const OAUTH = { requestId: "req-store-1", identifier: "oauth-identifier-SECRET-store" };

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 async function download(url: string | null): Promise<{ bytes: Uint8Array; contentType: string | null }> {
   expect(url).toEqual(expect.any(String));
-  // The container URL's cookie dance (302, then the file) is data-api-server.md section 11.
+  // The container URL's cookie dance (302, then the file) is docs/emulator.md, "11. Container URLs".
   const res = await downloadContainer(url!);
   expect(res.status).toBe(200);
   return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get("content-type") };

@@ -3,7 +3,7 @@ import type { FileMakerClient, LayoutClient } from "../../src/runtime/index.js";
 import { connect, counting, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
 import { DATABASE, PASSWORD, Types, TYPES_LAYOUT, TYPES_TABLE, USERNAME, type TypesFields, type TypesInput } from "../support/runtime-layouts.js";
 
-// DESIGN.md, "Wire values and TypeScript values": create then get of every field type through the
+// docs/reading-and-writing.md, "Value types": create then get of every field type through the
 // emulator, empty values, repetitions, and dates, times and timestamps at their boundaries.
 
 let emu: Emulator;

@@ -19,7 +19,8 @@ const PAIR = `${USER}:${PASSWORD}`;
 const BASIC = Buffer.from(PAIR).toString("base64");
 const TOKEN = "tok-SECRET-5e1f0c8a9b7d4e2f";
 const SOURCE_PASSWORD = "ds-pass-ALSO-SECRET";
-// The other sign-ins' secrets (DESIGN.md, sign-ins): an OAuth identifier, Claris ID id tokens, a proxy's API key.
+// The other sign-ins' secrets (docs/sessions.md, "Choosing a sign-in"): an OAuth identifier, Claris ID id tokens, a
+// proxy's API key.
 const OAUTH_IDENTIFIER = "oauth-ident-SECRET-3b8e";
 const ID_TOKENS = ["eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1MSJ9.idtok-SECRET-1", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1MSJ9.idtok-SECRET-2"];
 const API_KEY = "api-key-SECRET-c41f";

@@ -1,7 +1,7 @@
 /**
- * Downloads a container URL as a client with a cookie jar does against FileMaker Server (data-api-server.md,
- * section 11): the first GET answers 302 with `Set-Cookie: X-FMS-Session-Key=...`, and the GET that brings the
- * cookie gets the file. Any other first answer (401, 404, a Bearer token's 200) is returned as it is.
+ * Downloads a container URL as a client with a cookie jar does against FileMaker Server (docs/emulator.md,
+ * "11. Container URLs"): the first GET answers 302 with `Set-Cookie: X-FMS-Session-Key=...`, and the GET that brings
+ * the cookie gets the file. Any other first answer (401, 404, a Bearer token's 200) is returned as it is.
  */
 export async function downloadContainer(url: string, init: RequestInit = {}): Promise<Response> {
   const first = await fetch(url, { ...init, redirect: "manual" });

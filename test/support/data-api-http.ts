@@ -3,7 +3,7 @@ import { expect } from "vitest";
 
 /**
  * Plain-HTTP access to a Data API server (the emulator) for the conformance tests: real loopback
- * requests through Node's global `fetch`, no stubbing. Paths are written as `data-api.md` writes them,
+ * requests through Node's global `fetch`, no stubbing. Paths are written as the Data API writes them,
  * relative to `{base_url}` = `${server}/fmi/data/{version}`.
  */
 
@@ -144,7 +144,10 @@ export interface FileToUpload {
   filename: string;
 }
 
-/** One Data API server at `{server}/fmi/data/{version}`, spoken to as `data-api.md` describes. */
+/**
+ * One Data API server at `{server}/fmi/data/{version}`, spoken to as docs/emulator.md ("The base Data API")
+ * describes.
+ */
 export class DataApi {
   readonly base: string;
 

@@ -13,9 +13,9 @@ import {
   type TableDescriptionInput,
 } from "../../src/table/index.js";
 
-// The table description file (`<Name>.table.json`, DESIGN.md "Table description file"): one zod schema, the shipped
-// JSON Schema generated from it, and the loader (files and folders, checked as one set), each error naming the file
-// and the JSON path.
+// The table description file (`<Name>.table.json`: docs/describing.md, "Table description files (OData)"): one zod
+// schema, the shipped JSON Schema generated from it, and the loader (files and folders, checked as one set), each error
+// naming the file and the JSON path.
 
 const CONTACTS: TableDescriptionInput = {
   $schema: "../schema/table.schema.json",

@@ -31,7 +31,7 @@ export function theKindsMap(): void {
 }
 
 export async function whatCompiles(): Promise<void> {
-  // DESIGN.md's examples.
+  // The examples of docs/finding.md.
   await contacts.find({
     query: [{ "First Name": "Ada", Birthday: q.gte("1990-01-01") }, { Status: "Inactive", omit: true }],
     sort: [{ fieldName: "Birthday", sortOrder: "descend" }],

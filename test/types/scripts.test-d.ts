@@ -12,7 +12,7 @@ const untyped = createClient({ server: "http://127.0.0.1:1", database: "Contacts
 type ContactRecord = FmRecord<ContactFields, ContactPortals>;
 
 export async function resultsCarryScriptsWhenAsked(): Promise<void> {
-  // DESIGN.md's example, as written there.
+  // The example of docs/scripts-and-globals.md, "Scripts on calls".
   const found = await typed.find({ query: [{ Status: "Active" }], script: { name: "Log Find", param: "x" }, prerequest: { name: "Prepare" }, presort: { name: "Mark" } });
   expectTypeOf(found.scripts.after?.result).toEqualTypeOf<string | undefined>();
   expectTypeOf(found.scripts.after?.error).toEqualTypeOf<string | undefined>();

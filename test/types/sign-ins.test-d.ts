@@ -1,7 +1,7 @@
 /**
- * Compile-time checks of createClient's `auth` variants and `tokenStore` (DESIGN.md, sign-ins and sessions beyond
- * one process), checked by `npm run typecheck` (tsconfig.json includes test/): every `@ts-expect-error` below must
- * be an error, everything else must compile. This file is never run.
+ * Compile-time checks of createClient's `auth` variants and `tokenStore` (docs/sessions.md: sign-ins and sessions
+ * beyond one process), checked by `npm run typecheck` (tsconfig.json includes test/): every `@ts-expect-error` below
+ * must be an error, everything else must compile. This file is never run.
  */
 import { expectTypeOf } from "vitest";
 import { createClient, memoryTokenStore, type Auth, type TokenStore } from "@fmgen/runtime";

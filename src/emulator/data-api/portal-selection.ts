@@ -6,7 +6,7 @@ import type { LayoutModel, PortalModel } from "../hosted-file/model.js";
 import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "../hosted-file/layout-view/portal-range.js";
 
 /**
- * Which portals a list, get or find answers with, and which rows of each (data-api-server.md section 3):
+ * Which portals a list, get or find answers with, and which rows of each (docs/emulator.md, "3. Portals"):
  * `portal` selects portals by the name `portalData` keys them by; `_offset.<portal>` / `_limit.<portal>` in a
  * GET's query string and `offset.<portal>` / `limit.<portal>` in a find body range one portal's rows.
  * Without `portal`, every portal of the layout comes back; each returns at most 50 rows unless a limit says

@@ -7,7 +7,7 @@ import { portalSelectionFromBody, portalSelectionFromQuery } from "./portal-sele
 
 /**
  * The shape a page of records is answered in: the layout whose fields and portals it shows (the request's
- * layout, or the one `layout.response` names, data-api-server.md section 4) and the portals and rows chosen
+ * layout, or the one `layout.response` names, docs/emulator.md, "4. `layout.response`") and the portals and rows chosen
  * (section 3).
  */
 export interface RecordShape {

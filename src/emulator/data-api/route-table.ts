@@ -19,7 +19,8 @@ export const METADATA_ROUTES: readonly Route[] = [
 
 /** Every Data API endpoint, relative to `/fmi/data/{version}`. */
 export const ROUTES: readonly Route[] = [
-  // Server-level: no database in the path (data-api-server.md, section 8); /databases checks Basic credentials itself.
+  // Server-level: no database in the path (docs/emulator.md, "8. Server and database metadata"); /databases checks
+  // Basic credentials itself.
   route("GET", "productInfo", "none", productInfo),
   route("GET", "databases", "none", listDatabases),
   route("POST", "databases/:database/sessions", "basic", login, { body: ["fmDataSource"] }),

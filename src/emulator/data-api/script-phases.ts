@@ -1,5 +1,5 @@
 /**
- * Scripts on a Data API call (data-api-server.md, section 2): `script`, `script.prerequest`, `script.presort`
+ * Scripts on a Data API call (docs/emulator.md, "2. Scripts"): `script`, `script.prerequest`, `script.presort`
  * and their `.param`s, run in FileMaker's order around the call's action, with their answer keys.
  *
  * FOR HANDLERS OF CALLS THAT TAKE SCRIPT KEYS (list, get, find, create, edit, delete, duplicate): wrap the work in

@@ -17,7 +17,7 @@ const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
 /**
  * Codes real servers answer with their own HTTP status (400, 401, 404), not the 500 of FileMaker errors
- * (data-api-server.md, section 10): bad parameters 960 / 1708 / 1710, a URL naming no resource 1630.
+ * (docs/emulator.md, "10. Statuses on real servers"): bad parameters 960 / 1708 / 1710, a URL naming no resource 1630.
  */
 const HTTP_LEVEL_CODES = new Set(["1630", "1708", "1710", "960"]);
 
@@ -148,7 +148,7 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
     if (error instanceof EmulatorError && error.code === "401") touchSession(state, req, route);
     throw error;
   }
-  // Only a successful call resets the inactivity timer (data-api.md, session lifecycle).
+  // Only a successful call resets the inactivity timer (docs/emulator.md, "Sessions").
   touchSession(state, req, route);
   return { status: answer.status ?? 200, code: answer.code ?? "0", response: answer.response ?? {}, headers: answer.headers };
 }

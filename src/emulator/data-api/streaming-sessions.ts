@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
-/** The cookie real servers set on a container URL's first GET (data-api-server.md, section 11). */
+/** The cookie real servers set on a container URL's first GET (docs/emulator.md, "11. Container URLs"). */
 export const STREAMING_COOKIE = "X-FMS-Session-Key";
 
 /** Past this many keys the oldest are forgotten, so cookie-less GETs cannot grow the emulator's memory without end. */

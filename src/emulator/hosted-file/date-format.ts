@@ -15,7 +15,7 @@ import {
 } from "./stored-value.js";
 
 /**
- * `dateformats` (data-api-server.md, section 5): how one call reads and writes date and timestamp fields.
+ * `dateformats` (docs/emulator.md, "5. `dateformats`"): how one call reads and writes date and timestamp fields.
  * `0` US (the default), `1` the file's locale (the emulator's files are US), `2` ISO 8601. Time fields, and every
  * other type, are the same in all three.
  *

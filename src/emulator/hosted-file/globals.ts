@@ -3,7 +3,7 @@ import { emptyValues, type GlobalScope, type HostedDatabase, type TableData } fr
 import { encodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
 
 /**
- * Global field values (data-api-server.md, section 6). As on a hosted FileMaker file, a global field has the
+ * Global field values (docs/emulator.md, "6. Globals"). As on a hosted FileMaker file, a global field has the
  * file's value (the seed data's, or empty) until a session sets it; what a session sets, through
  * `PATCH .../globals` or by writing the field in a create, edit or upload, only that session sees, and it is
  * forgotten with the session (logout, expiry, restart).

@@ -30,9 +30,10 @@ export interface LayoutFolder {
 export type LayoutCatalogEntry = LayoutLeaf | LayoutFolder;
 
 /**
- * `GET /databases/{database}/layouts` (data-api-server.md, section 8): the layouts as servers list them, in the
- * order the descriptions were loaded. A description's `folder` puts the layout in that folder ("A/B": folder B
- * inside folder A); a folder appears where its first layout would, and holds its layouts and subfolders in order.
+ * `GET /databases/{database}/layouts` (docs/emulator.md, "8. Server and database metadata"): the layouts as servers
+ * list them, in the order the descriptions were loaded. A description's `folder` puts the layout in that folder ("A/B":
+ * folder B inside folder A); a folder appears where its first layout would, and holds its layouts and subfolders in
+ * order.
  */
 export function layoutCatalog(model: DatabaseModel): LayoutCatalogEntry[] {
   const root: LayoutCatalogEntry[] = [];

@@ -1,7 +1,7 @@
-// Schema changes to a hosted file while it runs (OData's FileMaker_Tables and FileMaker_Indexes, odata-server.md
-// section 6): tables created and deleted, fields added and deleted, field indexes set. They change the hosted file's
-// model and its tables' data in place, so both APIs see them at once; each change counts one schema generation and
-// is told to the change feed as a SCHEMA change.
+// Schema changes to a hosted file while it runs (OData's FileMaker_Tables and FileMaker_Indexes: docs/emulator.md,
+// "Schema changes"): tables created and deleted, fields added and deleted, field indexes set. They change the hosted
+// file's model and its tables' data in place, so both APIs see them at once; each change counts one schema generation
+// and is told to the change feed as a SCHEMA change.
 //
 // The file's table and field numbers (FMTID, FMFID) are stable: until the first change they follow the model (tables
 // by name, fields in declaration order); the first change freezes them, and from then on a new table takes the next
@@ -14,7 +14,10 @@ import type { DatabaseModel, LayoutField, LayoutModel, PortalModel, TableField, 
 import { uniqueKey } from "./records/record-writes.js";
 import { TableData, type ContainerStore, type HostedDatabase } from "./store.js";
 
-/** The first table's number (FMTID), as FileMaker numbers a file's first table occurrence (odata-server.md 1.3). */
+/**
+ * The first table's number (FMTID), as FileMaker numbers a file's first table occurrence (docs/emulator.md,
+ * "`$metadata`").
+ */
 export const FIRST_FMTID = 1065089;
 
 /** `FMFID:{fieldNo·2^32 + FMTID}` (1.3): exact up to 2^21 fields, far beyond any table. */
@@ -146,7 +149,7 @@ export function schemaGeneration(model: DatabaseModel): number {
 
 /**
  * How many changes to a table's definition were made while the file ran (FileMaker_Tables' `ModCount`, which a
- * webhook's SCHEMA payload carries: odata-server.md 7); a table's name keeps its count after it is deleted.
+ * webhook's SCHEMA payload carries: docs/emulator.md, "Webhooks"); a table's name keeps its count after it is deleted.
  */
 export function schemaModCount(model: DatabaseModel, table: string): number {
   return states.get(model)?.modCounts.get(table) ?? 0;

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 
 /**
- * The ways an account signs in (data-api-server.md, section 9): HTTP Basic with a name and password, OAuth (the
+ * The ways an account signs in (docs/emulator.md, "9. Other sign-ins"): HTTP Basic with a name and password, OAuth (the
  * identity provider's request id and identifier in two headers), or a FileMaker Cloud Claris ID (an FMID id token
  * in `Authorization: FMID <token>`). Each kind of account signs in only its own way, and each answers the same
  * session token as a Basic login.

@@ -62,7 +62,7 @@ export function formatWireDate(days: number): string {
 
 /**
  * "HH:MM:SS" or "HH:MM" -> seconds since midnight, or null. A 12-hour time with AM or PM ("9:15:55 PM") is read
- * too, as US input is (data-api-server.md, section 5).
+ * too, as US input is (docs/emulator.md, "5. `dateformats`").
  */
 export function parseWireTime(text: string): number | null {
   // One run of spaces before an optional AM/PM: no two adjacent \s* for a long blank run to backtrack over.

@@ -4,8 +4,8 @@ import type { DatabaseModel, LayoutModel } from "./model.js";
 /**
  * FileMaker names its value lists, and they belong to the file. A description names a field's list with
  * `valueListName`; a field that lists values without naming them gets a list named after it. The layout metadata's
- * `valueList` / `valueLists[].name`, and a sort's `sortOrder` naming a value list (data-api-server.md, section 1),
- * use this one name.
+ * `valueList` / `valueLists[].name`, and a sort's `sortOrder` naming a value list (docs/emulator.md, "1. Requests every
+ * client sends"), use this one name.
  */
 export function valueListName(wireName: string, field: { valueListName?: string | undefined }): string {
   return field.valueListName ?? `${wireName} Values`;

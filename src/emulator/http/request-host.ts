@@ -3,10 +3,10 @@ import type { IncomingMessage } from "node:http";
 
 /**
  * The base URL a client used to reach the emulator, from its `Host` header, as real servers build container URLs
- * from the host the client used (data-api-server.md, section 11). Only a syntactically valid `host[:port]` is taken
- * (a DNS name or IPv4 address, or a bracketed IPv6 address, and a port 1-65535); anything else (a path, a user,
- * spaces, several colons, an empty header) falls back to the address the emulator is bound to, so that a forged
- * Host header cannot put anything but a host name into an answer.
+ * from the host the client used (docs/emulator.md, "11. Container URLs"). Only a syntactically valid `host[:port]` is
+ * taken (a DNS name or IPv4 address, or a bracketed IPv6 address, and a port 1-65535); anything else (a path, a user,
+ * spaces, several colons, an empty header) falls back to the address the emulator is bound to, so that a forged Host
+ * header cannot put anything but a host name into an answer.
  */
 export function requestBaseUrl(req: IncomingMessage, bindUrl: string): string {
   const host = validHost(req.headers.host);

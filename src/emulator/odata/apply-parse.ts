@@ -1,6 +1,6 @@
-// `$apply` text (odata-server.md 2.9; OData Data Aggregation 4.0, the transformations Claris documents) to a list of
-// transformations. One recursive-descent pass over the text; the expressions inside `filter(…)`, `compute(…)` and
-// `aggregate(…)` are found by one scan to their closing `,` or `)` and handed to the `$filter` parser, so every
+// `$apply` text (docs/emulator.md, "`$apply`"; OData Data Aggregation 4.0, the transformations Claris documents) to a
+// list of transformations. One recursive-descent pass over the text; the expressions inside `filter(…)`, `compute(…)`
+// and `aggregate(…)` are found by one scan to their closing `,` or `)` and handed to the `$filter` parser, so every
 // character is read a bounded number of times. Nesting (`groupby` inside `concat` inside …), the number of
 // transformations and the length of every list are capped: past a cap is -1002, never a deep stack.
 

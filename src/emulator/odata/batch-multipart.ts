@@ -1,4 +1,4 @@
-// multipart/mixed framing for `$batch` (/work/shared/odata-server.md section 4; RFC 2046 5.1), shared by the request
+// multipart/mixed framing for `$batch` (docs/emulator.md, "`$batch`"; RFC 2046 5.1), shared by the request
 // parser, the response parser and the writers. The text is the body decoded as latin1, so one character is one byte
 // and Content-Length counts characters. CRLF is the contract's line ending; a bare LF is accepted too (choice: clients
 // assembled by hand send LF), also mixed.

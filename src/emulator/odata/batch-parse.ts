@@ -1,4 +1,4 @@
-// Parses a `$batch` request body (/work/shared/odata-server.md section 4) into requests and changesets, and a
+// Parses a `$batch` request body (docs/emulator.md, "`$batch`") into requests and changesets, and a
 // `$batch` response body (what batch-write.ts writes) back into responses. Envelope errors are ODataError:
 // -1014 not multipart, -1015 bad body (413 when too large), -1000 a service root other than `/fmi/odata/v4` inside a
 // part, -1032 another database inside a part, -1002 a `$<Content-ID>` reference (not supported, CL).

@@ -1,4 +1,4 @@
-// Serves `POST /fmi/odata/v4/{db}/$batch` (/work/shared/odata-server.md section 4): the body is parsed whole
+// Serves `POST /fmi/odata/v4/{db}/$batch` (docs/emulator.md, "`$batch`"): the body is parsed whole
 // (batch-parse.ts: -1014 not multipart, -1015 bad body or too many parts, -1000 another service root inside, -1032
 // another database inside, -1002 a `$<Content-ID>` reference), then every part is answered by the same dispatch as a
 // top-level request (odata-api.ts `answer`, passed in), signed in once for the whole batch, and the answers are

@@ -1,4 +1,4 @@
-// Writes `$batch` bodies (/work/shared/odata-server.md section 4): the response the emulator answers (200,
+// Writes `$batch` bodies (docs/emulator.md, "`$batch`"): the response the emulator answers (200,
 // `multipart/mixed; boundary=…`; each part `Content-Type: application/http`, blank, `HTTP/1.1 <status> <reason>`,
 // headers, blank, body; a changeset as a nested multipart with its own boundary), and, for tests and clients, a
 // request. CRLF line endings; `Content-Length` is added to every part with a body that lacks one.

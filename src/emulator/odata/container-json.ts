@@ -1,8 +1,8 @@
-// Containers in a JSON write body (odata-server.md 3.3, "Base64 in JSON"): `"Photo":"<base64>"`, with the flat
-// `Photo@com.filemaker.odata.Filename` and `Photo@com.filemaker.odata.ContentType` keys beside it, in POST and PATCH.
-// entity-write.ts decodes every other field; it hands containers and their annotations here. The file goes into the
-// hosted file's ContainerStore when the body is decoded, before the write: if the write fails, no field holds it and
-// the store drops it (store.ts), so a refused write leaves nothing behind.
+// Containers in a JSON write body (docs/emulator.md, "Containers and scripts", "Base64 in JSON"): `"Photo":"<base64>"`,
+// with the flat `Photo@com.filemaker.odata.Filename` and `Photo@com.filemaker.odata.ContentType` keys beside it, in
+// POST and PATCH. entity-write.ts decodes every other field; it hands containers and their annotations here. The file
+// goes into the hosted file's ContainerStore when the body is decoded, before the write: if the write fails, no field
+// holds it and the store drops it (store.ts), so a refused write leaves nothing behind.
 
 import type { TableField } from "../hosted-file/model.js";
 import type { FieldChange } from "../hosted-file/records/record-writes.js";

@@ -1,6 +1,6 @@
-// What OData's container writes and reads need to know of a file (odata-server.md 3.3): its media type from its
-// first bytes, its name from a `Content-Disposition` header (RFC 6266, `filename*` per RFC 5987), the name a file
-// sent without one gets, and strict base64. Pure: every refusal is an ODataError naming what was wrong.
+// What OData's container writes and reads need to know of a file (docs/emulator.md, "Containers and scripts"): its
+// media type from its first bytes, its name from a `Content-Disposition` header (RFC 6266, `filename*` per RFC 5987),
+// the name a file sent without one gets, and strict base64. Pure: every refusal is an ODataError naming what was wrong.
 
 import { ODataError, quoted } from "./odata-error.js";
 

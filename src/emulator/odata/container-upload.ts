@@ -1,7 +1,7 @@
-// Containers by their own URL (odata-server.md 3.3): the binary upload `PATCH T(k)/Field` (or `T(k)/Field/$value`),
-// whose body is the file's bytes, and the download `GET T(k)/Field/$value`. Both go through the hosted file: the
-// upload through writeTableContainer, the write the Data API's upload makes (one modId bump, the ContainerStore both
-// APIs read), so the Data API's container URL serves the file at once, and the other way round.
+// Containers by their own URL (docs/emulator.md, "Containers and scripts"): the binary upload `PATCH T(k)/Field` (or
+// `T(k)/Field/$value`), whose body is the file's bytes, and the download `GET T(k)/Field/$value`. Both go through the
+// hosted file: the upload through writeTableContainer, the write the Data API's upload makes (one modId bump, the
+// ContainerStore both APIs read), so the Data API's container URL serves the file at once, and the other way round.
 // Takes plain values (no IncomingMessage), so a `$batch` part can be answered by it too.
 
 import type { EmulatorClock } from "../hosted-file/clock.js";

@@ -1,4 +1,4 @@
-// `GET /db/$crossjoin(a,b[,…])` (odata-server.md 2.9, PKX, live): the cartesian product of the sets' records, one
+// `GET /db/$crossjoin(a,b[,…])` (docs/emulator.md, "`$crossjoin`"): the cartesian product of the sets' records, one
 // row per combination: `a@navigationLink`, `b@navigationLink`, … then every field of every set merged flat (a later
 // set's value wins on a name they share), or only the expanded set's fields with `$expand=a`. `$filter` works only on
 // the expanded set (`a/x eq 1`). The product is never built: row i of the page is decoded from its index (the last

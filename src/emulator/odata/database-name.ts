@@ -1,6 +1,7 @@
-// The one rule naming a hosted file from a URL's `{db}` segment (odata-server.md 1.1), used by every path kind:
-// the name as given, else without `.fmp12` (PKM requested `WebData.fmp12`; @proofkit/fmodata adds it on webhook
-// calls). What comes after the lookup (webhook registry, batch parts, answers' URLs) uses the hosted name it returns.
+// The one rule naming a hosted file from a URL's `{db}` segment (docs/emulator.md, "Third-party clients"), used by
+// every path kind: the name as given, else without `.fmp12` (PKM requested `WebData.fmp12`; @proofkit/fmodata adds it
+// on webhook calls). What comes after the lookup (webhook registry, batch parts, answers' URLs) uses the hosted name it
+// returns.
 
 import type { HostedDatabase } from "../hosted-file/store.js";
 import { incorrectServiceRoot } from "./odata-error.js";

@@ -1,4 +1,4 @@
-// The OData read path over the hosted file (odata-server.md 2.3-2.6, 2.10): a collection with `$select`, `$filter`,
+// The OData read path over the hosted file (docs/emulator.md, "Reads"): a collection with `$select`, `$filter`,
 // `$orderby`, `$top`, `$skip`, `$count`, paging; `/$count`; one record by key; one field; its raw `$value`.
 // Bodies are built here; odata-api.ts authenticates, picks the annotation form and writes them.
 

@@ -1,4 +1,4 @@
-// The OData write path over the hosted file (odata-server.md 3.1, 3.2): create, update (PATCH/PUT) and delete by
+// The OData write path over the hosted file (docs/emulator.md, "Writes"): create, update (PATCH/PUT) and delete by
 // key or by `$filter`. Bodies are decoded per 1.4 into the hosted file's stored form, then written through the
 // hosted file's own record writes (records/record-writes.ts: auto-enter, validation, unique, modId bump;
 // cascade.ts), the ones the Data API uses, so the two APIs write one hosted file. Each write is one synchronous

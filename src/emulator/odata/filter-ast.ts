@@ -4,7 +4,7 @@
 export type ComparisonOperator = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
 export type ArithmeticOperator = "add" | "sub" | "mul" | "div" | "mod";
 
-/** The Edm types of odata-server.md 1.4: the types a field can have and `cast` can name. */
+/** The Edm types a field can have and `cast` can name (docs/emulator.md, "`$metadata`"). */
 export type EdmType =
   "Edm.String" | "Edm.Decimal" | "Edm.Date" | "Edm.TimeOfDay" | "Edm.DateTimeOffset" | "Edm.Binary" | "Edm.Stream";
 

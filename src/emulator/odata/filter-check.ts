@@ -1,6 +1,6 @@
 // The semantic check of a parsed `$filter` against a table: every name resolved (unknown → 8309 "The field named
 // 'X' does not exist in a specified table (9)"), every operator and function given operands of types it takes
-// (otherwise 8309 "incompatible data types", odata-server.md 9). The result is a tree the evaluator compiles once.
+// (otherwise 8309 "incompatible data types"). The result is a tree the evaluator compiles once.
 
 import type { ArithmeticOperator, ComparisonOperator, EdmType, FilterNode, FunctionName } from "./filter-ast.js";
 import { incompatibleTypes, unknownField } from "./filter-error.js";

@@ -1,5 +1,5 @@
 // The errors a `$filter` raises beyond the URL's own -1002 (odata-error.ts): 8309, a name or type the server could
-// not resolve (odata-server.md section 9).
+// not resolve (docs/emulator.md, "`$filter`: what it accepts and the choices it makes").
 import { ODataError, quoted } from "./odata-error.js";
 
 export const unknownField = (name: string) =>

@@ -3,9 +3,9 @@
 // comparison (`not a eq 1` is `not (a eq 1)`): FileMaker has no boolean fields, so OData's tighter `not` could
 // never type-check there.
 //
-// Error texts follow the server (odata-server.md 2.7, 9): a token where an operator was expected is a "syntax
-// error" quoted with its blanks (`' in '`, `' eq '`); a token where an operand was expected, or the end of the text,
-// is a "parse failure" quoted bare (`'ID'`, `')'`).
+// Error texts follow the server (docs/emulator.md, "`$filter`: what it accepts and the choices it makes"): a token
+// where an operator was expected is a "syntax error" quoted with its blanks (`' in '`, `' eq '`); a token where an
+// operand was expected, or the end of the text, is a "parse failure" quoted bare (`'ID'`, `')'`).
 
 import {
   CAST_TARGETS,
@@ -20,7 +20,7 @@ import {
 import { parseFailure, syntaxError } from "./odata-error.js";
 import { FilterLexer, type FilterMeter, type Token } from "./filter-lexer.js";
 
-/** The URL length cap the contract chooses (odata-server.md 10): no filter is longer. */
+/** The URL length cap the contract chooses (docs/emulator.md, "Hostile input"): no filter is longer. */
 export const MAX_FILTER_LENGTH = 8192;
 /** Nesting of parentheses, `not`, `-`, calls and operator chains; deeper is -1002, never a stack overflow. */
 export const MAX_FILTER_DEPTH = 100;

@@ -119,7 +119,7 @@ export function formatTimeOfDay(ms: number): string {
   return `${pad(Math.floor(seconds / 3600), 2)}:${pad(Math.floor(seconds / 60) % 60, 2)}:${pad(seconds % 60, 2)}`;
 }
 
-/** As the OData API writes timestamps: no milliseconds, `Z` (odata-server.md 1.4). */
+/** As the OData API writes timestamps: no milliseconds, `Z` (docs/emulator.md, "Reads"). */
 export const formatTimestamp = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
-// `$metadata` as JSON CSDL (odata-server.md 1.6): the same model as the XML form, FileMaker's shape (terms of its own
-// vocabulary short, `@FieldID`; the schema keyed by the database; entity sets beside the entity types).
+// `$metadata` as JSON CSDL (docs/emulator.md, "`$metadata`"): the same model as the XML form, FileMaker's shape (terms
+// of its own vocabulary short, `@FieldID`; the schema keyed by the database; entity sets beside the entity types).
 
 import type { ODataEntityType, ODataModel, ODataProperty } from "./metadata-model.js";
 import { FILTER_FUNCTIONS, SUPPORTED_FORMATS } from "./metadata-xml.js";

@@ -1,4 +1,4 @@
-// The OData view of one hosted database (odata-server.md 1.3-1.4): an entity type per table occurrence, its
+// The OData view of one hosted database (docs/emulator.md, "`$metadata`"): an entity type per table occurrence, its
 // properties with Edm types, key, annotations and FMTID/FMFID numbers, and its navigation properties. Built from the
 // hosted file's model (tables from the layouts' fields and portal relations, and from table descriptions, whose ids,
 // key, comments and relations it states as described); `$metadata` (CSDL XML and JSON) and the service document are

@@ -1,4 +1,4 @@
-// `$metadata` as CSDL XML, in the shape of a real FileMaker Server's (odata-server.md 1.3 and the 1.5 sample).
+// `$metadata` as CSDL XML, in the shape of a real FileMaker Server's (docs/emulator.md, "`$metadata`").
 
 import { FM_TERMS, type ODataEntityType, type ODataModel, type ODataProperty } from "./metadata-model.js";
 

@@ -1,10 +1,10 @@
-// `Nav/Field` in `$select` and `$orderby` (odata-server.md 2.6: "`$select=Nav/Field` nests", CL/query-option-select).
-// Choices (the contract shows no answer): `$select=Notes/Text` nests as `$expand=Notes($select=Text)` does: the
-// record gets the navigation's array of related rows, each holding only the selected fields (merged into an
-// `$expand` of the same navigation when the request has one). `$orderby=Notes/Text` sorts by the first related
-// record's value (creation order), as FileMaker sorts by a related field; no related record sorts as empty.
-// Paths may go through several navigations (`Notes/Contacts/Name`); every name is checked: an unknown one is 400
-// 8309 naming the path as written.
+// `Nav/Field` in `$select` and `$orderby` (docs/emulator.md, "Navigation paths: `Nav/Field` in `$select` and
+// `$orderby`"). Choices (the contract shows no answer): `$select=Notes/Text` nests as `$expand=Notes($select=Text)`
+// does: the record gets the navigation's array of related rows, each holding only the selected fields (merged into an
+// `$expand` of the same navigation when the request has one). `$orderby=Notes/Text` sorts by the first related record's
+// value (creation order), as FileMaker sorts by a related field; no related record sorts as empty. Paths may go through
+// several navigations (`Notes/Contacts/Name`); every name is checked: an unknown one is 400 8309 naming the path as
+// written.
 
 import type { StoredRecord, TableData } from "../hosted-file/store.js";
 import type { HostedDatabase } from "../hosted-file/store.js";

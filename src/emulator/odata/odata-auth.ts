@@ -1,4 +1,4 @@
-// Who may read and write through OData (odata-server.md, section 8): every request carries its own credential, as
+// Who may read and write through OData (docs/emulator.md, "Sign-ins"): every request carries its own credential, as
 // OData has no session. Three are served: HTTP Basic (FileMaker Server), a Claris ID token (`Authorization: FMID`,
 // FileMaker Cloud) and a proxy's static API key (`Authorization: Bearer dk_…` under the key's path prefix, OttoFMS).
 

@@ -1,6 +1,6 @@
 // The typed error of the OData API's parsers and checks (url-*, query-options*, batch-*, filter-*): the HTTP status
-// and the FileMaker OData error code and message, exactly as odata-server.md section 9 shows them. They throw only
-// this; the emulator answers it as {"error":{"code":…,"message":…}} with `status`.
+// and the FileMaker OData error code and message (docs/emulator.md, "Requests: paths, query options, `Prefer`,
+// `$batch`"). They throw only this; the emulator answers it as {"error":{"code":…,"message":…}} with `status`.
 
 /** How far an offending text is quoted in a message: hostile input must not come back as a megabyte of error. */
 const QUOTED_TEXT_LIMIT = 100;

@@ -1,4 +1,4 @@
-// The `Prefer` request header (/work/shared/odata-server.md 2.1, 2.5, 2.10, 3.1, 4) as a typed object. Preferences
+// The `Prefer` request header (docs/emulator.md, "`Prefer`") as a typed object. Preferences
 // are hints (RFC 7240): an unknown one, or a known one with a value that does not fit, is ignored and listed in
 // `ignored`; parsing never throws. Several values come comma-joined in one header, or as several headers (PKS).
 // OData 4.01: `odata.`-prefixed and unprefixed names are both accepted, in any case (2.1).

@@ -1,4 +1,4 @@
-// The query string of an OData request (/work/shared/odata-server.md 2.5, 2.6, 2.8, 2.9, 10) as a typed object.
+// The query string of an OData request (docs/emulator.md, "Query options") as a typed object.
 // Encoding rules are checked on the raw text, as real servers enforce them (2.8), then each value is decoded once.
 // `$filter` (top level and inside `$expand(...)`) and `$apply` are kept as decoded text: filter-*.ts parses `$filter`.
 // Every pass is linear in the text it reads; nested `$expand` levels re-read their own text, at most MAX_EXPAND_DEPTH

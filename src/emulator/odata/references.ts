@@ -1,5 +1,5 @@
-// References (odata-server.md 3.2 "References"): `T(k)/Nav/$ref`. A FileMaker relationship is a match field, so a
-// reference is the child record's match field holding the parent's value: adding one writes it, removing one empties
+// References (docs/emulator.md, "References (`$ref`)"): `T(k)/Nav/$ref`. A FileMaker relationship is a match field, so
+// a reference is the child record's match field holding the parent's value: adding one writes it, removing one empties
 // it, through the hosted file's record writes (validation, modId, the change feed; the Data API sees it at once).
 // Choices (UNCONFIRMED or silent in the contract; docs/emulator.md "References ($ref)"):
 // - GET `T(k)/Nav/$ref` lists the related records' ids, as OData 4.0 does (`#Collection($ref)`, `[{"@id": …}]`).

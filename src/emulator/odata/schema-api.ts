@@ -1,6 +1,6 @@
-// Schema changes through OData (odata-server.md section 6): `FileMaker_Tables` creates and deletes tables and adds
-// and deletes fields, `FileMaker_Indexes` sets and drops field indexes; and `$schemaversion` (2.9), checked against
-// the SchemaVersion `$metadata` states. Requests are read and checked here, then applied by the hosted file
+// Schema changes through OData (docs/emulator.md, "Schema changes"): `FileMaker_Tables` creates and deletes tables and
+// adds and deletes fields, `FileMaker_Indexes` sets and drops field indexes; and `$schemaversion` (2.9), checked
+// against the SchemaVersion `$metadata` states. Requests are read and checked here, then applied by the hosted file
 // (hosted-file/schema-changes.ts), which both APIs read, so a new table is at once an entity set and a dropped field
 // gone from the Data API's layouts. Takes plain values (no IncomingMessage), so a `$batch` part can call it.
 

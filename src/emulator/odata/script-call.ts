@@ -1,8 +1,8 @@
-// `POST /db/Script.X` (odata-server.md 5): runs one script, the same JavaScript handler the Data API runs
-// (hosted-file/scripts: the catalog finds it, script-run.ts runs it), and answers
+// `POST /db/Script.X` (docs/emulator.md, "Containers and scripts"): runs one script, the same JavaScript handler the
+// Data API runs (hosted-file/scripts: the catalog finds it, script-run.ts runs it), and answers
 // `{"scriptResult":{"code":0,"resultParameter":"…"}}`. The scoped forms `/db/T/Script.X` and `/db/T(k)/Script.X`
-// (FSP/06 only, UNCONFIRMED) run it with the table's records, or the one record, as its found set.
-// Takes plain values (no IncomingMessage), so a `$batch` part can be answered by it too.
+// (FSP/06 only, UNCONFIRMED) run it with the table's records, or the one record, as its found set. Takes plain values
+// (no IncomingMessage), so a `$batch` part can be answered by it too.
 
 import type { EmulatorClock } from "../hosted-file/clock.js";
 import type { ViewContext } from "../hosted-file/layout-view/record-view-types.js";

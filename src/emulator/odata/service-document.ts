@@ -1,5 +1,5 @@
-// The discovery documents (odata-server.md 1.2): the service document of a database (`GET /{db}`: its entity sets)
-// and the service root's list of databases (`GET /fmi/odata/v4`).
+// The discovery documents (docs/emulator.md, "Reads", "Discovery"): the service document of a database (`GET /{db}`:
+// its entity sets) and the service root's list of databases (`GET /fmi/odata/v4`).
 
 import type { DatabaseModel } from "../hosted-file/model.js";
 import { odataModel, type ODataModel } from "./metadata-model.js";

@@ -1,7 +1,8 @@
-// `Prefer: fmodata.basic-timestamp` and `fmodata.gmtoffset` (odata-server.md 2.1, 2.10): how timestamp values are
-// written in answers. Their formats are UNCONFIRMED; the contract's choices: `"2025-10-31 11:13:13"` (FileMaker's
-// timestamp, not Zulu) and `"…+HH:MM"` (the server's GMT difference in place of `Z`). The server's zone is UTC
-// (2.7's choice), so the difference is always `+00:00`. Both at once (choice): `"2025-10-31 11:13:13+00:00"`.
+// `Prefer: fmodata.basic-timestamp` and `fmodata.gmtoffset` (docs/emulator.md, "Timestamps: `basic-timestamp`,
+// `gmtoffset`"): how timestamp values are written in answers. Their formats are UNCONFIRMED; the contract's choices:
+// `"2025-10-31 11:13:13"` (FileMaker's timestamp, not Zulu) and `"…+HH:MM"` (the server's GMT difference in place of
+// `Z`). The server's zone is UTC (2.7's choice), so the difference is always `+00:00`. Both at once (choice):
+// `"2025-10-31 11:13:13+00:00"`.
 
 import type { TableField } from "../hosted-file/model.js";
 import type { Preferences } from "./query-options-prefer.js";

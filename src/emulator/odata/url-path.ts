@@ -1,4 +1,4 @@
-// The path of an OData request after `/fmi/odata/v4` (/work/shared/odata-server.md 1.1, 2.4, 2.8, 2.9, 5, 6, 7), as a
+// The path of an OData request after `/fmi/odata/v4` (docs/emulator.md, "Paths (after `/fmi/odata/v4`)"), as a
 // discriminated union. Pure: whether a table, field, script or webhook exists is the caller's job; this names them.
 // The path is percent-decoded once (2.8's choice), then split at `/` outside quoted keys and parentheses.
 

@@ -1,5 +1,5 @@
-// The bodies of `Webhook.Add` and `Webhook.Invoke` (odata-server.md section 7), checked key by key before anything is
-// registered: every value's type, every string's length, the headers' names and values, and where the webhook may
+// The bodies of `Webhook.Add` and `Webhook.Invoke` (docs/emulator.md, "Webhooks"), checked key by key before anything
+// is registered: every value's type, every string's length, the headers' names and values, and where the webhook may
 // POST (loopback unless the emulator allows more). Every refusal is 400 -1002 naming the key (choice).
 
 import { isIPv6 } from "node:net";

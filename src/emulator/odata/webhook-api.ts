@@ -1,4 +1,4 @@
-// The webhook paths (odata-server.md section 7): `Webhook.Add`, `Webhook.GetAll`, `Webhook.Get(n)`,
+// The webhook paths (docs/emulator.md, "Webhooks"): `Webhook.Add`, `Webhook.GetAll`, `Webhook.Get(n)`,
 // `Webhook.Delete(n)`, `Webhook.Invoke(n)`, answered from plain values (so a `$batch` part can be answered too).
 
 import type { HostedDatabase } from "../hosted-file/store.js";

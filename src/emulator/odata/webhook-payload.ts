@@ -1,4 +1,4 @@
-// What a webhook POSTs (odata-server.md section 7, DSC): the changed records as a collection read with the webhook's
+// What a webhook POSTs (docs/emulator.md, "Webhooks"): the changed records as a collection read with the webhook's
 // `select` and `filter` (the read path's own `$select`/`$filter`, entity-read.ts), its `queryHeaders` applied; URLs
 // relative with no leading `/`; `@odata.`-prefixed annotations; each record's keys in alphabetical (code unit) order.
 // A DELETE carries only the ROWIDs (the records are gone: choice); a SCHEMA change one FileMaker_Tables row.

@@ -3,9 +3,9 @@ import type { ObjectTypeMember } from "../print.js";
 import { docText, propertyKey, stringLiteral } from "../text.js";
 
 /**
- * The TypeScript type of a field as read, DESIGN.md's table: what `<Name>Fields` says of each field. (The runtime
- * derives the other shapes, such as what create and edit take, from the definition: `ReadValue` and `InputValue`
- * in src/runtime/definition.ts, which must agree with `readType`.)
+ * The TypeScript type of a field as read (docs/reading-and-writing.md, "Value types"): what `<Name>Fields` says of
+ * each field. (The runtime derives the other shapes, such as what create and edit take, from the definition:
+ * `ReadValue` and `InputValue` in src/runtime/definition.ts, which must agree with `readType`.)
  *
  * | type | read |
  * |---|---|

@@ -1,6 +1,6 @@
 /**
- * The public shape of `@fmgen/runtime/odata`: the client of one database and the client of one table, as DESIGN.md
- * ("Runtime: `@fmgen/runtime/odata`") names them. The entries (index.ts on Node, fetch.ts elsewhere) implement these.
+ * The public shape of `@fmgen/runtime/odata`: the client of one database and the client of one table
+ * (docs/odata.md, "3. The client"). The entries (index.ts on Node, fetch.ts elsewhere) implement these.
  */
 import type { RetryPolicy } from "../retry.js";
 import type { AnyTable, ContainerNameOf, ExpandOf, FieldNameOf, FilterOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";

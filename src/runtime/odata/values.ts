@@ -1,9 +1,10 @@
 /**
- * Values between OData's JSON and the app: the app sees exactly the Data API runtime's TypeScript values (DESIGN.md,
- * "Wire values and TypeScript values"): text a string ("" when empty), number a number or null, date "YYYY-MM-DD",
- * time "HH:MM:SS", timestamp "YYYY-MM-DDTHH:MM:SS" (local, no zone; OData writes it with "Z", the server's zone),
- * each null when empty; a repeating field a tuple of its repetitions; a container, when a `select` names it, the
- * server's string (its bytes in base64) or null (containers are written by `upload` and read by `download`).
+ * Values between OData's JSON and the app: the app sees exactly the Data API runtime's TypeScript values
+ * (docs/odata.md, "Values"; docs/reading-and-writing.md, "Value types"): text a string ("" when empty), number a number
+ * or null, date "YYYY-MM-DD", time "HH:MM:SS", timestamp "YYYY-MM-DDTHH:MM:SS" (local, no zone; OData writes it with
+ * "Z", the server's zone), each null when empty; a repeating field a tuple of its repetitions; a container, when a
+ * `select` names it, the server's string (its bytes in base64) or null (containers are written by `upload` and read by
+ * `download`).
  *
  * Numbers: the client does not ask for `IEEE754Compatible=true`. The app's value is a JavaScript number either way, and
  * a JSON number is already the shortest text of that double, so strings would cost decoding and gain nothing; numeric

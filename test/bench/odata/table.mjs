@@ -1,6 +1,6 @@
 // The OData benchmark's table: one described table of 20 fields (every kind but container; a text key auto-entered
 // as a UUID, FileMaker's usual primary key: @proofkit/fmodata writes every key quoted, `T('7')`, so a numeric key
-// would be a call it cannot make: 400 8309 on FileMaker Server, odata-server.md 2.4),
+// would be a call it cannot make: 400 8309 on FileMaker Server: docs/emulator.md, "Reads", "Keys"),
 // its seeded rows (deterministic: the emulator's PRNG), and the same table as fmgen's runtime takes it (the spec a
 // generated module would pass to defineTable). Used by test/bench/odata.bench.mjs only.
 import { seededRandom } from "../support.mjs";

@@ -14,7 +14,8 @@ import {
   type HttpResult,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "Authentication": one test per numbered rule. Tests move the clock, so each logs in itself.
+// Signing in (docs/emulator.md, "Sessions" and "Codes beyond the wire contract"): one test per rule. Tests move the
+// clock, so each logs in itself.
 
 const MINUTE = 60_000;
 

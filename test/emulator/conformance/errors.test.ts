@@ -14,8 +14,8 @@ import {
   type HttpResult,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "Errors": one test per row, asserting the exact HTTP status and messages[0].code.
-// The 952 row moves the emulator clock, so every test logs in for itself.
+// The error codes (docs/emulator.md, "Codes beyond the wire contract"): one test per row, asserting the exact HTTP
+// status and messages[0].code. The 952 row moves the emulator clock, so every test logs in for itself.
 
 let emu: Emulator;
 let api: DataApi;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, DB, expectError, expectOk, INVOICES } from "../../support/data-api-http.js";
 
-// data-api.md, "Find records". This file only reads, so the seed stays as it is:
+// Finding records (docs/emulator.md, "Find semantics"). This file only reads, so the seed stays as it is:
 //   1 Ada Lovelace      Active    36  12/10/1815
 //   2 Grace Hopper      Inactive  85  12/09/1906
 //   3 Alan Turing       Active    41  06/23/1912

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { conformanceSeed, startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, expectError, expectOk, INVOICES } from "../../support/data-api-http.js";
 
-// data-api.md, "Limits": one test per row. The seed gets 247 extra invoices (250 in all) so that the
-// default limits of 100 are visible. Tests that move the clock log in for themselves.
+// docs/emulator.md, "The base Data API", limits: one test per limit. The seed gets 247 extra invoices (250 in all) so
+// that the default limits of 100 are visible. Tests that move the clock log in for themselves.
 
 const MINUTE = 60_000;
 const INVOICE_COUNT = 250;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, NOTES, p } from "../../support/data-api-http.js";
 
-// Layout metadata in FileMaker Server's own shape (DESIGN.md, "Emulator"):
+// Layout metadata in FileMaker Server's own shape (docs/emulator.md, "Layout metadata"):
 //   GET /databases/{db}/layouts           -> response.layouts[] with name
 //   GET /databases/{db}/layouts/{layout}  -> response.fieldMetaData[], portalMetaData{}, valueLists[]
 

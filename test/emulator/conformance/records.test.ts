@@ -12,7 +12,7 @@ import {
   wireTimestampToMs,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "Endpoints": list, get, create, edit and delete records, with the validation the
+// List, get, create, edit and delete records (docs/reading-and-writing.md), with the validation the
 // emulator applies (docs/emulator.md). Tests that change data work on records they create themselves;
 // seeded records 1..5 of Contacts and 1..3 of Invoices are only read, so no test depends on another.
 

@@ -13,8 +13,8 @@ import {
   WIRE_TIMESTAMP,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "Resources and their fields" (Envelope, Message, Record, DataInfo, path parameters) and
-// DESIGN.md, "Wire values". Changing tests work on records they create themselves.
+// docs/emulator.md, "The base Data API": the envelope, messages, records, dataInfo, path parameters and
+// values on the wire. Changing tests work on records they create themselves.
 
 let emu: Emulator;
 let api: DataApi;
@@ -55,7 +55,7 @@ describe("Envelope and Message", () => {
 });
 
 describe("Record and wire values", () => {
-  it("Wire values: a seeded record reads back exactly as DESIGN.md's table says", async () => {
+  it("Wire values: a seeded record reads back exactly as the wire values say", async () => {
     const record = await api.getOk(token, CONTACTS, "1");
     expect(record.recordId).toBe("1");
     expect(record.modId).toBe("0");

@@ -11,7 +11,7 @@ import {
   USER,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "States and transitions" (session lifecycle), "Login" and "Logout".
+// The session lifecycle, login and logout (docs/emulator.md, "Sessions").
 // Tests here move the emulator clock, so every test logs in for itself and keeps no token across tests.
 
 const MINUTE = 60_000;

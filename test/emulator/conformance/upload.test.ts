@@ -12,7 +12,8 @@ import {
   type HttpResult,
 } from "../../support/data-api-http.js";
 
-// data-api.md, "Upload to container field". Every test uploads into a record it creates itself.
+// Uploads to a container field (docs/emulator.md, "Container bytes"). Every test uploads into a record it creates
+// itself.
 
 let emu: Emulator;
 let api: DataApi;
@@ -39,7 +40,7 @@ async function newContact(): Promise<string> {
 }
 
 async function fetchBytes(url: string): Promise<{ status: number; type: string | null; bytes: Uint8Array }> {
-  // The container URL's cookie dance (302, then the file) is data-api-server.md section 11.
+  // The container URL's cookie dance (302, then the file) is docs/emulator.md, "11. Container URLs".
   const res = await downloadContainer(url);
   return { status: res.status, type: res.headers.get("content-type"), bytes: new Uint8Array(await res.arrayBuffer()) };
 }

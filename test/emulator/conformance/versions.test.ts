@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONTACTS, DataApi, DB, expectError, expectOk, p, PASSWORD, rawRequest, USER } from "../../support/data-api-http.js";
 
-// data-api.md, "Versioning": the version segment of {base_url} is v1, v2 or vLatest.
+// docs/emulator.md, "The base Data API", paths: the version segment of {base_url} is v1, v2 or vLatest.
 
 let emu: Emulator;
 let api: DataApi;

@@ -3,7 +3,7 @@ import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { rawHttp } from "../../support/raw-http.js";
 import { auth, DB, expectODataError, get, send as sendTo, startOffice, type Answer } from "./serve-support.js";
 
-// OData's sign-ins beyond Basic (odata-server.md, section 8; docs/emulator.md "The OData API", "Auth"): a Claris ID
+// OData's sign-ins beyond Basic (docs/emulator.md, "Sign-ins"): a Claris ID
 // token (`Authorization: FMID`), a proxy's API key (`Authorization: Bearer`) without a prefix and under one
 // (`/otto/fmi/odata/v4`), and what is no OData credential (a Data API session token, OAuth headers).
 

@@ -4,7 +4,7 @@ import { headerValue } from "../../../src/emulator/odata/batch-parse.js";
 import { batch, changeset, expectPartError, json, partJson, postBatch, S, single } from "./batch-support.js";
 import { auth, DB, expectODataError, get, startOffice } from "./serve-support.js";
 
-// `$batch` served over loopback HTTP (odata-server.md section 4; docs/emulator.md "$batch"): every part answered
+// `$batch` served over loopback HTTP (docs/emulator.md, "`$batch`"): every part answered
 // by the dispatch a top-level request goes through, changesets atomic, stop at the first failure unless
 // `Prefer: odata.continue-on-error`, and the envelope errors.
 

@@ -13,7 +13,7 @@ const readable = (items: BatchItem[]): unknown =>
     i.kind === "request" ? { ...i, request: { ...i.request, body: utf8(i.request.body) } } : { ...i, requests: i.requests.map((r) => ({ ...r, body: utf8(r.body) })) },
   );
 
-// The request of odata-server.md section 4, verbatim.
+// A `$batch` request in the wire contract's own framing (docs/emulator.md, "`$batch`").
 const CONTRACT_EXAMPLE = `--batch_X
 Content-Type: application/http
 Content-Transfer-Encoding: binary
@@ -60,7 +60,7 @@ const CONTRACT_PARSED = [
 
 const one = (requestLine: string, extra = ""): string => crlf(`--batch_X\nContent-Type: application/http\nContent-Transfer-Encoding: binary\n\n${requestLine}\n${extra}\n\n--batch_X--\n`);
 
-describe("$batch requests (odata-server.md section 4)", () => {
+describe("$batch requests (section 4)", () => {
   it("parses the contract's example with CRLF, with LF, and with the outer name DB.fmp12", () => {
     expect(readable(parseBatchRequest(crlf(CONTRACT_EXAMPLE), { contentType: CT, db: "DB" }))).toEqual(CONTRACT_PARSED);
     expect(readable(parseBatchRequest(CONTRACT_EXAMPLE, { contentType: CT, db: "DB" }))).toEqual(CONTRACT_PARSED);

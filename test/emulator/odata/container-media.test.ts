@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { attachmentDisposition, decodeBase64, dispositionFilename, sniffMediaType, untitled } from "../../../src/emulator/odata/container-media.js";
 import { expectODataError } from "./odata-errors.js";
 
-// The pure parts of OData's containers (odata-server.md 3.3): magic bytes, Content-Disposition names (RFC 6266,
-// RFC 5987), default names, strict base64.
+// The pure parts of OData's containers (docs/emulator.md, "Containers and scripts"): magic bytes, Content-Disposition
+// names (RFC 6266, RFC 5987), default names, strict base64.
 
 const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? Array.from(p, (c) => c.charCodeAt(0)) : p)));
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { auth, DB, expectODataError, get, startOffice } from "./serve-support.js";
 
-// `$crossjoin(A,B)?$expand=B($select=x,y)` (odata-server.md 2.9): CL/request-cross-join documents `$select` inside an
-// expand; the live capture (PKX) refuses two expands and a top-level `$select`, and says nothing against one expand
-// with a `$select`. fm-odata-client's `crossJoin(T, { select: { T2: [...] } })` sends exactly that.
+// `$crossjoin(A,B)?$expand=B($select=x,y)` (docs/emulator.md, "`$crossjoin`"): CL/request-cross-join documents
+// `$select` inside an expand; the live capture (PKX) refuses two expands and a top-level `$select`, and says nothing
+// against one expand with a `$select`. fm-odata-client's `crossJoin(T, { select: { T2: [...] } })` sends exactly that.
 
 let emu: RunningEmulator;
 const S = `/fmi/odata/v4/${DB}`;

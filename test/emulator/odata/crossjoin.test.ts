@@ -3,7 +3,7 @@ import { startEmulator, type RunningEmulator } from "../../../src/emulator/index
 import { MAX_CROSSJOIN_ROWS } from "../../../src/emulator/odata/crossjoin.js";
 import { auth, expectODataError, get } from "./serve-support.js";
 
-// `GET /db/$crossjoin(a,b)` over loopback (odata-server.md 2.9, PKX; docs/emulator.md "The OData API", "$crossjoin"):
+// `GET /db/$crossjoin(a,b)` over loopback (docs/emulator.md, "`$crossjoin`"):
 // rows of navigation links and merged fields, the expand and filter rules of the live capture, and a product that is
 // decoded row by row, never built.
 

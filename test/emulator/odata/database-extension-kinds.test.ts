@@ -5,8 +5,9 @@ import { Receiver } from "./webhook-receiver.js";
 import { writeBatchRequest } from "../../../src/emulator/odata/batch-write.js";
 import { partJson, postBatch, single } from "./batch-support.js";
 
-// odata-server.md 1.1: `DB.fmp12` names the hosted file `DB` on every path kind, not only on reads. @proofkit/fmodata
-// adds `.fmp12` on its webhook calls only; a webhook added as `DB.fmp12` is the file's webhook, seen as `DB` too.
+// docs/emulator.md, "Third-party clients": `DB.fmp12` names the hosted file `DB` on every path kind, not only on reads.
+// @proofkit/fmodata adds `.fmp12` on its webhook calls only; a webhook added as `DB.fmp12` is the file's webhook, seen
+// as `DB` too.
 
 let emu: RunningEmulator;
 let receiver: Receiver;

@@ -15,7 +15,7 @@ type Obj = Record<string, any>;
 const json = (options: Parameters<typeof odataMetadata>[1] = {}) => JSON.parse(odataMetadata(shop(), { ...options, format: "json" }).body) as Obj;
 const typeOf = (doc: Obj, name: string) => doc.Shop[`${name}_`] as Obj;
 
-describe("$metadata: types, keys and annotations (odata-server.md 1.3, 1.4)", () => {
+describe("$metadata: types, keys and annotations (1.3, 1.4)", () => {
   it("maps every field type to its Edm type", () => {
     const c = typeOf(json(), "Contacts");
     expect(Object.fromEntries(["id", "First Name", "Age", "Born", "Alarm", "Created", "Photo"].map((f) => [f, c[f].$Type]))).toEqual({

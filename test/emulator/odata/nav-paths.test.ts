@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DB, expectODataError, get, startOffice } from "./serve-support.js";
 
-// `Nav/Field` in `$select` and `$orderby` (odata-server.md 2.6; docs/emulator.md "Navigation paths"): a selected
-// related field nests as the navigation's array of rows holding only the selected fields; an order by a related
-// field sorts by the first related record's value, as FileMaker sorts by a related field.
-// Office: Contacts A1 (Ada) has notes 1, 3, 5; B2 (bob) has 2, 4, 6; C3 (Cy) none. Notes → Contacts is one row.
+// `Nav/Field` in `$select` and `$orderby` (docs/emulator.md, "Navigation paths: `Nav/Field` in `$select` and
+// `$orderby`"): a selected related field nests as the navigation's array of rows holding only the selected fields; an
+// order by a related field sorts by the first related record's value, as FileMaker sorts by a related field. Office:
+// Contacts A1 (Ada) has notes 1, 3, 5; B2 (bob) has 2, 4, 6; C3 (Cy) none. Notes → Contacts is one row.
 
 let emu: RunningEmulator;
 const S = `/fmi/odata/v4/${DB}`;

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { auth, DB, get, startOffice } from "./serve-support.js";
 
-// `Prefer: fmodata.basic-timestamp` and `fmodata.gmtoffset` (odata-server.md 2.1, 2.10's choices): timestamps as
-// `"2026-11-27 09:15:00"` and `"2026-11-27T09:15:00+00:00"` (the server's zone is UTC, 2.7), in every answer that
-// carries a timestamp value: collections, one record, expanded (Nav) rows, `T(k)/F`, `/$value`, a write's
-// representation. Dates and times are not timestamps and stay as they are.
+// `Prefer: fmodata.basic-timestamp` and `fmodata.gmtoffset` (docs/emulator.md, "Timestamps: `basic-timestamp`,
+// `gmtoffset`"): timestamps as `"2026-11-27 09:15:00"` and `"2026-11-27T09:15:00+00:00"` (the server's zone is UTC,
+// 2.7), in every answer that carries a timestamp value: collections, one record, expanded (Nav) rows, `T(k)/F`,
+// `/$value`, a write's representation. Dates and times are not timestamps and stay as they are.
 
 let emu: RunningEmulator;
 const S = `/fmi/odata/v4/${DB}`;

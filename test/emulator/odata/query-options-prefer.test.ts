@@ -4,7 +4,7 @@ import { parsePrefer } from "../../../src/emulator/odata/query-options-prefer.js
 
 const NONE = { continueOnError: false, includeSpecialColumns: false, entityIds: false, basicTimestamp: false, gmtOffset: false, ignored: [] };
 
-describe("Prefer (odata-server.md 2.1, 2.5, 2.10, 3.1, 4)", () => {
+describe("Prefer (2.1, 2.5, 2.10, 3.1, 4)", () => {
   it("no header", () => {
     expect(parsePrefer(undefined)).toEqual(NONE);
     expect(parsePrefer("")).toEqual(NONE);

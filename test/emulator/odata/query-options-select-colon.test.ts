@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ODataError } from "../../../src/emulator/odata/odata-error.js";
 import { parseQueryOptions } from "../../../src/emulator/odata/query-options.js";
 
-// odata-server.md 2.8: the `:` of a timestamp must be literal (`%3A` → -1002 at '%3A', OOGI). `$select` holds no
-// timestamp; @proofkit/fmodata percent-encodes the `:` of the `FMFID:` names it selects with entity ids, and FMS takes
-// them (its live entity-id tests), so there `%3A` decodes to `:` (test/peer-clients/proofkit-fmodata.test.ts).
+// docs/emulator.md, "Query options" (2.8): the `:` of a timestamp must be literal (`%3A` → -1002 at '%3A', OOGI).
+// `$select` holds no timestamp; @proofkit/fmodata percent-encodes the `:` of the `FMFID:` names it selects with entity
+// ids, and FMS takes them (its live entity-id tests), so there `%3A` decodes to `:`
+// (test/peer-clients/proofkit-fmodata.test.ts).
 
 function syntaxAt(raw: string): string {
   try {

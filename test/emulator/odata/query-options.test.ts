@@ -6,7 +6,7 @@ import { expectODataError, onlyTypedErrors, syntax } from "./odata-errors.js";
 
 const q = (raw: string): QueryOptions => parseQueryOptions(raw);
 
-describe("query options (odata-server.md 2.5, 2.6, 2.8, 2.9)", () => {
+describe("query options (2.5, 2.6, 2.8, 2.9)", () => {
   it("$top, $skip, $count, $filter (raw), $format, $schemaversion, $skiptoken", () => {
     expect(q("$top=10&$skip=20&$count=true&$filter=name%20eq%20'O''Brien'&$format=JSON&$schemaversion=756294fbf83cb558&$skiptoken=s10000t0")).toEqual({
       top: 10,

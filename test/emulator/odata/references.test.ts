@@ -9,7 +9,7 @@ import { DataApi } from "../../support/data-api-http.js";
 import { batch, changeset, expectPartError, json } from "./batch-support.js";
 import { DB, expectODataError, get, LAYOUTS, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
-// References (odata-server.md 3.2 "References"; docs/emulator.md "References ($ref)"): `T(k)/Nav/$ref` over loopback
+// References (docs/emulator.md, "References (`$ref`)"): `T(k)/Nav/$ref` over loopback
 // HTTP. A reference is the child's match field (Notes::ContactId = Contacts::id), written as a record write.
 
 let emu: RunningEmulator;

@@ -10,7 +10,8 @@ import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, LAYOUTS, PASSWORD, startOffice, USER } from "./serve-support.js";
 
 // Schema changes called with plain values (as a $batch part would call them), the change feed's SCHEMA changes, and
-// the container files a deleted field lets go (odata-server.md 6, 7; hosted-file/schema-changes.ts).
+// the container files a deleted field lets go (docs/emulator.md, "Schema changes" and "Webhooks";
+// hosted-file/schema-changes.ts).
 
 const none = parseQueryOptions("");
 const body = (value: unknown) => Buffer.from(JSON.stringify(value));

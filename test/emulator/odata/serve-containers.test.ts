@@ -3,7 +3,7 @@ import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, expectODataError, get, LAYOUTS, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
-// Containers through OData over loopback HTTP (odata-server.md 3.3, 3.2; docs/emulator.md "The OData API",
+// Containers through OData over loopback HTTP (docs/emulator.md "The OData API",
 // "Containers"): base64 in JSON bodies, binary PATCH uploads, downloads, and round trips with the Data API's upload
 // and container URLs (one hosted file, one ContainerStore).
 
@@ -47,7 +47,8 @@ async function viaDataApi(recordId: number, field = "Photo"): Promise<{ type: st
   const record = await api().getOk(token, "Contacts", String(recordId), DB);
   const url = record.fieldData[field] as string;
   expect(url).toMatch(/\/Streaming\//);
-  // The field's URL answers 302 with a session cookie first (data-api-server.md 11); the GET with the cookie gets the file.
+  // The field's URL answers 302 with a session cookie first (docs/emulator.md, "11. Container URLs"); the GET with the
+  // cookie gets the file.
   const first = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
   expect(first.status).toBe(302);
   const res = await fetch(url, { headers: { Cookie: first.headers.get("set-cookie")!.split(";")[0]! }, signal: AbortSignal.timeout(10_000) });

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DB, expectODataError, get, startOffice } from "./serve-support.js";
 
-// odata-server.md 1.1: a hosted file is addressed with or without `.fmp12` (PKM's `$metadata` was requested as
-// `WebData.fmp12` and echoes it; proofkit strips the extension by default and adds it for webhooks), and the form
-// the URL uses is echoed in `$metadata`'s namespace (the URLs in data answers keep the hosted file's name: which form
-// FMS writes there is UNCONFIRMED).
+// docs/emulator.md, "Third-party clients": a hosted file is addressed with or without `.fmp12` (PKM's `$metadata` was
+// requested as `WebData.fmp12` and echoes it; proofkit strips the extension by default and adds it for webhooks), and
+// the form the URL uses is echoed in `$metadata`'s namespace (the URLs in data answers keep the hosted file's name:
+// which form FMS writes there is UNCONFIRMED).
 
 let emu: RunningEmulator;
 

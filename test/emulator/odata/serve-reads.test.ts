@@ -4,7 +4,7 @@ import { DataApi } from "../../support/data-api-http.js";
 import { parseXml, type XmlElement } from "./metadata-xml-reader.js";
 import { auth, DB, expectODataError, get, PASSWORD, startOffice, USER } from "./serve-support.js";
 
-// OData's read path over the emulator's hosted file, over loopback HTTP (odata-server.md 1.2, 2.3-2.6, 2.10, 8, 9;
+// OData's read path over the emulator's hosted file, over loopback HTTP (1.2, 2.3-2.6, 2.10, 8, 9;
 // docs/emulator.md "The OData API", "Reads").
 
 let emu: RunningEmulator;

@@ -3,7 +3,7 @@ import { startEmulator, type RunningEmulator } from "../../../src/emulator/index
 import { DataApi } from "../../support/data-api-http.js";
 import { DB, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
-// Schema changes through OData over loopback HTTP (odata-server.md section 6, 2.9 `$schemaversion`, 9; docs/emulator.md
+// Schema changes through OData over loopback HTTP (section 6, 2.9 `$schemaversion`, 9; docs/emulator.md
 // "The OData API", "Schema changes"): each test starts its own small Office file, as the changes are lasting.
 
 let emu: RunningEmulator;

@@ -6,7 +6,7 @@ import { ScriptStepError, type RunningEmulator, type ScriptHandlers } from "../.
 import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, expectODataError, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
-// Scripts through OData over loopback HTTP (odata-server.md 5; docs/emulator.md "The OData API", "Scripts"): the
+// Scripts through OData over loopback HTTP (docs/emulator.md, "Containers and scripts"): the
 // same JavaScript handlers the Data API runs, their results, failures, parameters, and the scoped forms.
 
 let emu: RunningEmulator;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { auth, DB, startOffice } from "./serve-support.js";
 
-// odata-server.md 3.2: `PATCH T(k)` with `Prefer: return=representation` answers 200 and the entity, which
+// docs/emulator.md, "Third-party clients": `PATCH T(k)` with `Prefer: return=representation` answers 200 and the
+// entity, which
 // @proofkit/fmodata relies on (PKS). The client reads `fmodata.affected_rows` before the body, so the header must
 // not come with the entity, or the client returns the count in its place (test/peer-clients/proofkit-fmodata.test.ts).
 

@@ -3,7 +3,7 @@ import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { auth, DB, expectODataError, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
-// OData's write path over the emulator's hosted file, over loopback HTTP (odata-server.md 3.1, 3.2, 1.4, 9;
+// OData's write path over the emulator's hosted file, over loopback HTTP (3.1, 3.2, 1.4, 9;
 // docs/emulator.md "The OData API", "Writes").
 
 let emu: RunningEmulator;

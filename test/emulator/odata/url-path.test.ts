@@ -10,7 +10,7 @@ const T = (name: string): SetRef => ({ by: "name", name });
 const str = (value: string): EntityKey => ({ kind: "single", value: { type: "string", value } });
 const num = (text: string): EntityKey => ({ kind: "single", value: { type: "number", value: Number(text), text } });
 
-describe("OData request paths (odata-server.md 1.1, 2.4, 5, 6, 7)", () => {
+describe("OData request paths (1.1, 2.4, 5, 6, 7)", () => {
   const cases: [string, ODataPath][] = [
     ["", { kind: "serviceRoot" }],
     ["/", { kind: "serviceRoot" }],

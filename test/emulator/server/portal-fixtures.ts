@@ -4,7 +4,7 @@ import { CONFORMANCE_LAYOUTS, DataApi, DB } from "../../support/data-api-http.js
 
 /**
  * Layouts beside the conformance fixtures for the portal, layout.response and portal-write tests
- * (data-api-server.md sections 3, 4 and 7), all in the Contacts database:
+ * (docs/emulator.md, "3. Portals", "4. `layout.response`" and section 7), all in the Contacts database:
  * - "Contact Portals": Contacts with two portals, "Invoices" (table Invoices) and "Recent Notes" (table Notes,
  *   an object name that is not its table's), and a calculation field "Full Name";
  * - "Contact Summary": Contacts with fewer fields and only the Invoices portal (a response layout);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONTACTS, DataApi, DB, expectOk, p, PASSWORD, USER, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, rule one, the other half: every query parameter and body key the page names is implemented.
+// No parameter is silently ignored, the other half (docs/emulator.md, "The wider Data API of real servers"):
+// every query parameter and body key that page names is implemented.
 // Each row sends one name of the page (with what it needs) on a call that takes it and expects success; the row
 // list is the page's names, section by section, so a name dropped from a route's accepted list fails here, and
 // rule-one-unknown-parameters.test.ts proves the same names are refused where the page does not put them.
@@ -41,7 +42,7 @@ const SCRIPT_BODY: readonly [string, Record<string, string>][] = SCRIPT_QUERY.ma
 type Row = [section: string, call: string, name: string, run: () => Promise<HttpResult>];
 
 const ROWS: Row[] = [
-  // data-api.md and section 1
+  // the base Data API and section 1
   ["1", "login", "fmDataSource", () => api.call("POST", p`/databases/${DB}/sessions`, { json: { fmDataSource: [] }, headers: { Authorization: basic(USER, PASSWORD) } })],
   ["base", "list", "_offset", () => get(`${LAYOUT}/records?_offset=1`)],
   ["base", "list", "_limit", () => get(`${LAYOUT}/records?_limit=1`)],
@@ -106,7 +107,7 @@ const ROWS: Row[] = [
   ["8", "layout metadata", "recordId", () => get(`${LAYOUT}?recordId=1`)],
 ];
 
-describe("rule one: every parameter name of data-api-server.md is implemented where the page puts it", () => {
+describe("rule one: every parameter name of the wider Data API is implemented where docs/emulator.md puts it", () => {
   it.each(ROWS)("section %s, %s: %s", async (_section, _call, _name, run) => {
     const res = await run();
     expect(res.code, res.text.slice(0, 300)).not.toBe("960");

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONTACTS, DataApi, DB, expectError, p, PASSWORD, USER, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, rule one: no parameter is silently ignored. A query parameter or body key that no real
-// server knows answers HTTP 400, code 960, naming it, on every route, under both status modes, and changes
-// nothing.
+// docs/emulator.md, "The wider Data API of real servers": no parameter is silently ignored. A query parameter or body
+// key that no real server knows answers HTTP 400, code 960, naming it, on every route, under both status modes, and
+// changes nothing.
 
 let emu: Emulator;
 let api: DataApi;

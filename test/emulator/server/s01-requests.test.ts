@@ -3,8 +3,9 @@ import { startConformanceEmulator, type Emulator } from "../../support/conforman
 import { basic, CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, p, PASSWORD, USER, type HttpResult } from "../../support/data-api-http.js";
 import { rawHttp, type RawAnswer } from "../../support/raw-http.js";
 
-// data-api-server.md, section 1: requests every client sends that the base contract is strict about. One test
-// per row of its table, over loopback HTTP, under the contract's statuses and (where they differ) real servers'.
+// docs/emulator.md, "1. Requests every client sends": requests every client sends that the base contract is strict
+// about. One test per row of its table, over loopback HTTP, under the contract's statuses and (where they differ) real
+// servers'.
 
 let emu: Emulator;
 let api: DataApi;
@@ -160,10 +161,10 @@ describe("1. numbers sent as strings", () => {
     expectError(await api.create(token, CONTACTS, { fieldData: { "First Name": "X", Age: "forty" } }), label.startsWith("real") ? 500 : 400, "502");
     expect(emu.stats().records).toEqual(before);
   });
-  // Not the other way round: modId is a string on the wire (data-api.md), and a JSON number is refused.
-  // fmrest-ruby sent modId back as an integer and found it broke against FileMaker Server 18
-  // (beezwax/fmrest-ruby#25, "The API gives us modId as a string and expects us to send it back as a string"), so
-  // the emulator refuses it too, rather than let @proofkit/fmdapi's numeric modId pass here and fail on a server.
+  // Not the other way round: modId is a string on the wire (docs/emulator.md, "The base Data API"), and a JSON number
+  // is refused. fmrest-ruby sent modId back as an integer and found it broke against FileMaker Server 18
+  // (beezwax/fmrest-ruby#25, "The API gives us modId as a string and expects us to send it back as a string"), so the
+  // emulator refuses it too, rather than let @proofkit/fmdapi's numeric modId pass here and fail on a server.
   it.each(BOTH)("1. numbers sent as strings: a modId sent as a JSON number is 1708, and the edit is not made (%s)", async (_label, which) => {
     const { api } = which();
     const token = await api.login();

@@ -6,10 +6,10 @@ import { ScriptStepError, type ScriptContext, type ScriptHandlers } from "../../
 import { startConformanceEmulator, type Emulator, type EmulatorOptions } from "../../support/conformance-emulator.js";
 import { CONFORMANCE_LAYOUTS, CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, NOTES, p, qs, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 2: scripts on calls (script, script.prerequest, script.presort and their params), in
+// docs/emulator.md, "2. Scripts": scripts on calls (script, script.prerequest, script.presort and their params), in
 // FileMaker's order, with their answer keys; a failing script; a missing script (104, nothing kept); the standalone
-// endpoint; the script list with folders. Handlers are JavaScript (DESIGN.md, "Emulator additions"): the ones here
-// record what they see, which proves the order of the phases. Over loopback HTTP against the conformance fixtures
+// endpoint; the script list with folders. Handlers are JavaScript (docs/emulator.md, "Scripts: handlers"): the ones
+// here record what they see, which proves the order of the phases. Over loopback HTTP against the conformance fixtures
 // (Contacts Web: Ada 1, Grace 2, Alan 3, Adam 4, Katherine 5).
 
 const VERSIONS = ["v1", "v2", "vLatest"] as const;
@@ -531,7 +531,7 @@ describe("2. the script list", () => {
   });
 });
 
-describe("2. handlers (DESIGN.md, the scripts interface)", () => {
+describe("2. handlers (the scripts interface)", () => {
   it("2. handlers: records finds, lists, reads, creates, edits (modId checked and bumped) and deletes, with the Data API's type validation (a script's write is not data entry)", async () => {
     const { api: a } = await start();
     const token = await a.login();

@@ -3,7 +3,7 @@ import type { Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, DB, expectError, expectOk, p, qs } from "../../support/data-api-http.js";
 import { ALAN_INVOICES, NOTES_PORTAL, PORTALS_LAYOUT, startPortalEmulator, VERSIONS } from "./portal-fixtures.js";
 
-// data-api-server.md section 3, portals: which portals come back (`portal`), which rows of each (per-portal
+// docs/emulator.md, "3. Portals", portals: which portals come back (`portal`), which rows of each (per-portal
 // offset and limit, 50 rows by default), the rows' shape and `portalDataInfo`, on list, get and find, under
 // v1, v2 and vLatest; unknown portal names are 960 under both status modes.
 
@@ -50,7 +50,7 @@ async function eachStatusMode(work: (api: DataApi, token: string, emu: Emulator)
   for (const [mode, modeApi] of [[emu, api], [serverEmu, serverApi]] as const) await work(modeApi, await modeApi.login(), mode);
 }
 
-describe("data-api-server.md section 3: portals", () => {
+describe("the wider Data API, section 3: portals", () => {
   it('3. list and get: portal=["Invoices"] (percent-encoded JSON) selects portals; _offset.<portal> and _limit.<portal> range each', async () => {
     await eachVersion(async (api, token) => {
       const got = expectOk(await get(api, token, "1", { portal: JSON.stringify(["Invoices"]) })).data[0];

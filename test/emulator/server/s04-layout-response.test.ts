@@ -3,9 +3,9 @@ import type { Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, DB, expectError, expectOk, p, qs } from "../../support/data-api-http.js";
 import { ALAN_INVOICES, PORTALS_LAYOUT, startPortalEmulator, SUMMARY_LAYOUT, VERSIONS } from "./portal-fixtures.js";
 
-// data-api-server.md section 4, `layout.response`: records are found through the request layout and answered in
-// the shape of the named layout (its fields and portals); an unknown layout is 105; dataInfo.layout names the
-// response layout. A layout of another table is refused with 1708 (the emulator's choice, docs/emulator.md).
+// docs/emulator.md, "4. `layout.response`", `layout.response`: records are found through the request layout and
+// answered in the shape of the named layout (its fields and portals); an unknown layout is 105; dataInfo.layout names
+// the response layout. A layout of another table is refused with 1708 (the emulator's choice, docs/emulator.md).
 
 let emu: Emulator;
 let api: DataApi;
@@ -45,7 +45,7 @@ async function eachVersion(work: (api: DataApi, token: string) => Promise<void>)
   }
 }
 
-describe("data-api-server.md section 4: layout.response", () => {
+describe("the wider Data API, section 4: layout.response", () => {
   it("4. list and get: the query parameter answers in the named layout's shape (its fields and portals); dataInfo.layout names it", async () => {
     await eachVersion(async (api, token) => {
       const got = expectOk(await api.call("GET", `${records(CONTACTS)}/1${qs({ "layout.response": SUMMARY_LAYOUT })}`, { token }));

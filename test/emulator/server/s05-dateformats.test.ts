@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, p, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 5: `dateformats` 0 (US, the default), 1 (the file's locale: US here), 2 (ISO 8601),
-// on get and list (query string) and find, create and edit (body). One test per row and sentence of the section,
+// docs/emulator.md, "5. `dateformats`": `dateformats` 0 (US, the default), 1 (the file's locale: US here), 2 (ISO
+// 8601), on get and list (query string) and find, create and edit (body). One test per row and sentence of the section,
 // over loopback HTTP, on v1, v2 and vLatest, under both status modes where they differ.
 
 let emu: Emulator;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../../src/emulator/index.js";
 import { DataApi, expectError, expectOk, p, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 6: PATCH /databases/{db}/globals sets global fields for the calling session only,
+// docs/emulator.md, "6. Globals": PATCH /databases/{db}/globals sets global fields for the calling session only,
 // names fully qualified; a global field on a layout reads back its session's value; a non-global or unknown field
 // is 102; globals cannot be find criteria. Over loopback HTTP, under both status modes where an error is answered.
 
@@ -81,7 +81,7 @@ async function eachStatusMode(work: (a: DataApi, token: string, fileMakerStatus:
   }
 }
 
-describe("data-api-server.md section 6: globals", () => {
+describe("the wider Data API, section 6: globals", () => {
   it.each(VERSIONS)("6. PATCH .../globals { globalFields } answers { response: {} } and the value reads back (%s)", async (version) => {
     const a = api.withVersion(version);
     const token = await login(a);
@@ -186,7 +186,8 @@ describe("data-api-server.md section 6: globals", () => {
       expectError(await setGlobals(a, token, { "People::gCount": "many" }), status, "502");
       expectError(await setGlobals(a, token, { "People::gDay": "2024-13-45" }), status, "500");
       expectError(await setGlobals(a, token, { "People::gLogo": "logo.png" }), status, "102");
-      // JSON null is 1708 (data-api-server.md section 1), 400 with the contract's statuses, 500 with real servers'.
+      // JSON null is 1708 (docs/emulator.md, "1. Requests every client sends"), 400 with the contract's statuses, 500
+      // with real servers'.
       expectError(await setGlobals(a, token, { "People::gGreeting": null }), status, "1708");
       expectOk(await setGlobals(a, token, { "People::gCount": "12", "People::gDay": "02/29/2024" }));
       expect(await fieldsOf(a, token)).toMatchObject({ gCount: 12, gDay: "02/29/2024" });

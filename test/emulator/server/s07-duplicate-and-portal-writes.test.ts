@@ -3,9 +3,10 @@ import { startConformanceEmulator, type Emulator } from "../../support/conforman
 import { CONFORMANCE_LAYOUTS, CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, NOTES, p, qs, UUID, wireTimestampToMs, type HttpResult } from "../../support/data-api-http.js";
 import { contactPortals, contactSummary, NOTES_PORTAL, portalSeed, PORTALS_LAYOUT, startPortalEmulator, VERSIONS } from "./portal-fixtures.js";
 
-// data-api-server.md section 7: duplicate, deleteRelated, portal rows in an edit's portalData (with
-// newPortalRecordInfo), options.entrymode / prohibitmode on create and edit, and the upload's `?modId=`; under
-// v1, v2 and vLatest, with the contract's statuses and real servers' 500s. A refused write changes nothing.
+// docs/emulator.md, "7. Duplicate, delete related rows, edit portal rows, options, upload modId": duplicate,
+// deleteRelated, portal rows in an edit's portalData (with newPortalRecordInfo), options.entrymode / prohibitmode on
+// create and edit, and the upload's `?modId=`; under v1, v2 and vLatest, with the contract's statuses and real servers'
+// 500s. A refused write changes nothing.
 
 let emu: Emulator;
 let api: DataApi;
@@ -68,7 +69,7 @@ function upload(api: DataApi, token: string, recordId: string, query: Record<str
 const invoiceIds = async (api: DataApi, token: string, recordId: string, layout = CONTACTS) =>
   ((await api.getOk(token, layout, recordId)).portalData.Invoices as { recordId: string }[]).map((row) => row.recordId);
 
-describe("data-api-server.md section 7: duplicate", () => {
+describe("the wider Data API, section 7: duplicate", () => {
   it("7. duplicate: POST .../records/{recordId} (no body or {}) answers { recordId, modId } of a copy: new recordId, serial, UUID and stamps as a new record, the original's other values", async () => {
     await eachVersion(async (api, token) => {
       const original = await api.createOk(token, CONTACTS, {
@@ -174,7 +175,7 @@ describe("data-api-server.md section 7: duplicate", () => {
   });
 });
 
-describe("data-api-server.md section 7: deleteRelated", () => {
+describe("the wider Data API, section 7: deleteRelated", () => {
   it('7. deleteRelated inside an edit\'s fieldData: "TO.recordId" or ["TO.a", "TO.b"] deletes those related rows', async () => {
     await eachVersion(async (api, token) => {
       const { recordId } = await api.createOk(token, CONTACTS, {
@@ -228,7 +229,7 @@ describe("data-api-server.md section 7: deleteRelated", () => {
   });
 });
 
-describe("data-api-server.md section 7: portal rows in an edit", () => {
+describe("the wider Data API, section 7: portal rows in an edit", () => {
   it("7. an edit's portalData: a row with recordId edits it (modId checked), a row without creates one; the answer carries newPortalRecordInfo", async () => {
     await eachVersion(async (api, token) => {
       const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Rows" }, portalData: { Invoices: [{ "Invoices::Amount": 1 }] } });
@@ -272,7 +273,7 @@ describe("data-api-server.md section 7: portal rows in an edit", () => {
   });
 });
 
-describe("data-api-server.md section 7: options", () => {
+describe("the wider Data API, section 7: options", () => {
   it('7. options.entrymode on create and edit: "user" (the default) validates data entry (required 509, unique 504); "script" skips it for fields that validate during data entry', async () => {
     await eachVersion(async (api, token) => {
       const made = await api.createOk(token, CONTACTS, { fieldData: { "Last Name": "Scripted" }, options: { entrymode: "script" } });
@@ -355,7 +356,7 @@ describe("data-api-server.md section 7: options", () => {
   });
 });
 
-describe("data-api-server.md section 7: upload", () => {
+describe("the wider Data API, section 7: upload", () => {
   it("7. an upload answers { modId }; ?modId= on the upload URL is checked like an edit's (306), and nothing is stored when it differs", async () => {
     await eachVersion(async (api, token) => {
       const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Up" } });

@@ -4,8 +4,8 @@ import type { LayoutDescriptionInput } from "../../../src/layout/schema.js";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONFORMANCE_LAYOUTS, CONFORMANCE_SEED, CONTACTS, DataApi, DB, expectError, expectOk, NO_FMREST_USER, p, PASSWORD, USER } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 8: server and database metadata. One test per bullet, over loopback HTTP, on v1, v2
-// and vLatest, under both status modes where they differ.
+// docs/emulator.md, "8. Server and database metadata": server and database metadata. One test per bullet, over loopback
+// HTTP, on v1, v2 and vLatest, under both status modes where they differ.
 
 const VERSIONS = ["v1", "v2", "vLatest"] as const;
 

@@ -5,8 +5,8 @@ import { startEmulator } from "../../../src/emulator/index.js";
 import { conformanceSeed, startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONFORMANCE_LAYOUTS, CONTACTS, DataApi, DB, expectError, expectOk, p, PASSWORD, rawRequest, USER, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 9: other sign-ins. OAuth (two headers) and FileMaker Cloud's Claris ID (an FMID id
-// token) answer the same token as a Basic login; a proxy's static API key needs no login at all. One test per
+// docs/emulator.md, "9. Other sign-ins": other sign-ins. OAuth (two headers) and FileMaker Cloud's Claris ID (an FMID
+// id token) answer the same token as a Basic login; a proxy's static API key needs no login at all. One test per
 // bullet, over loopback HTTP, on v1, v2 and vLatest, under both status modes where they differ.
 
 const VERSIONS = ["v1", "v2", "vLatest"] as const;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConformanceEmulator, type Emulator } from "../../support/conformance-emulator.js";
 import { basic, CONTACTS, DataApi, DB, expectError, expectOk, NO_FMREST_USER, NOTES, p, PASSWORD, rawRequest, USER, type HttpResult } from "../../support/data-api-http.js";
 
-// data-api-server.md, section 10: statuses on real servers. Every code the section names gets its status under
-// the contract's statuses (the emulator's default) and under real servers' (serverStatuses: 500 for every
+// docs/emulator.md, "10. Statuses on real servers": statuses on real servers. Every code the section names gets its
+// status under the contract's statuses (the emulator's default) and under real servers' (serverStatuses: 500 for every
 // FileMaker error), on v1, v2 and vLatest; a failed call changes nothing.
 
 const VERSIONS = ["v1", "v2", "vLatest"] as const;

@@ -4,7 +4,7 @@ import { downloadContainer } from "../../support/container-download.js";
 import { CONTACTS, DataApi, DB, expectOk, p, type FileToUpload } from "../../support/data-api-http.js";
 import { rawHttp } from "../../support/raw-http.js";
 
-// data-api-server.md, section 11: container URLs. The first GET of a container field's URL answers 302 with
+// docs/emulator.md, "11. Container URLs": container URLs. The first GET of a container field's URL answers 302 with
 // Set-Cookie: X-FMS-Session-Key=..., the GET that brings the cookie gets the file, and URLs are built from the host
 // the client used. Over loopback HTTP, on v1, v2 and vLatest; the emulator's signed-URL security stays.
 

@@ -5,7 +5,8 @@ import { DATABASE, GLOBALS_LAYOUT, LAYOUT, PASSWORD, SCRIPTS, USERNAME, startSer
  * The tests of both proofkit generations (@proofkit/fmdapi 5.x and @proofgeist/fmdapi 4.4.0 share their
  * FetchAdapter's wire behaviour; WIRE.md), driven unchanged against `fmgen serve` (and a second
  * `fmgen serve --scripts fixtures/scripts.mjs` for the script tests), over loopback; both children are stopped in
- * afterAll. The comment on each test names the data-api-server.md section it exercises. The calls these clients
+ * afterAll. The comment on each test names the section of the wider Data API (docs/emulator.md) it
+ * exercises. The calls these clients
  * cannot make are listed in ../proofkit-fmdapi.test.ts and ../proofgeist-fmdapi.test.ts.
  */
 

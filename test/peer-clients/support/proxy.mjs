@@ -9,8 +9,8 @@ const BODY_CHARS = 600;
 /**
  * Starts the proxy; resolves with `{ url, entries, mark(label), close() }`. With `emptyLoginAsObject`, a login
  * (`POST .../sessions`) sent with no body is forwarded twice: as sent (that answer is recorded as
- * `answerAsSent`) and then with the body `{}` (data-api-server.md section 1), whose answer the client gets, so
- * that the calls after a bodiless login can be surveyed before the emulator takes that login.
+ * `answerAsSent`) and then with the body `{}` (docs/emulator.md, "1. Requests every client sends"), whose answer the
+ * client gets, so that the calls after a bodiless login can be surveyed before the emulator takes that login.
  */
 export async function startRecordingProxy(target, { emptyLoginAsObject = false } = {}) {
   const upstream = new URL(target);

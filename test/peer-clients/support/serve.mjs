@@ -22,7 +22,7 @@ export const USERNAME = "web";
 export const PASSWORD = "secret";
 export const LAYOUTS = [join(ROOT, "examples/contacts/layouts"), join(PEERS, "fixtures/layouts")];
 export const SEED = join(ROOT, "examples/contacts/seed.json");
-/** The scripts module of `fmgen serve --scripts` (data-api-server.md section 2; DESIGN.md "Emulator additions"). */
+/** The scripts module of `fmgen serve --scripts` (docs/emulator.md, "2. Scripts" and "Scripts: handlers"). */
 export const SCRIPTS = join(PEERS, "fixtures/scripts.mjs");
 
 /** `require` as seen from test/peer-clients (CommonJS clients and their dependencies, e.g. marpat). */

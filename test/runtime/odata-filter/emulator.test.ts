@@ -57,7 +57,7 @@ const Things = defineTable()({
   },
 });
 
-// ---- Generators of values, as the app holds them (DESIGN.md "Wire values and TypeScript values").
+// ---- Generators of values, as the app holds them (docs/reading-and-writing.md, "Value types").
 
 const TRICKY = ["'", "''", "a'b", " eq ", ") or (", "' or '1' eq '1", '"', "%", "&", "#", "+", "%3A", ",", ":", "~", "\\", "/", "?", "=", ";", "$filter", "null", " "];
 const PIECES = [...TRICKY, "a", "A", "é", "e\u0301", "😀", "𝔘", "\u0000", "\t", "\n", "\r", "\u001f", "\u007f", "\u200b", "ǅ", "ß", "İ"];

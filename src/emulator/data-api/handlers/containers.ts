@@ -14,13 +14,15 @@ import { STREAMING_COOKIE } from "../streaming-sessions.js";
 
 /**
  * POST .../records/{recordId}/containers/{fieldName}[/{fieldRepetition}]: multipart part `upload`. Without the
- * repetition segment the file goes into repetition 1 (data-api-server.md section 7; docs/emulator.md).
+ * repetition segment the file goes into repetition 1 (docs/emulator.md, "7. Duplicate, delete related rows, edit portal
+ * rows, options, upload modId").
  */
 export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeContainer looks the record up again once the file is in.
   const recordId = currentRecord(tableOf(ctx.db, ctx.layout), recordIdParam(ctx.params.recordId)).recordId;
-  // `?modId=`: checked like an edit's modId when the record is written (data-api-server.md section 7); given twice,
-  // it was refused with every other repeated parameter (checkQueryNames).
+  // `?modId=`: checked like an edit's modId when the record is written (docs/emulator.md, "7. Duplicate, delete related
+  // rows, edit portal rows, options, upload modId"); given twice, it was refused with every other repeated parameter
+  // (checkQueryNames).
   const modId = ctx.query.get("modId") ?? undefined;
   const fieldName = ctx.params.fieldName!;
   const layoutField = ctx.layout.fields.get(fieldName);
@@ -70,9 +72,9 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
  * works from a browser, as FileMaker Server's container URLs do) or the Bearer token of a live session (or a
  * prefix-less API key) of that database. Anything else gets 401 / 952, whether or not the file exists.
  *
- * As on real servers (data-api-server.md, section 11), the field's URL answers its first GET with 302 back to itself
- * and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts). A
- * Bearer token's GET of the bare URL is served at once.
+ * As on real servers (docs/emulator.md, "11. Container URLs"), the field's URL answers its first GET with 302 back to
+ * itself and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts).
+ * A Bearer token's GET of the bare URL is served at once.
  */
 export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, res: ServerResponse, req: IncomingMessage): boolean {
   const [, database, id] = segments;

@@ -7,9 +7,10 @@ import { withScripts } from "../script-phases.js";
 import { tableOf, type StoredRecord } from "../../hosted-file/store.js";
 
 /**
- * POST .../layouts/{layout}/records/{recordId}: duplicates the record (data-api-server.md section 7). The body is
- * optional (none at all, or a JSON object) and carries only script keys, which run around the duplicate as around
- * any action (section 2). Answers `{ recordId, modId }` of the copy, plus the scripts' answer keys.
+ * POST .../layouts/{layout}/records/{recordId}: duplicates the record (docs/emulator.md, "7. Duplicate, delete related
+ * rows, edit portal rows, options, upload modId"). The body is optional (none at all, or a JSON object) and carries
+ * only script keys, which run around the duplicate as around any action (section 2). Answers `{ recordId, modId }` of
+ * the copy, plus the scripts' answer keys.
  */
 export async function duplicateRecord(ctx: RequestContext): Promise<Answer> {
   // Fails fast for a missing record; writeDuplicate looks it up again once the body is in.

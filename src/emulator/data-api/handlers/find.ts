@@ -15,7 +15,7 @@ import { shapeFromFindBody } from "../response-layout.js";
 export async function findRecords(ctx: RequestContext): Promise<Answer> {
   const body = await readRequestBody(ctx);
   if (body.query === undefined) throw new EmulatorError(400, "1708", "query is required");
-  // Criteria are read, and the records answered, in the call's dateformats (data-api-server.md, section 5).
+  // Criteria are read, and the records answered, in the call's dateformats (docs/emulator.md, "5. `dateformats`").
   ctx.dateFormat = dateFormatFromBody(body.dateformats);
   const test = compileFindQuery(ctx.db, ctx.layout, body.query, ctx.state.clock.today(), ctx.dateFormat);
   const sort = sortKeys(body.sort, "sort", ctx.layout, ctx.db.model);

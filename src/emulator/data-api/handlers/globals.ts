@@ -17,7 +17,7 @@ interface GlobalWrite {
 
 /**
  * PATCH /databases/{database}/globals, body `{ "globalFields": { "TO::gField": "v", "TO::gRep(2)": "x" } }`
- * (data-api-server.md, section 6): sets global fields for the calling session only; answers `{}`. Every name is
+ * (docs/emulator.md, "6. Globals"): sets global fields for the calling session only; answers `{}`. Every name is
  * checked before any value is set: a name that is not fully qualified, names no field, or names a field that is
  * not global is code 102; a value the field's type cannot hold is 500/501/502 as in an edit; all or nothing.
  */

@@ -47,9 +47,10 @@ export function layoutMetadata(ctx: RequestContext): Answer {
 }
 
 /**
- * `?recordId=N` (data-api-server.md, section 8): real servers answer the metadata as seen from that record (value
- * lists that depend on it). The emulator's value lists are the descriptions' fixed lists, so the answer is the
- * same; the record must exist, as for a get: 101 when it does not (404, or 500 with real servers' statuses).
+ * `?recordId=N` (docs/emulator.md, "8. Server and database metadata"): real servers answer the metadata as seen from
+ * that record (value lists that depend on it). The emulator's value lists are the descriptions' fixed lists, so the
+ * answer is the same; the record must exist, as for a get: 101 when it does not (404, or 500 with real servers'
+ * statuses).
  */
 function metadataRecord(ctx: RequestContext): void {
   const given = ctx.query.get("recordId");

@@ -78,7 +78,8 @@ export async function editRecord(ctx: RequestContext): Promise<Answer> {
   const created: NewPortalRecordInfo[] = [];
   return withScripts(ctx, body, {
     act: () => [(parent = writeEdit(ctx.db, ctx.layout, recordId, body, ctx.state.clock, created))],
-    // newPortalRecordInfo only when the edit's portalData created rows (data-api-server.md section 7).
+    // newPortalRecordInfo only when the edit's portalData created rows (docs/emulator.md, "7. Duplicate, delete related
+    // rows, edit portal rows, options, upload modId").
     answer: ([now = parent]) => ({ response: { modId: String(now.modId), ...(created.length > 0 ? { newPortalRecordInfo: created } : {}) } }),
   });
 }

@@ -2,7 +2,7 @@ import type { Answer, RequestContext } from "../routes.js";
 import { findScript, runScript, scriptKeyValue, standaloneAnswer } from "../script-phases.js";
 
 /**
- * GET /databases/{database}/layouts/{layout}/script/{script}?script.param=P (data-api-server.md, section 2): runs
+ * GET /databases/{database}/layouts/{layout}/script/{script}?script.param=P (docs/emulator.md, "2. Scripts"): runs
  * one script on the layout and answers `{ scriptResult?, scriptError }`; a script that fails still answers code 0,
  * its error in `scriptError`. The script name is one path segment (percent-encoded: a "/" in it is %2F).
  */

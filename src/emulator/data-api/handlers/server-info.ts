@@ -4,9 +4,9 @@ import { signInOf } from "../../hosted-file/sign-ins.js";
 import { signInRefused } from "./sessions.js";
 
 /**
- * `GET /productInfo` (data-api-server.md, section 8): no authentication; the shape real servers answer, for the
- * FileMaker Server version the emulator follows (a fixed build date). Its formats are the US formats the
- * emulator's files use (`dateformats` 0).
+ * `GET /productInfo` (docs/emulator.md, "8. Server and database metadata"): no authentication; the shape real servers
+ * answer, for the FileMaker Server version the emulator follows (a fixed build date). Its formats are the US formats
+ * the emulator's files use (`dateformats` 0).
  */
 export function productInfo(): Answer {
   return {

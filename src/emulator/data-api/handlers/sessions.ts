@@ -5,11 +5,12 @@ import { signInOf, type SignInCheck } from "../../hosted-file/sign-ins.js";
 
 /**
  * POST /databases/{database}/sessions: HTTP Basic credentials, OAuth headers or an FMID id token (sign-ins.ts,
- * data-api-server.md section 9) for a token (body and header).
+ * docs/emulator.md, "9. Other sign-ins") for a token (body and header).
  */
 export async function login(ctx: RequestContext): Promise<Answer> {
   const signIn = signInOf(ctx.req.headers);
-  // Many clients POST the login with no body at all: that means `{}` (data-api-server.md, section 1).
+  // Many clients POST the login with no body at all: that means `{}` (docs/emulator.md, "1. Requests every client
+  // sends").
   const body = await readRequestBody(ctx, { emptyIsObject: true });
   if (body.fmDataSource !== undefined && !isDataSourceList(body.fmDataSource)) {
     throw new EmulatorError(400, "1708", "fmDataSource must be an array of { database, username, password } objects");

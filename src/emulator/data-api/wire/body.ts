@@ -52,7 +52,8 @@ export async function discardBody(req: IncomingMessage, limit: number): Promise<
 
 /**
  * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. With `emptyIsObject`
- * (the login: data-api-server.md, section 1) a body of no bytes at all means `{}`, whatever its Content-Type.
+ * (the login: docs/emulator.md, "1. Requests every client sends") a body of no bytes at all means `{}`, whatever its
+ * Content-Type.
  */
 export async function readJsonObject(req: IncomingMessage, limit: number, options: { emptyIsObject?: boolean } = {}): Promise<Record<string, unknown>> {
   let raw: Buffer | undefined;

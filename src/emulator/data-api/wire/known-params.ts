@@ -5,9 +5,9 @@ import type { RequestContext } from "../routes.js";
 import { unknownParameters } from "../../hosted-file/input/unknown-parameters.js";
 
 /**
- * No parameter is silently ignored (data-api-server.md, rule one): each route lists the query parameters and
- * body keys it implements (its `accepts`: AcceptedNames, routes.ts), and any other name answers HTTP 400, code
- * 960, naming it (unknown-parameters.ts). A test that passes against the emulator must not pass because the
+ * No parameter is silently ignored (docs/emulator.md, "The wider Data API of real servers"): each route lists the query
+ * parameters and body keys it implements (its `accepts`: AcceptedNames, routes.ts), and any other name answers HTTP
+ * 400, code 960, naming it (unknown-parameters.ts). A test that passes against the emulator must not pass because the
  * emulator skipped what the client asked for.
  */
 

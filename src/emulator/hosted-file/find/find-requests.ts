@@ -60,7 +60,7 @@ function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record
     }
     const criterion = String(raw);
     const target = resolveFindField(layout, name);
-    // data-api-server.md, section 6: globals cannot be find criteria (code 102, a choice: the field is no find field).
+    // docs/emulator.md, "6. Globals": globals cannot be find criteria (code 102, a choice: the field is no find field).
     if (target.field.global) throw new EmulatorError(400, "102", `cannot find on "${name}": it is a global field, and globals cannot be find criteria`);
     if (criterion.trim() === "") continue;
     const matcher = compile(criterion, target.field, name, context);

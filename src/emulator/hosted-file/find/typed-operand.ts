@@ -23,7 +23,7 @@ const point = (value: number): Interval => ({ lo: value, hi: value, hiOpen: fals
 
 /**
  * Reads an operand (escapes already resolved), or null when it is not a value of the type. Dates and timestamps
- * are read in the call's `dateformats` (data-api-server.md, section 5); `YYYY` and `//` read the same in both.
+ * are read in the call's `dateformats` (docs/emulator.md, "5. `dateformats`"); `YYYY` and `//` read the same in both.
  */
 export function parseTypedOperand(type: TypedFieldType, text: string, today: number, format: DateFormat = 0): Interval | null {
   switch (type) {

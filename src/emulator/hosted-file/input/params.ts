@@ -10,7 +10,7 @@ import { sortableValueLists } from "../value-lists.js";
 /**
  * A list of SortSpec objects naming fields on the layout (102 when a field is not on it). `sortOrder` is optional
  * (default `ascend`) and may name one of the file's value lists: the records then follow that list's order
- * (data-api-server.md, section 1).
+ * (docs/emulator.md, "1. Requests every client sends").
  */
 export function sortKeys(raw: unknown, name: string, layout: LayoutModel, file: DatabaseModel): SortKey[] {
   if (raw === undefined) return [];

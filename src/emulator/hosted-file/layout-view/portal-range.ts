@@ -3,7 +3,7 @@ import type { LayoutModel, PortalModel } from "../model.js";
 /**
  * Which rows of a portal a record view shows (record-view.ts): a one-based offset and a limit. Every portal with
  * the default range unless a call selects otherwise (the Data API's `portal`, `_offset.<portal>`,
- * `_limit.<portal>`: data-api-server.md section 3).
+ * `_limit.<portal>`: docs/emulator.md, "3. Portals").
  */
 
 /** Rows a portal returns when no limit says otherwise. */

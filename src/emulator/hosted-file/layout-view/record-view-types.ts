@@ -14,7 +14,7 @@ export interface WireRecord {
   portalData: Record<string, (WireFields & { recordId: string; modId: string })[]>;
   recordId: string;
   modId: string;
-  /** One entry per portal answered; absent when no portal is (data-api-server.md section 3). */
+  /** One entry per portal answered; absent when no portal is (docs/emulator.md, "3. Portals"). */
   portalDataInfo?: PortalDataInfo[];
 }
 

@@ -9,7 +9,7 @@ import type { StoredValue } from "../stored-value.js";
  * numbers are restored, and so are the file's global field values and the tables' creation order; the change feed never hears of it
  * (change-feed.ts holdChanges). Container files a rolled-back write uploaded are held by no record afterwards, so
  * the container store drops them (store.ts ContainerStore). What OData's `$batch` changesets run in
- * (odata-server.md section 4).
+ * (docs/emulator.md, "`$batch`").
  *
  * Records are never changed in place (record-writes.ts), so the record a put replaces is its previous version
  * whole. Inside another atomic step of the same database, `work` joins it (the outer one rolls back).

@@ -4,8 +4,9 @@ import { unknownParameters } from "../input/unknown-parameters.js";
 import type { TableField } from "../model.js";
 
 /**
- * `options: { entrymode, prohibitmode }` on create and edit (data-api-server.md section 7): whether the write
- * counts as a user's data entry ("user", the default) or as a script's ("script").
+ * `options: { entrymode, prohibitmode }` on create and edit (docs/emulator.md, "7. Duplicate, delete related rows, edit
+ * portal rows, options, upload modId"): whether the write counts as a user's data entry ("user", the default) or as a
+ * script's ("script").
  *
  * - `entrymode` decides whether `required` (509) and `unique` (504) apply, with each field's `validate`
  *   (FileMaker's "Validate data in this field"): a field that validates "always" is checked on every write; one

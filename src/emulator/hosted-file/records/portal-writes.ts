@@ -6,9 +6,9 @@ import { portalRow } from "../relations.js";
 import type { GlobalScope, HostedDatabase, StoredRecord, TableData } from "../store.js";
 
 /**
- * What an edit does to related records beyond its portal rows' fields (data-api-server.md section 7):
- * `deleteRelated` inside `fieldData` deletes rows of the record's portals, and the edit reports the rows its
- * `portalData` created as `newPortalRecordInfo`.
+ * What an edit does to related records beyond its portal rows' fields (docs/emulator.md, "7. Duplicate, delete related
+ * rows, edit portal rows, options, upload modId"): `deleteRelated` inside `fieldData` deletes rows of the record's
+ * portals, and the edit reports the rows its `portalData` created as `newPortalRecordInfo`.
  */
 
 /** A portal row an edit created: `{ tableName, recordId, modId }` in the edit's answer. */

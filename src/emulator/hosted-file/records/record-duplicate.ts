@@ -7,12 +7,13 @@ import { buildNewRecord, commitRecord, type FieldChange } from "./record-writes.
 import type { HostedDatabase, StoredRecord } from "../store.js";
 
 /**
- * A copy of a record as it is now (data-api-server.md section 7, duplicate), in one synchronous step: a new
- * recordId and modId 0; every auto-enter field (serial, UUID, creation and modification stamps) entered as for a
- * new record; every other field of the table (not only the layout's) with the original's values, containers
- * included (they point at the same stored file, which is never changed in place). Related records are not
- * copied. FileMaker's Duplicate Record is not data entry (entry-options.ts): only the fields that validate "always"
- * are checked, so a copy of a record holding a unique value is refused (504) only when that field says "always".
+ * A copy of a record as it is now (docs/emulator.md, "7. Duplicate, delete related rows, edit portal rows, options,
+ * upload modId"), in one synchronous step: a new recordId and modId 0; every auto-enter field (serial, UUID,
+ * creation and modification stamps) entered as for a new record; every other field of the table (not only the layout's)
+ * with the original's values, containers included (they point at the same stored file, which is never changed in
+ * place). Related records are not copied. FileMaker's Duplicate Record is not data entry (entry-options.ts): only the
+ * fields that validate "always" are checked, so a copy of a record holding a unique value is refused (504) only when
+ * that field says "always".
  */
 export function writeDuplicate(db: HostedDatabase, layout: LayoutModel, recordId: number, clock: EmulatorClock): StoredRecord {
   const table = db.tables.get(layout.table.name)!;

@@ -55,7 +55,8 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
 
 /**
  * JSON `null` as a field value (or a find criterion) is refused, as real servers refuse it: HTTP 400 with the
- * contract's statuses, 500 with real servers' (data-api-server.md, section 1), code 1708, naming the field.
+ * contract's statuses, 500 with real servers' (docs/emulator.md, "1. Requests every client sends"), code 1708, naming
+ * the field.
  */
 export function nullFieldValue(key: string, where: string): EmulatorError {
   return new EmulatorError(400, "1708", `"${key}" in ${where}: JSON null is not a field value (send "" for an empty one)`, 500);

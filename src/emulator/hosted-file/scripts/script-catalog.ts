@@ -4,7 +4,7 @@ import type { DatabaseDescription, DatabaseDescriptionInput } from "../../../lay
 import { checkFolderDepth } from "../layout-folders.js";
 import { checkScriptHandlers, loadScriptModule, type ScriptHandler, type ScriptHandlers } from "./script-module.js";
 
-/** An entry of `GET /databases/{database}/scripts` (data-api-server.md, section 2). */
+/** An entry of `GET /databases/{database}/scripts` (docs/emulator.md, "2. Scripts"). */
 export type ScriptListEntry = { name: string; isFolder: false } | { name: string; isFolder: true; folderScriptNames: ScriptListEntry[] };
 
 /** A script that a database description lists and no handler implements: it runs, does nothing and succeeds. */

@@ -4,7 +4,7 @@ import type { WireRecord } from "../layout-view/record-view-types.js";
 import { checkCalculations, type Calculations } from "../calculations.js";
 
 /**
- * The scripts interface (DESIGN.md, "Emulator additions"; public contract): FileMaker scripts are JavaScript
+ * The scripts interface (docs/emulator.md, "Scripts: handlers"; public contract): FileMaker scripts are JavaScript
  * handlers the user supplies, `fmgen serve --scripts scripts.mjs` or `startEmulator({ scripts })`. The module's
  * default export maps script names to handlers.
  */
