@@ -7,7 +7,7 @@
  *
  * Type-only imports of the Data API's definition: its value types are the same, and nothing of it loads.
  */
-import type { FieldKind, InputValue } from "../definition.js";
+import type { FieldKind, InputValue } from "../core/field-types.js";
 import { setOwn } from "../own.js";
 import type { Filter } from "./filter.js";
 

@@ -11,7 +11,7 @@
  * strings (a server or proxy that sends them) are read all the same, and any other text in a number field is an
  * ODataDecodeError naming the table, the field and the value, never NaN.
  */
-import type { FieldKind } from "../definition.js";
+import type { FieldKind } from "../core/field-types.js";
 import { isNumericText } from "../numeric-text.js";
 import { getOwn, setOwn } from "../own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
