@@ -78,18 +78,18 @@ const ENTRIES = [
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.
 const DEFERRED = {
   // fm.layouts() and fm.scripts(): 468 B when set; 486 B with folders walked without recursion (issue 21).
-  "layout-list.ts": 500,
+  "data-api/layout-list.ts": 500,
   // fm.runScript, setGlobals, productInfo and databases: 1,083 B when set; 1,121 B with issue 21's checks.
-  "database-calls.ts": 1_160,
+  "data-api/database-calls.ts": 1_160,
   // layout.upload (the multipart body): 993 B when set.
-  "upload.ts": 1_040,
+  "data-api/upload.ts": 1_040,
   // create and edit with portalData or deleteRelated: 488 B when set.
-  "portal-writes.ts": 510,
+  "data-api/portal-writes.ts": 510,
   // layout.download and fm.download (the cookie exchange, the bounded body): 2,119 B when set (issue 22), +3 %. It took node 13,627 -> 13,717 B and fetch 13,644 -> 13,721 B (the transports expose their fetch and settings; the two calls).
-  "download.ts": 2_180,
+  "data-api/download.ts": 2_180,
   // A carrier's `open` (an answer's body as a stream: OData's container downloads; the Data API's go through the
   // transport's fetch): 1,191 B when set (issue 24, when the Data API's transports came to share OData's carriers), +5 %.
-  "open-answer.ts": 1_250,
+  "core/open-answer.ts": 1_250,
   // @fmgen/runtime/odata's calls most apps never make (issue 24; src/runtime/odata/deferred-calls.ts), measured on the
   // odata entries: od.batch (the multipart writer and reader, the read back of new rows, the step errors): 3,643 B when set;
   // 3,750 B before the 100-step changeset's speed work, 4,031 B after it (+281 B: a part's headers read on first use,

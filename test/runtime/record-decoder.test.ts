@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FieldKind, FieldSpec, LayoutSpec } from "../../src/runtime/definition.js";
-import { recordDecoder } from "../../src/runtime/record-decoder.js";
+import type { FieldKind, FieldSpec, LayoutSpec } from "../../src/runtime/data-api/definition.js";
+import { recordDecoder } from "../../src/runtime/data-api/record-decoder.js";
 
 // The compiled decoder and its fallback loop must decode every record alike: each case runs in both modes.
 const MODES = [

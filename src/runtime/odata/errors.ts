@@ -5,10 +5,10 @@
  * handles both reads the same. A body that is not OData JSON (a proxy's HTML page) is a ProtocolError
  * (../protocol-errors.ts, shared with the Data API), and a request that did not complete a NetworkError.
  */
-import { getOwn } from "../own.js";
-import type { FailedCall } from "../protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import type { FailedCall } from "../core/protocol-errors.js";
 
-export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "../protocol-errors.js";
+export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "../core/protocol-errors.js";
 
 /** An OData error answer. `code` is FileMaker's code as the answer gives it, a string: "101", "8309", "-1023", "212". */
 export class ODataError extends Error {

@@ -7,7 +7,7 @@
  * refused rather than spliced into the query.
  */
 import type { FieldKind } from "../core/field-types.js";
-import { getOwn } from "../own.js";
+import { getOwn } from "../core/own.js";
 import { loneSurrogateAt, type FilterFields } from "./filter.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 

@@ -12,8 +12,8 @@
  * ODataDecodeError naming the table, the field and the value, never NaN.
  */
 import type { FieldKind } from "../core/field-types.js";
-import { isNumericText } from "../numeric-text.js";
-import { getOwn, setOwn } from "../own.js";
+import { isNumericText } from "../core/numeric-text.js";
+import { getOwn, setOwn } from "../core/own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 import { ODataDecodeError, odataError } from "./errors.js";
 

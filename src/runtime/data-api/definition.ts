@@ -5,12 +5,12 @@
  * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
-import { setOwn } from "./own.js";
+import { setOwn } from "../core/own.js";
 import type { SortOrder } from "./paging.js";
-import type { FieldKind, InputValue } from "./core/field-types.js";
+import type { FieldKind, InputValue } from "../core/field-types.js";
 
 // A field's kind and what writes take for it are shared with the OData client (core/field-types.ts).
-export type { FieldKind, InputValue } from "./core/field-types.js";
+export type { FieldKind, InputValue } from "../core/field-types.js";
 
 /** One field of a layout spec: what the runtime needs to encode, decode and check its values. */
 export interface FieldSpec {

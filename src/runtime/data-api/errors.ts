@@ -1,5 +1,5 @@
-import { getOwn } from "./own.js";
-import type { FailedCall } from "./protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import type { FailedCall } from "../core/protocol-errors.js";
 import { scriptsIn, type ScriptResults } from "./script-options.js";
 
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
