@@ -9,6 +9,9 @@
 //   node scripts/folder-imports.mjs --within emulator
 //                                              of the sub-folders of src/emulator: its files directly in it are
 //                                              "(emulator)", imports that leave it are not counted
+//   node scripts/folder-imports.mjs --within runtime
+//                                              of src/runtime: core/ (what both APIs share), data-api/, odata/ and
+//                                              "(runtime)", the package's entries directly in it
 //
 // Every `import ... from`, `export ... from`, `import "..."` and `import("...")` counts, type-only ones too: a
 // type cycle is still two modules that cannot be understood one without the other. `@fmgen/runtime` (and its

@@ -1,6 +1,6 @@
 import type { FieldType } from "../layout/index.js";
-import { DECODERS, INVALID } from "../runtime/codecs.js";
-import { isNumericText } from "../runtime/numeric-text.js";
+import { DECODERS, INVALID } from "../runtime/data-api/codecs.js";
+import { isNumericText } from "../runtime/core/numeric-text.js";
 import type { Confidence } from "./live.js";
 
 /**

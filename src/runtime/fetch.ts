@@ -7,9 +7,9 @@
  *
  * @module \@fmgen/runtime/fetch
  */
-import type { AnyDatabase } from "./database.js";
-import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
-import { fetchTransport } from "./fetch-transport.js";
+import type { AnyDatabase } from "./data-api/database.js";
+import { clientOver, type CommonClientOptions, type FileMakerClient } from "./data-api/client.js";
+import { fetchTransport } from "./data-api/fetch-transport.js";
 
 export * from "./public-api.js";
 

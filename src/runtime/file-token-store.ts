@@ -9,9 +9,9 @@ import { constants, type Stats } from "node:fs";
 import { link, lstat, mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import type { TokenStore } from "./token-store.js";
+import type { TokenStore } from "./data-api/token-store.js";
 
-export type { TokenStore } from "./token-store.js";
+export type { TokenStore } from "./data-api/token-store.js";
 
 /** What `fileTokenStore` takes. */
 export interface FileTokenStoreOptions {

@@ -17,9 +17,9 @@
  * @module \@fmgen/runtime
  */
 import type { Dispatcher } from "undici";
-import type { AnyDatabase } from "./database.js";
-import { clientOver, type CommonClientOptions, type FileMakerClient } from "./client.js";
-import { undiciTransport } from "./undici-transport.js";
+import type { AnyDatabase } from "./data-api/database.js";
+import { clientOver, type CommonClientOptions, type FileMakerClient } from "./data-api/client.js";
+import { undiciTransport } from "./data-api/undici-transport.js";
 
 export * from "./public-api.js";
 

@@ -5,13 +5,13 @@
  *
  * @module \@fmgen/runtime/metadata
  */
-import { broken, isObject, pageIn } from "./answer-shape.js";
-import type { FileMakerClient } from "./client.js";
-import type { AnyDatabase } from "./database.js";
-import { sessionOf } from "./client-sessions.js";
-import { getOwn, setOwn } from "./own.js";
-import { listQuery, type DataInfo } from "./paging.js";
-import { segment } from "./transport.js";
+import { broken, isObject, pageIn } from "./data-api/answer-shape.js";
+import type { FileMakerClient } from "./data-api/client.js";
+import type { AnyDatabase } from "./data-api/database.js";
+import { sessionOf } from "./data-api/client-sessions.js";
+import { getOwn, setOwn } from "./core/own.js";
+import { listQuery, type DataInfo } from "./data-api/paging.js";
+import { segment } from "./data-api/transport.js";
 
 /** One field of `fieldMetaData` (FileMaker Server's shape; fields a server leaves out get their defaults). */
 export interface FieldMetadata {

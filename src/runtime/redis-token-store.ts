@@ -5,9 +5,9 @@
  *
  * @module \@fmgen/runtime/redis-token-store
  */
-import type { TokenStore } from "./token-store.js";
+import type { TokenStore } from "./data-api/token-store.js";
 
-export type { TokenStore } from "./token-store.js";
+export type { TokenStore } from "./data-api/token-store.js";
 
 /**
  * What the store calls: the `get`, `set` and `del` that node-redis and ioredis clients (and their cluster clients)

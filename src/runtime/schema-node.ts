@@ -4,8 +4,8 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
-import type { LayoutSpec } from "./definition.js";
-import { buildRecordSchema } from "./record-schema.js";
+import type { LayoutSpec } from "./data-api/definition.js";
+import { buildRecordSchema } from "./data-api/record-schema.js";
 
 let zod: typeof z | undefined;
 

@@ -12,8 +12,8 @@
  * @module \@fmgen/runtime/schema
  */
 import { z } from "zod";
-import type { LayoutSpec } from "./definition.js";
-import { buildRecordSchema } from "./record-schema.js";
+import type { LayoutSpec } from "./data-api/definition.js";
+import { buildRecordSchema } from "./data-api/record-schema.js";
 
 /** The zod schema of a record of `spec` as the runtime returns it; what generated `<Name>Schema` exports are. */
 export function recordSchema(spec: LayoutSpec): z.ZodType {

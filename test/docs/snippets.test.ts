@@ -194,7 +194,7 @@ describe("the extractor and the check (this test can fail)", () => {
   }, 60_000);
 
   it("the built-query-with-scripts pattern fails when toFindOptions() types portals P again (the f4ea7af bug)", () => {
-    const file = join(ROOT, "src/runtime/query-builder.ts");
+    const file = join(ROOT, "src/runtime/data-api/query-builder.ts");
     const fixed = readFileSync(file, "utf8");
     const reverted = fixed.replaceAll("Exclude<P, undefined>", "P");
     expect(reverted).not.toBe(fixed);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldKind } from "../../src/runtime/index.js";
-import { decimal, encodeFindRequest, fieldCriterion } from "../../src/runtime/find-criteria.js";
+import { decimal, encodeFindRequest, fieldCriterion } from "../../src/runtime/data-api/find-criteria.js";
 import { HELPERS_BY_KIND, q } from "../../src/runtime/index.js";
 import { Item } from "./items.js";
 

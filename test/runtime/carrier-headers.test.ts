@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchCarrier } from "../../src/runtime/fetch-carrier.js";
-import { undiciCarrier } from "../../src/runtime/undici-carrier.js";
+import { fetchCarrier } from "../../src/runtime/core/fetch-carrier.js";
+import { undiciCarrier } from "../../src/runtime/core/undici-carrier.js";
 
 // A server's header names become keys of the record a carrier answers with (both APIs' clients read it): a header named
 // "__proto__" must stay a header, never change the record's prototype. A raw socket server sends one (Node's own

@@ -31,7 +31,7 @@ describe("features loaded on first use", () => {
     let emu: Emulator;
     let dir: string;
     beforeAll(async () => {
-      if (!existsSync(join(ROOT, "packages/runtime/dist/upload.js"))) throw new Error("build the runtime first (npm run build)");
+      if (!existsSync(join(ROOT, "packages/runtime/dist/data-api/upload.js"))) throw new Error("build the runtime first (npm run build)");
       emu = await startRuntimeEmulator();
       dir = mkdtempSync(join(tmpdir(), "fmgen-load-log-"));
     });

@@ -16,9 +16,9 @@ describe("an esbuild bundle for platform neutral", () => {
   it("of the fetch entry resolves, with no node: import and no undici in it", async () => {
     const result = await neutralBundle(entry("fetch.ts"));
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs).toContain("src/runtime/fetch-transport.ts");
+    expect(inputs).toContain("src/runtime/data-api/fetch-transport.ts");
     expect(inputs.filter((f) => !f.startsWith("src/runtime/"))).toEqual([]);
-    expect(inputs).not.toContain("src/runtime/undici-transport.ts");
+    expect(inputs).not.toContain("src/runtime/data-api/undici-transport.ts");
     const code = result.outputFiles[0]!.text;
     expect(code).not.toMatch(/["']node:|["']undici["']|\bBuffer\b|\brequire\(/);
     expect(code).toContain("createClient");

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { parseWireNumber } from "../../src/emulator/hosted-file/stored-value.js";
 import { classifyWireValue } from "../../src/pull/infer.js";
 import { createClient, defineLayout, escapeFindValue } from "../../src/runtime/index.js";
-import { DECODERS, DecodeError, INVALID } from "../../src/runtime/codecs.js";
-import { isNumericText } from "../../src/runtime/numeric-text.js";
-import { recordDecoder } from "../../src/runtime/record-decoder.js";
+import { DECODERS, DecodeError, INVALID } from "../../src/runtime/data-api/codecs.js";
+import { isNumericText } from "../../src/runtime/core/numeric-text.js";
+import { recordDecoder } from "../../src/runtime/data-api/record-decoder.js";
 
 // Numeric text (old servers send numbers as strings) is recognised by one linear scanner shared by the runtime,
 // `fmgen pull` and the emulator, in place of a regex that backtracks quadratically. The scanner must accept

@@ -16,34 +16,34 @@ async function inputsOf(file: string, platform: "node" | "neutral") {
 
 // Modules of the Data API: sessions, layouts, records, envelopes, its codecs and FileMaker error classes.
 const DATA_API = [
-  "src/runtime/client.ts",
-  "src/runtime/session.ts",
-  "src/runtime/layout-client.ts",
-  "src/runtime/transport.ts",
-  "src/runtime/undici-transport.ts",
-  "src/runtime/fetch-transport.ts",
-  "src/runtime/codecs.ts",
-  "src/runtime/errors.ts",
-  "src/runtime/redact.ts",
-  "src/runtime/record-decoder.ts",
-  "src/runtime/find-request.ts",
-  "src/runtime/iso-dates.ts",
-  "src/runtime/multipart.ts",
+  "src/runtime/data-api/client.ts",
+  "src/runtime/data-api/session.ts",
+  "src/runtime/data-api/layout-client.ts",
+  "src/runtime/data-api/transport.ts",
+  "src/runtime/data-api/undici-transport.ts",
+  "src/runtime/data-api/fetch-transport.ts",
+  "src/runtime/data-api/codecs.ts",
+  "src/runtime/data-api/errors.ts",
+  "src/runtime/data-api/redact.ts",
+  "src/runtime/data-api/record-decoder.ts",
+  "src/runtime/data-api/find-request.ts",
+  "src/runtime/data-api/iso-dates.ts",
+  "src/runtime/data-api/multipart.ts",
 ];
 
 describe("the OData entries", () => {
   it("hold no Data API module (Node entry)", async () => {
     const { inputs, code } = await inputsOf(entry("odata/index.ts"), "node");
-    expect(inputs).toContain("src/runtime/undici-carrier.ts");
+    expect(inputs).toContain("src/runtime/core/undici-carrier.ts");
     expect(inputs.filter((f) => DATA_API.includes(f))).toEqual([]);
     expect(code).toContain("createODataClient");
   });
 
   it("hold no Data API module, no node: import and no undici (fetch entry, platform neutral)", async () => {
     const { inputs, code } = await inputsOf(entry("odata/fetch.ts"), "neutral");
-    expect(inputs).toContain("src/runtime/fetch-carrier.ts");
+    expect(inputs).toContain("src/runtime/core/fetch-carrier.ts");
     expect(inputs.filter((f) => DATA_API.includes(f) || !f.startsWith("src/runtime/"))).toEqual([]);
-    expect(inputs).not.toContain("src/runtime/undici-carrier.ts");
+    expect(inputs).not.toContain("src/runtime/core/undici-carrier.ts");
     expect(code).not.toMatch(/["']node:|["']undici["']|\bBuffer\b|\brequire\(/);
   });
 
@@ -51,7 +51,7 @@ describe("the OData entries", () => {
     for (const [file, platform] of [["index.ts", "node"], ["fetch.ts", "neutral"], ["metadata.ts", "neutral"]] as const) {
       const { inputs } = await inputsOf(entry(file), platform === "node" ? "node" : "neutral").catch(() => inputsOf(entry(file), "node"));
       expect(inputs.filter((f) => f.startsWith("src/runtime/odata/"))).toEqual([]);
-      if (file !== "metadata.ts") expect(inputs).toEqual(expect.arrayContaining(["src/runtime/session.ts", "src/runtime/codecs.ts", "src/runtime/errors.ts"]));
+      if (file !== "metadata.ts") expect(inputs).toEqual(expect.arrayContaining(["src/runtime/data-api/session.ts", "src/runtime/data-api/codecs.ts", "src/runtime/data-api/errors.ts"]));
     }
   });
 });

@@ -157,7 +157,7 @@ describe("@fmgen/runtime's exports, as bundlers and runtimes resolve them", () =
   it("Node: the undici entry", async () => {
     const { files, code } = await resolved(`export { createClient } from "@fmgen/runtime";`, { platform: "node" });
     expect(files).toContain("dist/index.js");
-    expect(files).toContain("dist/undici-transport.js");
+    expect(files).toContain("dist/data-api/undici-transport.js");
     expect(files).not.toContain("dist/fetch.js");
     expect(code).toMatch(/import\("undici"\)/);
   });

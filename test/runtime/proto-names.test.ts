@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineLayout, FileMakerError, type FileMakerClient, type LayoutClient } from "../../src/runtime/index.js";
-import { fileMakerError } from "../../src/runtime/errors.js";
-import { encodeFindRequest } from "../../src/runtime/find-criteria.js";
-import { recordDecoder } from "../../src/runtime/record-decoder.js";
+import { fileMakerError } from "../../src/runtime/data-api/errors.js";
+import { encodeFindRequest } from "../../src/runtime/data-api/find-criteria.js";
+import { recordDecoder } from "../../src/runtime/data-api/record-decoder.js";
 import { connect, envelope, startFakeServer, startRuntimeEmulator, type Emulator, type FakeServer } from "../support/runtime-emulator.js";
 import { PROTO, Weird, WEIRD_DATABASE, WEIRD_TEXT } from "../support/runtime-layouts.js";
 import { layoutMetadata } from "../../src/runtime/metadata.js";

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { FieldKind, FieldSpec, LayoutSpec } from "../../src/runtime/definition.js";
-import { recordDecoder } from "../../src/runtime/record-decoder.js";
+import type { FieldKind, FieldSpec, LayoutSpec } from "../../src/runtime/data-api/definition.js";
+import { recordDecoder } from "../../src/runtime/data-api/record-decoder.js";
 
 // The compiled decoder and its fallback loop must decode every record alike: each case runs in both modes.
 const MODES = [
@@ -148,7 +148,7 @@ it("compiled and interpreted decoders agree on 1,000 random layouts and records"
 
 it("falls back to the loop where code generation from strings is disallowed", () => {
   // Needs packages/runtime/dist/ (npm test builds first).
-  const module = new URL("../../packages/runtime/dist/record-decoder.js", import.meta.url).href;
+  const module = new URL("../../packages/runtime/dist/data-api/record-decoder.js", import.meta.url).href;
   const script = `import { recordDecoder } from ${JSON.stringify(module)};
     try { new Function("return 1"); console.log("eval allowed"); } catch { }
     const decode = recordDecoder({ layout: "L", fields: { d: { type: "date" }, r: { type: "text", repetitions: 2 } } }, { validate: true });

@@ -61,6 +61,22 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     expect(imports("odata").filter((to) => to !== "hosted-file" && to !== "http")).toEqual([]);
   });
 
+  it("keeps the runtime's house (--within runtime): core/ imports neither API, data-api/ and odata/ never import each other", async () => {
+    const { code, report: r } = await report(["--within", "runtime"]);
+    expect(r.folderCycles).toEqual([]);
+    expect(r.fileCycles).toEqual([]);
+    expect(code).toBe(0);
+    const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
+    expect(r.folders).toEqual(["(runtime)", "core", "data-api", "odata"]);
+    // The shared core knows neither API, nor the entries that wire them.
+    expect(imports("core")).toEqual([]);
+    // The two APIs stand side by side over the core: neither imports the other, nor an entry.
+    expect(imports("data-api")).toEqual(["core"]);
+    expect(imports("odata")).toEqual(["core"]);
+    // The entries (index.ts, fetch.ts, schema.ts, metadata.ts, the token stores) wire the Data API over the core.
+    expect(imports("(runtime)")).toEqual(expect.arrayContaining(["core", "data-api"]));
+  });
+
   it("fails on a cycle, between folders or between files", async () => {
     const src = await mkdtemp(join(tmpdir(), "fmgen-imports-"));
     dirs.push(src);

@@ -1,5 +1,5 @@
 import type { FieldType } from "../../layout/schema.js";
-import { isNumericText } from "../../runtime/numeric-text.js";
+import { isNumericText } from "../../runtime/core/numeric-text.js";
 
 /**
  * How the emulator keeps one field value (one repetition). Chronological types are numbers so that

@@ -5,7 +5,7 @@ import { docText, propertyKey, stringLiteral } from "../text.js";
 /**
  * The TypeScript type of a field as read (docs/reading-and-writing.md, "Value types"): what `<Name>Fields` says of
  * each field. (The runtime derives the other shapes, such as what create and edit take, from the definition:
- * `ReadValue` and `InputValue` in src/runtime/definition.ts, which must agree with `readType`.)
+ * `ReadValue` in src/runtime/data-api/definition.ts and `InputValue` in src/runtime/core/field-types.ts, which must agree with `readType`.)
  *
  * | type | read |
  * |---|---|

@@ -2,7 +2,7 @@
  * The public shape of `@fmgen/runtime/odata`: the client of one database and the client of one table
  * (docs/odata.md, "3. The client"). The entries (index.ts on Node, fetch.ts elsewhere) implement these.
  */
-import type { RetryPolicy } from "../retry.js";
+import type { RetryPolicy } from "../core/retry.js";
 import type { AnyTable, ContainerNameOf, ExpandOf, FieldNameOf, FilterOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
 import type { AllOptions, CallOptions, ListOptions, ListResult, ReadOptions, RowResult } from "./shapes.js";
 import type { BatchBuilder, BatchOptions, BatchResults, BatchStep } from "./batch-types.js";

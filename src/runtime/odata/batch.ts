@@ -13,7 +13,7 @@
  * Reads are not batched: an OData changeset holds writes only, and a read needs no atomicity; read with the table's
  * calls. Loaded on the first `od.batch` call.
  */
-import { ProtocolError } from "../protocol-errors.js";
+import { ProtocolError } from "../core/protocol-errors.js";
 import type { BatchBuilder, BatchOptions, BatchStep, BatchTable } from "./batch-types.js";
 import { BatchFramingError, readBatch, writeBatch, type BatchItem, type PartAnswer, type PartRequest } from "./batch-multipart.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";

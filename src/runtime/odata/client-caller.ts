@@ -4,16 +4,16 @@
  * faults, proxies' 5xx pages) and of calls the server refused as too busy (812, 956: nothing was done), error answers
  * as ODataErrors, bodies that are not OData JSON as ProtocolErrors quoting their start with every secret scrubbed.
  */
-import { basicAuth } from "../basic-auth.js";
-import { segment, pathStep, type Scrub } from "../call-bounds.js";
-import { ProtocolError, type FailedCall } from "../protocol-errors.js";
-import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../retry.js";
-import { scrub, secretForms } from "../secrets.js";
-import { sendableToken } from "../sendable-token.js";
-import { checkTransport } from "../transport-security.js";
+import { basicAuth } from "../core/basic-auth.js";
+import { segment, pathStep, type Scrub } from "../core/call-bounds.js";
+import { ProtocolError, type FailedCall } from "../core/protocol-errors.js";
+import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from "../core/retry.js";
+import { scrub, secretForms } from "../core/secrets.js";
+import { sendableToken } from "../core/sendable-token.js";
+import { checkTransport } from "../core/transport-security.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
-import { drain, type Carrier, type CarrierBounds, type RawAnswer } from "../carrier.js";
+import { drain, type Carrier, type CarrierBounds, type RawAnswer } from "../core/carrier.js";
 import { checkTableDatabase, type TableSpec } from "./definition.js";
 import { CapacityError, odataError } from "./errors.js";
 import { fieldRefs, type FieldRefs } from "./field-refs.js";

@@ -5,7 +5,7 @@
  */
 import type { CommonODataClientOptions, ODataClient, TableClient } from "./api.js";
 import type { ODataCaller } from "./caller.js";
-import type { Carrier } from "../carrier.js";
+import type { Carrier } from "../core/carrier.js";
 import { makeCaller } from "./client-caller.js";
 import type { AnyTable } from "./definition.js";
 import { tableClient, type TableClientParts } from "./table-client.js";

@@ -7,8 +7,8 @@
 import type { ContainerFile, UploadOptions } from "./api.js";
 import type { ODataCaller } from "./caller.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
-import { drain } from "../carrier.js";
-import { getOwn } from "../own.js";
+import { drain } from "../core/carrier.js";
+import { getOwn } from "../core/own.js";
 import type { CallOptions } from "./shapes.js";
 import { rowKey } from "./read-query.js";
 

@@ -1,14 +1,14 @@
 /**
  * The table definition: the one value a generated table module exports per table occurrence and passes to
- * `od.table()`. As with layouts (../definition.ts), its run-time part, the spec, says what the runtime needs (each
+ * `od.table()`. As with layouts (../data-api/definition.ts), its run-time part, the spec, says what the runtime needs (each
  * field's kind, read-only fields, repetitions, FileMaker's ids, the key and the relations), and its type carries every
  * TypeScript shape: a generated module writes the read shape of a row (`<Name>Row`, with its JSDoc) and the relations'
  * target tables; every other shape is derived from the spec's literal types, so that each fact is stated once.
  *
  * Type-only imports of the Data API's definition: its value types are the same, and nothing of it loads.
  */
-import type { FieldKind, InputValue } from "../definition.js";
-import { setOwn } from "../own.js";
+import type { FieldKind, InputValue } from "../core/field-types.js";
+import { setOwn } from "../core/own.js";
 import type { Filter } from "./filter.js";
 
 export type { FieldKind };

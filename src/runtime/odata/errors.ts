@@ -3,16 +3,17 @@
  * contract, section 9); it becomes an {@link ODataError}, or the subclass its code or status names. The classes that
  * mean what the Data API's mean carry the same names (RecordMissingError, ValidationError, ...), so that code that
  * handles both reads the same. A body that is not OData JSON (a proxy's HTML page) is a ProtocolError
- * (../protocol-errors.ts, shared with the Data API), and a request that did not complete a NetworkError.
+ * (../core/protocol-errors.ts, shared with the Data API), and a request that did not complete a NetworkError.
  */
-import { getOwn } from "../own.js";
-import type { FailedCall } from "../protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import type { FailedCall } from "../core/protocol-errors.js";
+import { ServerError } from "../core/server-error.js";
 
-export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "../protocol-errors.js";
+export { NetworkError, ProtocolError, ResponseTooLargeError, type FailedCall } from "../core/protocol-errors.js";
 
 /** An OData error answer. `code` is FileMaker's code as the answer gives it, a string: "101", "8309", "-1023", "212". */
-export class ODataError extends Error {
-  // Declared, not defined: each is assigned once below.
+export class ODataError extends ServerError {
+  // Declared again for their documentation; ServerError (core/, shared with the Data API's FileMakerError) assigns them.
   /** FileMaker's error code of the answer (`error.code`), as a string. */
   declare readonly code: string;
   /** The HTTP status of the answer. */
@@ -23,11 +24,7 @@ export class ODataError extends Error {
   declare readonly serverMessage: string;
 
   constructor(code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
-    super(`${call.method} ${call.path}: OData error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
-    this.code = code;
-    this.httpStatus = httpStatus;
-    this.call = call;
-    this.serverMessage = serverMessage;
+    super("OData", code, serverMessage, httpStatus, call);
   }
 }
 

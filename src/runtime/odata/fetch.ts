@@ -10,7 +10,7 @@ import type { CommonODataClientOptions, ODataClient } from "./api.js";
 import { boundsOf } from "./client-caller.js";
 import { clientOver } from "./client.js";
 import { deferredParts } from "./deferred-calls.js";
-import { fetchCarrier } from "../fetch-carrier.js";
+import { fetchCarrier } from "../core/fetch-carrier.js";
 
 export * from "./public-api.js";
 

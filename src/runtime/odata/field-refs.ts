@@ -6,8 +6,8 @@
  * and the field. An id is sent as it is, so it must be `FMFID:` and digits: anything else in a hand-written spec is
  * refused rather than spliced into the query.
  */
-import type { FieldKind } from "../definition.js";
-import { getOwn } from "../own.js";
+import type { FieldKind } from "../core/field-types.js";
+import { getOwn } from "../core/own.js";
 import { loneSurrogateAt, type FilterFields } from "./filter.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 

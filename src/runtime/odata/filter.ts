@@ -13,7 +13,7 @@
  * exactly when the table has every field it names, each of a kind the filter accepts: an unknown field, a text function
  * on a number field or a number compared with a date field fails to compile where the filter is passed.
  */
-import type { FieldKind } from "../definition.js";
+import type { FieldKind } from "../core/field-types.js";
 
 export type Comparison = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
 export type TextFunction = "contains" | "startswith" | "endswith";

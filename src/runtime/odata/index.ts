@@ -21,7 +21,7 @@ import type { CommonODataClientOptions, ODataClient } from "./api.js";
 import { boundsOf } from "./client-caller.js";
 import { clientOver } from "./client.js";
 import { deferredParts } from "./deferred-calls.js";
-import { undiciCarrier } from "../undici-carrier.js";
+import { undiciCarrier } from "../core/undici-carrier.js";
 
 export * from "./public-api.js";
 

@@ -51,7 +51,7 @@ export {
   ValidationError,
   type FailedCall,
 } from "./errors.js";
-export type { RetryPolicy } from "../retry.js";
+export type { RetryPolicy } from "../core/retry.js";
 export type { BatchBuilder, BatchOptions, BatchResults, BatchStep, BatchTable } from "./batch-types.js";
 export { BatchReadBackError } from "./batch-read-back-error.js";
 export type { NewField, SchemaCalls, TableChange } from "./schema-types.js";

@@ -4,7 +4,7 @@
  * its field's kind (filter.ts), the text encoded as wire contract 2.8 demands (query-text.ts). Bad options are a
  * TypeError naming the table and the option.
  */
-import { getOwn } from "../own.js";
+import { getOwn } from "../core/own.js";
 import type { ODataCaller } from "./caller.js";
 import type { RelationSpec, TableSpec } from "./definition.js";
 import { renderFilter, type Filter } from "./filter.js";

@@ -4,7 +4,7 @@
  * string; a field list of `{ name, type }`) so that a mistake is a TypeError naming the call, not a server's 400.
  * Loaded on the first `od.schema` call.
  */
-import { ProtocolError } from "../protocol-errors.js";
+import { ProtocolError } from "../core/protocol-errors.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { NewField, SchemaCalls, TableChange } from "./schema-types.js";
 import type { CallOptions } from "./shapes.js";

@@ -4,7 +4,7 @@
  * exception; a script the file lacks is the ODataError the caller makes of 404 `104`.
  */
 import type { ScriptRunResult } from "./api.js";
-import { ProtocolError } from "../protocol-errors.js";
+import { ProtocolError } from "../core/protocol-errors.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { CallOptions } from "./shapes.js";
 

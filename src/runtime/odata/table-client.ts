@@ -3,9 +3,9 @@
  * idempotent (retried after faults); writes never are. Rows come back decoded by the table's definition (expanded
  * ones by their relation's target).
  */
-import { getOwn } from "../own.js";
-import { pageStream } from "../page-stream.js";
-import { ProtocolError } from "../protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import { pageStream } from "../core/page-stream.js";
+import { ProtocolError } from "../core/protocol-errors.js";
 import type { TableClient } from "./api.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { AnyTable, RelationSpec, TableSpec } from "./definition.js";

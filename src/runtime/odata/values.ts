@@ -11,9 +11,9 @@
  * strings (a server or proxy that sends them) are read all the same, and any other text in a number field is an
  * ODataDecodeError naming the table, the field and the value, never NaN.
  */
-import type { FieldKind } from "../definition.js";
-import { isNumericText } from "../numeric-text.js";
-import { getOwn, setOwn } from "../own.js";
+import type { FieldKind } from "../core/field-types.js";
+import { isNumericText } from "../core/numeric-text.js";
+import { getOwn, setOwn } from "../core/own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 import { ODataDecodeError, odataError } from "./errors.js";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { boundsOf, makeCaller } from "../../../src/runtime/odata/client-caller.js";
-import { fetchCarrier } from "../../../src/runtime/fetch-carrier.js";
-import { undiciCarrier } from "../../../src/runtime/undici-carrier.js";
+import { fetchCarrier } from "../../../src/runtime/core/fetch-carrier.js";
+import { undiciCarrier } from "../../../src/runtime/core/undici-carrier.js";
 import { RecordMissingError, ResponseTooLargeError } from "../../../src/runtime/odata/index.js";
 import { PASSWORD, startOffice, USER } from "./support.js";
 

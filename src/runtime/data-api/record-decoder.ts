@@ -1,7 +1,7 @@
 import { DECODERS, DecodeError, INVALID, repetitionKey } from "./codecs.js";
 import { ISO_DECODERS } from "./iso-dates.js";
 import type { FieldKind, FieldSpec, FmRecord, LayoutSpec } from "./definition.js";
-import { getOwn, setOwn } from "./own.js";
+import { getOwn, setOwn } from "../core/own.js";
 
 type Wire = Record<string, unknown>;
 type DecodedRecord = FmRecord<Wire, Record<string, Wire[]>>;

@@ -16,7 +16,7 @@ import { FindQuery, type QueryTarget } from "./query-builder.js";
 import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
-import { pageStream } from "./page-stream.js";
+import { pageStream } from "../core/page-stream.js";
 import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortOrder, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";

@@ -1,7 +1,7 @@
-import { ProtocolError, type FailedCall } from "./protocol-errors.js";
-import type { Scrub } from "./call-bounds.js";
+import { ProtocolError, type FailedCall } from "../core/protocol-errors.js";
+import type { Scrub } from "../core/call-bounds.js";
 import type { MultipartBody } from "./multipart.js";
-import type { RawAnswer } from "./carrier.js";
+import type { RawAnswer } from "../core/carrier.js";
 
 /**
  * What every transport shares: the request and answer shapes, the envelope parser, and how a stop or a fault
@@ -41,7 +41,7 @@ export interface TransportSettings {
 }
 
 // Moved to call-bounds.ts (shared with the OData client); re-exported so that every Data API import keeps working.
-export { bounded, connectionError, neverReachedServer, pathStep, segment, stoppedError, type Scrub } from "./call-bounds.js";
+export { bounded, connectionError, neverReachedServer, pathStep, segment, stoppedError, type Scrub } from "../core/call-bounds.js";
 
 export interface Transport {
   /** Sends one request and reads its envelope; a body that is not an envelope is a ProtocolError. */

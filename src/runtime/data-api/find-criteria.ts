@@ -1,6 +1,6 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 import { describe, ENCODERS, INVALID } from "./codecs.js";
-import { getOwn, setOwn } from "./own.js";
+import { getOwn, setOwn } from "../core/own.js";
 import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
 /**

@@ -1,6 +1,6 @@
 import { openAsBlob } from "node:fs";
 import type { Dispatcher } from "undici";
-import { undiciCarrier } from "./undici-carrier.js";
+import { undiciCarrier } from "../core/undici-carrier.js";
 import { chunksOf, framed, type MultipartBody } from "./multipart.js";
 import { callOf, envelopeOf, type Transport, type TransportSettings } from "./transport.js";
 

@@ -3,9 +3,9 @@ import { describe } from "./codecs.js";
 import type { AnyDatabase, GlobalsOf, LayoutOfClient, ScriptNameOf } from "./database.js";
 import { checkDatabase, type AnyDefinition } from "./definition.js";
 import { decimal } from "./find-criteria.js";
-import { setOwn } from "./own.js";
+import { setOwn } from "../core/own.js";
 import { scriptsIn, type ScriptResult } from "./script-options.js";
-import { basicAuth } from "./basic-auth.js";
+import { basicAuth } from "../core/basic-auth.js";
 import type { Auth, Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
 

@@ -1,11 +1,11 @@
 import { broken } from "./answer-shape.js";
-import { base64, basicAuth } from "./basic-auth.js";
+import { base64, basicAuth } from "../core/basic-auth.js";
 import { fileMakerError } from "./errors.js";
-import { ProtocolError } from "./protocol-errors.js";
+import { ProtocolError } from "../core/protocol-errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
-import type { SecretForms } from "./secrets.js";
-import { withCapacityRetry, withRetry, type RetryPolicy } from "./retry.js";
-import { sendableToken } from "./sendable-token.js";
+import type { SecretForms } from "../core/secrets.js";
+import { withCapacityRetry, withRetry, type RetryPolicy } from "../core/retry.js";
+import { sendableToken } from "../core/sendable-token.js";
 import type { TokenStore } from "./token-store.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 

@@ -6,7 +6,7 @@
  * when a call uses them.
  */
 import { checkDatabase, type AnyDefinition, type DatabaseOfLayout, type FieldsOf, type FmRecord, type LayoutSpec, type PortalSpec, type PortalsOf, type RecordOf, type TableOfLayout } from "./definition.js";
-import { getOwn, setOwn } from "./own.js";
+import { getOwn, setOwn } from "../core/own.js";
 import { positive } from "./paging.js";
 import { recordDecoder, type DecoderOptions } from "./record-decoder.js";
 

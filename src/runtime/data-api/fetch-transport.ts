@@ -1,4 +1,4 @@
-import { fetchCarrier } from "./fetch-carrier.js";
+import { fetchCarrier } from "../core/fetch-carrier.js";
 import { chunksOf, framed, type MultipartBody } from "./multipart.js";
 import { callOf, envelopeOf, type Transport, type TransportSettings } from "./transport.js";
 

@@ -5,11 +5,11 @@ import { registerSession } from "./client-sessions.js";
 import type { DatabaseCalls } from "./database-calls.js";
 import type { ContainerFile, DownloadOptions } from "./download.js";
 import type { LayoutListing } from "./layout-list.js";
-import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
+import { DEFAULT_RETRY, type RetryPolicy } from "../core/retry.js";
 import { checkAuth, Session, type Auth, type ExternalDataSource } from "./session.js";
 import type { TokenStore } from "./token-store.js";
 import { pathStep, type Transport, type TransportSettings } from "./transport.js";
-import { checkTransport } from "./transport-security.js";
+import { checkTransport } from "../core/transport-security.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -219,4 +219,4 @@ function withoutTrailingSlashes(path: string): string {
 }
 
 // Moved to transport-security.ts (shared with the OData client); re-exported where apps and tests import them.
-export { INSECURE_TRANSPORT_WARNING, isLoopbackHost } from "./transport-security.js";
+export { INSECURE_TRANSPORT_WARNING, isLoopbackHost } from "../core/transport-security.js";

@@ -1,7 +1,7 @@
 import type { AnyDefinition, SortNameOf, SortOrderOf } from "./definition.js";
 import { encodeFindRequest } from "./find-criteria.js";
 import type { CriteriaOf, QueryOf } from "./find-request.js";
-import { setOwn } from "./own.js";
+import { setOwn } from "../core/own.js";
 import { positive, type CallOptions, type Page, type SortSpec } from "./paging.js";
 import { portalKeys, type OnlyPortals, type PortalChoice, type ViewRecord } from "./portal-selection.js";
 

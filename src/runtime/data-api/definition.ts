@@ -5,14 +5,12 @@
  * JSDoc), and the runtime derives the others from the spec's literal types (`SpecTypes`), so that each fact about a
  * field is stated once. Hand-written definitions (tests) may give every shape themselves (`HandWrittenTypes`).
  */
-import { setOwn } from "./own.js";
+import { setOwn } from "../core/own.js";
 import type { SortOrder } from "./paging.js";
+import type { FieldKind, InputValue } from "../core/field-types.js";
 
-/**
- * A field's kind on the wire and in TypeScript: `text` (string), `number` (number or null), `date`, `time` and
- * `timestamp` (ISO strings or null), `container` (its URL).
- */
-export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
+// A field's kind and what writes take for it are shared with the OData client (core/field-types.ts).
+export type { FieldKind, InputValue } from "../core/field-types.js";
 
 /** One field of a layout spec: what the runtime needs to encode, decode and check its values. */
 export interface FieldSpec {
@@ -173,9 +171,6 @@ function withAllFields(spec: LayoutSpec): LayoutSpec {
 export type ReadValue<F> = F extends { readonly repetitions: infer N extends number } ? (N extends 1 ? Scalar<F> : Repeat<Scalar<F>, N>) : Scalar<F>;
 type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? number | null : string | null;
 type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N ? Acc : Acc["length"] extends 100 ? T[] : Repeat<T, N, [...Acc, T]>;
-
-/** What create and edit take for a field read as `T`: `null` clears it; a repetition left out or `undefined` is not sent. */
-export type InputValue<T> = [T] extends [readonly unknown[]] ? { readonly [I in keyof T]?: T[I] | null | undefined } : T | null;
 
 type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNullable<S["portals"]>[N]["fields"];
 

@@ -1,10 +1,11 @@
-import { getOwn } from "./own.js";
-import type { FailedCall } from "./protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import type { FailedCall } from "../core/protocol-errors.js";
+import { ServerError } from "../core/server-error.js";
 import { scriptsIn, type ScriptResults } from "./script-options.js";
 
 /** A FileMaker error answer: `messages[0].code` other than "0". Decided on the code, never the HTTP status. */
-export class FileMakerError extends Error {
-  // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
+export class FileMakerError extends ServerError {
+  // Declared again for their documentation; ServerError (core/, shared with OData's ODataError) assigns them.
   /**
    * FileMaker's error code (`messages[0].code`), as the string the Data API sends: each typed subclass names one or a
    * range.
@@ -20,11 +21,7 @@ export class FileMakerError extends Error {
   declare scripts?: ScriptResults;
 
   constructor(code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
-    super(`${call.method} ${call.path}: FileMaker error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
-    this.code = code;
-    this.httpStatus = httpStatus;
-    this.call = call;
-    this.serverMessage = serverMessage;
+    super("FileMaker", code, serverMessage, httpStatus, call);
   }
 }
 

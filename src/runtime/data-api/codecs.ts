@@ -1,6 +1,6 @@
 import type { FieldKind, FieldSpec } from "./definition.js";
-import { isNumericText } from "./numeric-text.js";
-import { getOwn } from "./own.js";
+import { isNumericText } from "../core/numeric-text.js";
+import { getOwn } from "../core/own.js";
 
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {

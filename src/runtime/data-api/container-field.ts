@@ -1,5 +1,5 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
-import { getOwn } from "./own.js";
+import { getOwn } from "../core/own.js";
 
 /**
  * The repetition (1-based, default 1) of the container field an upload or a download names, checked against the

@@ -1,4 +1,4 @@
-import { ProtocolError, type FailedCall } from "./protocol-errors.js";
+import { ProtocolError, type FailedCall } from "../core/protocol-errors.js";
 import type { Envelope } from "./transport.js";
 
 /**

@@ -1,5 +1,5 @@
 import { FileMakerError } from "./errors.js";
-import { NetworkError, ProtocolError } from "./protocol-errors.js";
+import { NetworkError, ProtocolError } from "../core/protocol-errors.js";
 
 /**
  * Keeps secrets out of errors. A proxy that echoes the request (its headers, its body) into an error page or a
@@ -13,8 +13,8 @@ import { NetworkError, ProtocolError } from "./protocol-errors.js";
  */
 
 // The secrets' forms and scrubbing are in secrets.ts (shared with the OData client); re-exported for the Data API.
-import { scrub, type SecretForms } from "./secrets.js";
-export { scrub, secretForms } from "./secrets.js";
+import { scrub, type SecretForms } from "../core/secrets.js";
+export { scrub, secretForms } from "../core/secrets.js";
 
 /**
  * Scrubs, in place, every string what others made carries (an error's message, stack and properties other than its

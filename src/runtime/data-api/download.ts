@@ -3,11 +3,11 @@ import { repetitionKey } from "./codecs.js";
 import { containerRepetition } from "./container-field.js";
 import type { LayoutSpec } from "./definition.js";
 import { fileMakerError } from "./errors.js";
-import { getOwn } from "./own.js";
-import { ProtocolError, ResponseTooLargeError, type FailedCall } from "./protocol-errors.js";
+import { getOwn } from "../core/own.js";
+import { ProtocolError, ResponseTooLargeError, type FailedCall } from "../core/protocol-errors.js";
 import { redact, scrub, secretForms } from "./redact.js";
 import type { Session } from "./session.js";
-import { drain } from "./carrier.js";
+import { drain } from "../core/carrier.js";
 import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
 
 /** What `fm.download(url)` takes. */
