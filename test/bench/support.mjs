@@ -83,7 +83,7 @@ export async function spawnEmulator({ layouts, data, execArgv = [], serveArgs = 
 
 /**
  * The layout definitions a generated folder exports (read from its index and modules; a database module has none)
- * and the runtime module they import (`fmgen/runtime` in code generated before the packages split).
+ * and the runtime module they import.
  */
 export async function generatedLayouts(generatedDir) {
   const index = await readFile(join(generatedDir, "index.ts"), "utf8");

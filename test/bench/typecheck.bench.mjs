@@ -59,7 +59,6 @@ async function prepare(ROOT, dir) {
   await writeFile(join(app, "usage.ts"), usage);
   const paths = {};
   for (const [name, entry] of [
-    ["fmgen/runtime", "index"],
     ["@fmgen/runtime", "index"],
     ["@fmgen/runtime/schema", "schema"],
   ]) {

@@ -104,7 +104,6 @@ export interface CompileOptions {
 /** Path mappings added to tsconfig.json's: the CLI package's own entries, as an app that installed fmgen has them. */
 const EXTRA_PATHS: Readonly<Record<string, string[]>> = {
   "fmgen/emulator": ["./src/emulator/index.ts"],
-  "fmgen/runtime": ["./src/runtime/index.ts"],
   "@fmgen/runtime/file-token-store": ["./src/runtime/file-token-store.ts"],
   "@fmgen/runtime/redis-token-store": ["./src/runtime/redis-token-store.ts"],
 };

@@ -103,11 +103,11 @@ describe("what npm pack publishes", () => {
   });
 });
 
-describe("fmgen/runtime, deprecated", () => {
-  it("still re-exports the runtime, recordSchema included, for modules generated before the split", async () => {
-    const code = 'const m = await import("fmgen/runtime"); console.log([typeof m.createClient, typeof m.defineLayout, typeof m.recordSchema, typeof m.FileMakerError].join(" "));';
+describe("fmgen/runtime, removed", () => {
+  it("is not an export of fmgen (it was never released): apps import @fmgen/runtime", async () => {
+    const code = 'try { await import("fmgen/runtime"); console.log("imported"); } catch (e) { console.log(e.code); }';
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT });
-    expect(stdout.trim()).toBe("function function function function");
+    expect(stdout.trim()).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });
 });
 
