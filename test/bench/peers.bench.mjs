@@ -240,13 +240,9 @@ async function makeClients(url, genJsDir, which = ["raw", "fmgen", "proofkit", "
 
   if (which.includes("proofkit")) {
     const { DataApi, FetchAdapter } = await import(pathToFileURL(join(PEERS_NM, "@proofkit/fmdapi/dist/esm/index.js")).href); // import-only exports
-    // proofkit 5.1.0 logs in with `Content-Type: application/json` and no body; the emulator (as the base contract says
-    // a server does) wants a JSON object there and answers 400. So the harness logs in for it and hands the token over
-    // through proofkit's own token store (its documented extension point); every later call is proofkit's own.
-    const token = await loginToken(undici, base);
-    const tokens = new Map([[`${url}/${DB}`, token]]);
-    const tokenStore = { getToken: (k) => tokens.get(k) ?? null, setToken: (k, v) => void tokens.set(k, v), clearToken: (k) => void tokens.delete(k) };
-    const pk = DataApi({ adapter: new FetchAdapter({ server: url, db: DB, auth: { username: "web", password: "secret" }, tokenStore }), layout: LAYOUT });
+    // proofkit logs in by itself (with no body, which the emulator takes as `{}`, as servers do: docs/emulator.md,
+    // "Login body"), as its users' apps do.
+    const pk = DataApi({ adapter: new FetchAdapter({ server: url, db: DB, auth: { username: "web", password: "secret" } }), layout: LAYOUT });
     clients.proofkit = {
       get: async (id) => (await pk.get({ recordId: id })).data[0],
       list: async () => (await pk.list({ limit: 100 })).data,
@@ -575,27 +571,6 @@ async function typegenProject(dir, url, count) {
   await writeFile(join(dir, "proofkit-typegen.config.jsonc"), JSON.stringify(typegenConfig(count)));
   return { env: { ...process.env, FM_SERVER: url, FM_DATABASE: "Bench", FM_USERNAME: "web", FM_PASSWORD: "secret" } };
 }
-/**
- * @proofkit/fmdapi (inside typegen too) logs in with `Content-Type: application/json` and no body, which the
- * emulator, as the base contract says a server does, answers with 400 (code 1708). This preload, for the typegen
- * process only, adds the `{}` body to that one request; nothing else is touched.
- */
-async function loginShim() {
-  const file = join(tmp, "login-shim.mjs");
-  if (!existsSync(file)) {
-    await writeFile(
-      file,
-      `const original = globalThis.fetch;
-globalThis.fetch = (input, init) => {
-  if (init && init.method === "POST" && String(input).endsWith("/sessions") && init.body == null) init = { ...init, body: "{}" };
-  return original(input, init);
-};
-`,
-    );
-  }
-  return pathToFileURL(file).href;
-}
-
 function versionOf(name) {
   return peerVersion(name);
 }
@@ -630,7 +605,7 @@ async function benchGenerate() {
 
     const tgDir = join(tmp, `tg-${r}`);
     const { env: tgEnv } = await typegenProject(tgDir, emu.url, GEN_LAYOUTS);
-    const t = await nodeWithMaxRss(["--import", await loginShim(), typegenCli, "generate", "--skip-env-check"], { tmp, cwd: tgDir, env: tgEnv });
+    const t = await nodeWithMaxRss([typegenCli, "generate", "--skip-env-check"], { tmp, cwd: tgDir, env: tgEnv });
     const written = existsSync(join(tgDir, "schema/generated")) ? (await readdir(join(tgDir, "schema/generated"))).length : 0;
     check(written === GEN_LAYOUTS, `@proofkit/typegen wrote ${written} schema files (expected ${GEN_LAYOUTS}):\n${t.stdout.slice(-1500)}\n${t.stderr.slice(-1500)}`);
     tg.push(t);
@@ -695,7 +670,7 @@ async function benchTsc() {
   // proofkit: typegen's output for the same layouts (from the emulator) + the same usage.
   const pkApp = join(tmp, "tsc-proofkit");
   const { env } = await typegenProject(pkApp, emu.url, TSC_LAYOUTS);
-  await timed(process.execPath, ["--import", await loginShim(), join(PEERS_NM, "@proofkit/typegen/dist/esm/cli.js"), "generate", "--skip-env-check"], { cwd: pkApp, env });
+  await timed(process.execPath, [join(PEERS_NM, "@proofkit/typegen/dist/esm/cli.js"), "generate", "--skip-env-check"], { cwd: pkApp, env });
   await emu.stop();
   await symlink(PEERS_NM, join(pkApp, "node_modules"), "dir");
   // typegen 1.0.10 writes `new FetchAdapter({})` (its buildLayoutClient writes the options inside a ts-morph
