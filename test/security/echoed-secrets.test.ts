@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
-import { inspect } from "node:util";
 import type { Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, NetworkError, ProtocolError, type ClientOptions } from "../../src/runtime/index.js";
 import { listenLoopback } from "../support/loopback-server.js";
+import { everythingIn, failure } from "./redaction-support.js";
 import { envelope } from "../support/runtime-emulator.js";
 import { transportOption } from "../support/runtime-entry.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
@@ -96,34 +96,11 @@ function client(overrides: Partial<ClientOptions> = {}) {
   });
 }
 
-/** Everything an error shows, through every door: its text, stack, inspect(), its own properties as JSON, each cause's. */
-function everythingIn(error: unknown): string {
-  const parts: string[] = [inspect(error, { depth: 10 }), inspect(error, { depth: 10, showHidden: true })];
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 10; e = (e as { cause?: unknown }).cause, depth++) {
-    if (typeof e !== "object" || e === null) {
-      parts.push(String(e));
-      continue;
-    }
-    parts.push(String(e), (e as Error).message, (e as Error).stack ?? "", JSON.stringify(Object.fromEntries(Reflect.ownKeys(e).map((k) => [String(k), (e as Record<PropertyKey, unknown>)[k]]))));
-    for (const inner of (e as { errors?: unknown[] }).errors ?? []) parts.push(everythingIn(inner));
-  }
-  return parts.join("\n");
-}
-
 function expectNoSecret(error: unknown): void {
   const text = everythingIn(error);
   for (const [name, secret] of Object.entries(SECRETS)) expect(text.includes(secret), `${name} leaked:\n${text}`).toBe(false);
   // The echo did reach the error: the test is not vacuous.
   expect(text).toContain("[redacted]");
-}
-
-async function failure(run: () => Promise<unknown>): Promise<Error> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
 }
 
 describe("a proxy echoing the request into its error page", () => {

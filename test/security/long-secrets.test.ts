@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
-import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, type ClientOptions } from "../../src/runtime/index.js";
 import { createODataClient, ODataError, type ODataAuth } from "../../src/runtime/odata/index.js";
 import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
+import { everythingIn, failure } from "./redaction-support.js";
 import { envelope } from "../support/runtime-emulator.js";
 import { Contacts } from "../runtime/odata/support.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
@@ -44,20 +44,6 @@ beforeAll(async () => {
   url = server.url;
 });
 afterAll(() => server.close());
-
-/** Every door an error shows text through: message, stack, inspect() and its own properties. */
-function everythingIn(error: unknown): string {
-  return [inspect(error, { depth: 10, showHidden: true }), String(error), (error as Error).stack ?? "", JSON.stringify(error)].join("\n");
-}
-
-async function failure(run: () => Promise<unknown>): Promise<Error> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
 
 function expectRedacted(error: Error, secrets: readonly string[]): void {
   const text = everythingIn(error);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, FileMakerError, ProtocolError, RecordMissingError } from "../../src/runtime/index.js";
 import { envelope, startFakeServer, type FakeAnswer, type FakeServer, type SeenRequest } from "../support/runtime-emulator.js";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
+import { failure } from "./redaction-support.js";
 
 // Redaction takes secrets out where they can appear (a server's or proxy's echo: its message, a body that is not an
 // envelope), never out of what the client decides on (an error's code, HTTP status, call, script results) nor out of
@@ -28,15 +29,6 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const client = (password: string) => createClient({ server: fake.url, database: DATABASE, auth: { username: USER, password }, retry: { retries: 0 } });
-
-async function failure(run: () => Promise<unknown>): Promise<Error> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
 
 describe.each(PASSWORDS)("with the password %j", (password) => {
   it("a FileMaker error keeps its code, HTTP status, call, message and script results exact", async () => {
