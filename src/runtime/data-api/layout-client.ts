@@ -8,7 +8,8 @@ import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import type { UploadSource } from "./multipart.js";
 import type { UploadOptions } from "./upload.js";
-import type { ContainerDownloadOptions, ContainerFile } from "./download.js";
+import type { ContainerFile } from "../core/container-file.js";
+import type { ContainerDownloadOptions } from "./download.js";
 import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import type { PortalWireKeys, PortalWrites } from "./portal-writes.js";
@@ -21,7 +22,7 @@ import { listQuery, positive, type CallOptions, type DataInfo, type Page, type S
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 export type { UploadOptions } from "./upload.js";
-export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
+export type { ContainerDownloadOptions, DownloadOptions } from "./download.js";
 
 /**
  * What a layout client's `list` takes: the page (`offset`, `limit`), its order (`Name`: the fields it may sort by,
