@@ -10,7 +10,7 @@ import type { UploadSource } from "./multipart.js";
 import type { UploadOptions } from "./upload.js";
 import type { ContainerFile } from "../core/container-file.js";
 import type { ContainerDownloadOptions } from "./download.js";
-import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type ResponseMismatch, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
+import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type OnlyPortals, type ResponseMismatch, type View, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import type { PortalWireKeys, PortalWrites } from "./portal-writes.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
@@ -105,7 +105,9 @@ interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P 
  * layout that cannot shape the read makes them `OtherResponseLayout`, not `R & sentence`: the compiler's message is
  * then the sentence, without the layout's type and a hint about optional properties.
  */
-type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = [ResponseMismatch<D, R>] extends [never] ? O & ViewOptions<R, P> & ViewCheck<D, R, P> : OtherResponseLayout<D, R>;
+type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = [ResponseMismatch<D, R>] extends [never] ? ViewRead<R, P, O> : OtherResponseLayout<D, R>;
+/** A read's options when its response layout can shape it: the call's, `portals` and `response`. An alias, so that messages print its name. */
+type ViewRead<R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & { portals?: OnlyPortals<R, P> };
 /**
  * What a read takes when its response layout `R` is of another database or table than `D`: `response` is the sentence
  * naming both (the other options are checked once it is fixed). An interface, so that messages print its name.
