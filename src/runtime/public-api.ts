@@ -4,7 +4,8 @@ export type { CommonClientOptions, FileMakerClient } from "./data-api/client.js"
 export type { LayoutEntry, LayoutListing, ListingOptions, ScriptEntry } from "./data-api/layout-list.js";
 export type { DatabaseCalls, DatabaseEntry, ProductInfo } from "./data-api/database-calls.js";
 export { LayoutClient, NotExactlyOneError } from "./data-api/layout-client.js";
-export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions, ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./data-api/layout-client.js";
+export type { CallOptions, DataInfo, FindOptions, ListOptions, Page, SortOrder, SortSpec, StreamOptions, UploadOptions, ContainerDownloadOptions, DownloadOptions } from "./data-api/layout-client.js";
+export type { ContainerFile } from "./core/container-file.js";
 export type { CriteriaOf, CriterionFor, FieldCriterion, FindableOf, FindFields, FindOmit, FindRequest, KindsOf, NotApplicable, QueryOf } from "./data-api/find-request.js";
 export { q, HELPERS_BY_KIND, type Comparable, type Criterion, type HelperName, type HelpersOf } from "./data-api/q.js";
 export { FindQuery, type QueryOptions, type StreamQueryOptions } from "./data-api/query-builder.js";

@@ -14,8 +14,9 @@ import { DATABASE, PASSWORD, USERNAME } from "../support/runtime-layouts.js";
 // them and each of them on its own.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-// container-field: the container check upload and download share, loaded with the first of them.
-const DEFERRED = ["database-calls", "layout-list", "upload", "download", "container-field", "portal-writes"];
+// container-field: the container check upload and download share, loaded with the first of them; container-file
+// (core/): the file a download hands out, loaded with the first download.
+const DEFERRED = ["database-calls", "layout-list", "upload", "download", "container-field", "container-file", "portal-writes"];
 
 describe("features loaded on first use", () => {
   it.each([
@@ -83,7 +84,7 @@ describe("features loaded on first use", () => {
       for (const name of DEFERRED) expect(steps.records).not.toContain(name);
       expect(steps["client calls"]!.sort()).toEqual(["database-calls", "layout-list"]);
       expect(steps.upload).toEqual(["upload", "container-field"]);
-      expect(steps.download).toEqual(["download"]);
+      expect(steps.download).toEqual(["download", "container-file"]);
       expect(steps["portal writes"]).toEqual(["portal-writes"]);
     });
   });

@@ -5,6 +5,7 @@
 import { expectTypeOf } from "vitest";
 import { createClient, type ContainerFile } from "@fmgen/runtime";
 import { createClient as createFetchClient } from "@fmgen/runtime/fetch";
+import type { ContainerFile as ODataContainerFile } from "@fmgen/runtime/odata";
 import { Contact, Invoice } from "../../examples/contacts/generated/index.js";
 
 const fm = createClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
@@ -40,4 +41,6 @@ export async function download(signal: AbortSignal): Promise<void> {
   const web = createFetchClient({ server: "http://127.0.0.1:1", database: "Contacts", auth: { username: "u", password: "p" } });
   expectTypeOf(await web.layout(Contact).download(1, "Photo")).toEqualTypeOf<ContainerFile | null>();
   expectTypeOf(await web.download("http://127.0.0.1:1/Streaming/x")).toEqualTypeOf<ContainerFile>();
+  // One type, whichever API downloaded the file: code that handles a file takes either's.
+  expectTypeOf<ODataContainerFile>().toEqualTypeOf<ContainerFile>();
 }

@@ -3,7 +3,8 @@
  * never run): each step's result typed in order, a webhook's select and filter checked against its table.
  */
 import { f } from "../../src/runtime/odata/filter.js";
-import type { ContainerFile, ODataClient, ScriptRunResult } from "../../src/runtime/odata/api.js";
+import type { ContainerFile } from "@fmgen/runtime/odata";
+import type { ODataClient, ScriptRunResult } from "../../src/runtime/odata/api.js";
 import type { RowOf } from "../../src/runtime/odata/definition.js";
 import { Contacts } from "./odata/contacts-table.js";
 import { Invoices, Other } from "./odata/invoices-table.js";

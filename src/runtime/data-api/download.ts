@@ -8,6 +8,7 @@ import { ProtocolError, ResponseTooLargeError, type FailedCall } from "../core/p
 import { redact, scrub, secretForms } from "./redact.js";
 import type { Session } from "./session.js";
 import { drain } from "../core/carrier.js";
+import { containerFile, fileNameIn, sizeIn, type ContainerFile } from "../core/container-file.js";
 import { connectionError, parseEnvelope, segment, stoppedError } from "./transport.js";
 
 /** What `fm.download(url)` takes. */
@@ -20,25 +21,6 @@ export interface DownloadOptions {
 export interface ContainerDownloadOptions extends DownloadOptions {
   /** One-based repetition (default 1). */
   repetition?: number;
-}
-
-/**
- * A container's file, its body not yet read: read it once, as `body` (a stream), `bytes()` or `blob()`. Reading stops
- * with a ResponseTooLargeError past the client's `maxResponseBytes`, and with a NetworkError when the call's signal aborts.
- */
-export interface ContainerFile {
-  /** The file's name: Content-Disposition's, else the URL's last segment; never a path (no "/" or "\\"). */
-  name: string;
-  /** Content-Type (default application/octet-stream). */
-  type: string;
-  /** Content-Length, when the server gives it. */
-  size: number | undefined;
-  /** The bytes as a stream, for passing on without holding the file in memory. */
-  body: ReadableStream<Uint8Array>;
-  /** Reads the whole file into memory. */
-  bytes(): Promise<Uint8Array>;
-  /** Reads the whole file into a `Blob` of its type. */
-  blob(): Promise<Blob>;
 }
 
 /**
@@ -107,8 +89,7 @@ export async function downloadUrl(session: Session, url: string, options: Downlo
         throw new ProtocolError(response.status, "", call, "redirects again once given the X-FMS-Session-Key cookie");
       }
     }
-    const length = Number(response.headers.get("content-length") ?? NaN);
-    const size = Number.isSafeInteger(length) ? length : undefined;
+    const size = sizeIn(response.headers.get("content-length"));
     if (size! > settings.maxResponseBytes) {
       await response.body?.cancel();
       throw new ResponseTooLargeError(response.status, call, settings.maxResponseBytes);
@@ -120,15 +101,9 @@ export async function downloadUrl(session: Session, url: string, options: Downlo
       const envelope = parseEnvelope(response.status, {}, text, call, scrubAll);
       throw envelope.code === "0" ? new ProtocolError(response.status, "", call, "is not the file") : fileMakerError(envelope.code, scrubAll(envelope.message), response.status, call);
     }
-    const type = response.headers.get("content-type") || "application/octet-stream";
-    return {
-      name: nameOf(response.headers.get("content-disposition"), response.url ? new URL(response.url) : target!),
-      type,
-      size,
-      body,
-      bytes: () => drain(body),
-      blob: async () => new Blob([await drain(body)] as ConstructorParameters<typeof Blob>[0], { type }),
-    };
+    // Without a Content-Disposition name, the URL's last segment; "download" when it gives none either.
+    const name = fileNameIn(response.headers.get("content-disposition"), new URL(response.url || target!.href).pathname.split("/").at(-1)) ?? "download";
+    return containerFile(name, response.headers.get("content-type"), size, body);
   } catch (error) {
     done();
     throw clean(error);
@@ -167,20 +142,4 @@ function bounded(response: Response, call: FailedCall, max: number, scrubAll: (t
       return reader?.cancel(reason);
     },
   });
-}
-
-
-/** Content-Disposition's `filename*` (RFC 5987) or `filename`, else the URL's last segment; only its last part, never "." or "..". */
-function nameOf(disposition: string | null, url: URL): string {
-  const star = /filename\*\s*=\s*[^']*'[^']*'([^;\s]+)/i.exec(disposition ?? "")?.[1];
-  const plain = /filename\s*=\s*"?([^";]*)"?/i.exec(disposition ?? "")?.[1];
-  const raw = star ?? plain ?? url.pathname.split("/").at(-1)!;
-  let name = raw;
-  try {
-    if (plain === undefined || star !== undefined) name = decodeURIComponent(raw);
-  } catch {
-    // Not percent-encoding after all: the name as sent.
-  }
-  name = name.split(/[\\/]/).at(-1)!;
-  return /^\.{0,2}$/.test(name) ? "download" : name;
 }

@@ -8,8 +8,9 @@ import { encodeFindRequest } from "./find-criteria.js";
 import type { FindRequest, QueryOf } from "./find-request.js";
 import type { UploadSource } from "./multipart.js";
 import type { UploadOptions } from "./upload.js";
-import type { ContainerDownloadOptions, ContainerFile } from "./download.js";
-import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type View, type ViewCheck, type ViewOptions, type ViewRecord } from "./portal-selection.js";
+import type { ContainerFile } from "../core/container-file.js";
+import type { ContainerDownloadOptions } from "./download.js";
+import { portalOf, readView, type NewPortalRow, type PortalChoice, type PortalEdits, type OnlyPortals, type ResponseMismatch, type View, type ViewOptions, type ViewRecord } from "./portal-selection.js";
 import { entryKeys, scriptKeys, scriptsIn, type EntryOptions, type ScriptOptions, type ScriptsOf } from "./script-options.js";
 import type { PortalWireKeys, PortalWrites } from "./portal-writes.js";
 import { FindQuery, type QueryTarget } from "./query-builder.js";
@@ -21,7 +22,7 @@ import { listQuery, positive, type CallOptions, type DataInfo, type Page, type S
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
 export type { UploadOptions } from "./upload.js";
-export type { ContainerDownloadOptions, ContainerFile, DownloadOptions } from "./download.js";
+export type { ContainerDownloadOptions, DownloadOptions } from "./download.js";
 
 /**
  * What a layout client's `list` takes: the page (`offset`, `limit`), its order (`Name`: the fields it may sort by,
@@ -99,8 +100,22 @@ interface FindOptionsOf<D extends AnyDefinition, R extends AnyDefinition = D, P 
   query: readonly QueryOf<D>[];
 }
 
-/** The options of a read of `D` shaped by `R` with portals `P`: the call's, `portals` and `response`, checked. */
-type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & ViewCheck<D, R, P>;
+/**
+ * The options of a read of `D` shaped by `R` with portals `P`: the call's, `portals` and `response`, checked. A response
+ * layout that cannot shape the read makes them `OtherResponseLayout`, not `R & sentence`: the compiler's message is
+ * then the sentence, without the layout's type and a hint about optional properties.
+ */
+type Read<D extends AnyDefinition, R extends AnyDefinition, P, O> = [ResponseMismatch<D, R>] extends [never] ? ViewRead<R, P, O> : OtherResponseLayout<D, R>;
+/** A read's options when its response layout can shape it: the call's, `portals` and `response`. An alias, so that messages print its name. */
+type ViewRead<R extends AnyDefinition, P, O> = O & ViewOptions<R, P> & { portals?: OnlyPortals<R, P> };
+/**
+ * What a read takes when its response layout `R` is of another database or table than `D`: `response` is the sentence
+ * naming both (the other options are checked once it is fixed). An interface, so that messages print its name.
+ */
+interface OtherResponseLayout<D extends AnyDefinition, R extends AnyDefinition> {
+  response: ResponseMismatch<D, R>;
+  [option: string]: unknown;
+}
 /** The script options of a call, the names the client's database has. */
 type Scripts<Db extends AnyDatabase> = ScriptOptions<ScriptNameOf<Db>>;
 /** A call's script options as wire keys. */
@@ -167,7 +182,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    */
   list(options?: PlainList<D>): Promise<Page<RecordOf<D>>>;
   list<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
-    options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P, SortOrderOf<D>>> & S,
+    options: Read<D, R, P, ListOptions<SortNameOf<D>, R, P, SortOrderOf<D>> & S>,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async list(options: Loose = {}): Promise<unknown> {
     const view = this.#view("list", options);
@@ -199,7 +214,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   get(recordId: string | number, options?: PlainRead): Promise<RecordOf<D>>;
   get<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
     recordId: string | number,
-    options: Read<D, R, P, CallOptions> & S,
+    options: Read<D, R, P, CallOptions & S>,
   ): Promise<ViewRecord<R, P> & ScriptsOf<S>>;
   async get(recordId: string | number, options: Loose = {}): Promise<never> {
     const view = this.#view("get", options);
@@ -314,7 +329,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
    */
   find(options: PlainFind<D>): Promise<Page<RecordOf<D>>>;
   find<P extends PortalChoice<R> | undefined = undefined, R extends AnyDefinition = D, const S extends Scripts<Db> = {}>(
-    options: Read<D, R, P, FindOptionsOf<D, R, P>> & S,
+    options: Read<D, R, P, FindOptionsOf<D, R, P> & S>,
   ): Promise<Page<ViewRecord<R, P>> & ScriptsOf<S>>;
   async find(options: Loose & { query: readonly object[] }): Promise<never> {
     const view = this.#view("find", options, true);

@@ -58,11 +58,24 @@ export type OnlyPortals<R extends AnyDefinition, P> = { [K in Exclude<keyof P, k
  * compiler shows: `... is not assignable to type '"a layout of table \"Invoices\", not of this layout's table
  * \"Contacts\""'`.
  */
-export type ViewCheck<D extends AnyDefinition, R extends AnyDefinition, P> = { portals?: OnlyPortals<R, P> } & Same<DatabaseOfLayout<D>, DatabaseOfLayout<R>, "database"> &
-  Same<TableOfLayout<D>, TableOfLayout<R>, "table">;
+export type ViewCheck<D extends AnyDefinition, R extends AnyDefinition, P> = { portals?: OnlyPortals<R, P> } & ([ResponseMismatch<D, R>] extends [never] ? unknown : { response: ResponseMismatch<D, R> });
 
-/** Unknown (no condition) when `A` and `B` are the same or either is unknown (never); else `response` must be a sentence saying so. */
-type Same<A, B, What extends string> = [A] extends [never] ? unknown : [B] extends [never] ? unknown : [A] extends [B] ? unknown : { response: `a layout of ${What} "${B & string}", not of this layout's ${What} "${A & string}"` };
+/**
+ * Why `R` cannot shape a read of layout `D`, in a sentence naming both: a layout of another database, else of another
+ * table. Never when it can: the same database and table, or either type does not say which (a hand-written definition).
+ * `R` any is never too, before `D` is looked at: TypeScript checks overloads against their implementation with their
+ * own type parameters erased to any, the layout's `D` still open.
+ */
+export type ResponseMismatch<D extends AnyDefinition, R extends AnyDefinition> = 0 extends 1 & R
+  ? never
+  : Differ<DatabaseOfLayout<D>, DatabaseOfLayout<R>, "database"> extends infer Database
+    ? [Database] extends [never]
+      ? Differ<TableOfLayout<D>, TableOfLayout<R>, "table">
+      : Database
+    : never;
+
+/** Never when `A` and `B` are the same or either is unknown (never); else the sentence saying which each is. */
+type Differ<A, B, What extends string> = [A] extends [never] ? never : [B] extends [never] ? never : [A] extends [B] ? never : `a layout of ${What} "${B & string}", not of this layout's ${What} "${A & string}"`;
 
 /** The portals of `R` that `P` chooses, each with its rows; every portal of `R` when `P` is undefined. */
 export type ChosenPortals<R extends AnyDefinition, P> = [P] extends [undefined] ? PortalsOf<R> : { [K in keyof NonNullable<P> & keyof PortalsOf<R>]: PortalsOf<R>[K] };

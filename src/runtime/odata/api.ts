@@ -2,6 +2,7 @@
  * The public shape of `@fmgen/runtime/odata`: the client of one database and the client of one table
  * (docs/odata.md, "3. The client"). The entries (index.ts on Node, fetch.ts elsewhere) implement these.
  */
+import type { ContainerFile } from "../core/container-file.js";
 import type { RetryPolicy } from "../core/retry.js";
 import type { AnyTable, ContainerNameOf, ExpandOf, FieldNameOf, FilterOf, InsertOf, RelationNameOf, RelationsOf, RowOf, RowRef, TableOfClient, UpdateOf } from "./definition.js";
 import type { AllOptions, CallOptions, ListOptions, ListResult, ReadOptions, RowResult } from "./shapes.js";
@@ -51,25 +52,6 @@ export interface UploadOptions extends CallOptions {
   filename?: string;
   /** Default: what the bytes say (PNG, JPEG, GIF, PDF, ...). */
   contentType?: string;
-}
-
-/** A container's file, as `download` reads it; the same shape as the Data API runtime's. */
-export interface ContainerFile {
-  /** The file's name, as FileMaker keeps it. */
-  name: string;
-  /** Its MIME type (`image/png`), as the server says. */
-  type: string;
-  /** Its size in bytes, when the server says (`undefined` when it streams without a length). */
-  size: number | undefined;
-  /**
-   * The bytes as a stream, for passing on without holding the file in memory; read it once, or use `bytes()` /
-   * `blob()`.
-   */
-  body: ReadableStream<Uint8Array>;
-  /** Reads the whole file into memory. */
-  bytes(): Promise<Uint8Array>;
-  /** Reads the whole file into a `Blob` of its type. */
-  blob(): Promise<Blob>;
 }
 
 /**

@@ -4,10 +4,10 @@
  * client's `maxResponseBytes`, named by the answer's Content-Disposition (a name, never a path). Loaded on the first
  * upload or download.
  */
-import type { ContainerFile, UploadOptions } from "./api.js";
+import type { UploadOptions } from "./api.js";
 import type { ODataCaller } from "./caller.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
-import { drain } from "../core/carrier.js";
+import { containerFile, fileNameIn, sizeIn, type ContainerFile } from "../core/container-file.js";
 import { getOwn } from "../core/own.js";
 import type { CallOptions } from "./shapes.js";
 import { rowKey } from "./read-query.js";
@@ -68,26 +68,6 @@ export async function uploadContainer(caller: ODataCaller, table: TableSpec, ref
   await caller.call({ method: "PATCH", path, headers, body: bytes, idempotent: false, signal: options.signal });
 }
 
-/** The name in a Content-Disposition (`filename*` first), its last path segment only: never a path. */
-function nameOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
-  let name: string | undefined;
-  if (extended) {
-    try {
-      name = decodeURIComponent(extended[2]!.trim());
-    } catch {
-      name = undefined;
-    }
-  }
-  if (name === undefined) {
-    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
-    name = plain ? (plain[1]?.replace(/\\(.)/g, "$1") ?? plain[2]!.trim()) : undefined;
-  }
-  const last = name?.split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, "");
-  return last === undefined || last === "" || last === "." || last === ".." ? undefined : last;
-}
-
 export async function downloadContainer(caller: ODataCaller, table: TableSpec, ref: unknown, field: string, options: CallOptions = {}): Promise<ContainerFile | null> {
   const path = `${containerPath(caller, table, ref, field, `download from table "${table.table}"`)}/$value`;
   // `Accept: application/octet-stream` would answer the file's name instead of its bytes (3.3's quirk).
@@ -111,15 +91,5 @@ export async function downloadContainer(caller: ODataCaller, table: TableSpec, r
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const length = Number(opened.headers["content-length"] ?? NaN);
-  const type = opened.headers["content-type"] || "application/octet-stream";
-  const bytes = (): Promise<Uint8Array> => drain(body);
-  return {
-    name: nameOf(disposition) ?? "Untitled",
-    type,
-    size: Number.isSafeInteger(length) ? length : undefined,
-    body,
-    bytes,
-    blob: async () => new Blob([await bytes()] as ConstructorParameters<typeof Blob>[0], { type }),
-  };
+  return containerFile(fileNameIn(disposition) ?? "Untitled", opened.headers["content-type"], sizeIn(opened.headers["content-length"]), body);
 }

@@ -31,7 +31,8 @@ export type {
 export { f, Filter, type FilterValue, type KindsAccepting } from "./filter.js";
 export type { ExpandOf, ExpandOptions, FilterOf, OrderBy } from "./definition.js";
 export type { AllOptions, CallOptions, ListOptions, ListResult, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
-export type { CommonODataClientOptions, ContainerFile, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";
+export type { CommonODataClientOptions, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";
+export type { ContainerFile } from "../core/container-file.js";
 export {
   CapacityError,
   DatabaseMissingError,
