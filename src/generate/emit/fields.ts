@@ -1,6 +1,6 @@
 import { objectType, withDocs } from "../print.js";
 import { docText, stringLiteral } from "../text.js";
-import type { LayoutPlan } from "../plan.js";
+import type { LayoutPlan } from "../plan/layout-plan.js";
 import { readMembers } from "./field-types.js";
 
 /** `export interface <Name>Fields { ... }`: the read shape of fieldData, every field in description order. */

@@ -1,9 +1,12 @@
-import type { ImportExtension } from "../../project/index.js";
+import { compareCodeUnits, type ImportExtension } from "../../project/index.js";
 import type { TableFieldDescription } from "../../table/index.js";
-import { importStatement, objectLiteral, objectType, withDocs, type PrintedFile, type PrintedStatement } from "../print.js";
-import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../table-plan.js";
+import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../plan/table-plan.js";
+import { importStatement, importStatements, objectLiteral, objectType, printedModule, relativeSpecifier, withDocs, type ImportedName, type PrintedFile } from "../print.js";
 import { docText, literalKey, propertyKey, stringLiteral } from "../text.js";
 import { readType } from "./field-types.js";
+
+/** What a table module may import from the runtime: its one value, `defineTable`, and types. */
+const RUNTIME_IMPORTS: readonly ImportedName[] = TABLE_IMPORTS.map((name) => ({ name, isTypeOnly: name !== "defineTable", from: TABLE_RUNTIME_MODULE }));
 
 /**
  * One table's module (OData), statement by statement, each fact about the table stated once:
@@ -100,20 +103,10 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
     withDocs(docText("What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand."), named("Expand", `ExpandOf<${spec}>`)),
   ];
 
-  const runtimeNames = TABLE_IMPORTS.filter((name) => used.has(name)).map((name) => (name === "defineTable" ? name : `type ${name}`));
-  const imports = [importStatement(runtimeNames, TABLE_RUNTIME_MODULE)];
   const related = new Map<string, string>();
   for (const { target } of plan.relations) if (target !== plan) related.set(target.fileName, target.typeName);
-  for (const [fileName, typeName] of [...related].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    imports.push(importStatement([typeName], `./${fileName.replace(/\.ts$/, importExtension)}`));
-  }
-  return {
-    header: `${header}\n\n`,
-    statements: [
-      ...imports.map((text): PrintedStatement => ({ text, blankLineBefore: false })),
-      ...statements.map((text): PrintedStatement => ({ text, blankLineBefore: true })),
-    ],
-  };
+  const relatedImports = [...related].sort(([a], [b]) => compareCodeUnits(a, b)).map(([fileName, typeName]) => importStatement([typeName], relativeSpecifier(fileName, importExtension)));
+  return printedModule(header, [...importStatements(RUNTIME_IMPORTS, used), ...relatedImports], statements);
 }
 
 /** A field's spec, on one line: its kind, then only what differs from the default (read-only, repetitions, notNull, auto-enter, FMFID). */
