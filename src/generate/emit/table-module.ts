@@ -3,7 +3,7 @@ import type { TableFieldDescription } from "../../table/index.js";
 import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../plan/table-plan.js";
 import { importStatement, importStatements, objectLiteral, objectType, printedModule, relativeSpecifier, withDocs, type ImportedName, type PrintedFile } from "../print.js";
 import { docText, literalKey, propertyKey, stringLiteral } from "../text.js";
-import { readType } from "./field-types.js";
+import { readMembers, TEMPORAL_HINTS } from "./field-types.js";
 
 /** What a table module may import from the runtime: its one value, `defineTable`, and types. */
 const RUNTIME_IMPORTS: readonly ImportedName[] = TABLE_IMPORTS.map((name) => ({ name, isTypeOnly: name !== "defineTable", from: TABLE_RUNTIME_MODULE }));
@@ -83,10 +83,7 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
     ),
     withDocs(
       docText(`A row of table ${stringLiteral(table.table)} as read: every field, decoded (\`select\` narrows it).`),
-      `export interface ${n}Row ${objectType(
-        table.fields.map((field) => ({ key: propertyKey(field.name), type: readType(field), docs: fieldDocs(field) })),
-        "",
-      )}`,
+      `export interface ${n}Row ${objectType(readMembers(table.fields, fieldDocs), "")}`,
     ),
     withDocs(
       docText(`The tables related to ${stringLiteral(table.table)}, by relation name: what \`expand\` and \`related\` reach.`),
@@ -122,9 +119,7 @@ export function fieldSpecText(field: TableFieldDescription): string {
 }
 
 const FORMAT_HINTS: Partial<Record<TableFieldDescription["type"], string>> = {
-  date: 'ISO date "YYYY-MM-DD".',
-  time: 'Time "HH:MM:SS".',
-  timestamp: 'ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time.',
+  ...TEMPORAL_HINTS,
   container: "Container: base64 when a `select` names it; write it with upload(), read it with download().",
 };
 
