@@ -48,8 +48,9 @@ export interface GenerateOptions {
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; printed: PrintedFile }[] {
   const template = options.template ?? layoutModuleTemplate();
   const importExtension = options.importExtension ?? ".js";
+  const emitOptions = { template, validateRecords: options.validateRecords ?? true, importExtension };
   const plans = planModules({ layouts, databases: options.databases, tables: options.tables }, template);
-  const files = plans.map((plan) => ({ path: plan.fileName, printed: emitModule(plan, { template, validateRecords: options.validateRecords ?? true, importExtension }) }));
+  const files = plans.map((plan) => ({ path: plan.fileName, printed: emitModule(plan, emitOptions) }));
   files.push({ path: INDEX_FILE, printed: emitIndexFile(files.map((f) => f.path), template, importExtension) });
   // After the barrel, which does not re-export it: importing the generated modules must not reach zod.
   const schemas = emitSchemasFile(plans.filter((plan): plan is LayoutPlan => plan.kind === "layout"), template, importExtension);

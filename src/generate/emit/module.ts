@@ -23,6 +23,6 @@ export function emitModule(plan: ModulePlan, options: EmitOptions): PrintedFile 
     case "database":
       return emitDatabaseModule(plan, options.template);
     case "table":
-      return emitTableModule(plan, options.template.header, options.importExtension);
+      return emitTableModule(plan, options.template, options.importExtension);
   }
 }

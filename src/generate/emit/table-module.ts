@@ -2,6 +2,7 @@ import { compareCodeUnits, type ImportExtension } from "../../project/index.js";
 import type { TableFieldDescription } from "../../table/index.js";
 import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../plan/table-plan.js";
 import { importStatement, importStatements, objectLiteral, objectType, printedModule, relativeSpecifier, withDocs, type ImportedName, type PrintedFile } from "../print.js";
+import type { LayoutModuleTemplate } from "../template.js";
 import { docText, literalKey, propertyKey, stringLiteral } from "../text.js";
 import { readMembers, TEMPORAL_HINTS } from "./field-types.js";
 
@@ -31,9 +32,13 @@ const RUNTIME_IMPORTS: readonly ImportedName[] = TABLE_IMPORTS.map((name) => ({ 
  *   one instance of `Filter` with another, and the message says which field `<N>Kinds` lacks or has of another kind
  *   in two lines (an interface's would walk through the filter's phantom member in five).
  * Imports: the runtime names used, from `@fmgen/runtime/odata` only (an OData app loads none of the Data API), then
- * each related table's module, by its definition's name, in file order.
+ * each related table's module, by its definition's name, in file order. The header is the layout template's.
+ * Printed here with print.ts's helpers rather than filled from a template as layout modules are: template.ts reads
+ * layout templates (the placeholder `Layout`, two fill roles, exported declarations only), while a table module has
+ * three filled declarations (spec, row, relations), an unexported spec and imports that depend on its relations; and
+ * a template would not make it faster: 200 tables of 60 fields emit in about 30-40 ms.
  */
-export function emitTableModule(plan: TablePlan, header: string, importExtension: ImportExtension = ".js"): PrintedFile {
+export function emitTableModule(plan: TablePlan, template: Pick<LayoutModuleTemplate, "header">, importExtension: ImportExtension = ".js"): PrintedFile {
   const n = plan.typeName;
   const { table } = plan;
   const used = new Set<string>(["defineTable", "ExpandOf", "Filter", "InsertOf", "KindsOf", "TableDefinition", "TableTypesOf", "UpdateOf"]);
@@ -103,7 +108,7 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
   const related = new Map<string, string>();
   for (const { target } of plan.relations) if (target !== plan) related.set(target.fileName, target.typeName);
   const relatedImports = [...related].sort(([a], [b]) => compareCodeUnits(a, b)).map(([fileName, typeName]) => importStatement([typeName], relativeSpecifier(fileName, importExtension)));
-  return printedModule(header, [...importStatements(RUNTIME_IMPORTS, used), ...relatedImports], statements);
+  return printedModule(template.header, [...importStatements(RUNTIME_IMPORTS, used), ...relatedImports], statements);
 }
 
 /** A field's spec, on one line: its kind, then only what differs from the default (read-only, repetitions, notNull, auto-enter, FMFID). */
