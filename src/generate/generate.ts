@@ -1,14 +1,13 @@
 import type { DatabaseDescription, LayoutDescription } from "../layout/index.js";
 import { compareCodeUnits, type ImportExtension } from "../project/index.js";
 import type { TableDescription } from "../table/index.js";
-import { emitDatabaseModule } from "./emit/database-module.js";
 import { emitIndexFile } from "./emit/index-file.js";
-import { emitLayoutModule } from "./emit/layout-module.js";
-import { emitSchemasFile, SCHEMAS_FILE } from "./emit/schemas-file.js";
-import { emitTableModule } from "./emit/table-module.js";
+import { emitModule } from "./emit/module.js";
+import { emitSchemasFile } from "./emit/schemas-file.js";
 import { formatPrinted } from "./format.js";
-import { layoutExports, planDatabases, planIdentifiers } from "./plan.js";
-import { finishTablePlans, planTableNames } from "./table-plan.js";
+import type { LayoutPlan } from "./plan/layout-plan.js";
+import { INDEX_FILE, SCHEMAS_FILE } from "./plan/name-registry.js";
+import { planModules } from "./plan/plan-modules.js";
 import type { PrintedFile } from "./print.js";
 import { layoutModuleTemplate, type LayoutModuleTemplate } from "./template.js";
 
@@ -36,7 +35,7 @@ export interface GenerateOptions {
   importExtension?: ImportExtension;
   /**
    * Table descriptions (`<Name>.table.json`, OData): one module per table, `<name>.table.ts`, beside the layout
-   * modules and in the same `index.ts` (table-plan.ts says how their names stay apart from the layouts').
+   * modules and in the same `index.ts` (plan/name-registry.ts says how their names stay apart from the layouts').
    */
   tables?: readonly TableDescription[];
 }
@@ -48,20 +47,13 @@ export interface GenerateOptions {
  */
 export function emitFiles(layouts: readonly LayoutDescription[], options: GenerateOptions = {}): { path: string; printed: PrintedFile }[] {
   const template = options.template ?? layoutModuleTemplate();
-  const plans = planIdentifiers(layouts, template);
-  // Layouts first, then tables' explicit names, then database modules, then tables' derived names (table-plan.ts).
-  const layoutNames = layoutExports(plans, template);
-  const { pending, claimed } = planTableNames(options.tables ?? [], layoutNames);
-  const databases = planDatabases(options.databases ?? [], plans, template, claimed);
-  const taken = new Map(layoutNames);
-  for (const plan of databases) taken.set(plan.typeName, `the database module of "${plan.database}" (${plan.fileName})`);
-  const tables = finishTablePlans(pending, taken);
-  const files = plans.map((plan) => ({ path: plan.fileName, printed: emitLayoutModule(plan, template, options.validateRecords ?? true) }));
-  for (const plan of databases) files.push({ path: plan.fileName, printed: emitDatabaseModule(plan, template) });
-  for (const plan of tables) files.push({ path: plan.fileName, printed: emitTableModule(plan, template.header, options.importExtension) });
-  files.push({ path: "index.ts", printed: emitIndexFile(files.map((f) => f.path), template, options.importExtension) });
+  const importExtension = options.importExtension ?? ".js";
+  const emitOptions = { template, validateRecords: options.validateRecords ?? true, importExtension };
+  const plans = planModules({ layouts, databases: options.databases, tables: options.tables }, template);
+  const files = plans.map((plan) => ({ path: plan.fileName, printed: emitModule(plan, emitOptions) }));
+  files.push({ path: INDEX_FILE, printed: emitIndexFile(files.map((f) => f.path), template, importExtension) });
   // After the barrel, which does not re-export it: importing the generated modules must not reach zod.
-  const schemas = emitSchemasFile(plans, template, options.importExtension);
+  const schemas = emitSchemasFile(plans.filter((plan): plan is LayoutPlan => plan.kind === "layout"), template, importExtension);
   if (schemas) files.push({ path: SCHEMAS_FILE, printed: schemas });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }

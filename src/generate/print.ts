@@ -23,6 +23,20 @@ export interface PrintedStatement {
   blankLineBefore: boolean;
 }
 
+/**
+ * A module as printed: the header and its blank line, the `imports` one a line (or the barrel's re-exports), then
+ * the `declarations`, each after a blank line.
+ */
+export function printedModule(header: string, imports: readonly string[], declarations: readonly string[]): PrintedFile {
+  return {
+    header: `${header}\n\n`,
+    statements: [
+      ...imports.map((text): PrintedStatement => ({ text, blankLineBefore: false })),
+      ...declarations.map((text, i): PrintedStatement => ({ text, blankLineBefore: imports.length + i > 0 })),
+    ],
+  };
+}
+
 /** The text of a printed file: header, statements, LF line endings, one final newline. */
 export function joinPrinted(file: PrintedFile): string {
   let body = "";
@@ -68,6 +82,28 @@ export function objectType(members: readonly ObjectTypeMember[], indent: string)
   const inner = `${indent}  `;
   const lines = members.map((m) => `${m.docs !== undefined ? `${docComment(m.docs, inner)}\n` : ""}${inner}${m.key}: ${m.type};`);
   return `{\n${lines.join("\n")}\n${indent}}`;
+}
+
+/** A name a module may import, and from where. */
+export interface ImportedName {
+  name: string;
+  isTypeOnly: boolean;
+  from: string;
+}
+
+/** One import statement per module of `imports` (in their order), each keeping only the `used` names; one none of whose names is used is left out. */
+export function importStatements(imports: readonly ImportedName[], used: ReadonlySet<string>): string[] {
+  const statements: string[] = [];
+  for (const from of new Set(imports.map((i) => i.from))) {
+    const names = imports.filter((i) => i.from === from && used.has(i.name)).map((i) => `${i.isTypeOnly ? "type " : ""}${i.name}`);
+    if (names.length) statements.push(importStatement(names, from));
+  }
+  return statements;
+}
+
+/** The specifier of a generated module as another imports it: `./contacts.js`, or `./contacts.ts` with `importExtension` ".ts". */
+export function relativeSpecifier(fileName: string, importExtension: string): string {
+  return `./${fileName.replace(/\.ts$/, importExtension)}`;
 }
 
 /** `import { a, type B } from "x";`: one line when it fits, else one name a line (prettier's rule). */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { ImportedName } from "./print.js";
 import { commentText } from "./text.js";
 
 /**
@@ -46,7 +47,7 @@ export interface LayoutModuleTemplate {
   /** First line of every generated file. */
   header: string;
   /** The names every module may import, and from where (in template order). */
-  imports: readonly { name: string; isTypeOnly: boolean; from: string }[];
+  imports: readonly ImportedName[];
   /**
    * The runtime's module specifier: where the definition's call (`defineLayout`) is imported from. Database modules
    * import `defineDatabase` from it, so that the two kinds of module import the same runtime.
@@ -98,7 +99,7 @@ export function parseLayoutModuleTemplate(rawText: string, file = "<template>"):
     }
   });
 
-  const imports: { name: string; isTypeOnly: boolean; from: string }[] = [];
+  const imports: ImportedName[] = [];
   const raw: { line: number; docs: string | undefined; statement: string[] }[] = [];
   for (const block of blocks) {
     const joined = block.lines.join(" ").replace(/\s+/g, " ");

@@ -4,28 +4,25 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   DatabasePlanError,
+  type DatabasePlan,
   emitFiles,
   generate,
   generateFromSettings,
   joinPrinted,
   layoutModuleTemplate,
-  planDatabases,
-  planIdentifiers,
+  planModules,
   prettierFormat,
   resolveGenerateSettings,
 } from "../../src/generate/index.js";
 import { DatabaseFileError, parseDatabaseDescription, shortHash as hash, type DatabaseDescriptionInput, type LayoutDescription } from "../../src/layout/index.js";
-import { layout } from "./helpers.js";
+import { layout, layoutPlans } from "./helpers.js";
 
 const template = layoutModuleTemplate();
 
 function plan(layouts: LayoutDescription[], databases: DatabaseDescriptionInput[] = []) {
-  const layoutPlans = planIdentifiers(layouts, template);
-  return planDatabases(
-    databases.map((d, i) => parseDatabaseDescription(d, `d${i}.database.json`)),
-    layoutPlans,
-    template,
-  );
+  return planModules({ layouts, databases: databases.map((d, i) => parseDatabaseDescription(d, `d${i}.database.json`)) }, template)
+    .filter((p): p is DatabasePlan => p.kind === "database")
+    .sort((a, b) => (a.database < b.database ? -1 : 1));
 }
 
 const failure = (fn: () => unknown): string => {
@@ -38,7 +35,7 @@ const failure = (fn: () => unknown): string => {
   throw new Error("no error");
 };
 
-describe("planDatabases: one module per database", () => {
+describe("planModules: one database module per database", () => {
   it("plans every database of the layouts and of the descriptions, in name order, scripts in the description's order, each once", () => {
     const plans = plan(
       [layout({ database: "Sales", layout: "Orders", fields: [] }), layout({ database: "Contacts", layout: "People", fields: [] })],
@@ -79,7 +76,7 @@ describe("planDatabases: one module per database", () => {
     expect(summary(plan(layouts))).toEqual(expected);
     expect(summary(plan([...layouts].reverse()))).toEqual(expected);
     // The layouts keep their names.
-    expect(planIdentifiers(layouts, template).map((p) => p.typeName).sort()).toEqual(["Contacts", "Invoice_X", "Invoices", "InvoicesDatabase", "Other"]);
+    expect(layoutPlans(layouts, template).map((p) => p.typeName).sort()).toEqual(["Contacts", "Invoice_X", "Invoices", "InvoicesDatabase", "Other"]);
   });
 
   it("takes the globals of its layouts, portals included, by their qualified names, each once, sorted", () => {

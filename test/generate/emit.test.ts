@@ -6,9 +6,9 @@ import { emitFields } from "../../src/generate/emit/fields.js";
 import { emitIndexFile } from "../../src/generate/emit/index-file.js";
 import { emitLayoutModule } from "../../src/generate/emit/layout-module.js";
 import { emitSchemasFile } from "../../src/generate/emit/schemas-file.js";
-import { generate, joinPrinted, LAYOUT_MODULE_TEMPLATE_FILE, layoutModuleTemplate, parseLayoutModuleTemplate, planIdentifiers } from "../../src/generate/index.js";
+import { generate, joinPrinted, LAYOUT_MODULE_TEMPLATE_FILE, layoutModuleTemplate, parseLayoutModuleTemplate } from "../../src/generate/index.js";
 import type { FieldDescription } from "../../src/layout/index.js";
-import { layout, planOf } from "./helpers.js";
+import { layout, layoutPlans, planOf } from "./helpers.js";
 
 const field = (f: Partial<FieldDescription> & Pick<FieldDescription, "type">): FieldDescription => ({ name: "F", ...f });
 
@@ -157,7 +157,7 @@ describe("emitters, one per concept", () => {
 
   it("index file: one re-export per module (layouts and databases), in file order; `export {}` with none", () => {
     const template = layoutModuleTemplate();
-    const plans = planIdentifiers([layout({ layout: "B", fields: [] }), layout({ layout: "A", fields: [] })], template);
+    const plans = layoutPlans([layout({ layout: "B", fields: [] }), layout({ layout: "A", fields: [] })], template);
     expect(joinPrinted(emitIndexFile([...plans.map((p) => p.fileName), "db.ts"], template))).toBe(`${template.header}\n\nexport * from "./a.js";\nexport * from "./b.js";\nexport * from "./db.js";\n`);
     expect(joinPrinted(emitIndexFile([], template))).toBe(`${template.header}\n\nexport {};\n`);
   });
@@ -224,7 +224,7 @@ describe("emitters, one per concept", () => {
       // Its file would be schemas.ts: that is taken, so the derived name is suffixed.
       layout({ name: "Schemas", layout: "Schemas", fields: [] }),
     ];
-    const plans = planIdentifiers(layouts, template);
+    const plans = layoutPlans(layouts, template);
     expect(plans.map((p) => p.fileName)).toEqual(["other.ts", expect.stringMatching(/^schemas-[0-9a-f]{6}\.ts$/), "thing.ts"]);
     const schemas = joinPrinted(emitSchemasFile(plans, template)!);
     const suffixed = plans[1]!.typeName;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { hashSuffix, IdentifierClashError, kebabCase, layoutModuleTemplate, planIdentifiers, type LayoutPlan } from "../../src/generate/index.js";
-import { layout } from "./helpers.js";
+import { hashSuffix, IdentifierClashError, kebabCase, type LayoutPlan } from "../../src/generate/index.js";
+import { layout, layoutPlans } from "./helpers.js";
 
-const template = layoutModuleTemplate();
-const plan = (...layouts: Parameters<typeof layout>[0][]) => planIdentifiers(layouts.map((l, i) => layout(l, `l${i}.layout.json`)), template);
+const plan = (...layouts: Parameters<typeof layout>[0][]) => layoutPlans(layouts.map((l, i) => layout(l, `l${i}.layout.json`)));
 const summary = (plans: LayoutPlan[]) => plans.map((p) => ({ typeName: p.typeName, fileName: p.fileName, portals: p.portals.map((x) => x.identifier) }));
 const clash = (fn: () => unknown): string => {
   try {
@@ -30,7 +29,7 @@ describe("kebabCase (file names)", () => {
   });
 });
 
-describe("planIdentifiers: the identifier rule", () => {
+describe("planModules: the identifier rule of layouts", () => {
   it("uses the explicit name, else the PascalCase of the layout; portals by the PascalCase of their names", () => {
     const plans = plan(
       { layout: "Contacts Web", name: "Contact", fields: [] },

@@ -1,5 +1,5 @@
-import { DATABASE_IMPORT, type DatabasePlan } from "../plan.js";
-import { importStatement, objectLiteral, withDocs, type PrintedFile } from "../print.js";
+import { DATABASE_IMPORT, type DatabasePlan } from "../plan/database-plan.js";
+import { importStatement, objectLiteral, printedModule, withDocs, type PrintedFile } from "../print.js";
 import type { LayoutModuleTemplate } from "../template.js";
 import { docText, literalKey, stringLiteral } from "../text.js";
 import { fieldSpecText } from "./definition.js";
@@ -24,11 +24,5 @@ export function emitDatabaseModule(plan: DatabasePlan, template: Pick<LayoutModu
     `Database ${stringLiteral(plan.database)}: its scripts and the global fields of its layouts.\n` +
       `Pass it to createClient({ database: ${plan.typeName} }): a script name or global it lacks then fails to compile.`,
   );
-  return {
-    header: `${template.header}\n\n`,
-    statements: [
-      { text: importStatement([DATABASE_IMPORT], template.runtimeModule), blankLineBefore: false },
-      { text: withDocs(docs, `export const ${plan.typeName} = ${DATABASE_IMPORT}(${spec});`), blankLineBefore: true },
-    ],
-  };
+  return printedModule(template.header, [importStatement([DATABASE_IMPORT], template.runtimeModule)], [withDocs(docs, `export const ${plan.typeName} = ${DATABASE_IMPORT}(${spec});`)]);
 }

@@ -1,5 +1,5 @@
 import { repetitionsOf, type FieldDescription } from "../../layout/index.js";
-import type { LayoutPlan } from "../plan.js";
+import type { LayoutPlan } from "../plan/layout-plan.js";
 import { objectLiteral, withDocs } from "../print.js";
 import { docText, literalKey, stringLiteral } from "../text.js";
 

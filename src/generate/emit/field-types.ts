@@ -47,12 +47,14 @@ export function readType(field: TypedField): string {
   return `(${scalar})[]`;
 }
 
-const FORMAT_HINTS: Partial<Record<FieldDescription["type"], string>> = {
+/** What the strings of a date, time or timestamp field hold, in both APIs. */
+export const TEMPORAL_HINTS = {
   date: 'ISO date "YYYY-MM-DD".',
   time: 'Time "HH:MM:SS".',
   timestamp: 'ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time.',
-  container: "Container: the URL of its file; write it with upload().",
-};
+} as const;
+
+const FORMAT_HINTS: Partial<Record<FieldDescription["type"], string>> = { ...TEMPORAL_HINTS, container: "Container: the URL of its file; write it with upload()." };
 
 /** JSDoc of a field: its description, then what its strings hold. */
 export function fieldDocs(field: FieldDescription): string | undefined {
@@ -60,7 +62,7 @@ export function fieldDocs(field: FieldDescription): string | undefined {
   return parts.length ? parts.join("\n\n") : undefined;
 }
 
-/** Members of a read shape: every field, in description order. */
-export function readMembers(fields: readonly FieldDescription[]): ObjectTypeMember[] {
-  return fields.map((field) => ({ key: propertyKey(field.name), type: readType(field), docs: fieldDocs(field) }));
+/** Members of a read shape: every field, in description order, with its JSDoc (`fieldDocs` for a layout's field). */
+export function readMembers<F extends TypedField & { name: string }>(fields: readonly F[], docs: (field: F) => string | undefined): ObjectTypeMember[] {
+  return fields.map((field) => ({ key: propertyKey(field.name), type: readType(field), docs: docs(field) }));
 }

@@ -1,5 +1,5 @@
-import { declarationName, type LayoutPlan, type PortalPlan } from "../plan.js";
-import { importStatement, type PrintedFile, type PrintedStatement } from "../print.js";
+import { declarationName, type LayoutPlan, type PortalPlan } from "../plan/layout-plan.js";
+import { importStatements, printedModule, type PrintedFile } from "../print.js";
 import { stringLiteral } from "../text.js";
 import { fillTemplateText, importsUsed, inSchemasModule, type LayoutModuleTemplate, type TemplateDeclaration } from "../template.js";
 import { emitCopy } from "./copy.js";
@@ -17,14 +17,7 @@ import { emitFields } from "./fields.js";
 export function emitLayoutModule(plan: LayoutPlan, template: LayoutModuleTemplate, validateRecords = true): PrintedFile {
   const own = template.declarations.filter((d) => !inSchemasModule(d, template));
   const { statements, used } = emitDeclarations(plan, template, own, validateRecords);
-  const imports = templateImports(template, used);
-  return {
-    header: `${template.header}\n\n`,
-    statements: [
-      ...imports.map((text): PrintedStatement => ({ text, blankLineBefore: false })),
-      ...statements.map((text, i): PrintedStatement => ({ text, blankLineBefore: imports.length + i > 0 })),
-    ],
-  };
+  return printedModule(template.header, importStatements(template.imports, used), statements);
 }
 
 /** The template's names as one layout (and one of its portals) declares them: `LayoutFields` -> `ContactFields`. */
@@ -54,14 +47,4 @@ export function emitDeclarations(plan: LayoutPlan, template: LayoutModuleTemplat
     }
   }
   return { statements, used };
-}
-
-/** The template's import statements, each keeping only the `used` names (one none of whose names is used left out). */
-export function templateImports(template: LayoutModuleTemplate, used: ReadonlySet<string>): string[] {
-  const imports: string[] = [];
-  for (const from of new Set(template.imports.map((i) => i.from))) {
-    const names = template.imports.filter((i) => i.from === from && used.has(i.name)).map((i) => `${i.isTypeOnly ? "type " : ""}${i.name}`);
-    if (names.length) imports.push(importStatement(names, from));
-  }
-  return imports;
 }

@@ -1,11 +1,8 @@
-import type { LayoutPlan, PortalPlan } from "../plan.js";
 import type { ImportExtension } from "../../project/index.js";
-import { importStatement, type PrintedFile, type PrintedStatement } from "../print.js";
+import type { LayoutPlan, PortalPlan } from "../plan/layout-plan.js";
+import { importStatement, importStatements, printedModule, relativeSpecifier, type PrintedFile } from "../print.js";
 import { inSchemasModule, referencesOf, type LayoutModuleTemplate } from "../template.js";
-import { emitDeclarations, layoutRenamer, templateImports } from "./layout-module.js";
-
-/** The schemas module's file: beside the layout modules, never re-exported by `index.ts`. */
-export const SCHEMAS_FILE = "schemas.ts";
+import { emitDeclarations, layoutRenamer } from "./layout-module.js";
 
 /**
  * The schemas module: for every layout, in file order, the template's declarations that `inSchemasModule` puts
@@ -38,14 +35,7 @@ export function emitSchemasFile(plans: readonly LayoutPlan[], template: LayoutMo
         }
       }
     }
-    if (names.size) moduleImports.push(importStatement([...names].map(([name, isType]) => `${isType ? "type " : ""}${name}`), `./${plan.fileName.replace(/\.ts$/, importExtension)}`));
+    if (names.size) moduleImports.push(importStatement([...names].map(([name, isType]) => `${isType ? "type " : ""}${name}`), relativeSpecifier(plan.fileName, importExtension)));
   }
-  const imports = [...templateImports(template, used), ...moduleImports];
-  return {
-    header: `${template.header}\n\n`,
-    statements: [
-      ...imports.map((text): PrintedStatement => ({ text, blankLineBefore: false })),
-      ...statements.map((text, i): PrintedStatement => ({ text, blankLineBefore: imports.length + i > 0 })),
-    ],
-  };
+  return printedModule(template.header, [...importStatements(template.imports, used), ...moduleImports], statements);
 }

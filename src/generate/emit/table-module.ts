@@ -1,9 +1,13 @@
-import type { ImportExtension } from "../../project/index.js";
+import { compareCodeUnits, type ImportExtension } from "../../project/index.js";
 import type { TableFieldDescription } from "../../table/index.js";
-import { importStatement, objectLiteral, objectType, withDocs, type PrintedFile, type PrintedStatement } from "../print.js";
-import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../table-plan.js";
+import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../plan/table-plan.js";
+import { importStatement, importStatements, objectLiteral, objectType, printedModule, relativeSpecifier, withDocs, type ImportedName, type PrintedFile } from "../print.js";
+import type { LayoutModuleTemplate } from "../template.js";
 import { docText, literalKey, propertyKey, stringLiteral } from "../text.js";
-import { readType } from "./field-types.js";
+import { readMembers, TEMPORAL_HINTS } from "./field-types.js";
+
+/** What a table module may import from the runtime: its one value, `defineTable`, and types. */
+const RUNTIME_IMPORTS: readonly ImportedName[] = TABLE_IMPORTS.map((name) => ({ name, isTypeOnly: name !== "defineTable", from: TABLE_RUNTIME_MODULE }));
 
 /**
  * One table's module (OData), statement by statement, each fact about the table stated once:
@@ -28,9 +32,13 @@ import { readType } from "./field-types.js";
  *   one instance of `Filter` with another, and the message says which field `<N>Kinds` lacks or has of another kind
  *   in two lines (an interface's would walk through the filter's phantom member in five).
  * Imports: the runtime names used, from `@fmgen/runtime/odata` only (an OData app loads none of the Data API), then
- * each related table's module, by its definition's name, in file order.
+ * each related table's module, by its definition's name, in file order. The header is the layout template's.
+ * Printed here with print.ts's helpers rather than filled from a template as layout modules are: template.ts reads
+ * layout templates (the placeholder `Layout`, two fill roles, exported declarations only), while a table module has
+ * three filled declarations (spec, row, relations), an unexported spec and imports that depend on its relations; and
+ * a template would not make it faster: 200 tables of 60 fields emit in about 30-40 ms.
  */
-export function emitTableModule(plan: TablePlan, header: string, importExtension: ImportExtension = ".js"): PrintedFile {
+export function emitTableModule(plan: TablePlan, template: Pick<LayoutModuleTemplate, "header">, importExtension: ImportExtension = ".js"): PrintedFile {
   const n = plan.typeName;
   const { table } = plan;
   const used = new Set<string>(["defineTable", "ExpandOf", "Filter", "InsertOf", "KindsOf", "TableDefinition", "TableTypesOf", "UpdateOf"]);
@@ -80,10 +88,7 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
     ),
     withDocs(
       docText(`A row of table ${stringLiteral(table.table)} as read: every field, decoded (\`select\` narrows it).`),
-      `export interface ${n}Row ${objectType(
-        table.fields.map((field) => ({ key: propertyKey(field.name), type: readType(field), docs: fieldDocs(field) })),
-        "",
-      )}`,
+      `export interface ${n}Row ${objectType(readMembers(table.fields, fieldDocs), "")}`,
     ),
     withDocs(
       docText(`The tables related to ${stringLiteral(table.table)}, by relation name: what \`expand\` and \`related\` reach.`),
@@ -100,20 +105,10 @@ export function emitTableModule(plan: TablePlan, header: string, importExtension
     withDocs(docText("What `expand` takes: per relation, `true` or the related rows' own select, filter, orderBy, top and expand."), named("Expand", `ExpandOf<${spec}>`)),
   ];
 
-  const runtimeNames = TABLE_IMPORTS.filter((name) => used.has(name)).map((name) => (name === "defineTable" ? name : `type ${name}`));
-  const imports = [importStatement(runtimeNames, TABLE_RUNTIME_MODULE)];
   const related = new Map<string, string>();
   for (const { target } of plan.relations) if (target !== plan) related.set(target.fileName, target.typeName);
-  for (const [fileName, typeName] of [...related].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    imports.push(importStatement([typeName], `./${fileName.replace(/\.ts$/, importExtension)}`));
-  }
-  return {
-    header: `${header}\n\n`,
-    statements: [
-      ...imports.map((text): PrintedStatement => ({ text, blankLineBefore: false })),
-      ...statements.map((text): PrintedStatement => ({ text, blankLineBefore: true })),
-    ],
-  };
+  const relatedImports = [...related].sort(([a], [b]) => compareCodeUnits(a, b)).map(([fileName, typeName]) => importStatement([typeName], relativeSpecifier(fileName, importExtension)));
+  return printedModule(template.header, [...importStatements(RUNTIME_IMPORTS, used), ...relatedImports], statements);
 }
 
 /** A field's spec, on one line: its kind, then only what differs from the default (read-only, repetitions, notNull, auto-enter, FMFID). */
@@ -129,9 +124,7 @@ export function fieldSpecText(field: TableFieldDescription): string {
 }
 
 const FORMAT_HINTS: Partial<Record<TableFieldDescription["type"], string>> = {
-  date: 'ISO date "YYYY-MM-DD".',
-  time: 'Time "HH:MM:SS".',
-  timestamp: 'ISO timestamp "YYYY-MM-DDTHH:MM:SS", local time.',
+  ...TEMPORAL_HINTS,
   container: "Container: base64 when a `select` names it; write it with upload(), read it with download().",
 };
 
