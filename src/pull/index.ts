@@ -3,7 +3,8 @@
  * read (metadata: `liveFromMetadata`; sampling: `sampleLayout` + `inferFieldType`) -> merge with the file on disk
  * (`mergeLayout`, three-way with `PullState`) -> diff (`diffDescriptions`) -> report -> write | check.
  * The database description: `GET /scripts` (`readScripts`) -> merge (`mergeDatabase`) -> diff (`diffDatabase`).
- * `--odata`: table descriptions from `$metadata` (`readMetadata`, `tablesFromCsdl`) -> merge (`mergeTable`) -> diff (`diffTables`).
+ * `--odata`: table descriptions from `$metadata` (`readMetadata`, `tablesFromCsdl`) -> merge (`mergeTable`, three-way
+ * with `PullState` as layouts are: ownership.ts) -> diff (`diffTables`).
  */
 export { PullError } from "./errors.js";
 export { pull, listServerLayouts, DEFAULT_SAMPLE, type PullOptions, type PullResult, type LayoutPullResult, type DatabasePullResult, type LayoutStatus, type SourceChoice } from "./pull.js";
@@ -20,7 +21,7 @@ export type { LiveLayout, LiveField, LivePortal, LiveSource, Confidence } from "
 export { pullTables, listServerTables, type TablePullOptions, type TablesPullResult, type TablePullResult, type TableStatus } from "./odata/pull-tables.js";
 export { tableReportLines, tableClosingLine, tableReportJson } from "./odata/report.js";
 export { tablesFromCsdl, CsdlError, type LiveTable, type LiveTableField, type LiveRelation } from "./odata/csdl.js";
-export { mergeTable } from "./odata/merge.js";
+export { mergeTable, type BaseTable, type BaseTableField, type TableMergeInput, type TableMergeResult } from "./odata/merge.js";
 export { diffTables, tableChangeLine, type TableChange, type TableChangeKind } from "./odata/diff.js";
 export { readMetadata, metadataUrl } from "./odata/fetch-metadata.js";
 export { MAX_METADATA_BYTES } from "./odata/xml.js";

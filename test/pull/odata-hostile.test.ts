@@ -159,7 +159,7 @@ describe("fmgen pull --odata: a table no description can hold", () => {
       ["Good", "created"],
     ]);
     expect(result.tables[0]!.error).toBe('the server\'s table cannot be described: fields[0].name: a table\'s own field cannot be named with "::" (related fields are reached through `relations`)');
-    expect(result.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Good.table.json"]);
+    expect(result.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Good.table.json", "fmgen.pulled.json"]);
     expect(result.failed).toBe(true);
   });
 });

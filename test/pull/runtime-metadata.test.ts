@@ -153,7 +153,7 @@ describe("a metadata answer of the wrong shape", () => {
 describe("odataMetadata(od)", () => {
   const secret = "pw-7f3e-secret";
   it("GETs $metadata over the client's carrier, signed in, and gives any answer as it came: a redirect is never followed", async () => {
-    const seen: { url?: string; authorization?: string; accept?: string }[] = [];
+    const seen: { url: string | undefined; authorization: string | undefined; accept: string | undefined }[] = [];
     let answer = { status: 200, headers: { "content-type": "application/xml" } as Record<string, string>, body: "<edmx:Edmx/>" };
     const server = await listenLoopback((req, res) => {
       seen.push({ url: req.url, authorization: req.headers.authorization, accept: req.headers.accept });

@@ -22,7 +22,7 @@ export interface ODataMetadataAnswer {
  *
  * @param od - A client made by `createODataClient`.
  */
-export async function odataMetadata(od: ODataClient, options: { signal?: AbortSignal } = {}): Promise<ODataMetadataAnswer> {
+export async function odataMetadata<Db extends string>(od: ODataClient<Db>, options: { signal?: AbortSignal } = {}): Promise<ODataMetadataAnswer> {
   const request = { method: "GET", path: "/$metadata", headers: { Accept: "application/xml" }, idempotent: true, signal: options.signal } as const;
   const answer = await callerOf(od).send(request);
   try {
