@@ -28,7 +28,7 @@ describe("fmgen pull --odata", () => {
     const check = await pullOData(root, ["--check"]);
     expect(check.code).toBe(1);
     expect(check.err).toBe(
-      `fmgen pull --odata --check: the table descriptions differ from the server: Contacts (no description file), Invoices (no description file), ${ODD.table} (no description file). Run "fmgen pull --odata" and commit the result.`,
+      `fmgen pull --odata --check: the descriptions differ from the server: Contacts (no description file), Invoices (no description file), ${ODD.table} (no description file). Run "fmgen pull --odata" and commit the result.`,
     );
     expect(await readdir(join(root, "tables"))).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffTables, mergeTable, metadataUrl, tableChangeLine, tablesFromCsdl } from "../../src/pull/index.js";
+import { diffTables, mergeTable, metadataUrl, changeLine, tablesFromCsdl } from "../../src/pull/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
 
 // `$metadata` as real servers write it, read into table descriptions: a trimmed real document
@@ -143,7 +143,7 @@ describe("servers the emulator does not imitate", () => {
     const merged = mergeTable({ live: live!, database: "D" }).description;
     expect(merged.relations).toEqual([{ name: "Self", table: "T", many: false }]);
     const before = { ...merged, relations: [{ name: "Self", table: "T", many: true }] };
-    expect(diffTables(before, merged).map(tableChangeLine)).toEqual(['~ relation "Self": table many T -> one T  [breaking]']);
+    expect(diffTables(before, merged).map(changeLine)).toEqual(['~ relation "Self": table many T -> one T  [breaking]']);
   });
 });
 

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
-import { pullTables, tableChangeLine, type TablesPullResult } from "../../src/pull/index.js";
+import { changeLine, closingLine, pullTables, reportLines, tableReport, type TablesPullResult } from "../../src/pull/index.js";
 import { loadTables } from "../../src/table/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
 import { LAYOUTS, startOffice } from "../emulator/odata/serve-support.js";
@@ -139,7 +139,7 @@ describe("fmgen pull --odata: merging into the files", () => {
     const retyped = await start([{ ...CONTACTS, fields: CONTACTS.fields.map((f) => (f.name === "Age" ? { ...f, type: "date" as const } : f)) }, INVOICES, ODD]);
     try {
       const next = await pullTables({ cwd: root, server: retyped.url, tables: ["Contacts"] });
-      expect(next.tables[0]!.changes.map(tableChangeLine)).toEqual(['~ field "Age": retyped text -> date  [breaking]']);
+      expect(next.tables[0]!.changes.map(changeLine)).toEqual(['~ field "Age": retyped text -> date  [breaking]']);
       expect((JSON.parse(await readFile(contactsFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "date", id: fmfid(3, 1065089), description: "in years" });
     } finally {
       await retyped.close();
@@ -158,7 +158,7 @@ describe("fmgen pull --odata: merging into the files", () => {
 
     // No base for the table yet: the server's maxLength wins, as before tables had one.
     const first = await pullTables({ cwd: root, server: emu.url, tables: ["Contacts"] });
-    expect(first.tables[0]!.changes.map(tableChangeLine)).toEqual(['~ field "Name": maxLength 80 -> 40  [breaking]']);
+    expect(first.tables[0]!.changes.map(changeLine)).toEqual(['~ field "Name": maxLength 80 -> 40  [breaking]']);
     const state = JSON.parse(await readFile(stateFile, "utf8")) as { layouts: unknown[]; tables: { table: string; fields: { name: string; maxLength?: number }[] }[] };
     expect(state.layouts).toEqual(layouts);
     expect(state.tables.map((t) => t.table)).toEqual(["Contacts"]);
@@ -192,7 +192,7 @@ describe("fmgen pull --odata: merging into the files", () => {
       const check = await pullTables({ cwd: root, server: changed.url, check: true });
       expect(check).toMatchObject({ drift: true, written: [] });
       expect(await readTables(root)).toEqual(before);
-      const lines = (table: string) => check.tables.find((t) => t.table === table)!.changes.map(tableChangeLine);
+      const lines = (table: string) => check.tables.find((t) => t.table === table)!.changes.map(changeLine);
       expect(lines("Contacts")).toEqual([
         '~ field "Years": renamed from "Age" (same id)  [breaking]',
         '+ field "Email" (text)  [breaking]',
@@ -223,6 +223,15 @@ describe("fmgen pull --odata: merging into the files", () => {
     expect(result.failed).toBe(true);
     expect(result.tables.at(-1)).toMatchObject({ table: "Gone", status: "failed", error: 'the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"' });
     expect(result.skipped).toEqual([join(root, "tables", "Other.table.json")]);
+    // Reported as a layout pull reports a failed layout: the others written, the failed one named.
+    expect(closingLine(tableReport(result))).toEqual({
+      line: "fmgen pull --odata: wrote tables/Contacts.table.json, tables/Invoices.table.json, tables/OddNamesCo.table.json, fmgen.pulled.json; failed: Gone, see above",
+      toStderr: true,
+    });
+    expect(reportLines(tableReport(result)).slice(-2)).toEqual([
+      `Gone -> tables/Gone.table.json: FAILED: the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"`,
+      "skipped tables/Other.table.json: it describes another database",
+    ]);
 
     // Two files of one table would each claim it: refused before any request, naming both.
     await writeFile(join(root, "tables", "Gone2.table.json"), JSON.stringify({ database: DB, table: "Gone", fields: [{ name: "x", type: "text" }] }));

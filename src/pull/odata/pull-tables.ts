@@ -1,13 +1,15 @@
 import { dirname, join } from "node:path";
 import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
-import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX, writeFilesAtomically } from "../../project/index.js";
+import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX } from "../../project/index.js";
 import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
+import type { Change } from "../change.js";
 import { PullError } from "../errors.js";
+import { finishPull, pullHead, type PullHead, type PullTotals } from "../finish.js";
 import { PullSettingsError, readCredentials, resolvePullSettings, type PullSettings, type SettingsRequest } from "../settings.js";
 import { PullState } from "../state.js";
 import type { LiveTable } from "./csdl.js";
-import { diffTables, type TableChange } from "./diff.js";
+import { diffTables } from "./diff.js";
 import { readMetadata } from "./fetch-metadata.js";
 import { mergeTable, tableProblems } from "./merge.js";
 
@@ -37,7 +39,7 @@ export interface TablePullResult {
   /** The description file, absolute. */
   file: string;
   status: TableStatus;
-  changes: TableChange[];
+  changes: Change[];
   notes: string[];
   /** Fields and relations of a new file. */
   fields?: number;
@@ -45,15 +47,8 @@ export interface TablePullResult {
   error?: string;
 }
 
-export interface TablesPullResult {
-  server: string;
-  database: string;
-  root: string;
-  check: boolean;
+export interface TablesPullResult extends PullHead, PullTotals {
   tables: TablePullResult[];
-  written: string[];
-  drift: boolean;
-  failed: boolean;
   /** Descriptions that name another database and were left alone. */
   skipped: string[];
 }
@@ -116,22 +111,9 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
       });
     }
   }
-  const stateText = state.format();
-  if (stateText !== state.readText && results.some((r) => r.status !== "failed")) pending.push({ file: settings.stateFile, contents: stateText });
   const check = options.check ?? false;
-  if (!check) await writeFilesAtomically(pending);
-  const failed = results.some((r) => r.status === "failed");
-  return {
-    server: settings.server,
-    database: settings.database,
-    root: settings.root,
-    check,
-    tables: results,
-    written: check ? [] : pending.map((p) => p.file),
-    drift: failed || results.some((r) => r.status === "created" || r.status === "updated"),
-    failed,
-    skipped,
-  };
+  const totals = await finishPull(settings, state, { check, read: results.some((r) => r.status !== "failed") }, pending, results);
+  return { ...pullHead(settings, check), tables: results, ...totals, skipped };
 }
 
 /** One table: merged into its file three ways (the base from `state`, which then keeps what the server says now). */
