@@ -13,16 +13,23 @@ export interface ODataMetadataAnswer {
 }
 
 /**
- * `GET {server}/fmi/odata/v4/{database}/$metadata` over the client's own carrier: signed in as the client is (Basic,
- * Claris ID, API key), bounded by its `timeoutMs` and `maxResponseBytes`, retried by its `retry` policy. A redirect is
- * an answer, never followed with the credentials. Throws a NetworkError when no answer came (refused, timed out,
- * aborted: its message scrubbed of the secrets), a ResponseTooLargeError past `maxResponseBytes`, and a ProtocolError
- * when the body is not UTF-8 text. For tools that read a database's schema, such as `fmgen pull --odata`; apps use
- * generated table definitions, and never load this module.
+ * `GET {server}/fmi/odata/v4/{database}/$metadata` over an OData client's own carrier: the answer, whatever its status.
+ *
+ * Signed in as the client is (Basic, Claris ID, API key), bounded by its `timeoutMs` and `maxResponseBytes`, retried by
+ * its `retry` policy. A redirect is an answer, never followed with the credentials. Throws a NetworkError when no
+ * answer came (refused, timed out, aborted: its message scrubbed of the secrets), a ResponseTooLargeError past
+ * `maxResponseBytes`, and a ProtocolError when the body is not UTF-8 text. For tools that read a database's schema,
+ * such as `fmgen pull --odata`; apps use generated table definitions, and never load this module.
  *
  * @param od - A client made by `createODataClient`.
  */
-export async function odataMetadata<Db extends string>(od: ODataClient<Db>, options: { signal?: AbortSignal } = {}): Promise<ODataMetadataAnswer> {
+export async function odataMetadata<Db extends string>(
+  od: ODataClient<Db>,
+  options: {
+    /** Aborts the read. */
+    signal?: AbortSignal;
+  } = {},
+): Promise<ODataMetadataAnswer> {
   const request = { method: "GET", path: "/$metadata", headers: { Accept: "application/xml" }, idempotent: true, signal: options.signal } as const;
   const answer = await callerOf(od).send(request);
   try {
