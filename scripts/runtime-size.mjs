@@ -45,8 +45,10 @@ const ENTRIES = [
   { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 14_850 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
   { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 1_450 },
-  // What fmgen pull loads for layout metadata and undecoded records.
-  { name: "metadata (metadata.ts)", file: "../src/runtime/metadata.ts", platform: "neutral", budget: 2_000 },
+  // What fmgen pull loads for layout metadata and undecoded records; and, since `$metadata` is read over the OData
+  // client's carrier (odataMetadata: the answer whatever its status, its body as UTF-8 text), for tables: 1,981 ->
+  // 2,142 B, budget re-set to 2,210 B (about 3 %).
+  { name: "metadata (metadata.ts)", file: "../src/runtime/metadata.ts", platform: "neutral", budget: 2_210 },
   // What `@fmgen/runtime/file-token-store` loads (Node only; no entry imports it): 726 B when set (issue 15), +5 %.
   // Issue 21 items 3-4 (a lock with bounded waits and an ownership-checked takeover; the file, the lock and the folder
   // checked before use, refused with the path and the reason) took it from 726 B to 2,220 B: budget 2,330 B (+5 %).
@@ -74,6 +76,8 @@ const ENTRIES = [
   // paging loop and its checks (page-stream.ts, $count on each page) +245 / +246 B: 12,547 -> 12,942 B node,
   // 12,452 -> 12,851 B fetch, budgets re-set to 13,330 / 13,240 B (about 3 %).
 // ODataError over the error base shared with the Data API (core/server-error.ts) +20 / +24 B: 12,959 B node, 12,872 B fetch.
+// The caller's `send` (an answer whatever its status) and each client's caller kept for @fmgen/runtime/metadata's
+// odataMetadata (odata/client-callers.ts) +52 / +50 B: 13,011 B node, 12,922 B fetch.
   { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 13_330 },
   { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 13_240 },
 ];

@@ -1,29 +1,12 @@
 import { defaultTypeName, type FieldDescription, type LayoutDescriptionInput, type PortalDescription } from "../layout/index.js";
+import { compareAttribute, fieldSummary, type Change } from "./change.js";
 
 /**
- * What a pull changes in one description, for the report and for `--check`. A change is breaking when code
- * compiled against the old description may stop compiling or start failing at run time: a field or portal
- * removed, any retype, a different number of repetitions, a field becoming read-only or required (an added
+ * What a pull changes in one layout description, for the report and for `--check` (change.ts). Breaking: a field or
+ * portal removed, any retype, a different number of repetitions, a field becoming read-only or required (an added
  * required field that is not auto-entered too), a value list added or losing values, a value list's name changed or
  * gone (a sort naming it stops compiling).
  */
-
-export type ChangeKind = "added" | "removed" | "retyped" | "changed";
-
-export interface Change {
-  kind: ChangeKind;
-  /** `field`, `portal` or `layout` (the table). */
-  target: "field" | "portal" | "layout";
-  /** The field's or portal's name; the attribute's for a layout change. */
-  name: string;
-  /** Set for fields of a portal. */
-  portal?: string;
-  /** For `changed`: which attribute. */
-  attribute?: string;
-  from?: string;
-  to?: string;
-  breaking: boolean;
-}
 
 export function diffDescriptions(before: LayoutDescriptionInput, after: LayoutDescriptionInput): Change[] {
   const changes: Change[] = [];
@@ -52,11 +35,6 @@ function portalSummary(portal: PortalDescription): string {
   return `${portal.fields.length} field${portal.fields.length === 1 ? "" : "s"}`;
 }
 
-/** A field's type as the report shows it: `text`, `text[3]` for repetitions. */
-export function fieldSummary(field: FieldDescription): string {
-  return `${field.type}${(field.repetitions ?? 1) > 1 ? `[${field.repetitions}]` : ""}`;
-}
-
 function diffFields(before: readonly FieldDescription[], after: readonly FieldDescription[], portal: string | undefined, changes: Change[]): void {
   const inPortal = portal !== undefined ? { portal } : {};
   const old = new Map(before.map((f) => [f.name, f]));
@@ -71,9 +49,7 @@ function diffFields(before: readonly FieldDescription[], after: readonly FieldDe
     if (was.type !== field.type) {
       changes.push({ kind: "retyped", target: "field", name: field.name, ...inPortal, from: was.type, to: field.type, breaking: true });
     }
-    const attribute = (name: string, from: unknown, to: unknown, breaking: boolean) => {
-      if (JSON.stringify(from) !== JSON.stringify(to)) changes.push({ kind: "changed", target: "field", name: field.name, ...inPortal, attribute: name, from: show(from), to: show(to), breaking });
-    };
+    const attribute = (name: string, from: unknown, to: unknown, breaking: boolean) => compareAttribute(changes, { target: "field", name: field.name, ...inPortal }, name, from, to, breaking);
     attribute("repetitions", was.repetitions ?? 1, field.repetitions ?? 1, true);
     attribute("readOnly", !!was.readOnly, !!field.readOnly, !!field.readOnly);
     attribute("required", !!was.required, !!field.required, !!field.required);
@@ -87,10 +63,4 @@ function diffFields(before: readonly FieldDescription[], after: readonly FieldDe
   for (const field of before) {
     if (!now.has(field.name)) changes.push({ kind: "removed", target: "field", name: field.name, ...inPortal, from: fieldSummary(field), breaking: true });
   }
-}
-
-function show(value: unknown): string {
-  if (value === null) return "none";
-  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(", ");
-  return String(value);
 }

@@ -12,6 +12,7 @@ import {
 import { formatJsonPath } from "../project/index.js";
 import { decodesAs } from "./infer.js";
 import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
+import { decide, keptNote, sameList } from "./ownership.js";
 
 /**
  * Merges what the server says (`live`) into the description file on disk (`file`), so that a pull changes only
@@ -19,10 +20,9 @@ import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
  *
  * The server owns what it can tell: the fields and portals on the layout, and, from the metadata endpoint, each
  * field's type, repetitions, calculation (read-only), not-empty (required), global and value list (its values and
- * its name); from
- * sampling, only types and repetitions. Such a value the person changed by hand is kept as long as the server
- * still says what it said at the last pull (`base`, from fmgen.pulled.json): a type override survives, and a
- * change on the server still shows. Without a base the server's value wins. A sampled type is weaker: the file's
+ * its name); from sampling, only types and repetitions. Such a value follows ownership.ts, as a table's do: a hand
+ * edit is kept while the server still says what it said at the last pull (`base`, from fmgen.pulled.json), and a
+ * change on the server wins. A calculation is always read-only. A sampled type is weaker: the file's
  * type is kept whenever every sampled value decodes with it, unless the file still has the type the last pull
  * wrote and the new inference is certain.
  *
@@ -150,19 +150,6 @@ export function mergeByName<L extends { name: string }, F extends { name: string
   return order.map((name) => [liveByName.get(name)!, fileByName.get(name)]);
 }
 
-/**
- * One attribute the server may tell: the file's value when the person changed it and the server still says
- * what it said at the last pull; otherwise the server's value, or the file's when the server cannot tell.
- */
-function decide<T>(fileValue: T | undefined, baseValue: T | undefined, liveValue: T | undefined, same: (a: T, b: T) => boolean = Object.is): T | undefined {
-  if (liveValue === undefined) return fileValue;
-  if (fileValue === undefined) return liveValue;
-  if (baseValue !== undefined && !same(fileValue, baseValue) && same(liveValue, baseValue)) return fileValue;
-  return liveValue;
-}
-
-const sameList = (a: readonly string[] | null, b: readonly string[] | null) => (a === null || b === null ? a === b : a.length === b.length && a.every((v, i) => v === b[i]));
-
 function mergeField(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined): FieldDescription {
   const where = `${portal !== undefined ? `portal "${portal}" ` : ""}field "${live.name}"`;
   const type = mergeType(live, file, base, context, portal);
@@ -222,7 +209,7 @@ function mergeType(live: LiveField, file: FieldDescription | undefined, base: Li
   const where = `${portal !== undefined ? `portal "${portal}" ` : ""}field "${live.name}"`;
   if (context.source === "metadata") {
     const type = decide(file?.type, base?.type, live.type)!;
-    if (type !== live.type) context.notes.push(`${where}: your type ${type} is kept (the server says ${live.type}, as at the last pull)`);
+    if (type !== live.type) context.notes.push(keptNote(where, "type", type, live.type));
     return type;
   }
   // Sampling: a type the last pull wrote gives way to a certain inference; any other type in the file (written by

@@ -2,11 +2,13 @@ import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, TYPESCRIPT_IDENTIFIER, type LayoutDescriptionInput } from "../layout/index.js";
-import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, writeFilesAtomically } from "../project/index.js";
+import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";
-import { diffDescriptions, type Change } from "./diff.js";
+import type { Change } from "./change.js";
+import { diffDescriptions } from "./diff.js";
 import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
+import { finishPull, pullHead, type PullHead, type PullTotals } from "./finish.js";
 import { liveFromMetadata } from "./from-metadata.js";
 import type { LiveLayout, LiveSource } from "./live.js";
 import { mergeLayout, type MergeResult, type UncertainField } from "./merge.js";
@@ -78,20 +80,10 @@ export interface DatabasePullResult {
   error?: string;
 }
 
-export interface PullResult {
-  server: string;
-  database: string;
-  /** The project's folder (the config's): the report shows paths relative to it. */
-  root: string;
-  check: boolean;
+export interface PullResult extends PullHead, PullTotals {
   layouts: LayoutPullResult[];
   /** The database description of `database`. */
   databaseFile: DatabasePullResult;
-  /** Files written, absolute (none for `--check`). */
-  written: string[];
-  /** A description (of a layout or of the database) is missing or differs from the server, or a layout could not be read. */
-  drift: boolean;
-  failed: boolean;
   /** Descriptions that name another database and were left alone. */
   skipped: string[];
 }
@@ -142,24 +134,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 
   const databaseFile = pullDatabase(settings, existingDatabase, scripts);
   if (databaseFile.write) pending.push(databaseFile.write);
-  const stateText = state.format();
-  if (stateText !== state.readText && results.some((r) => r.source !== undefined)) pending.push({ file: settings.stateFile, contents: stateText });
   const check = options.check ?? false;
-  if (!check) await writeFilesAtomically(pending);
-  const written = check ? [] : pending.map((p) => p.file);
-  const failed = results.some((r) => r.status === "failed");
-  return {
-    server: settings.server,
-    database: settings.database,
-    root: settings.root,
-    check,
-    layouts: results,
-    databaseFile: databaseFile.result,
-    written,
-    drift: failed || [...results, databaseFile.result].some((r) => r.status === "created" || r.status === "updated"),
-    failed,
-    skipped,
-  };
+  const totals = await finishPull(settings, state, { check, read: results.some((r) => r.source !== undefined) }, pending, [...results, databaseFile.result]);
+  return { ...pullHead(settings, check), layouts: results, databaseFile: databaseFile.result, ...totals, skipped };
 }
 
 type Target = ReturnType<typeof planFiles>[number];

@@ -1,31 +1,59 @@
 import { posixRelative, toPosixPath } from "../project/index.js";
-import type { Change } from "./diff.js";
+import { changeLine, type Change } from "./change.js";
 import { scriptChangeLine } from "./database-file.js";
-import type { DatabasePullResult, LayoutPullResult, PullResult } from "./pull.js";
+import type { DescriptionStatus } from "./description-file.js";
+import type { PullHead, PullTotals } from "./finish.js";
+import type { DatabasePullResult } from "./pull.js";
 
-/** The change report of a pull, as plain text lines (what `fmgen pull` prints without `--json`). */
-export function reportLines(result: PullResult): string[] {
-  const show = relativeToProject(result);
-  const lines = [`fmgen pull${result.check ? " --check" : ""}: database "${result.database}" on ${result.server}`];
-  for (const layout of result.layouts) lines.push(...layoutLines(layout, show));
-  lines.push(...databaseLines(result.databaseFile, show));
-  for (const file of result.skipped) lines.push(`skipped ${show(file)}: it describes another database`);
+/**
+ * The report of a pull, layouts' (`fmgen pull`) and tables' (`fmgen pull --odata`) alike, as plain text lines (what
+ * the command prints without `--json`): a head line, each description file with its changes and notes, the skipped
+ * files, and one closing line. Each pull says what its result holds as a PullReport (layout-report.ts,
+ * odata/table-report.ts).
+ */
+
+/** One description file of a pull, as the report shows it. */
+export interface ReportedFile {
+  /** The layout's or the table's name. */
+  name: string;
+  /** The file, absolute. */
+  file: string;
+  status: DescriptionStatus | "failed";
+  /** How it was read, after the file: `metadata`, `sampled 3 records`; none when there is one way only. */
+  source?: string | undefined;
+  /** What a new file holds: `3 fields, 1 portal`. */
+  contents?: string | undefined;
+  changes: readonly Change[];
+  /** Lines after the changes, indented: uncertain fields, then notes. */
+  details: readonly string[];
+  error?: string | undefined;
+}
+
+export interface PullReport extends PullHead, PullTotals {
+  /** `fmgen pull` or `fmgen pull --odata`: the command that prints the report, and the one to run on drift. */
+  command: string;
+  /** What each file describes, as the closing line counts them: `layout`, `table`. */
+  noun: string;
+  files: readonly ReportedFile[];
+  /** The database description of a layout pull (its scripts). */
+  databaseFile?: DatabasePullResult | undefined;
+  skipped: readonly string[];
+}
+
+export function reportLines(report: PullReport): string[] {
+  const show = relativeToProject(report.root);
+  const lines = [`${report.command}${report.check ? " --check" : ""}: database "${report.database}" on ${report.server}`];
+  for (const file of report.files) lines.push(...fileLines(file, show));
+  if (report.databaseFile) lines.push(...databaseLines(report.databaseFile, show));
+  for (const file of report.skipped) lines.push(`skipped ${show(file)}: it describes another database`);
   return lines;
 }
 
-function layoutLines(layout: LayoutPullResult, show: (file: string) => string): string[] {
-  const head = `${layout.layout} -> ${show(layout.file)}`;
-  if (layout.status === "failed") return [`${head}: FAILED: ${layout.error}`];
-  const source = layout.source === "sample" ? `sampled ${layout.sampled} record${layout.sampled === 1 ? "" : "s"}` : "metadata";
-  const lines = [`${head} (${source}): ${summary(layout)}`];
-  for (const change of layout.changes) lines.push(`  ${changeLine(change)}`);
-  for (const field of layout.uncertain) {
-    const where = field.portal !== undefined ? `field "${field.field}" in portal "${field.portal}"` : `field "${field.field}"`;
-    const kept = field.type === field.inferred ? "" : field.confidence === "low" ? "; kept from the file" : `; the file's type is kept, the values suggest ${field.inferred}`;
-    lines.push(`  ? ${where}: ${field.type} (${field.confidence} confidence: ${field.reason}${kept})`);
-  }
-  for (const note of layout.notes) lines.push(`  note: ${note}`);
-  return lines;
+function fileLines(file: ReportedFile, show: (file: string) => string): string[] {
+  const head = `${file.name} -> ${show(file.file)}`;
+  const { status } = file;
+  if (status === "failed") return [`${head}: FAILED: ${file.error}`];
+  return [`${head}${file.source !== undefined ? ` (${file.source})` : ""}: ${summary({ status, changes: file.changes, contents: file.contents })}`, ...file.changes.map((change) => `  ${changeLine(change)}`), ...file.details.map((line) => `  ${line}`)];
 }
 
 /** `scripts of "Invoicing" -> layouts/Invoicing.database.json: up to date`, its changes, or why the list could not be read. */
@@ -37,63 +65,45 @@ function databaseLines(database: DatabasePullResult, show: (file: string) => str
   return [`${head}: ${what}`, ...database.changes.map((change) => `  ${scriptChangeLine(change)}`)];
 }
 
-function summary(layout: { status: LayoutPullResult["status"]; changes: readonly { breaking: boolean }[]; fields?: number | undefined; portals?: number | undefined }): string {
-  switch (layout.status) {
+function summary(file: { status: DescriptionStatus; changes: readonly { breaking: boolean }[]; contents?: string | undefined }): string {
+  switch (file.status) {
     case "created":
-      return `new file, ${layout.fields} field${layout.fields === 1 ? "" : "s"}, ${layout.portals} portal${layout.portals === 1 ? "" : "s"}`;
+      return `new file, ${file.contents}`;
     case "unchanged":
       return "up to date";
     case "reformatted":
       return "up to date (the file is rewritten in fmgen's format)";
-    default: {
-      const breaking = layout.changes.filter((c) => c.breaking).length;
-      return `${layout.changes.length} change${layout.changes.length === 1 ? "" : "s"}${breaking ? `, ${breaking} breaking` : ""}`;
-    }
-  }
-}
-
-/** `+ field "Note" (text)`, `- portal "Lines" (3 fields)  [breaking]`, `~ field "Amount": number -> text  [breaking]`. */
-export function changeLine(change: Change): string {
-  const what = `${change.target === "layout" ? "layout" : change.target} ${change.target === "layout" ? change.name : JSON.stringify(change.name)}${change.portal !== undefined ? ` in portal ${JSON.stringify(change.portal)}` : ""}`;
-  const mark = change.breaking ? "  [breaking]" : "";
-  switch (change.kind) {
-    case "added":
-      return `+ ${what} (${change.to})${mark}`;
-    case "removed":
-      return `- ${what} (${change.from})${mark}`;
-    case "retyped":
-      return `~ ${what}: retyped ${change.from} -> ${change.to}${mark}`;
-    case "changed":
-      return `~ ${what}: ${change.target === "layout" ? "" : `${change.attribute} `}${change.from} -> ${change.to}${mark}`;
+    case "updated":
+      return changeCount(file.changes);
   }
 }
 
 /** One closing line: what was written, or for `--check` whether the descriptions match the server. */
-export function closingLine(result: PullResult): { line: string; toStderr: boolean } {
-  const show = relativeToProject(result);
-  const drifting = result.layouts.filter((l) => l.status === "created" || l.status === "updated" || l.status === "failed");
-  const database = result.databaseFile;
-  const databaseDrifts = database.status === "created" || database.status === "updated";
-  if (result.check) {
+export function closingLine(report: PullReport): { line: string; toStderr: boolean } {
+  const show = relativeToProject(report.root);
+  const { command, noun, files } = report;
+  const drifting = files.filter((f) => f.status === "created" || f.status === "updated" || f.status === "failed");
+  const database = report.databaseFile;
+  const databaseDrifts = database?.status === "created" || database?.status === "updated";
+  if (report.check) {
     if (drifting.length === 0 && !databaseDrifts) {
-      const scripts =
-        database.status === "unread" ? `; the scripts were not read (see ${show(database.file)} above)` : database.status === "none" ? "" : ` and so does ${show(database.file)}`;
-      return { line: `fmgen pull --check: ${count(result.layouts.length, "layout")} match${result.layouts.length === 1 ? "es" : ""} the server${scripts}`, toStderr: false };
+      const scripts = !database || database.status === "none" ? "" : database.status === "unread" ? `; the scripts were not read (see ${show(database.file)} above)` : ` and so does ${show(database.file)}`;
+      return { line: `${command} --check: ${count(files.length, noun)} match${files.length === 1 ? "es" : ""} the server${scripts}`, toStderr: false };
     }
     const what = [
-      ...drifting.map((l) => (l.status === "failed" ? `${l.layout} (failed)` : l.status === "created" ? `${l.layout} (no description file)` : `${l.layout} (${changeCount(l.changes)})`)),
-      ...(databaseDrifts ? [`${show(database.file)} (${database.status === "created" ? "no such file" : changeCount(database.changes)})`] : []),
+      ...drifting.map((f) => (f.status === "failed" ? `${f.name} (failed)` : f.status === "created" ? `${f.name} (no description file)` : `${f.name} (${changeCount(f.changes)})`)),
+      ...(database && databaseDrifts ? [`${show(database.file)} (${database.status === "created" ? "no such file" : changeCount(database.changes)})`] : []),
     ].join(", ");
-    return { line: `fmgen pull --check: the descriptions differ from the server: ${what}. Run "fmgen pull" and commit the result.`, toStderr: true };
+    return { line: `${command} --check: the descriptions differ from the server: ${what}. Run "${command}" and commit the result.`, toStderr: true };
   }
-  const failed = result.layouts.filter((l) => l.status === "failed").map((l) => l.layout);
-  const wrote = result.written.length ? `wrote ${result.written.map(show).join(", ")}` : undefined;
-  if (failed.length === 0) return { line: `fmgen pull: ${wrote ?? "nothing to write: the descriptions match the server"}`, toStderr: false };
+  const failed = files.filter((f) => f.status === "failed").map((f) => f.name);
+  const wrote = report.written.length ? `wrote ${report.written.map(show).join(", ")}` : undefined;
+  if (failed.length === 0) return { line: `${command}: ${wrote ?? "nothing to write: the descriptions match the server"}`, toStderr: false };
   const which = `${failed.join(", ")}, see above`;
-  // When every layout failed, pull writes nothing (no description, no script list, no state).
-  if (failed.length === result.layouts.length) return { line: `fmgen pull: every layout failed (${which}); nothing written`, toStderr: true };
+  // When every one failed, a pull writes nothing (no description, no script list, no state).
+  if (failed.length === files.length && !wrote) return { line: `${command}: every ${noun} failed (${which}); nothing written`, toStderr: true };
   return {
-    line: wrote ? `fmgen pull: ${wrote}; failed: ${which}` : `fmgen pull: failed: ${which}; the other descriptions match the server, nothing written`,
+    line: wrote ? `${command}: ${wrote}; failed: ${which}` : `${command}: failed: ${which}; the other descriptions match the server, nothing written`,
     toStderr: true,
   };
 }
@@ -103,27 +113,21 @@ function changeCount(changes: readonly { breaking: boolean }[]): string {
   return `${count(changes.length, "change")}${breaking ? `, ${breaking} breaking` : ""}`;
 }
 
-function count(n: number, noun: string): string {
+export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** Paths relative to the project's folder (where fmgen.config.json is), `/`-separated. */
-function relativeToProject(result: PullResult): (file: string) => string {
-  return (file) => posixRelative(result.root, file) || toPosixPath(file);
+function relativeToProject(root: string): (file: string) => string {
+  return (file) => posixRelative(root, file) || toPosixPath(file);
 }
 
-/** The result as JSON for `--json`: paths relative to the project's folder. */
-export function reportJson(result: PullResult): string {
-  const show = relativeToProject(result);
+/** A pull's result as JSON for `--json`: every `file`, `written` and `skipped` path relative to the project's folder. */
+export function reportJson(result: PullHead & { written: readonly string[]; skipped: readonly string[] }): string {
+  const show = relativeToProject(result.root);
   return JSON.stringify(
-    {
-      ...result,
-      layouts: result.layouts.map((l) => ({ ...l, file: show(l.file) })),
-      databaseFile: { ...result.databaseFile, file: show(result.databaseFile.file) },
-      written: result.written.map(show),
-      skipped: result.skipped.map(show),
-    },
-    null,
+    result,
+    (key, value: unknown) => (key === "file" && typeof value === "string" ? show(value) : (key === "written" || key === "skipped") && Array.isArray(value) ? value.map((file: string) => show(file)) : value),
     2,
   );
 }

@@ -1,7 +1,8 @@
 /**
  * What a server says about a layout it has no definition for, read through a client's shared session (so logins,
- * the 952 re-login and typed errors are the same as for record calls). For tools that inspect layouts, such as
- * `fmgen pull`; apps use `fm.layout(Definition)`, and never load this module.
+ * the 952 re-login and typed errors are the same as for record calls), and the OData API's `$metadata` document, read
+ * over an OData client's carrier. For tools that inspect layouts and tables, such as `fmgen pull`; apps use
+ * `fm.layout(Definition)` and generated table definitions, and never load this module.
  *
  * @module \@fmgen/runtime/metadata
  */
@@ -12,6 +13,8 @@ import { sessionOf } from "./data-api/client-sessions.js";
 import { getOwn, setOwn } from "./core/own.js";
 import { listQuery, type DataInfo } from "./data-api/paging.js";
 import { segment } from "./data-api/transport.js";
+
+export { odataMetadata, type ODataMetadataAnswer } from "./odata/metadata-document.js";
 
 /** One field of `fieldMetaData` (FileMaker Server's shape; fields a server leaves out get their defaults). */
 export interface FieldMetadata {

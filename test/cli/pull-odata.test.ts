@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.js";
@@ -28,7 +28,7 @@ describe("fmgen pull --odata", () => {
     const check = await pullOData(root, ["--check"]);
     expect(check.code).toBe(1);
     expect(check.err).toBe(
-      `fmgen pull --odata --check: the table descriptions differ from the server: Contacts (no description file), Invoices (no description file), ${ODD.table} (no description file). Run "fmgen pull --odata" and commit the result.`,
+      `fmgen pull --odata --check: the descriptions differ from the server: Contacts (no description file), Invoices (no description file), ${ODD.table} (no description file). Run "fmgen pull --odata" and commit the result.`,
     );
     expect(await readdir(join(root, "tables"))).toEqual([]);
 
@@ -39,13 +39,16 @@ describe("fmgen pull --odata", () => {
       "Contacts -> tables/Contacts.table.json: new file, 10 fields, 1 relation",
       "Invoices -> tables/Invoices.table.json: new file, 4 fields, 1 relation",
       `${ODD.table} -> tables/OddNamesCo.table.json: new file, 5 fields, 0 relations`,
-      "fmgen pull --odata: wrote tables/Contacts.table.json, tables/Invoices.table.json, tables/OddNamesCo.table.json",
+      "fmgen pull --odata: wrote tables/Contacts.table.json, tables/Invoices.table.json, tables/OddNamesCo.table.json, fmgen.pulled.json",
     ]);
     expect(await pullOData(root, ["--check"])).toEqual({ code: 0, out: `fmgen pull --odata --check: database "Office" on ${emu.url}\nContacts -> tables/Contacts.table.json: up to date\nInvoices -> tables/Invoices.table.json: up to date\n${ODD.table} -> tables/OddNamesCo.table.json: up to date\nfmgen pull --odata --check: 3 tables match the server`, err: "" });
 
-    // A hand change the server contradicts is drift, reported with its mark.
+    // A hand change is kept while the server says what it said at the last pull (fmgen.pulled.json): no drift.
     const file = join(root, "tables", "Invoices.table.json");
     await writeFile(file, (await readFile(file, "utf8")).replace('"name": "Amount", "type": "number"', '"name": "Amount", "type": "text"'));
+    expect((await pullOData(root, ["--check", "Invoices"])).code).toBe(0);
+    // Without the last pull's $metadata, the server's type wins: drift, reported with its mark.
+    await rm(join(root, "fmgen.pulled.json"));
     const drift = await pullOData(root, ["--check", "Invoices"]);
     expect(drift.code).toBe(1);
     expect(drift.out).toContain('Invoices -> tables/Invoices.table.json: 1 change, 1 breaking\n  ~ field "Amount": retyped text -> number  [breaking]');
@@ -67,7 +70,7 @@ describe("fmgen pull --odata", () => {
     const json = await pullOData(root, ["--json", "Invoices"]);
     expect(json.code).toBe(0);
     const result = JSON.parse(json.out) as TablesPullResult;
-    expect(result).toMatchObject({ database: "Office", check: false, drift: true, failed: false, written: ["tables/Invoices.table.json"], tables: [{ table: "Invoices", file: "tables/Invoices.table.json", status: "created" }] });
+    expect(result).toMatchObject({ database: "Office", check: false, drift: true, failed: false, written: ["tables/Invoices.table.json", "fmgen.pulled.json"], tables: [{ table: "Invoices", file: "tables/Invoices.table.json", status: "created" }] });
     expect(JSON.parse(await readFile(join(root, "tables", "Invoices.table.json"), "utf8"))).toEqual(INVOICES);
   });
 
@@ -96,7 +99,7 @@ describe("fmgen init, then fmgen pull --odata", () => {
     await writeFile(join(root, ".env"), `FM_USERNAME=${PULL_USER}\nFM_PASSWORD="${PULL_PASSWORD}"\n`);
     const io = memoryIo();
     expect(await run(["pull", "--odata", "--config", join(root, "fmgen.config.json"), "Invoices"], io)).toBe(0);
-    expect(io.out.at(-1)).toBe("fmgen pull --odata: wrote fm/tables/Invoices.table.json");
+    expect(io.out.at(-1)).toBe("fmgen pull --odata: wrote fm/tables/Invoices.table.json, fmgen.pulled.json");
     expect(JSON.parse(await readFile(join(root, "fm", "tables", "Invoices.table.json"), "utf8"))).toEqual(INVOICES);
   });
 });

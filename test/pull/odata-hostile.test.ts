@@ -16,6 +16,8 @@ interface Answer {
   body: string | Buffer;
   /** Sent in this many writes, chunked (no Content-Length). */
   chunks?: number;
+  /** No answer at all: the request is left hanging. */
+  silent?: boolean;
 }
 
 let answer: Answer = { body: "" };
@@ -23,6 +25,7 @@ let server: LoopbackServer;
 let base: string;
 beforeAll(async () => {
   server = await listenLoopback((_req, res) => {
+    if (answer.silent) return;
     res.writeHead(answer.status ?? 200, { "Content-Type": answer.type ?? "application/xml", ...answer.headers });
     if (answer.chunks === undefined) return void res.end(answer.body);
     const body = Buffer.from(answer.body);
@@ -35,9 +38,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const credentials = { username: PULL_USER, password: PULL_PASSWORD };
-const read = (served: Answer, maxBytes?: number) => {
+const read = (served: Answer, maxBytes?: number, at = base) => {
   answer = served;
-  return readMetadata({ server: base, database: "Office", credentials, usernameEnv: "FM_USERNAME", passwordEnv: "FM_PASSWORD", ...(maxBytes !== undefined ? { maxBytes } : {}) });
+  return readMetadata({ server: at, database: "Office", credentials, usernameEnv: "FM_USERNAME", passwordEnv: "FM_PASSWORD", timeoutMs: 300, ...(maxBytes !== undefined ? { maxBytes } : {}) });
 };
 const url = () => `${base}/fmi/odata/v4/Office/$metadata`;
 const edmx = (schema: string) =>
@@ -45,8 +48,8 @@ const edmx = (schema: string) =>
 const schema = (types: string, sets: string) =>
   edmx(`<Schema Namespace="com.filemaker.odata.Office" xmlns="http://docs.oasis-open.org/odata/ns/edm">${types}<EntityContainer Name="Office">${sets}</EntityContainer></Schema>`);
 
-async function failure(served: Answer, maxBytes?: number): Promise<string> {
-  const error = await read(served, maxBytes).then(
+async function failure(served: Answer, maxBytes?: number, at?: string): Promise<string> {
+  const error = await read(served, maxBytes, at).then(
     () => undefined,
     (e: unknown) => e as Error,
   );
@@ -68,6 +71,13 @@ describe("fmgen pull --odata: answers that are not $metadata", () => {
     expect(await failure({ status: 302, headers: { Location: "https://elsewhere.example/login" }, body: "" })).toBe(
       `${url()} answers HTTP 302, a redirect to https://elsewhere.example/login; fmgen pull --odata does not follow it with the account's credentials: give --server (or "server" in the config) the address it redirects to`,
     );
+  });
+
+  it("no answer in time, or no server there: the URL and what happened", async () => {
+    expect(await failure({ silent: true, body: "" })).toBe(`cannot reach ${url()}: no answer within 0.3 s`);
+    const gone = await listenLoopback();
+    await gone.close();
+    expect(await failure({ body: "" }, undefined, gone.url)).toMatch(new RegExp(`^cannot reach ${escape(gone.url)}/fmi/odata/v4/Office/\\$metadata: .*ECONNREFUSED`));
   });
 
   it("malformed XML, XML that is not CSDL, an Edmx with no Schema", async () => {
@@ -149,7 +159,7 @@ describe("fmgen pull --odata: a table no description can hold", () => {
       ["Good", "created"],
     ]);
     expect(result.tables[0]!.error).toBe('the server\'s table cannot be described: fields[0].name: a table\'s own field cannot be named with "::" (related fields are reached through `relations`)');
-    expect(result.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Good.table.json"]);
+    expect(result.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Good.table.json", "fmgen.pulled.json"]);
     expect(result.failed).toBe(true);
   });
 });

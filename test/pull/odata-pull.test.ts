@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
-import { pullTables, tableChangeLine, type TablesPullResult } from "../../src/pull/index.js";
+import { changeLine, closingLine, pullTables, reportLines, tableReport, type TablesPullResult } from "../../src/pull/index.js";
 import { loadTables } from "../../src/table/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
 import { LAYOUTS, startOffice } from "../emulator/odata/serve-support.js";
@@ -102,7 +102,7 @@ describe("fmgen pull --odata: round trip through the emulator's $metadata", () =
 });
 
 describe("fmgen pull --odata: merging into the files", () => {
-  it("keeps hand edits: TypeScript name, descriptions, an auto-enter kind the server leaves open, $schema", async () => {
+  it("keeps hand edits: TypeScript name, descriptions, an auto-enter kind the server leaves open, $schema, and a type the server still states as at the last pull", async () => {
     const root = await tableProject();
     await pullTables({ cwd: root, server: emu.url });
     const contactsFile = join(root, "tables", "Contacts.table.json");
@@ -123,16 +123,52 @@ describe("fmgen pull --odata: merging into the files", () => {
 
     const result = await pullTables({ cwd: root, server: emu.url });
     const contacts = result.tables.find((t) => t.table === "Contacts")!;
-    // The server owns the type: Age goes back to number, and that is the one change.
-    expect(contacts.status).toBe("updated");
-    expect(contacts.changes.map(tableChangeLine)).toEqual(['~ field "Age": retyped text -> number  [breaking]']);
+    // The server still says number, as at the last pull: Age's hand-set type is kept, and nothing changes.
+    expect(contacts.status).toBe("reformatted");
+    expect(contacts.changes).toEqual([]);
+    expect(contacts.notes).toEqual(['field "Age": your type text is kept (the server says number, as at the last pull)']);
     const after = JSON.parse(await readFile(contactsFile, "utf8")) as TableDescriptionInput;
     expect(after).toMatchObject({ $schema: "../schema/table.schema.json", name: "Person", description: "Everyone we bill" });
     expect(after.fields.find((f) => f.name === "id")!.autoEnter).toBe("serial");
-    expect(after.fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "number", id: fmfid(3, 1065089), description: "in years" });
+    expect(after.fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "text", id: fmfid(3, 1065089), description: "in years" });
     expect(after.fields.find((f) => f.name === "Name")!.description).toBe("Shown on invoices");
     expect(result.tables.find((t) => t.table === "Invoices")!.status).toBe("reformatted");
     expect((JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Created")!.autoEnter).toBe("modificationTimestamp");
+
+    // Once the server retypes Age, its type wins over the hand edit: the one change.
+    const retyped = await start([{ ...CONTACTS, fields: CONTACTS.fields.map((f) => (f.name === "Age" ? { ...f, type: "date" as const } : f)) }, INVOICES, ODD]);
+    try {
+      const next = await pullTables({ cwd: root, server: retyped.url, tables: ["Contacts"] });
+      expect(next.tables[0]!.changes.map(changeLine)).toEqual(['~ field "Age": retyped text -> date  [breaking]']);
+      expect((JSON.parse(await readFile(contactsFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Age")).toEqual({ name: "Age", type: "date", id: fmfid(3, 1065089), description: "in years" });
+    } finally {
+      await retyped.close();
+    }
+  });
+
+  it("keeps the tables' last $metadata in fmgen.pulled.json beside the layouts'; a file from before, without tables, is no base", async () => {
+    const root = await tableProject();
+    const stateFile = join(root, "fmgen.pulled.json");
+    const layouts = [{ database: DB, layout: "Contacts Web", source: "metadata", table: "Contacts", fields: [{ name: "Name", type: "text" }] }];
+    const old = JSON.stringify({ $comment: "Written by fmgen pull", layouts });
+    await writeFile(stateFile, old);
+    const file = join(root, "tables", "Contacts.table.json");
+    const withLength = (maxLength: number) => ({ ...CONTACTS, fields: CONTACTS.fields.map((f) => (f.name === "Name" ? { ...f, maxLength } : f)) });
+    await writeFile(file, JSON.stringify(withLength(80)));
+
+    // No base for the table yet: the server's maxLength wins, as before tables had one.
+    const first = await pullTables({ cwd: root, server: emu.url, tables: ["Contacts"] });
+    expect(first.tables[0]!.changes.map(changeLine)).toEqual(['~ field "Name": maxLength 80 -> 40  [breaking]']);
+    const state = JSON.parse(await readFile(stateFile, "utf8")) as { layouts: unknown[]; tables: { table: string; fields: { name: string; maxLength?: number }[] }[] };
+    expect(state.layouts).toEqual(layouts);
+    expect(state.tables.map((t) => t.table)).toEqual(["Contacts"]);
+    expect(state.tables[0]!.fields.find((f) => f.name === "Name")).toEqual({ name: "Name", id: fmfid(2, 1065089), type: "text", maxLength: 40 });
+
+    // With the base, the same hand edit survives while the server says 40, and --check sees no drift.
+    await writeFile(file, JSON.stringify(withLength(80)));
+    expect((await pullTables({ cwd: root, server: emu.url, tables: ["Contacts"] })).tables[0]!.changes).toEqual([]);
+    expect((JSON.parse(await readFile(file, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Name")!.maxLength).toBe(80);
+    expect((await pullTables({ cwd: root, server: emu.url, tables: ["Contacts"], check: true })).drift).toBe(false);
   });
 
   it("--check reports drift and writes nothing; a rename in FileMaker (same id) is a rename, not a removal and an addition", async () => {
@@ -156,7 +192,7 @@ describe("fmgen pull --odata: merging into the files", () => {
       const check = await pullTables({ cwd: root, server: changed.url, check: true });
       expect(check).toMatchObject({ drift: true, written: [] });
       expect(await readTables(root)).toEqual(before);
-      const lines = (table: string) => check.tables.find((t) => t.table === table)!.changes.map(tableChangeLine);
+      const lines = (table: string) => check.tables.find((t) => t.table === table)!.changes.map(changeLine);
       expect(lines("Contacts")).toEqual([
         '~ field "Years": renamed from "Age" (same id)  [breaking]',
         '+ field "Email" (text)  [breaking]',
@@ -170,7 +206,7 @@ describe("fmgen pull --odata: merging into the files", () => {
       ]);
 
       const written = await pullTables({ cwd: root, server: changed.url });
-      expect(written.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Contacts.table.json", "tables/OddNamesCo.table.json"]);
+      expect(written.written.map((f) => f.slice(root.length + 1))).toEqual(["tables/Contacts.table.json", "tables/OddNamesCo.table.json", "fmgen.pulled.json"]);
       // The renamed table stays in its file and keeps its TypeScript name, so generated exports keep theirs.
       expect((await readTables(root)).get("OddNamesCo.table.json")).toEqual({ ...ODD, table: "Odd Renamed", name: "OddNamesCo" });
       expect((await pullTables({ cwd: root, server: changed.url, check: true })).drift).toBe(false);
@@ -187,6 +223,15 @@ describe("fmgen pull --odata: merging into the files", () => {
     expect(result.failed).toBe(true);
     expect(result.tables.at(-1)).toMatchObject({ table: "Gone", status: "failed", error: 'the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"' });
     expect(result.skipped).toEqual([join(root, "tables", "Other.table.json")]);
+    // Reported as a layout pull reports a failed layout: the others written, the failed one named.
+    expect(closingLine(tableReport(result))).toEqual({
+      line: "fmgen pull --odata: wrote tables/Contacts.table.json, tables/Invoices.table.json, tables/OddNamesCo.table.json, fmgen.pulled.json; failed: Gone, see above",
+      toStderr: true,
+    });
+    expect(reportLines(tableReport(result)).slice(-2)).toEqual([
+      `Gone -> tables/Gone.table.json: FAILED: the server lists no table occurrence "Gone" (or FMTID:1065999): delete the file if the table is gone, or fix its "table"`,
+      "skipped tables/Other.table.json: it describes another database",
+    ]);
 
     // Two files of one table would each claim it: refused before any request, naming both.
     await writeFile(join(root, "tables", "Gone2.table.json"), JSON.stringify({ database: DB, table: "Gone", fields: [{ name: "x", type: "text" }] }));

@@ -4,10 +4,12 @@ import { run } from "../../src/cli/run.js";
 import { createClient, DatabaseMissingError, FileMakerError, LayoutMissingError, ProtocolError, type FileMakerClient } from "../../src/runtime/index.js";
 import { listenLoopback } from "../support/loopback-server.js";
 import { EXAMPLES, memoryIo, PULL_PASSWORD, PULL_USER, startExampleEmulator, type Emulator } from "./helpers.js";
-import { layoutMetadata, wireRecords } from "../../src/runtime/metadata.js";
+import { layoutMetadata, odataMetadata, wireRecords } from "../../src/runtime/metadata.js";
+import { createODataClient, NetworkError, ResponseTooLargeError } from "../../src/runtime/odata/index.js";
 
 // The runtime's metadata calls (fm.layouts, and @fmgen/runtime/metadata's layoutMetadata and wireRecords) go through
 // the client's shared session: one login, a re-login on 952, typed errors. And the emulator's `metadata: false`.
+// odataMetadata goes over an OData client's carrier: its credentials, bounds and redirect policy.
 
 const connect = (server: string, database = "Contacts"): FileMakerClient => createClient({ server, database, auth: { username: PULL_USER, password: PULL_PASSWORD } });
 
@@ -145,5 +147,53 @@ describe("a metadata answer of the wrong shape", () => {
       await fm.close();
       await server.close();
     }
+  });
+});
+
+describe("odataMetadata(od)", () => {
+  const secret = "pw-7f3e-secret";
+  it("GETs $metadata over the client's carrier, signed in, and gives any answer as it came: a redirect is never followed", async () => {
+    const seen: { url: string | undefined; authorization: string | undefined; accept: string | undefined }[] = [];
+    let answer = { status: 200, headers: { "content-type": "application/xml" } as Record<string, string>, body: "<edmx:Edmx/>" };
+    const server = await listenLoopback((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization, accept: req.headers.accept });
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+    const od = createODataClient({ server: server.url, database: "Office", auth: { username: "web", password: secret } });
+    try {
+      expect(await odataMetadata(od)).toEqual({ status: 200, headers: expect.objectContaining({ "content-type": "application/xml" }), text: "<edmx:Edmx/>" });
+      expect(seen).toEqual([{ url: "/fmi/odata/v4/Office/$metadata", authorization: `Basic ${Buffer.from(`web:${secret}`).toString("base64")}`, accept: "application/xml" }]);
+      answer = { status: 302, headers: { location: "https://elsewhere.example/login" }, body: "" };
+      expect(await odataMetadata(od)).toMatchObject({ status: 302, headers: { location: "https://elsewhere.example/login" }, text: "" });
+      answer = { status: 401, headers: { "content-type": "application/json" }, body: '{"error":{"code":"212","message":"no"}}' };
+      expect(await odataMetadata(od)).toMatchObject({ status: 401, text: '{"error":{"code":"212","message":"no"}}' });
+      expect(seen).toHaveLength(3);
+    } finally {
+      await od.close();
+      await server.close();
+    }
+  });
+
+  it("refuses a body past maxResponseBytes, one that is not UTF-8, and says a refused connection without the password", async () => {
+    let body: Buffer = Buffer.from("<a/>".repeat(100));
+    const server = await listenLoopback((_req, res) => res.writeHead(200, { "content-type": "application/xml" }).end(body));
+    const od = createODataClient({ server: server.url, database: "Office", auth: { username: "web", password: secret }, maxResponseBytes: 64 });
+    try {
+      await expect(odataMetadata(od)).rejects.toBeInstanceOf(ResponseTooLargeError);
+      body = Buffer.from([0x3c, 0x61, 0xff, 0x3e]);
+      await expect(odataMetadata(od)).rejects.toThrow(new ProtocolError(200, "", { method: "GET", path: "/$metadata" }, "is not UTF-8 text"));
+    } finally {
+      await od.close();
+      await server.close();
+    }
+    const gone = createODataClient({ server: server.url, database: "Office", auth: { username: "web", password: secret }, retry: { retries: 0 } });
+    const error = (await odataMetadata(gone).catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(/^GET \/\$metadata: network fault ECONNREFUSED/);
+    expect(error.message).not.toContain(secret);
+  });
+
+  it("takes only a client made by createODataClient", async () => {
+    await expect(odataMetadata({} as never)).rejects.toThrow("expected a client made by createODataClient of @fmgen/runtime/odata");
   });
 });

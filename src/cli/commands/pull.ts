@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import {
   closingLine,
   DEFAULT_SAMPLE,
+  layoutReport,
   listServerLayouts,
   listServerTables,
   pull,
@@ -9,9 +10,8 @@ import {
   PullSettingsError,
   reportJson,
   reportLines,
-  tableClosingLine,
-  tableReportJson,
-  tableReportLines,
+  tableReport,
+  type PullReport,
   type SourceChoice,
 } from "../../pull/index.js";
 import type { CliIo } from "../io.js";
@@ -74,12 +74,8 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
             return;
           }
           const result = await pullTables({ ...request, tables: args.layout, name: args.name, check: args.check });
-          if (args.json) io.stdout(tableReportJson(result));
-          else {
-            for (const line of tableReportLines(result)) io.stdout(line);
-            const closing = tableClosingLine(result);
-            (closing.toStderr ? io.stderr : io.stdout)(closing.line);
-          }
+          if (args.json) io.stdout(reportJson(result));
+          else printReport(io, tableReport(result));
           setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
           return;
         }
@@ -101,11 +97,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
         });
         io.progress?.("");
         if (args.json) io.stdout(reportJson(result));
-        else {
-          for (const line of reportLines(result)) io.stdout(line);
-          const closing = closingLine(result);
-          (closing.toStderr ? io.stderr : io.stdout)(closing.line);
-        }
+        else printReport(io, layoutReport(result));
         setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
       } catch (error) {
         io.progress?.("");
@@ -113,4 +105,11 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
       }
     },
   };
+}
+
+/** The report's lines on stdout, its closing line on stderr when something failed or drifts. */
+function printReport(io: CliIo, report: PullReport): void {
+  for (const line of reportLines(report)) io.stdout(line);
+  const closing = closingLine(report);
+  (closing.toStderr ? io.stderr : io.stdout)(closing.line);
 }

@@ -1,38 +1,18 @@
 import { defaultTableTypeName, type TableDescriptionInput, type TableFieldDescription } from "../../table/index.js";
+import { compareAttribute, fieldSummary, type Change } from "../change.js";
 import { fieldMatcher } from "./merge.js";
 
 /**
- * What a pull changes in one table description, for the report and `--check`. A field or table renamed in FileMaker
- * (the same FMFID/FMTID under a new name) is a rename, not a removal and an addition. Breaking: code compiled against
- * the old description may stop compiling or start failing: a field or relation removed, a field renamed (its
- * property in the row type is), a retype, other repetitions, a field becoming read-only, or notNull without
- * auto-enter (an added one too), a new key, a new TypeScript name, a smaller maxLength.
+ * What a pull changes in one table description, for the report and `--check` (change.ts). A field or table renamed in
+ * FileMaker (the same FMFID/FMTID under a new name) is a rename, not a removal and an addition. Breaking: code
+ * compiled against the old description may stop compiling or start failing: a field or relation removed, a field
+ * renamed (its property in the row type is), a retype, other repetitions, a field becoming read-only, or notNull
+ * without auto-enter (an added one too), a new key, a new TypeScript name, a smaller maxLength.
  */
 
-export type TableChangeKind = "added" | "removed" | "renamed" | "retyped" | "changed";
-
-export interface TableChange {
-  kind: TableChangeKind;
-  target: "table" | "field" | "relation";
-  /** The field's or relation's name (the new one for a rename); the attribute's for a table change. */
-  name: string;
-  /** For `changed`: which attribute. */
-  attribute?: string;
-  from?: string;
-  to?: string;
-  breaking: boolean;
-}
-
-/** `text`, `text[3]`. */
-export function tableFieldSummary(field: TableFieldDescription): string {
-  return `${field.type}${(field.repetitions ?? 1) > 1 ? `[${field.repetitions}]` : ""}`;
-}
-
-export function diffTables(before: TableDescriptionInput, after: TableDescriptionInput): TableChange[] {
-  const changes: TableChange[] = [];
-  const table = (attribute: string, from: string | undefined, to: string | undefined, breaking: boolean) => {
-    if (from !== to) changes.push({ kind: "changed", target: "table", name: attribute, attribute, from: from ?? "none", to: to ?? "none", breaking });
-  };
+export function diffTables(before: TableDescriptionInput, after: TableDescriptionInput): Change[] {
+  const changes: Change[] = [];
+  const table = (attribute: string, from: string | undefined, to: string | undefined, breaking: boolean) => compareAttribute(changes, { target: "table", name: attribute }, attribute, from, to, breaking);
   if (before.table !== after.table) changes.push({ kind: "renamed", target: "table", name: after.table, from: before.table, to: after.table, breaking: false });
   const nameOf = (d: TableDescriptionInput) => d.name ?? defaultTableTypeName(d.table);
   table("name", nameOf(before), nameOf(after), true);
@@ -45,14 +25,14 @@ export function diffTables(before: TableDescriptionInput, after: TableDescriptio
   for (const field of after.fields) {
     const was = match(field);
     if (!was) {
-      changes.push({ kind: "added", target: "field", name: field.name, to: tableFieldSummary(field), breaking: !!field.notNull && !field.autoEnter && !field.readOnly });
+      changes.push({ kind: "added", target: "field", name: field.name, to: fieldSummary(field), breaking: !!field.notNull && !field.autoEnter && !field.readOnly });
       continue;
     }
     matched.add(was);
     diffField(was, field, changes);
   }
   for (const field of before.fields) {
-    if (!matched.has(field)) changes.push({ kind: "removed", target: "field", name: field.name, from: tableFieldSummary(field), breaking: true });
+    if (!matched.has(field)) changes.push({ kind: "removed", target: "field", name: field.name, from: fieldSummary(field), breaking: true });
   }
 
   const relation = (r: { table: string; many: boolean }) => `${r.many ? "many" : "one"} ${r.table}`;
@@ -67,12 +47,10 @@ export function diffTables(before: TableDescriptionInput, after: TableDescriptio
   return changes;
 }
 
-function diffField(was: TableFieldDescription, field: TableFieldDescription, changes: TableChange[]): void {
+function diffField(was: TableFieldDescription, field: TableFieldDescription, changes: Change[]): void {
   if (was.name !== field.name) changes.push({ kind: "renamed", target: "field", name: field.name, from: was.name, to: field.name, breaking: true });
   if (was.type !== field.type) changes.push({ kind: "retyped", target: "field", name: field.name, from: was.type, to: field.type, breaking: true });
-  const attribute = (name: string, from: unknown, to: unknown, breaking: boolean) => {
-    if (from !== to) changes.push({ kind: "changed", target: "field", name: field.name, attribute: name, from: String(from ?? "none"), to: String(to ?? "none"), breaking });
-  };
+  const attribute = (name: string, from: unknown, to: unknown, breaking: boolean) => compareAttribute(changes, { target: "field", name: field.name }, name, from, to, breaking);
   attribute("repetitions", was.repetitions ?? 1, field.repetitions ?? 1, true);
   attribute("readOnly", !!was.readOnly, !!field.readOnly, !!field.readOnly);
   attribute("notNull", !!was.notNull, !!field.notNull, !!field.notNull && !field.autoEnter);
@@ -81,24 +59,4 @@ function diffField(was: TableFieldDescription, field: TableFieldDescription, cha
   attribute("maxLength", was.maxLength, field.maxLength, field.maxLength !== undefined && (was.maxLength === undefined || field.maxLength < was.maxLength));
   attribute("id", was.id, field.id, false);
   attribute("description", was.description, field.description, false);
-}
-
-/** `+ field "Note" (text)`, `- relation "Invoices" (many Invoices)  [breaking]`, `~ field "Phone": renamed from "Tel"  [breaking]`. */
-export function tableChangeLine(change: TableChange): string {
-  const what = change.target === "table" ? `table ${change.name}` : `${change.target} ${JSON.stringify(change.name)}`;
-  const mark = change.breaking ? "  [breaking]" : "";
-  switch (change.kind) {
-    case "added":
-      return `+ ${what} (${change.to})${mark}`;
-    case "removed":
-      return `- ${what} (${change.from})${mark}`;
-    case "renamed":
-      return change.target === "table"
-        ? `~ table renamed from ${JSON.stringify(change.from)} to ${JSON.stringify(change.to)} (same id)${mark}`
-        : `~ ${what}: renamed from ${JSON.stringify(change.from)} (same id)${mark}`;
-    case "retyped":
-      return `~ ${what}: retyped ${change.from} -> ${change.to}${mark}`;
-    case "changed":
-      return `~ ${what}: ${change.target === "table" ? "" : `${change.attribute} `}${change.from} -> ${change.to}${mark}`;
-  }
 }

@@ -1,12 +1,16 @@
+import { NetworkError, ProtocolError, ResponseTooLargeError } from "@fmgen/runtime";
+import { odataMetadata, type ODataMetadataAnswer } from "@fmgen/runtime/metadata";
+import { createODataClient } from "@fmgen/runtime/odata";
 import { serverBaseUrl } from "../../project/index.js";
 import { PullError } from "../errors.js";
 import { CsdlError, tablesFromCsdl, type LiveTable } from "./csdl.js";
 import { MAX_METADATA_BYTES } from "./xml.js";
 
 /**
- * `GET {server}/fmi/odata/v4/{database}/$metadata` with Basic auth (OData has no sessions): the CSDL XML, read up to
- * MAX_METADATA_BYTES, and the tables it describes. Every failure is a `PullError` naming the URL (which never holds
- * credentials: settings refuse a server URL with any) and what is wrong.
+ * `GET {server}/fmi/odata/v4/{database}/$metadata` through the runtime's OData client (its carrier, bounds, Basic
+ * credentials, redirects never followed, secrets scrubbed), then the tables the CSDL XML describes. What is pull's own
+ * is here: the URL from the config, and every failure as a `PullError` naming the URL (which never holds credentials:
+ * settings refuse a server URL with any), what is wrong, and where the credentials came from.
  */
 
 export interface MetadataRequest {
@@ -22,41 +26,64 @@ export interface MetadataRequest {
 
 export const METADATA_TIMEOUT_MS = 60_000;
 
+/** The server as the config holds it, without the Data API's path (`/fmi/data/vLatest`) or OData's (`/fmi/odata/v4`). */
+function serverRoot(server: string): string {
+  return serverBaseUrl(server).server.replace(/\/fmi\/odata(?:\/v4)?\/*$/i, "").replace(/\/+$/, "");
+}
+
 /** The server as the config holds it, with or without the Data API's path (`/fmi/data/vLatest`) or OData's (`/fmi/odata/v4`). */
 export function metadataUrl(server: string, database: string): string {
-  const base = serverBaseUrl(server).server.replace(/\/fmi\/odata(?:\/v4)?\/*$/i, "").replace(/\/+$/, "");
-  return `${base}/fmi/odata/v4/${encodeURIComponent(database)}/$metadata`;
+  return `${serverRoot(server)}/fmi/odata/v4/${encodeURIComponent(database)}/$metadata`;
 }
 
 export async function readMetadata(request: MetadataRequest): Promise<LiveTable[]> {
   const url = metadataUrl(request.server, request.database);
+  const timeoutMs = request.timeoutMs ?? METADATA_TIMEOUT_MS;
   const maxBytes = request.maxBytes ?? MAX_METADATA_BYTES;
-  const authorization = `Basic ${Buffer.from(`${request.credentials.username}:${request.credentials.password}`, "utf8").toString("base64")}`;
-  let response: Response;
+  const od = createODataClient({
+    server: serverRoot(request.server),
+    database: request.database,
+    auth: request.credentials,
+    timeoutMs,
+    maxResponseBytes: maxBytes,
+    // One read of a document that may take long to come: a timeout sent again would wait as long again, unasked.
+    retry: { retries: 0 },
+  });
+  let answer: ODataMetadataAnswer;
   try {
-    response = await fetch(url, { headers: { Accept: "application/xml", Authorization: authorization }, redirect: "manual", signal: AbortSignal.timeout(request.timeoutMs ?? METADATA_TIMEOUT_MS) });
+    answer = await odataMetadata(od);
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = (error as Error).name === "TimeoutError" ? `no answer within ${(request.timeoutMs ?? METADATA_TIMEOUT_MS) / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
-    throw new PullError(`cannot reach ${url}: ${why}`, { cause: error });
+    if (error instanceof ResponseTooLargeError) throw new PullError(`${url} answers more than ${maxBytes} bytes; fmgen pull --odata refuses a $metadata that large`, { cause: error });
+    if (error instanceof ProtocolError) throw new PullError(`${url} answers bytes that are not UTF-8 text`, { cause: error });
+    if (error instanceof NetworkError) {
+      const why = error.reason === "timeout" ? `no answer within ${timeoutMs / 1000} s` : error.message.slice(`${error.call.method} ${error.call.path}: `.length);
+      throw new PullError(`cannot reach ${url}: ${why}`, { cause: error });
+    }
+    throw error;
+  } finally {
+    await od.close().catch(() => undefined);
   }
-  const type = (response.headers.get("content-type") ?? "").toLowerCase();
-  const text = await readBounded(response, url, maxBytes);
-  if (response.status === 401) {
+  return tablesOf(answer, url, request);
+}
+
+/** The tables of a 200 answer of CSDL XML; any other answer a PullError saying what the server said instead. */
+function tablesOf({ status, headers, text }: ODataMetadataAnswer, url: string, request: MetadataRequest): LiveTable[] {
+  const type = (headers["content-type"] ?? "").toLowerCase();
+  if (status === 401) {
     throw new PullError(
       `${url} refuses the account (HTTP 401): a wrong account name or password, or a privilege set without the fmodata extended privilege; the credentials come from ${request.usernameEnv} and ${request.passwordEnv}`,
     );
   }
-  if (response.status >= 300 && response.status < 400) {
-    // Not followed: the request carries the account (Basic auth), which goes to no other address than the one given.
-    const location = response.headers.get("location");
-    throw new PullError(`${url} answers HTTP ${response.status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ""}; fmgen pull --odata does not follow it with the account's credentials: give --server (or "server" in the config) the address it redirects to`);
+  if (status >= 300 && status < 400) {
+    // The client never follows it: the request carries the account (Basic auth), which goes to no other address than the one given.
+    const location = headers.location;
+    throw new PullError(`${url} answers HTTP ${status}, a redirect${location ? ` to ${location.slice(0, 200)}` : ""}; fmgen pull --odata does not follow it with the account's credentials: give --server (or "server" in the config) the address it redirects to`);
   }
-  if (response.status !== 200) {
-    const hint = response.status === 404 ? `: no database "${request.database}" is served over OData there (check --database, and that the server's OData API is on)` : "";
-    throw new PullError(`${url} answers HTTP ${response.status}${serverMessage(text, type)}${hint}`);
+  if (status !== 200) {
+    const hint = status === 404 ? `: no database "${request.database}" is served over OData there (check --database, and that the server's OData API is on)` : "";
+    throw new PullError(`${url} answers HTTP ${status}${serverMessage(text, type)}${hint}`);
   }
-  const start = text.replace(/^\ufeff/, "").trimStart().slice(0, 200).toLowerCase();
+  const start = text.trimStart().slice(0, 200).toLowerCase();
   if (type.includes("html") || start.startsWith("<!doctype html") || start.startsWith("<html")) {
     throw new PullError(`${url} answers an HTML page, not $metadata's CSDL XML: is the server URL right (a proxy's or a sign-in page)?`);
   }
@@ -68,36 +95,6 @@ export async function readMetadata(request: MetadataRequest): Promise<LiveTable[
   } catch (error) {
     if (error instanceof CsdlError) throw new PullError(`${url}: the answer cannot be read as $metadata: ${error.message}`);
     throw error;
-  }
-}
-
-/** The body as text, refused past `maxBytes` (by its Content-Length before reading, or once that much has come). */
-async function readBounded(response: Response, url: string, maxBytes: number): Promise<string> {
-  const tooLarge = () => new PullError(`${url} answers more than ${maxBytes} bytes; fmgen pull --odata refuses a $metadata that large`);
-  const length = Number(response.headers.get("content-length") ?? "0");
-  if (length > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return "";
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = Buffer.concat(chunks);
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new PullError(`${url} answers bytes that are not UTF-8 text`);
   }
 }
 

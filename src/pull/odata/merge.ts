@@ -1,20 +1,33 @@
 import { defaultTableTypeName, tableDescriptionSchema, type TableDescriptionInput, type TableFieldDescription } from "../../table/index.js";
 import { formatJsonPath } from "../../project/index.js";
+import { decide, keptNote } from "../ownership.js";
 import type { LiveTable, LiveTableField } from "./csdl.js";
 
 /**
  * Merges what `$metadata` says of a table occurrence (`live`) into its description file (`file`), so that a pull
  * changes only what changed on the server and keeps what a person wrote.
  *
- * The server owns what it states: the table's and its fields' names (a table or field keeps its FMTID/FMFID when
- * renamed in FileMaker, so the file's entry of the same id follows the new name), the fields and their order
- * (creation order), types, repetitions, notNull, read-only and global, maxLength, ids, the key and the relations.
+ * The server owns what it states. Which fields there are, and their names, ids and order (creation order), and the
+ * table's name, id and relations follow it (a table or field keeps its FMTID/FMFID when renamed in FileMaker, so the
+ * file's entry of the same id follows the new name). Each field's type, repetitions, notNull, readOnly, global and
+ * maxLength, and the table's key, follow ownership.ts, as a layout's attributes do: a hand edit is kept while the
+ * server still says what it said at the last pull (`base`, from fmgen.pulled.json), and a change on the server wins.
  * The file owns what the server cannot tell: the TypeScript `name` (a renamed table with none gets its old default
  * name, so that the generated exports and the code importing them keep theirs), `$schema`, each `description` it
  * holds (the server's comment fills one the file has not), the auto-enter kind where the server's annotations fit
  * more than one (see csdl.ts), `readOnly` on an auto-entered field (a protected auto-enter that an older server
  * does not mark), and, on a server that states no ids (before 22), the ids the file holds.
  */
+
+/** What a pull keeps of a table's `$metadata` as the base of the next: what the merge decides three ways. */
+export interface BaseTable {
+  table: string;
+  id?: string | undefined;
+  key?: string | undefined;
+  fields: readonly BaseTableField[];
+}
+
+export type BaseTableField = Pick<LiveTableField, "name" | "id" | "type" | "notNull" | "readOnly" | "global" | "repetitions" | "maxLength">;
 
 /** The file's field that is the server's `live` field: the one of the same id, else of the same name when ids do not tell them apart. */
 export function fieldMatcher<F extends { name: string; id?: string | undefined }>(fields: readonly F[]): (live: { name: string; id?: string | undefined }) => F | undefined {
@@ -33,19 +46,30 @@ export interface TableMergeInput {
   live: LiveTable;
   database: string;
   file?: TableDescriptionInput | undefined;
+  /** What `$metadata` said of the table at the last pull; none: the server's values win. */
+  base?: BaseTable | undefined;
   /** `$schema` for a new file. */
   schemaRef?: string | undefined;
   /** `--name`: the TypeScript name to write. */
   name?: string | undefined;
 }
 
-export function mergeTable({ live, database, file, schemaRef, name }: TableMergeInput): TableDescriptionInput {
+export interface TableMergeResult {
+  description: TableDescriptionInput;
+  /** What the server says that no description holds, and the hand edits kept against it. */
+  notes: string[];
+}
+
+export function mergeTable({ live, database, file, base, schemaRef, name }: TableMergeInput): TableMergeResult {
+  const notes = [...live.notes];
   const match = fieldMatcher(file?.fields ?? []);
-  const fields = live.fields.map((field) => mergeField(field, match(field), live.idsStated));
+  const matchBase = fieldMatcher(base?.fields ?? []);
+  const fields = live.fields.map((field) => mergeField(field, match(field), matchBase(field), live.idsStated, notes));
   const renamed = file !== undefined && file.table !== live.table;
   const tsName = name ?? file?.name ?? (renamed ? defaultTableTypeName(file.table) : undefined);
   const description = file?.description ?? live.description;
   const id = live.id ?? (live.idsStated ? undefined : file?.id);
+  const key = decide(file ? (file.key ?? null) : undefined, base ? (base.key ?? null) : undefined, live.key ?? null);
   const $schema = file ? file.$schema : schemaRef;
   const merged: TableDescriptionInput = {
     ...($schema !== undefined ? { $schema } : {}),
@@ -54,26 +78,34 @@ export function mergeTable({ live, database, file, schemaRef, name }: TableMerge
     ...(tsName !== undefined ? { name: tsName } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(id !== undefined ? { id } : {}),
-    ...(live.key !== undefined ? { key: live.key } : {}),
+    ...(key !== null && key !== undefined ? { key } : {}),
     fields,
     ...(live.relations.length > 0 || file?.relations !== undefined ? { relations: live.relations.map((r) => ({ name: r.name, table: r.table, many: r.many })) } : {}),
   };
-  return merged;
+  return { description: merged, notes };
 }
 
-function mergeField(live: LiveTableField, file: TableFieldDescription | undefined, idsStated: boolean): TableFieldDescription {
+function mergeField(live: LiveTableField, file: TableFieldDescription | undefined, base: BaseTableField | undefined, idsStated: boolean, notes: string[]): TableFieldDescription {
+  // Each attribute the server states, three ways (ownership.ts); defaults filled in so that left out and spelled out agree.
+  const owned = <T>(of: (field: BaseTableField | TableFieldDescription) => T): T => decide(file ? of(file) : undefined, base ? of(base) : undefined, of(live))!;
+  const type = owned((f) => f.type);
+  if (type !== live.type) notes.push(keptNote(`field "${live.name}"`, "type", type, live.type));
+  const repetitions = owned((f) => f.repetitions ?? 1);
+  const notNull = owned((f) => f.notNull ?? false);
+  const global = owned((f) => f.global ?? false);
+  const maxLength = owned((f) => f.maxLength ?? null);
   const autoEnter = file?.autoEnter !== undefined && live.autoEnter.includes(file.autoEnter) ? file.autoEnter : live.autoEnter[0];
-  const readOnly = live.readOnly || (file?.readOnly === true && autoEnter !== undefined);
+  const readOnly = owned((f) => f.readOnly ?? false) || (file?.readOnly === true && autoEnter !== undefined);
   const id = live.id ?? (idsStated ? undefined : file?.id);
   const description = file?.description ?? live.description;
   return {
     name: live.name,
-    type: live.type,
+    type,
     ...(readOnly ? { readOnly: true } : {}),
-    ...(live.global ? { global: true } : {}),
-    ...(live.repetitions > 1 ? { repetitions: live.repetitions } : {}),
-    ...(live.notNull ? { notNull: true } : {}),
-    ...(live.maxLength !== undefined ? { maxLength: live.maxLength } : {}),
+    ...(global ? { global: true } : {}),
+    ...(repetitions > 1 ? { repetitions } : {}),
+    ...(notNull ? { notNull: true } : {}),
+    ...(maxLength !== null ? { maxLength } : {}),
     ...(autoEnter !== undefined ? { autoEnter } : {}),
     ...(id !== undefined ? { id } : {}),
     ...(description !== undefined ? { description } : {}),

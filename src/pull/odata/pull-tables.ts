@@ -1,12 +1,15 @@
 import { dirname, join } from "node:path";
 import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
-import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX, writeFilesAtomically } from "../../project/index.js";
+import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX } from "../../project/index.js";
 import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
+import type { Change } from "../change.js";
 import { PullError } from "../errors.js";
-import { PullSettingsError, readCredentials, resolvePullSettings, type SettingsRequest } from "../settings.js";
+import { finishPull, pullHead, type PullHead, type PullTotals } from "../finish.js";
+import { PullSettingsError, readCredentials, resolvePullSettings, type PullSettings, type SettingsRequest } from "../settings.js";
+import { PullState } from "../state.js";
 import type { LiveTable } from "./csdl.js";
-import { diffTables, type TableChange } from "./diff.js";
+import { diffTables } from "./diff.js";
 import { readMetadata } from "./fetch-metadata.js";
 import { mergeTable, tableProblems } from "./merge.js";
 
@@ -36,7 +39,7 @@ export interface TablePullResult {
   /** The description file, absolute. */
   file: string;
   status: TableStatus;
-  changes: TableChange[];
+  changes: Change[];
   notes: string[];
   /** Fields and relations of a new file. */
   fields?: number;
@@ -44,15 +47,8 @@ export interface TablePullResult {
   error?: string;
 }
 
-export interface TablesPullResult {
-  server: string;
-  database: string;
-  root: string;
-  check: boolean;
+export interface TablesPullResult extends PullHead, PullTotals {
   tables: TablePullResult[];
-  written: string[];
-  drift: boolean;
-  failed: boolean;
   /** Descriptions that name another database and were left alone. */
   skipped: string[];
 }
@@ -69,6 +65,7 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
   const skipped = existing.filter((e) => e.description.database !== settings.database).map((e) => e.file);
   const ours = existing.filter((e) => e.description.database === settings.database);
   describedOnce(ours);
+  const state = await PullState.read(settings.stateFile);
   const credentials = await readCredentials(settings, options.env ?? process.env);
   const live = await readMetadata({
     server: settings.server,
@@ -97,7 +94,7 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
     const found = findExisting(table, ours, claimed);
     if (found) claimed.add(found);
     const file = found?.file ?? newFile(settings.tableDir, options.name ?? defaultTypeName(table.table), options.name !== undefined, taken);
-    const { result, write } = pullTable(table, file, found, settings.database, settings.root, options.name);
+    const { result, write } = pullTable(table, file, found, settings, state, options.name);
     results.push(result);
     if (write) pending.push(write);
   }
@@ -115,42 +112,34 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
     }
   }
   const check = options.check ?? false;
-  if (!check) await writeFilesAtomically(pending);
-  const failed = results.some((r) => r.status === "failed");
-  return {
-    server: settings.server,
-    database: settings.database,
-    root: settings.root,
-    check,
-    tables: results,
-    written: check ? [] : pending.map((p) => p.file),
-    drift: failed || results.some((r) => r.status === "created" || r.status === "updated"),
-    failed,
-    skipped,
-  };
+  const totals = await finishPull(settings, state, { check, read: results.some((r) => r.status !== "failed") }, pending, results);
+  return { ...pullHead(settings, check), tables: results, ...totals, skipped };
 }
 
+/** One table: merged into its file three ways (the base from `state`, which then keeps what the server says now). */
 function pullTable(
   live: LiveTable,
   file: string,
   existing: Existing | undefined,
-  database: string,
-  root: string,
+  settings: PullSettings,
+  state: PullState,
   name: string | undefined,
 ): { result: TablePullResult; write?: { file: string; contents: string } } {
-  const schemaRef = schemaReference("table.schema.json", dirname(file), root);
-  const merged = mergeTable({ live, database, file: existing?.description, schemaRef, name });
+  const schemaRef = schemaReference("table.schema.json", dirname(file), settings.root);
+  const base = state.table(settings.database, live);
+  const { description: merged, notes } = mergeTable({ live, database: settings.database, file: existing?.description, base, schemaRef, name });
   const problems = tableProblems(merged);
   if (problems !== undefined) {
-    return { result: { table: live.table, file, status: "failed", changes: [], notes: live.notes, error: `the server's table cannot be described: ${problems}` } };
+    return { result: { table: live.table, file, status: "failed", changes: [], notes, error: `the server's table cannot be described: ${problems}` } };
   }
+  state.setTable(settings.database, live);
   const { status, changes, write } = descriptionOutcome(file, existing, merged, diffTables);
   const result: TablePullResult = {
     table: live.table,
     file,
     status,
     changes,
-    notes: live.notes,
+    notes,
     ...(status === "created" ? { fields: merged.fields.length, relations: merged.relations?.length ?? 0 } : {}),
   };
   return write ? { result, write } : { result };

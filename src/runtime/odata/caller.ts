@@ -4,6 +4,7 @@
  * {@link ODataCaller}, which signs it in, bounds it, retries what is safe to retry, and turns an error answer into an
  * ODataError. Internal: not exported by the entries.
  */
+import type { RawAnswer } from "../core/carrier.js";
 import type { TableSpec } from "./definition.js";
 import type { FieldRefs } from "./field-refs.js";
 
@@ -38,6 +39,11 @@ export interface ODataCaller {
   readonly entityIds: boolean;
   /** Sends one request; a 4xx/5xx answer is thrown as an ODataError (or a subclass), a non-OData body as a ProtocolError. */
   call(request: ODataRequest): Promise<ODataAnswer>;
+  /**
+   * Sends one request, signed in, bounded and retried as `call` does, and gives its answer whatever its status (a 401, a
+   * redirect, an error page): for a tool that explains every answer itself (`$metadata` for fmgen pull).
+   */
+  send(request: ODataRequest): Promise<RawAnswer>;
   /** Like `call`, but the body is left unread, as a stream (container downloads); still bounded by `maxResponseBytes`. */
   open(request: ODataRequest): Promise<{ status: number; headers: Record<string, string>; body: ReadableStream<Uint8Array> }>;
   /** A table's path segment (`/Contacts` or `/FMTID:1065089`), checked against the client's database. */

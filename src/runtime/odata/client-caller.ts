@@ -148,16 +148,19 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
   const notOData = (status: number, text: string, call: FailedCall) =>
     new ProtocolError(status, scrubText(text.slice(0, 4 * 1024)).slice(0, MAX_QUOTE), call, `is not an OData answer; it begins ${JSON.stringify(scrubText(text.slice(0, 4 * 1024)).slice(0, MAX_QUOTE))}`);
 
+  /** One exchange over the carrier, its answer whatever the status. */
+  const sendOnce = (request: ODataRequest): Promise<RawAnswer> =>
+    exchange(request, (headers) => carrier.send({ url: urlOf(request), method: request.method, headers, body: request.body, signal: request.signal }, callOf(request), scrubText)) as Promise<RawAnswer>;
+
   const refsCache = new WeakMap<TableSpec, FieldRefs>();
   const caller: ODataCaller = {
     database,
     entityIds,
+    send: (request) => retried(request, () => sendOnce(request)),
     call: (request) => {
       const call = callOf(request);
       return retried(request, async () => {
-        const raw = (await exchange(request, (headers) =>
-          carrier.send({ url: urlOf(request), method: request.method, headers, body: request.body, signal: request.signal }, call, scrubText),
-        )) as RawAnswer;
+        const raw = await sendOnce(request);
         if (raw.status < 200 || raw.status > 299) throw failure(raw.status, raw.bytes, call);
         let text: string | undefined;
         const answer: ODataAnswer = {

@@ -7,6 +7,7 @@ import type { CommonODataClientOptions, ODataClient, TableClient } from "./api.j
 import type { ODataCaller } from "./caller.js";
 import type { Carrier } from "../core/carrier.js";
 import { makeCaller } from "./client-caller.js";
+import { registerCaller } from "./client-callers.js";
 import type { AnyTable } from "./definition.js";
 import { tableClient, type TableClientParts } from "./table-client.js";
 
@@ -40,5 +41,6 @@ export function clientOver<Db extends string>(options: CommonODataClientOptions<
     webhooks: parts.webhooks(caller),
     close: () => carrier.close(),
   };
+  registerCaller(client, caller);
   return client;
 }
