@@ -14,11 +14,11 @@ describe(".gitignore", () => {
     expect(ignoredButTracked.split("\n").filter(Boolean)).toEqual([]);
   });
 
-  it.skipIf(!existsSync(`${ROOT}.git`))("ignores what the build and npm install write", () => {
-    const ignored = execFileSync("git", ["check-ignore", "--no-index", "dist/index.js", "packages/runtime/dist/index.js", "node_modules/x", "test/peer-clients/node_modules/x", "examples/.build/app.js", "fmgen-0.1.0.tgz"], {
+  it.skipIf(!existsSync(`${ROOT}.git`))("ignores what the build, tsc -b and npm install write", () => {
+    const ignored = execFileSync("git", ["check-ignore", "--no-index", "dist/index.js", "packages/runtime/dist/index.js", "node_modules/x", "test/peer-clients/node_modules/x", "examples/.build/app.js", "fmgen-0.1.0.tgz", "tsconfig.tsbuildinfo", "test/golden/tsconfig.tsbuildinfo"], {
       cwd: ROOT,
       encoding: "utf8",
     });
-    expect(ignored.split("\n").filter(Boolean)).toHaveLength(6);
+    expect(ignored.split("\n").filter(Boolean)).toHaveLength(8);
   });
 });
