@@ -63,7 +63,7 @@ export const INTEGRATION_TESTS = [
   "test/runtimes/*.test.ts",
   "test/load/*.test.ts",
   "test/examples.test.ts",
-  "test/repository.test.ts",
+  "test/lint.test.ts",
   "test/bench/scripts.test.ts",
   "test/structure/folder-imports.test.ts",
   "test/cli/{serve,serve-tables,version}.test.ts",

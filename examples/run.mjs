@@ -1,6 +1,6 @@
 // Runs one example end to end, as a user would: the emulator on the example's layouts, tables and seed data,
 // `fmgen pull` from it (layouts through the Data API, tables with --odata; either must leave the committed
-// descriptions as they are), `fmgen generate` from its config, the TypeScript app compiled, then run against the
+// descriptions as they are), `fmgen generate` from its config, the TypeScript app compiled (tsc -b), then run against the
 // emulator.
 // Usage: node examples/run.mjs <contacts|invoices|odata>
 import { execFileSync, spawn } from "node:child_process";
@@ -48,8 +48,10 @@ try {
   step("fmgen generate");
   fmgen("generate");
 
-  step(`tsc -p examples/${name}/tsconfig.json`);
-  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", `${dir}/tsconfig.json`], { stdio: "inherit" });
+  // tsc -b: an app unchanged since the last check (`npm run typecheck` checks the examples too) is not checked again;
+  // a fresh clone's, or an edited one's, is, and its errors are shown (again on every run until they are fixed).
+  step(`tsc -b examples/${name}/tsconfig.json`);
+  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-b", `${dir}/tsconfig.json`], { stdio: "inherit" });
 
   step(`node examples/.build/${name}/app.js`);
   execFileSync(process.execPath, [`${root}examples/.build/${name}/app.js`], {

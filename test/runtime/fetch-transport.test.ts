@@ -54,12 +54,12 @@ describe("the fetch entry's transport", () => {
 
   it("a fetch that never settles and ignores its signal still fails the call after timeoutMs", async () => {
     const fm = client("http://127.0.0.1:9", { timeoutMs: 200, fetch: loggingIn(() => new Promise<Response>(() => undefined)) });
-    const started = Date.now();
+    // The message names the 200 ms the call waited (not a default, not the transport's own); how soon it comes is
+    // a budget of test/bench/bounds.bench.mjs.
     const error = await rejection(fm.layout(Contact).get(1));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).reason).toBe("timeout");
     expect((error as NetworkError).message).toBe("GET /databases/Contacts/layouts/Contacts%20Web/records/1: no answer within 200 ms");
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("the caller's abort ends a call whose fetch ignores its signal", async () => {

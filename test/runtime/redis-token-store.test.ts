@@ -187,10 +187,9 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
     const { seen, onError } = failures();
     redis.process.kill("SIGSTOP");
     try {
-      const start = Date.now();
+      // The store's own timeouts (200 ms) ended both commands; how soon is a budget of test/bench/bounds.bench.mjs.
       const { logins } = await counting(emu, () => connect(emu.url, { tokenStore: redisTokenStore(client, { prefix: "hang:", timeoutMs: 200, onError }) }).layouts());
       expect(logins).toBe(1);
-      expect(Date.now() - start).toBeLessThan(2_000);
       expect(seen).toEqual(["get timeout", "set timeout"]);
     } finally {
       redis.process.kill("SIGCONT");
@@ -203,11 +202,10 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
     const client = new Redis(silent.url, { connectTimeout: 60_000 });
     const { seen, onError } = failures();
     try {
-      const start = Date.now();
+      // Timed out by the store (200 ms), not by ioredis's 60 s connect timeout: a budget of test/bench/bounds.bench.mjs.
       const fm = connect(emu.url, { tokenStore: redisTokenStore(client, { timeoutMs: 200, onError }) });
       const { logins } = await counting(emu, () => fm.layouts());
       expect(logins).toBe(1);
-      expect(Date.now() - start).toBeLessThan(2_000);
       expect(seen).toEqual(["get timeout", "set timeout"]);
       // logout(): the delete is skipped too, and the session still ended at the server.
       const active = emu.stats().activeSessions;
@@ -310,7 +308,7 @@ describe.skipIf(SKIP)("three processes sharing a Redis store (the built package)
       expect(logins()).toBe(2);
 
       // Redis dies, then the sessions expire: each process logs in itself (the store's get and set fail, told to
-      // onError), in bounded time, and no process dies of it.
+      // onError), and no process dies of it (how soon: a budget of test/bench/bounds.bench.mjs).
       await redis.kill();
       emu.advanceTime(16 * MINUTE);
       const rounds = await Promise.all(children.map((p) => p.round()));
@@ -318,7 +316,6 @@ describe.skipIf(SKIP)("three processes sharing a Redis store (the built package)
         expect(round).toMatchObject({ ok: true });
         // A timeout (the command queued until Redis comes back), or an error (one sent as the socket closed).
         expect(round.failures.filter((f) => f !== "client error")).toEqual([expect.stringMatching(/^get (timeout|error)$/), expect.stringMatching(/^set (timeout|error)$/)]);
-        expect(round.ms).toBeLessThan(3_000);
       }
       expect(logins()).toBe(5);
       // And go on with the token in hand, touching no store.

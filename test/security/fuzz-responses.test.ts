@@ -79,7 +79,8 @@ describe("fuzzed server answers to the runtime", () => {
       fc.asyncProperty(scriptArb, async (s) => {
         script = s;
         const fm = createClient({ server: url, database: DATABASE, auth: { username: USERNAME, password: PASSWORD }, timeoutMs: 300, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } });
-        const started = Date.now();
+        // Every call ends (a hang fails by the test's timeout); the slowest call's time is a budget of
+        // test/bench/bounds.bench.mjs.
         try {
           const record = await fm.layout(Contact).get(1);
           expect(record.recordId).toBe("1");
@@ -93,7 +94,6 @@ describe("fuzzed server answers to the runtime", () => {
         } finally {
           await fm.close().catch(() => undefined);
         }
-        expect(Date.now() - started).toBeLessThan(5_000);
       }),
       { numRuns: 100, seed: 777 },
     );

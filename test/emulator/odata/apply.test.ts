@@ -272,21 +272,20 @@ describe("hostile input: bounded, linear", () => {
   it("stops a concat fan-out at MAX_APPLY_WORK rows instead of multiplying them", async () => {
     // Each chained concat doubles the rows: 25 × 2^20 would be 26M rows from a 1 kB URL.
     const text = Array.from({ length: 20 }, () => "concat(filter(true),filter(true))").join("/");
-    const started = performance.now();
+    // Refused at MAX_APPLY_WORK rows, a count: the work is bounded (how soon is a budget of test/bench/bounds.bench.mjs).
     const e = expectODataError(await apply("Notes", text), 400, "-1");
     expect(e.message).toContain(String(MAX_APPLY_WORK));
-    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
   it("stops chained joins at MAX_APPLY_WORK rows as they multiply", async () => {
     // Each join multiplies Ada's and bob's rows by 12 or 13: six of them would make millions of rows.
     const text = Array.from({ length: 6 }, (_, i) => `join(Notes as J${i})`).join("/");
-    const started = performance.now();
     expect(expectODataError(await apply("Contacts", text), 400, "-1").message).toContain(String(MAX_APPLY_WORK));
-    expect(performance.now() - started).toBeLessThan(8_000);
   });
 
-  it("parses long hostile texts in time linear in their length", () => {
+  // No clock is read (each text's budget is in test/bench/bounds.bench.mjs): a quadratic parser fails by the
+  // test's timeout.
+  it("parses long hostile texts, or refuses them, without a fault", () => {
     const texts = [
       `compute('${"''".repeat(3000)}' as x)`,
       `filter(${"(".repeat(50)}N gt 1${")".repeat(50)})`,
@@ -296,13 +295,12 @@ describe("hostile input: bounded, linear", () => {
       `compute(N${" add N".repeat(1000)} as x)`,
     ];
     for (const text of texts) {
-      const started = performance.now();
       try {
         parseApply(text);
-      } catch {
-        // Refusals are fine; what matters is that they come at once.
+      } catch (error) {
+        // Refusals are fine, as a typed error (never a stack overflow or a fault).
+        expect(error, text.slice(0, 40)).toBeInstanceOf(ODataError);
       }
-      expect(performance.now() - started, text.slice(0, 40)).toBeLessThan(250);
     }
   });
 

@@ -71,9 +71,8 @@ describe("Data API edits racing OData PATCHes and changesets on the same records
         }),
       );
     }
-    const started = Date.now();
+    // Every write answered (how soon is a budget of test/bench/bounds.bench.mjs), then counted below.
     await Promise.all(ops);
-    expect(Date.now() - started).toBeLessThan(10_000);
     for (const rowid of rowids) {
       const od = (await get(emu.url, `${S}/Notes(ROWID=${rowid})?$select=Text,N,ROWMODID`)).body;
       const da = (await dapiRecord(rowid)).body.response.data[0];

@@ -138,15 +138,14 @@ describe("malformed multipart: 400 -1014/-1015 and nothing applied", () => {
 });
 
 describe("sizes and URLs", () => {
-  it(`10,000 parts: 400 -1015 (at most ${MAX_BATCH_PARTS}), quickly, nothing applied`, async () => {
+  it(`10,000 parts: 400 -1015 (at most ${MAX_BATCH_PARTS}), nothing applied`, async () => {
+    // How soon the refusal comes is a budget of test/bench/bounds.bench.mjs.
     const before = await notes();
     const written = writeBatchRequest(
       Array.from({ length: 10_000 }, (_, i) => (i === 0 ? { kind: "changeset" as const, requests: [{ method: "POST" as const, url: `${S}/Notes`, ...json({ Text: "many" }) }] } : { kind: "request" as const, method: "GET" as const, url: `${S}/Contacts('A1')` })),
     );
-    const started = Date.now();
     const a = await postBatch(emu.url, written.body, written.contentType);
     expect(expectODataError(a, 400, "-1015").message).toBe(`Batch request has more than ${MAX_BATCH_PARTS} parts`);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(await notes()).toBe(before);
   });
 

@@ -318,11 +318,11 @@ describe("properties", () => {
     );
   });
 
-  it("hostile bodies stay fast", () => {
-    const t0 = performance.now();
+  // No clock is read (its budget is in test/bench/bounds.bench.mjs): each answers a typed error, and a quadratic
+  // parser fails by the test's timeout.
+  it("hostile bodies parse to typed errors", () => {
     onlyTypedErrors(() => parseBatchRequest("--batch_X\r\n" + "--batch_".repeat(100_000), { contentType: CT, db: "DB" }));
     onlyTypedErrors(() => parseBatchRequest("--batch_X\r\n" + "\n".repeat(200_000), { contentType: CT, db: "DB" }));
     onlyTypedErrors(() => parseBatchRequest("--batch_X\r\nA: b\r\n".repeat(50_000), { contentType: CT, db: "DB" }));
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });

@@ -144,7 +144,6 @@ describe("options and paths the capture refuses", () => {
 
 describe("bounds: the product is decoded, never built", () => {
   it("serves any page of a 10,000 × 10,000 product with $top, counting it, at the cost of the page", async () => {
-    const started = performance.now();
     const a = await cj("Big1,Big2", `?$top=3&$skip=${BIG * BIG - 2}&$count=true`);
     expect(a.body["@count"]).toBe(BIG * BIG);
     expect(a.body.value.map((r: any) => [r.v1, r.v2])).toEqual([
@@ -153,8 +152,8 @@ describe("bounds: the product is decoded, never built", () => {
     ]);
     const middle = await cj("Big1,Big2", `?$top=1&$skip=${1234 * BIG + 5678}`);
     expect(middle.body.value[0]).toMatchObject({ v1: 1234, v2: 5678 });
-    // Building 100M rows would take minutes and gigabytes; a decoded page takes milliseconds.
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Building 100M rows would take minutes and gigabytes (the test's timeout); a decoded page takes milliseconds, a
+    // budget of test/bench/bounds.bench.mjs.
   });
 
   it("refuses a product past the cap without $top, and a $top page past 10,000 rows is capped", async () => {

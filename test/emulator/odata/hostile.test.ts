@@ -3,8 +3,8 @@ import { startEmulator, type RunningEmulator } from "../../../src/emulator/index
 import { rawHttp, type RawAnswer } from "../../support/raw-http.js";
 import { auth, CONTACTS, DB, expectODataError, get, LAYOUTS, PASSWORD, USER, type Answer } from "./serve-support.js";
 
-// Hostile input classes over real HTTP (issue 23, item 5): each is answered with an OData error envelope, quickly,
-// and the server keeps serving. The parsers' own bounds are tested in filter-hostile, query-options and url-path
+// Hostile input classes over real HTTP (issue 23, item 5): each is answered with an OData error envelope, and the
+// server keeps serving (how quickly each class is answered is a budget of test/bench/bounds.bench.mjs). The parsers' own bounds are tested in filter-hostile, query-options and url-path
 // tests; these check what a client meets at the server: deep $filter, unterminated strings, $expand cycles (two
 // tables and a self-relation), 10,000-character names, URLs past the cap (also past Node's header limit), and
 // $select/$orderby lists of 10,000 items.
@@ -22,8 +22,6 @@ const LINKS = {
 
 let emu: RunningEmulator;
 const S = `/fmi/odata/v4/${DB}`;
-/** Each hostile request is answered well within this (a generous bound for two shared cores). */
-const QUICK_MS = 3_000;
 
 beforeAll(async () => {
   emu = await startEmulator({
@@ -42,23 +40,16 @@ beforeAll(async () => {
 });
 afterAll(() => emu.close());
 
-async function timed<T>(request: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const answer = await request();
-  expect(performance.now() - t0).toBeLessThan(QUICK_MS);
-  return answer;
-}
-
-/** GET through fetch, timed; then the server still answers an ordinary read. */
+/** GET through fetch; then the server still answers an ordinary read. */
 async function hostile(path: string): Promise<Answer> {
-  const answer = await timed(() => get(emu.url, path));
+  const answer = await get(emu.url, path);
   expect((await get(emu.url, `${S}/Contacts/$count`)).text).toBe("3");
   return answer;
 }
 
 /** The same over a raw socket, for request lines fetch would send but Node refuses before any route. */
 async function hostileRaw(path: string): Promise<RawAnswer> {
-  const answer = await timed(() => rawHttp(emu.url, "GET", path, { Authorization: auth() }));
+  const answer = await rawHttp(emu.url, "GET", path, { Authorization: auth() });
   expect((await get(emu.url, `${S}/Contacts/$count`)).text).toBe("3");
   return answer;
 }
@@ -91,9 +82,7 @@ describe("unterminated strings", () => {
     expectODataError(await hostile(`${S}/Contacts?$select="Name`), 400, "-1002");
     expectODataError(await hostile(`${S}/Contacts?$orderby="Name`), 400, "-1002");
     expectODataError(await hostile(`${S}/Contacts?$expand="Notes`), 400, "-1002");
-    const write = await timed(() =>
-      fetch(`${emu.url}${S}/Contacts`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: '{"Name": "unterminated', signal: AbortSignal.timeout(10_000) }),
-    );
+    const write = await fetch(`${emu.url}${S}/Contacts`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: '{"Name": "unterminated', signal: AbortSignal.timeout(10_000) });
     expect(write.status).toBe(400);
     expect(((await write.json()) as { error: { code: string } }).error.code).toBe("-1002");
   });
@@ -158,9 +147,7 @@ describe("10,000-character names", () => {
   });
 
   it("of a field in a write's body: 400 8309, quoted short", async () => {
-    const write = await timed(() =>
-      fetch(`${emu.url}${S}/Contacts`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: JSON.stringify({ [long]: 1 }), signal: AbortSignal.timeout(10_000) }),
-    );
+    const write = await fetch(`${emu.url}${S}/Contacts`, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json" }, body: JSON.stringify({ [long]: 1 }), signal: AbortSignal.timeout(10_000) });
     expect(write.status).toBe(400);
     const error = ((await write.json()) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("8309");
@@ -175,7 +162,7 @@ describe("URLs past the limit", () => {
     expect((await hostile(pad(8_192))).status).toBe(200);
     expectRawODataError(await hostileRaw(pad(100_000)), 414, "-1002");
     // Past Node's header limit under /fmi/data the Data API answers, in its own envelope.
-    const data = await timed(() => rawHttp(emu.url, "GET", `/fmi/data/vLatest/databases/${DB}/layouts?x=${"a".repeat(100_000)}`, {}));
+    const data = await rawHttp(emu.url, "GET", `/fmi/data/vLatest/databases/${DB}/layouts?x=${"a".repeat(100_000)}`, {});
     expect(data.status).toBe(431);
     expect(data.code).toBe("1708");
   });

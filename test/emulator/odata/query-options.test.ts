@@ -225,13 +225,13 @@ describe("properties", () => {
       { numRuns: 3000 },
     );
   });
-  it("hostile nesting and long lists stay fast (linear)", () => {
-    const t0 = performance.now();
+  // No clock is read (its budget is in test/bench/bounds.bench.mjs): each answers a typed error, no stack overflow,
+  // and a quadratic parser fails by the test's timeout.
+  it("hostile nesting and long lists parse to typed errors", () => {
     onlyTypedErrors(() => q("$expand=" + "a($expand=".repeat(2000) + "b" + ")".repeat(2000)));
     onlyTypedErrors(() => q("$select=" + "a,".repeat(999) + "a"));
     onlyTypedErrors(() => q("$filter=" + "(".repeat(8000)));
     onlyTypedErrors(() => q("$orderby=" + '"'.repeat(8000)));
     onlyTypedErrors(() => q("&".repeat(8000)));
-    expect(performance.now() - t0).toBeLessThan(500);
   });
 });

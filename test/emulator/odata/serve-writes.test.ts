@@ -170,7 +170,6 @@ describe("one hosted file, two APIs (writes)", () => {
     const api = new DataApi(emu.url);
     const token = await api.login(USER, PASSWORD, DB);
     // Each writer sets one field; the Data API writes Name/Age, OData writes Born/Alarm/Seen/Tags, interleaved.
-    const started = Date.now();
     await Promise.all(
       fields.map((i) => {
         if (i % 2 === 0) return api.call("PATCH", `/databases/${DB}/layouts/Contacts/records/${rowid}`, { token, json: { fieldData: i % 4 === 0 ? { Name: `n${i}` } : { Age: i } } });
@@ -178,7 +177,7 @@ describe("one hosted file, two APIs (writes)", () => {
         return send("PATCH", `${S}/Contacts(ROWID=${rowid})`, body);
       }),
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Every write counted (how soon they land is a budget of test/bench/bounds.bench.mjs).
     const r = await get(emu.url, `${S}/Contacts(ROWID=${rowid})?$select=Name,Age,Born,Alarm,ROWMODID`);
     expect(r.body.ROWMODID).toBe(n);
     expect(r.body.Name).toMatch(/^n\d+$/);

@@ -210,11 +210,11 @@ describe("properties", () => {
       { numRuns: 2000 },
     );
   });
-  it("a long hostile path parses in linear time", () => {
-    const t0 = performance.now();
+  // No clock is read (its budget is in test/bench/bounds.bench.mjs): each answers a typed error, no stack overflow,
+  // and a quadratic parser fails by the test's timeout.
+  it("a long hostile path parses to a typed error", () => {
     onlyTypedErrors(() => parseODataPath("/DB/T(" + "'',".repeat(2500) + "1)"));
     onlyTypedErrors(() => parseODataPath("/DB/" + "(".repeat(8000)));
     onlyTypedErrors(() => parseODataPath("/DB/" + "a/".repeat(4000)));
-    expect(performance.now() - t0).toBeLessThan(500);
   });
 });

@@ -76,7 +76,8 @@ describe("closing the emulator stops webhook deliveries", () => {
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
-    const started = Date.now();
+    // Exits by itself, long before the 30 s retry: the watchdog below only ends a child that hangs (how soon it
+    // exits is a budget of test/bench/bounds.bench.mjs).
     const code = await new Promise<number | null | "hung">((resolve) => {
       const timer = setTimeout(() => {
         child.kill();
@@ -89,6 +90,5 @@ describe("closing the emulator stops webhook deliveries", () => {
     });
     expect(out).toContain("closed after 1 attempt(s)");
     expect(code, out).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
