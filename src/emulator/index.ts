@@ -25,7 +25,7 @@ import { loadTableFiles, parseTableDescription, type TableDescription, type Tabl
 import { addTableDescriptions } from "./hosted-file/described-tables.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
-import { listenHttp } from "./http/server.js";
+import { listenHttp, type HttpShell } from "./http/server.js";
 import { routeByPrefix } from "./http/router.js";
 import { odataApi, type ODataHost } from "./odata/odata-api.js";
 import { SERVICE_ROOT } from "./odata/url-request.js";
@@ -224,7 +224,8 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const odata = odataHost(state, webhooks);
   const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(odata, p) })), { prefix: SERVICE_ROOT, api: odataApi(odata) }];
   const api = routeByPrefix(odataRoutes, dataApi(state));
-  const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
+  const shell: HttpShell = { counters: state.counters, hosts: state.hosts, get faults() { return state.faults; }, restart: () => dropAllSessions(state) };
+  const server = await listenHttp(shell, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -271,7 +272,6 @@ function odataHost(state: EmulatorState, webhooks: WebhookRegistry): ODataHost {
     now: () => state.clock.now(),
     clock: state.clock,
     bindUrl: () => state.baseUrl,
-    restart: () => dropAllSessions(state),
     maxUploadBytes: state.limits.maxUploadBytes,
     scripts: state.scripts,
     scriptView: (db) => viewContext(state, db),

@@ -1,15 +1,13 @@
 // The OData API as the HTTP shell carries it (../http/server.ts): Basic auth on every request (section 8), the read
 // path (entity-read.ts) over the hosted file, and every failure in OData's error shape (section 9), faults included.
 
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage } from "node:http";
 import type { EmulatorClock } from "../hosted-file/clock.js";
-import type { FaultKind, PlannedFault } from "../http/faults.js";
-import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
+import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import type { HttpApi } from "../http/server.js";
 import { mediaTypeOf } from "../http/media-type.js";
+import { readBody } from "../http/request-body.js";
 import { requestBaseUrl } from "../http/request-host.js";
-import { refusedRequestLineLength } from "../http/router.js";
 import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
@@ -46,8 +44,6 @@ export interface ODataHost extends ODataSignIns {
   readonly clock: EmulatorClock;
   /** `http://host:port` the emulator is bound to. */
   bindUrl(): string;
-  /** What a server restart does (the Data API's sessions go; OData has none). */
-  restart(): void;
   /** Largest binary container upload (`maxUploadBytes`, as for the Data API's upload). */
   readonly maxUploadBytes: number;
   /** The scripts each database has (the Data API's catalog), how their records read, and the emulator's log. */
@@ -93,29 +89,32 @@ export function odataApi(host: ODataHost, pathPrefix = ""): HttpApi {
   const served = pathPrefix + SERVICE_ROOT;
   return {
     takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
-    refuse: (res: ServerResponse, status: 421 | 403, reason: string) =>
-      send(res, errorReply(new ODataError(status, "-1000", `${reason[0]!.toUpperCase()}${reason.slice(1)}`))),
-    serve: (req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined) => serve(host, req, res, fault, pathPrefix),
-    answerMalformed,
+    serve: (req: IncomingMessage) => serve(host, req, pathPrefix),
+    shellAnswer: (answer) => bytesOf(errorReply(shellError(answer))),
+    // OData has no session to revoke: every request signs in again.
+    revoke: () => {},
   };
 }
 
-function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
+/** The shell's answers as OData errors. */
+function shellError(answer: ShellAnswer): ODataError {
+  switch (answer.kind) {
+    case "refused":
+      return new ODataError(answer.status, "-1000", `${answer.reason[0]!.toUpperCase()}${answer.reason.slice(1)}`);
+    case "injected":
+      if (answer.code === "812") return new ODataError(503, "812", "(812): Exceeds host's capacity");
+      if (answer.code === "956") return new ODataError(500, "956", "(956): Maximum number of Data API sessions exceeded");
+      return new ODataError(answer.status, "-1", INTERNAL);
+    case "malformed": {
+      // A request line past the URL cap that Node refuses first (past its header limit) is 414 as a shorter one is.
+      const line = answer.requestLineLength;
+      if (answer.status === 431 && line !== undefined && line > MAX_URL_LENGTH) return new ODataError(414, "-1002", `Error: URL of more than ${MAX_URL_LENGTH} characters exceeds the limit of ${MAX_URL_LENGTH}`);
+      return new ODataError(answer.status, "-1002", `Error: malformed HTTP request (${answer.parserCode ?? "parse error"})`);
+    }
   }
-  // A request line past the URL cap that Node refuses first (past its header limit) is 414 as a shorter one is.
-  const line = refusedRequestLineLength(error);
-  const tooLong = error.code === "HPE_HEADER_OVERFLOW" && line !== undefined && line > MAX_URL_LENGTH;
-  const status = tooLong ? 414 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const refusal = tooLong ? new ODataError(414, "-1002", `Error: URL of more than ${MAX_URL_LENGTH} characters exceeds the limit of ${MAX_URL_LENGTH}`) : new ODataError(status, "-1002", `Error: malformed HTTP request (${error.code ?? "parse error"})`);
-  const body = JSON.stringify(refusal.toJSON());
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined, pathPrefix: string): Promise<void> {
-  if (fault?.phase === "before" && playBefore(host, req, res, fault.kind)) return;
+async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string): Promise<AnswerBytes> {
   let reply: Reply;
   try {
     const target = (req.url ?? "/").slice(pathPrefix.length);
@@ -126,50 +125,22 @@ async function serve(host: ODataHost, req: IncomingMessage, res: ServerResponse,
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
     // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
     authenticateOData(host, req.headers, pathPrefix);
+    // A write's body is read whole before the write begins, at most `limit` bytes (413 beyond: choice).
     const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
     reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
-  if (fault?.phase === "after") playAfter(res, fault.kind, () => bytesOf(reply));
-  else send(res, reply);
+  return bytesOf(reply);
 }
 
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
-
-/**
- * A write's body, at most `limit` bytes (MAX_WRITE_BODY, maxUploadBytes for a binary upload, a `$batch`'s MAX_BATCH_BYTES; 413 beyond: choice); read
- * whole before the write begins. Past the limit nothing more is kept: the rest is read and dropped.
- */
-async function readBody(req: IncomingMessage, limit: number, refuse: () => ODataError): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) {
-    req.resume();
-    throw refuse();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).byteLength;
-    if (size > limit) {
-      req.resume();
-      throw refuse();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 const tooLarge = (limit: number) => new ODataError(413, "-1", `Error: the request body is larger than ${limit} bytes`);
 
 function errorReply(error: ODataError): Reply {
   const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Basic realm="FileMaker"' } : {};
   return { status: error.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(error.toJSON())), headers };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  res.writeHead(reply.status, { ...HEADERS, ...reply.headers, "Content-Type": reply.contentType, "Content-Length": reply.body.byteLength });
-  res.end(reply.body);
 }
 
 /** The request's headers as PlainHeaders (repeated ones joined with ", "). */
@@ -383,34 +354,7 @@ function readAccept(headers: PlainHeaders, format: "json" | "xml" | undefined): 
   return { json: jsonOk, annotations: { prefixed, none: metadata === "none", ieee754 } };
 }
 
-/** A fault before the request is handled, in OData's wire: nothing is applied. True when answered. */
-function playBefore(host: ODataHost, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
-  switch (kind) {
-    case "drop":
-      req.socket.destroy();
-      return true;
-    case "html":
-      sendProxyPage(res, 502);
-      return true;
-    case "truncate":
-      sendTruncated(res, bytesOf(errorReply(new ODataError(500, "-1", INTERNAL))));
-      return true;
-    case "capacity812":
-      send(res, errorReply(new ODataError(503, "812", "(812): Exceeds host's capacity")));
-      return true;
-    case "capacity956":
-      send(res, errorReply(new ODataError(500, "956", "(956): Maximum number of Data API sessions exceeded")));
-      return true;
-    case "revoke":
-      // OData has no session to revoke: every request signs in again.
-      return false;
-    case "restart":
-      host.restart();
-      return false;
-  }
-}
-
-/** A reply as the bytes a mangled answer is made of (the reply's own headers left out, as a cut answer loses them). */
+/** A reply as the bytes the shell sends. */
 function bytesOf(reply: Reply): AnswerBytes {
-  return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, body: reply.body };
+  return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, ownHeaders: reply.headers, body: reply.body };
 }
