@@ -3,7 +3,7 @@ import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import { serveContainer } from "./handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
-import type { EmulatorState } from "./state.js";
+import type { DataApiState } from "./state.js";
 import { envelope } from "./wire/envelope.js";
 import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
@@ -20,7 +20,7 @@ const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 const HTTP_LEVEL_CODES = new Set(["1630", "1708", "1710", "960"]);
 
 /** The Data API as the HTTP shell carries it (../http/server.ts): its paths, its envelopes, the shell's answers in them. */
-export function dataApi(state: EmulatorState): HttpApi {
+export function dataApi(state: DataApiState): HttpApi {
   return {
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.
     takesFaults: (target) => target.startsWith("/fmi/"),
@@ -46,7 +46,7 @@ function shellAnswer(answer: ShellAnswer): AnswerBytes {
 }
 
 /** Answers one Data API request; every failure becomes an envelope with a code (a lost socket throws). */
-async function serve(state: EmulatorState, req: IncomingMessage): Promise<AnswerBytes> {
+async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
   try {
     return await dispatch(state, req);
   } catch (error) {
@@ -54,7 +54,7 @@ async function serve(state: EmulatorState, req: IncomingMessage): Promise<Answer
   }
 }
 
-function errorAnswer(state: EmulatorState, error: unknown): AnswerBytes {
+function errorAnswer(state: DataApiState, error: unknown): AnswerBytes {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
     const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && !HTTP_LEVEL_CODES.has(error.code);
@@ -64,7 +64,7 @@ function errorAnswer(state: EmulatorState, error: unknown): AnswerBytes {
   return envelope(500, "-1", {}, `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})`);
 }
 
-async function dispatch(state: EmulatorState, req: IncomingMessage): Promise<AnswerBytes> {
+async function dispatch(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
   const url = requestUrl(req.url ?? "/");
   // A proxy path prefix of an API key (`/otto/fmi/data/...`) is taken off here (hosted-file/api-keys.ts).
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
@@ -102,7 +102,7 @@ async function dispatch(state: EmulatorState, req: IncomingMessage): Promise<Ans
   return envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers);
 }
 
-async function contextFor(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
+async function contextFor(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
   if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
   const db = state.databases.get(params.database);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
@@ -130,13 +130,13 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
 }
 
 /** A server-level route (`productInfo`, `databases`) names no database or layout, and its handler reads neither. */
-function serverLevelContext(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): RequestContext {
+function serverLevelContext(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): RequestContext {
   const ctx: RequestContext = { req, state, params, query, db: undefined!, layout: undefined!, route };
   checkQueryNames(ctx);
   return ctx;
 }
 
-function touchSession(state: EmulatorState, req: IncomingMessage, route: Route): void {
+function touchSession(state: DataApiState, req: IncomingMessage, route: Route): void {
   if (route.auth === "bearer") state.sessions.touch(bearerToken(req)!);
 }
 

@@ -2,20 +2,20 @@
 // path (entity-read.ts) over the hosted file, and every failure in OData's error shape (section 9), faults included.
 
 import type { IncomingMessage } from "node:http";
-import type { EmulatorClock } from "../hosted-file/clock.js";
+import type { HostedServer } from "../hosted-file/hosted-server.js";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import type { HttpApi } from "../http/server.js";
 import { mediaTypeOf } from "../http/media-type.js";
 import { readBody } from "../http/request-body.js";
 import { requestBaseUrl } from "../http/request-host.js";
-import { authenticateOData, type ODataSignIns } from "./odata-auth.js";
+import { authenticateOData } from "./odata-auth.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import type { ODataPath } from "./url-path.js";
 import { findSet, odataModelOf, recordKey } from "./entity-sets.js";
 import { createEntity, deleteEntities, filteredRecords, parseWriteBody, recordToWrite, updateEntities, type WriteContext } from "./entity-write.js";
 import { readCollection, readCount, readEntity, readMember, readValue, refuseUnsupported, type Annotations, type ReadContext } from "./entity-read.js";
 import { downloadContainer, uploadBinary, writeBodyLimit } from "./container-upload.js";
-import { callScript, type ScriptHost } from "./script-call.js";
+import { callScript } from "./script-call.js";
 import { odataMetadata } from "./metadata-document.js";
 import { readApplied } from "./apply-read.js";
 import { readCrossjoin } from "./crossjoin.js";
@@ -34,23 +34,9 @@ import { stringifyJson } from "./json-number.js";
 import { refuseNonJsonBody } from "./json-content-type.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
 
-/** What the OData API reads of the running emulator. */
-export interface ODataHost extends ODataSignIns {
-  readonly databases: ReadonlyMap<string, HostedDatabase>;
-  readonly containers: ContainerStore;
-  /** The emulator's clock, epoch ms. */
-  now(): number;
-  /** The hosted file's clock, for writes' auto-enter timestamps and modification counts. */
-  readonly clock: EmulatorClock;
-  /** `http://host:port` the emulator is bound to. */
-  bindUrl(): string;
-  /** Largest binary container upload (`maxUploadBytes`, as for the Data API's upload). */
-  readonly maxUploadBytes: number;
-  /** The scripts each database has (the Data API's catalog), how their records read, and the emulator's log. */
-  readonly scripts: ScriptHost["scripts"];
-  scriptView: ScriptHost["scriptView"];
-  log(line: string): void;
-  /** The file's webhooks (section 7; webhook-registry.ts). */
+/** What the OData API serves: the hosted server both APIs share, and the file's webhooks (section 7). */
+export interface ODataHost {
+  readonly server: HostedServer;
   readonly webhooks: WebhookRegistry;
 }
 
@@ -85,7 +71,8 @@ export interface ODataRequest {
  * The API served at `{pathPrefix}/fmi/odata/v4` (`pathPrefix` `""`: the emulator's own root; `/otto`: an API key's
  * proxy prefix, odata-auth.ts). URLs in answers leave the prefix out, as the Otto captures do (2.3).
  */
-export function odataApi(host: ODataHost, pathPrefix = ""): HttpApi {
+export function odataApi(server: HostedServer, webhooks: WebhookRegistry, pathPrefix = ""): HttpApi {
+  const host: ODataHost = { server, webhooks };
   const served = pathPrefix + SERVICE_ROOT;
   return {
     takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
@@ -120,14 +107,14 @@ async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string):
     const target = (req.url ?? "/").slice(pathPrefix.length);
     const method = req.method ?? "GET";
     const batch = isBatchTarget(target);
-    const limit = batch ? MAX_BATCH_BYTES : writeBodyLimit(method, target, host.maxUploadBytes);
+    const limit = batch ? MAX_BATCH_BYTES : writeBodyLimit(method, target, host.server.maxUploadBytes);
     if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
     // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
-    authenticateOData(host, req.headers, pathPrefix);
+    authenticateOData(host.server, req.headers, pathPrefix);
     // A write's body is read whole before the write begins, at most `limit` bytes (413 beyond: choice).
     const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
-    reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.bindUrl())}${SERVICE_ROOT}`);
+    reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.server.baseUrl)}${SERVICE_ROOT}`);
   } catch (error) {
     reply = errorReply(error instanceof ODataError ? error : new ODataError(500, "-1", `${INTERNAL}: emulator fault (${(error as Error)?.message ?? String(error)})`));
   }
@@ -159,21 +146,21 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
   const { path, query } = parseODataRequestTarget(target);
   const accept = readAccept(request.headers, query.format);
-  if (path.kind === "batch") return serveBatch({ host, method, path, query, request, root }, (part) => answer(host, part, root));
+  if (path.kind === "batch") return serveBatch({ host: host.server, method, path, query, request, root }, (part) => answer(host, part, root));
   refuseNonJsonBody({ method, target, contentType: request.headers["content-type"], body }, path);
   if (path.kind === "serviceRoot") {
     refuseOptions(query);
     // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
     if (query.schemaversion !== undefined) throw new ODataError(400, "-1002", "Error: $schemaversion does not apply to the service root");
     if (!accept.json) throw notAcceptable();
-    return json(serviceRootDocument([...host.databases.keys()], root, discovery(accept.annotations)));
+    return json(serviceRootDocument([...host.server.databases.keys()], root, discovery(accept.annotations)));
   }
   // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
-  const { name: hostedName, db } = hostedDatabase(host.databases, path.db);
+  const { name: hostedName, db } = hostedDatabase(host.server.databases, path.db);
   checkSchemaVersion(db, query.schemaversion);
-  if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host);
+  if (path.kind === "script") return callScript(db, { method, script: path.script, set: path.set, key: path.key, query, body }, host.server);
   if (path.kind === "tables" || path.kind === "indexes") {
-    const done = serveSchemaChange(db, host.containers, method, path, query, body);
+    const done = serveSchemaChange(db, host.server.containers, method, path, query, body);
     return done.body === undefined ? { status: done.status, contentType: JSON_TYPE, body: Buffer.alloc(0) } : { ...json(done.body), status: done.status };
   }
   if (path.kind === "webhook") {
@@ -182,8 +169,8 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
   }
   if (path.kind === "ref") {
     if (method === "GET" && !accept.json) throw notAcceptable();
-    const sameDatabase = (urlName: string) => host.databases.get(urlName) === db || host.databases.get(urlName.replace(/\.fmp12$/i, "")) === db;
-    const done = serveReference({ db, clock: host.clock }, { method, path, query, target, body, root, annotations: accept.annotations, sameDatabase });
+    const sameDatabase = (urlName: string) => host.server.databases.get(urlName) === db || host.server.databases.get(urlName.replace(/\.fmp12$/i, "")) === db;
+    const done = serveReference({ db, clock: host.server.clock }, { method, path, query, target, body, root, annotations: accept.annotations, sameDatabase });
     return done.status === 200 ? json(done.body) : { status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0) };
   }
   if (method !== "GET") return write(host, request, method, path, query, body, db, root, accept.annotations);
@@ -210,7 +197,7 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
     case "value": {
       refuseUnsupported(query, path.kind === "collection");
       const set = findSet(db, path.set);
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.now(), written: 0 };
+      const ctx: ReadContext = { db, containers: host.server.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.server.clock.now(), written: 0 };
       if (path.kind === "value") {
         const file = downloadContainer(set, path.key, path.member, request.headers.accept, ctx);
         if (file) return file;
@@ -230,7 +217,7 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
     case "crossjoin": {
       refuseUnsupported(query);
       if (!accept.json) throw notAcceptable();
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.now(), written: 0 };
+      const ctx: ReadContext = { db, containers: host.server.containers, root, annotations: accept.annotations, prefer: parsePrefer(request.headers.prefer), query, now: host.server.clock.now(), written: 0 };
       return json(readCrossjoin(path.sets, ctx));
     }
     default:
@@ -249,8 +236,8 @@ function write(host: ODataHost, req: ODataRequest, method: string, path: ODataPa
   if (path.kind !== "collection" && path.kind !== "entity") {
     if ((path.kind === "member" || path.kind === "value") && method === "PATCH") {
       const set = findSet(db, path.set);
-      const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer: parsePrefer(req.headers.prefer), query: { ignored: query.ignored }, now: host.now(), written: 0 };
-      return uploadBinary(set, path.key, path.member, query, req.headers, body ?? Buffer.alloc(0), { db, containers: host.containers, clock: host.clock }, ctx);
+      const ctx: ReadContext = { db, containers: host.server.containers, root, annotations, prefer: parsePrefer(req.headers.prefer), query: { ignored: query.ignored }, now: host.server.clock.now(), written: 0 };
+      return uploadBinary(set, path.key, path.member, query, req.headers, body ?? Buffer.alloc(0), { db, containers: host.server.containers, clock: host.server.clock }, ctx);
     }
     throw notServed(method, `a ${path.kind} resource`);
   }
@@ -260,8 +247,8 @@ function write(host: ODataHost, req: ODataRequest, method: string, path: ODataPa
   const set = findSet(db, path.set);
   const prefer = parsePrefer(req.headers.prefer);
   const ieee754 = /ieee754compatible=true/i.test(String(req.headers["content-type"] ?? "")) || annotations.ieee754 === true;
-  const wctx: WriteContext = { db, clock: host.clock, ieee754, now: host.now(), containers: host.containers };
-  const ctx: ReadContext = { db, containers: host.containers, root, annotations, prefer, query: { ignored: query.ignored }, now: wctx.now, written: 0 };
+  const wctx: WriteContext = { db, clock: host.server.clock, ieee754, now: host.server.clock.now(), containers: host.server.containers };
+  const ctx: ReadContext = { db, containers: host.server.containers, root, annotations, prefer, query: { ignored: query.ignored }, now: wctx.now, written: 0 };
   const rowidUrl = (rowid: number) => root + formatODataPath({ kind: "entity", db: path.db, set: { by: "name", name: set.name }, key: { kind: "rowid", rowid } });
   const affected = (n: number): Reply => ({ status: 204, contentType: JSON_TYPE, body: Buffer.alloc(0), headers: { "fmodata.affected_rows": String(n) } });
   if (path.kind === "collection") {

@@ -7,8 +7,8 @@ import { readBody } from "../wire/body.js";
 import { recordIdParam } from "../../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { currentRecord, writeContainer } from "../../hosted-file/records/record-transaction.js";
-import type { EmulatorState } from "../state.js";
-import { containerUrlToken } from "../state.js";
+import type { DataApiState } from "../state.js";
+import { containerUrlToken } from "../../hosted-file/container-urls.js";
 import { tableOf } from "../../hosted-file/store.js";
 import { requestBaseUrl } from "../../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
@@ -41,7 +41,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   if (mediaTypeOf(ctx.req.headers["content-type"]) !== "multipart/form-data") {
     throw new EmulatorError(415, "1708", `Content-Type must be multipart/form-data, got "${contentType}"`);
   }
-  const body = await readBody(ctx.req, ctx.state.limits.maxUploadBytes);
+  const body = await readBody(ctx.req, ctx.state.maxUploadBytes);
   const file = await uploadPart(contentType, body);
   const bytes = new Uint8Array(await file.arrayBuffer());
 
@@ -77,7 +77,7 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
  * itself and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts).
  * A Bearer token's GET of the bare URL is served at once.
  */
-export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, req: IncomingMessage): AnswerBytes | undefined {
+export function serveContainer(state: DataApiState, segments: readonly string[], bearer: string | undefined, req: IncomingMessage): AnswerBytes | undefined {
   const [, database, id] = segments;
   if (segments.length < 4 || segments.length > 5 || !database || !id) return undefined;
   const signed = segments.length === 5 ? segments[3]! : undefined;
