@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
-import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
+import type { AnswerBytes, InjectedCode, ShellAnswer } from "../http/answer.js";
 import { serveContainer } from "./handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
 import type { DataApiState } from "./state.js";
@@ -33,13 +33,16 @@ export function dataApi(state: DataApiState): HttpApi {
   };
 }
 
+/** How the Data API words the codes injected faults answer with (docs/emulator.md, "Fault injection"). */
+const INJECTED_MESSAGES: Record<InjectedCode, string> = { "-1": "Unknown error", "812": "Exceeds host's capacity", "956": standardMessage("956") };
+
 /** The shell's answers as envelopes with a code. */
 function shellAnswer(answer: ShellAnswer): AnswerBytes {
   switch (answer.kind) {
     case "refused":
       return envelope(answer.status, "1630", {}, `${standardMessage("1630")}: ${answer.reason}`);
     case "injected":
-      return envelope(answer.status, answer.code, {}, answer.code === "-1" ? "Unknown error" : answer.code === "812" ? "Exceeds host's capacity" : standardMessage(answer.code));
+      return envelope(answer.status, answer.code, {}, INJECTED_MESSAGES[answer.code]);
     case "malformed":
       return envelope(answer.status, "1708", {}, `malformed HTTP request (${answer.parserCode ?? "parse error"})`);
   }

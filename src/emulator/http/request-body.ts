@@ -14,6 +14,9 @@ export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Error): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+  // A body read already has no bytes left (and no 'end' to wait for); a connection gone has none coming.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.destroyed) return Promise.reject(new Error("the connection closed before the request body ended"));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -5,7 +5,7 @@
 
 import type { IncomingMessage } from "node:http";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
-import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
+import type { AnswerBytes, InjectedCode, ShellAnswer } from "../http/answer.js";
 import { readBody } from "../http/request-body.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import type { HttpApi } from "../http/server.js";
@@ -84,15 +84,16 @@ function answer(host: ODataHost, request: ODataRequest, root: string): Reply | P
 
 const tooLarge = (limit: number) => new ODataError(413, "-1", `Error: the request body is larger than ${limit} bytes`);
 
+/** How OData words the codes injected faults answer with (docs/emulator.md, "The OData API", "Reads"). */
+const INJECTED_MESSAGES: Record<InjectedCode, string> = { "-1": INTERNAL, "812": "(812): Exceeds host's capacity", "956": "(956): Maximum number of Data API sessions exceeded" };
+
 /** The shell's answers as OData errors. */
 function shellError(answer: ShellAnswer): ODataError {
   switch (answer.kind) {
     case "refused":
       return new ODataError(answer.status, "-1000", `${answer.reason[0]!.toUpperCase()}${answer.reason.slice(1)}`);
     case "injected":
-      if (answer.code === "812") return new ODataError(503, "812", "(812): Exceeds host's capacity");
-      if (answer.code === "956") return new ODataError(500, "956", "(956): Maximum number of Data API sessions exceeded");
-      return new ODataError(answer.status, "-1", INTERNAL);
+      return new ODataError(answer.status, answer.code, INJECTED_MESSAGES[answer.code]);
     case "malformed": {
       // A request line past the URL cap that Node refuses first (past its header limit) is 414 as a shorter one is.
       const line = answer.requestLineLength;
