@@ -219,7 +219,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
-  const webhooks = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: state.log }, webhookOptions);
+  const webhooks = new WebhookRegistry(state, webhookOptions);
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
   const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(state, webhooks, p) })), { prefix: SERVICE_ROOT, api: odataApi(state, webhooks) }];
