@@ -158,6 +158,19 @@ describe("a body the emulator does not keep is dropped up to 64 MiB, then the co
     expect(a.written).toBeLessThan(past);
   });
 
+  it("an injected fault answered before the request (capacity812) drops the body only up to the cap too", async () => {
+    emu.setFaults({ rates: { capacity812: 1 } });
+    try {
+      const a = await sendPastCap("POST", `${S}/Notes`, odataJson, past);
+      expect(a.head).toMatch(/^HTTP\/1\.1 503 /);
+      expect(JSON.parse(a.body).error.code).toBe("812");
+      expect(a.cut).toBe(true);
+      expect(a.written).toBeLessThan(past);
+    } finally {
+      emu.setFaults();
+    }
+  });
+
   it("both APIs still serve afterwards", async () => {
     expect((await get(emu.url, `${S}/Notes?$top=1`)).status).toBe(200);
     expect((await fetch(`${emu.url}/fmi/data/vLatest/productInfo`)).status).toBe(200);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendAnswer, type AnswerBytes, type InjectedCode } from "./answer.js";
 import type { FaultKind } from "./faults.js";
+import { discardUnread } from "./request-body.js";
 
 // Plays a planned fault (faults.ts) on a request, whichever API it is for: lost, replaced by a proxy's HTML page,
 // cut in half, or an error code. The API gives only what is its own: its error answers' bytes and what revoking the
@@ -18,32 +19,37 @@ export interface FaultHooks {
 
 const PROXY_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>injected by the fmgen emulator</body></html>";
 
-/** A fault before the request is handled: nothing is applied. True when the answer is already given. */
+/**
+ * A fault before the request is handled: nothing is applied. True when the answer is already given (the request's
+ * body dropped first, up to a cap, as for every answer the shell writes).
+ */
 export function playBefore(kind: FaultKind, req: IncomingMessage, res: ServerResponse, hooks: FaultHooks): boolean {
+  if (kind === "drop") {
+    req.socket.destroy();
+    return true;
+  }
+  if (kind === "revoke" || kind === "restart") {
+    // The credential, or every session, is forgotten; the request then meets the ordinary check (the Data API's 952).
+    if (kind === "revoke") hooks.revoke(req);
+    else hooks.restart();
+    return false;
+  }
+  discardUnread(req);
   switch (kind) {
-    case "drop":
-      req.socket.destroy();
-      return true;
     case "html":
       sendProxyPage(res, 502);
-      return true;
+      break;
     case "truncate":
       sendTruncated(res, hooks.injectedAnswer(500, "-1"));
-      return true;
+      break;
     case "capacity812":
       sendAnswer(res, hooks.injectedAnswer(503, "812"));
-      return true;
+      break;
     case "capacity956":
       sendAnswer(res, hooks.injectedAnswer(500, "956"));
-      return true;
-    case "revoke":
-      // The credential is forgotten; the request then meets the ordinary check (the Data API's 952).
-      hooks.revoke(req);
-      return false;
-    case "restart":
-      hooks.restart();
-      return false;
+      break;
   }
+  return true;
 }
 
 /** A fault after the request was applied: its answer is lost or mangled. */

@@ -72,10 +72,7 @@ export async function handleRequest(shell: HttpShell, pick: PickApi, req: Incomi
   const delay = faults?.nextLatency() ?? 0;
   try {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) {
-      discardUnread(req);
-      return;
-    }
+    if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return;
     const answer = await api.serve(req);
     if (fault?.phase === "after") {
       discardUnread(req);
