@@ -25,9 +25,9 @@ import { loadTableFiles, parseTableDescription, type TableDescription, type Tabl
 import { addTableDescriptions } from "./hosted-file/described-tables.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
-import { listenHttp } from "./http/server.js";
+import { listenHttp, type HttpShell } from "./http/server.js";
 import { routeByPrefix } from "./http/router.js";
-import { odataApi, type ODataHost } from "./odata/odata-api.js";
+import { odataApi } from "./odata/odata-api.js";
 import { SERVICE_ROOT } from "./odata/url-request.js";
 import { checkWebhookOptions, WebhookRegistry, type WebhookOptions, type WebhookStats } from "./odata/webhook-registry.js";
 import { dataApi } from "./data-api/server.js";
@@ -35,12 +35,13 @@ import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
 import { joinKey, relationSteps } from "./hosted-file/relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
-import { SessionRegistry, SWEEP_EVERY_MS, type Account } from "./data-api/sessions.js";
+import { SessionRegistry, SWEEP_EVERY_MS } from "./data-api/sessions.js";
 import { SessionGlobals } from "./hosted-file/globals.js";
 import { ApiKeyRing, type ApiKey } from "./hosted-file/api-keys.js";
 import { StreamingSessions } from "./data-api/streaming-sessions.js";
 import { ServedHosts } from "./http/request-host.js";
-import { dropAllSessions, viewContext, type EmulatorState } from "./data-api/state.js";
+import { dropAllSessions, type DataApiState } from "./data-api/state.js";
+import { AccountBook, type Account } from "./hosted-file/sign-ins.js";
 import { ContainerStore, TableData, type HostedDatabase } from "./hosted-file/store.js";
 import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
@@ -216,15 +217,20 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
  */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   const webhookOptions = checkWebhookOptions(options.webhooks);
+  // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
-  const webhooks = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: state.log }, webhookOptions);
-  // The HTTP shell carries the Data API (http/server.ts); state is what the shell reads too.
+  const webhooks = new WebhookRegistry(state, webhookOptions);
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
-  const odata = odataHost(state, webhooks);
-  const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(odata, p) })), { prefix: SERVICE_ROOT, api: odataApi(odata) }];
-  const api = routeByPrefix(odataRoutes, dataApi(state));
-  const server = await listenHttp(state, api, options.host ?? DEFAULT_HOST, options.port ?? 0);
+  const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(state, webhooks, p) })), { prefix: SERVICE_ROOT, api: odataApi(state, webhooks) }];
+  // The HTTP shell (http/server.ts) carries both: the Host check, faults, bodies, for every route.
+  const shell: HttpShell = {
+    counters: { requests: 0 },
+    hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
+    faults: options.faults ? new FaultPlan(options.faults) : undefined,
+    restart: () => dropAllSessions(state),
+  };
+  const server = await listenHttp(shell, routeByPrefix(odataRoutes, dataApi(state)), options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -244,14 +250,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     advanceTime: (ms) => state.clock.advance(ms),
     restart: () => dropAllSessions(state),
     setFaults: (faults) => {
-      state.faults = faults ? new FaultPlan(faults) : undefined;
+      shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
     stats: () => ({
-      faults: { ...(state.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
+      faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
       activeSessions: state.sessions.activeCount(),
       heldSessions: state.sessions.heldCount(),
-      requests: state.counters.requests,
+      requests: shell.counters.requests,
       containerFiles: state.containers.count(),
       webhooks: webhooks.stats(),
       records: Object.fromEntries(
@@ -261,33 +267,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   };
 }
 
-/** What the OData API reads of the state: the same hosted file, accounts and clock as the Data API. */
-function odataHost(state: EmulatorState, webhooks: WebhookRegistry): ODataHost {
-  return {
-    databases: state.databases,
-    containers: state.containers,
-    checkSignIn: (signIn) => state.sessions.check(signIn, "fmodata"),
-    acceptsKey: (pathPrefix, bearer) => state.apiKeys.acceptsUnder(pathPrefix, bearer),
-    now: () => state.clock.now(),
-    clock: state.clock,
-    bindUrl: () => state.baseUrl,
-    restart: () => dropAllSessions(state),
-    maxUploadBytes: state.limits.maxUploadBytes,
-    scripts: state.scripts,
-    scriptView: (db) => viewContext(state, db),
-    log: (line) => state.log(line),
-    webhooks,
-  };
-}
-
-/** Loads descriptions and seed data into a fresh state; every input error is thrown before the server starts. */
-export async function createState(options: EmulatorOptions): Promise<EmulatorState> {
+/** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */
+export async function createState(options: EmulatorOptions): Promise<DataApiState> {
   const descriptions = await resolveLayouts(options.layouts ?? []);
   const tableDescriptions = await resolveTables(options.tables ?? []);
   if (descriptions.length === 0 && tableDescriptions.length === 0) throw new Error("the emulator needs at least one layout or table description");
   for (const d of descriptions) checkFolderDepth(d.folder?.split("/") ?? [], `${d.source ? `${d.source}: ` : ""}layout "${d.layout}"`);
   const clock = new EmulatorClock(options.startTime);
-  const sessions = new SessionRegistry(clock);
+  const accounts = new AccountBook();
+  const sessions = new SessionRegistry(clock, accounts);
   const apiKeys = new ApiKeyRing(options.apiKeys ?? []);
   // A file a session's (or an API key's) global field holds is kept while the session lives (store.ts).
   const containers = new ContainerStore((scope) => !(scope instanceof SessionGlobals) || sessions.ownsGlobals(scope) || apiKeys.ownsGlobals(scope));
@@ -313,28 +301,24 @@ export async function createState(options: EmulatorOptions): Promise<EmulatorSta
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
   const source = typeof options.data === "string" ? options.data : "<seed>";
   if (seed) {
-    for (const account of seedAccounts(seed)) sessions.addAccount(account);
+    for (const account of seedAccounts(seed)) accounts.add(account);
     seedRecords(seed, databases, clock, source);
   }
-  for (const account of options.accounts ?? []) sessions.addAccount(account);
+  for (const account of options.accounts ?? []) accounts.add(account);
   return {
     databases,
-    sessions,
     clock,
     containers,
-    limits: {
-      maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
-      maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-    },
-    counters: { requests: 0 },
+    accounts,
+    apiKeys,
+    maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
     baseUrl: "",
+    urlKey: randomBytes(32),
+    sessions,
+    streaming: new StreamingSessions(),
+    maxJsonBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
     serverStatuses: options.serverStatuses ?? false,
     metadata: options.metadata ?? true,
-    faults: options.faults ? new FaultPlan(options.faults) : undefined,
-    urlKey: randomBytes(32),
-    apiKeys,
-    hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
-    streaming: new StreamingSessions(),
     scripts: await loadScriptCatalog(
       { scripts: module?.handlers ?? options.scripts, databases: options.databases, layoutPaths: (options.layouts ?? []).filter((l): l is string => typeof l === "string") },
       descriptions,

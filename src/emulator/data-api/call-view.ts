@@ -1,4 +1,4 @@
-import type { CallView } from "./state.js";
+import type { CallView } from "../hosted-file/container-urls.js";
 import { requestBaseUrl } from "../http/request-host.js";
 import type { RequestContext } from "./routes.js";
 

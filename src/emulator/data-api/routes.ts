@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { EmulatorState } from "./state.js";
+import type { DataApiState } from "./state.js";
 import type { HostedDatabase } from "../hosted-file/store.js";
 import type { LayoutModel } from "../hosted-file/model.js";
 import type { DateFormat } from "../hosted-file/date-format.js";
@@ -14,7 +14,7 @@ export interface Answer {
 
 export interface RequestContext {
   req: IncomingMessage;
-  state: EmulatorState;
+  state: DataApiState;
   params: Record<string, string>;
   query: URLSearchParams;
   db: HostedDatabase;

@@ -27,7 +27,7 @@ import { isJsonMediaType } from "../http/media-type.js";
 import { discardBody } from "./wire/body.js";
 import { readRequestBody } from "./wire/known-params.js";
 import type { Answer, RequestContext } from "./routes.js";
-import { viewContext } from "./state.js";
+import { viewContext } from "../hosted-file/container-urls.js";
 import { tableOf, type StoredRecord, type TableData } from "../hosted-file/store.js";
 import type { ScriptFoundSet, ScriptHandler } from "../hosted-file/scripts/script-module.js";
 import { runScriptHandler, scriptFoundSet, type ScriptOutcome } from "../hosted-file/scripts/script-run.js";
@@ -182,7 +182,7 @@ export function scriptKeyValue(source: ScriptKeySource, key: string): string | u
 export async function deleteScriptKeys(ctx: RequestContext): Promise<ScriptKeySource> {
   let body: Record<string, unknown> = {};
   if (isJsonMediaType(ctx.req.headers["content-type"])) body = await readRequestBody(ctx, { emptyIsObject: true });
-  else await discardBody(ctx.req, ctx.state.limits.maxJsonBytes);
+  else await discardBody(ctx.req, ctx.state.maxJsonBytes);
   const keys: Record<string, unknown> = Object.create(null);
   for (const key of SCRIPT_KEYS) {
     const inQuery = scriptKeyValue(ctx.query, key);

@@ -1,12 +1,10 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage } from "node:http";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
-import type { FaultKind, PlannedFault } from "../http/faults.js";
-import { playAfter, sendProxyPage, sendTruncated, type AnswerBytes } from "../http/mangled-answers.js";
+import type { AnswerBytes, InjectedCode, ShellAnswer } from "../http/answer.js";
 import { serveContainer } from "./handlers/containers.js";
 import { SessionGlobals, sessionDatabase } from "../hosted-file/globals.js";
-import { dropAllSessions, type EmulatorState } from "./state.js";
-import { sendEnvelope } from "./wire/envelope.js";
+import type { DataApiState } from "./state.js";
+import { envelope } from "./wire/envelope.js";
 import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
@@ -21,103 +19,55 @@ const VERSIONS = new Set(["v1", "v2", "vLatest"]);
  */
 const HTTP_LEVEL_CODES = new Set(["1630", "1708", "1710", "960"]);
 
-interface Reply {
-  status: number;
-  code: string;
-  response: object;
-  message?: string | undefined;
-  headers?: Record<string, string> | undefined;
-}
-
-/** The Data API as the HTTP shell carries it (../http/server.ts): its paths, its envelopes, its faults' wire forms. */
-export function dataApi(state: EmulatorState): HttpApi {
+/** The Data API as the HTTP shell carries it (../http/server.ts): its paths, its envelopes, the shell's answers in them. */
+export function dataApi(state: DataApiState): HttpApi {
   return {
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.
     takesFaults: (target) => target.startsWith("/fmi/"),
-    refuse: (res, status, reason) => sendEnvelope(res, status, "1630", {}, `${standardMessage("1630")}: ${reason}`),
-    serve: (req, res, fault) => serve(state, req, res, fault),
-    answerMalformed,
+    serve: (req) => serve(state, req),
+    shellAnswer,
+    revoke: (req) => {
+      const token = bearerToken(req);
+      if (token) state.sessions.revoke(token);
+    },
   };
 }
 
-/** A request Node's HTTP parser refuses still gets an envelope with a code, then the connection closes. */
-function answerMalformed(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || error.code === "ECONNRESET") {
-    socket.destroy();
-    return;
+/** How the Data API words the codes injected faults answer with (docs/emulator.md, "Fault injection"). */
+const INJECTED_MESSAGES: Record<InjectedCode, string> = { "-1": "Unknown error", "812": "Exceeds host's capacity", "956": standardMessage("956") };
+
+/** The shell's answers as envelopes with a code. */
+function shellAnswer(answer: ShellAnswer): AnswerBytes {
+  switch (answer.kind) {
+    case "refused":
+      return envelope(answer.status, "1630", {}, `${standardMessage("1630")}: ${answer.reason}`);
+    case "injected":
+      return envelope(answer.status, answer.code, {}, INJECTED_MESSAGES[answer.code]);
+    case "malformed":
+      return envelope(answer.status, "1708", {}, `malformed HTTP request (${answer.parserCode ?? "parse error"})`);
   }
-  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-  const body = JSON.stringify({ response: {}, messages: [{ code: "1708", message: `malformed HTTP request (${error.code ?? "parse error"})` }] });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 /** Answers one Data API request; every failure becomes an envelope with a code (a lost socket throws). */
-async function serve(state: EmulatorState, req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void> {
-  if (fault?.phase === "before" && playBefore(state, req, res, fault.kind)) return;
-  let reply: Reply | "sent";
+async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
   try {
-    reply = await dispatch(state, req, res);
+    return await dispatch(state, req);
   } catch (error) {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    reply = errorReply(state, error);
+    return errorAnswer(state, error);
   }
-  if (reply === "sent") return;
-  if (fault?.phase === "after") playAfter(res, fault.kind, () => envelopeBytes(reply));
-  else sendEnvelope(res, reply.status, reply.code, reply.response, reply.message, reply.headers);
 }
 
-function errorReply(state: EmulatorState, error: unknown): Reply {
+function errorAnswer(state: DataApiState, error: unknown): AnswerBytes {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
     const asServer = state.serverStatuses && (error.status === 400 || error.status === 404) && !HTTP_LEVEL_CODES.has(error.code);
     const status = state.serverStatuses && error.serverStatus !== undefined ? error.serverStatus : asServer ? 500 : error.status;
-    return { status, code: error.code, response: error.response ?? {}, message: error.message };
+    return envelope(status, error.code, error.response ?? {}, error.message);
   }
-  return { status: 500, code: "-1", response: {}, message: `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})` };
+  return envelope(500, "-1", {}, `Unknown error: emulator fault (${(error as Error)?.message ?? String(error)})`);
 }
 
-/** A fault before the request is handled: nothing is applied. True when the answer is already given. */
-function playBefore(state: EmulatorState, req: IncomingMessage, res: ServerResponse, kind: FaultKind): boolean {
-  switch (kind) {
-    case "drop":
-      req.socket.destroy();
-      return true;
-    case "html":
-      sendProxyPage(res, 502);
-      return true;
-    case "truncate":
-      sendTruncated(res, envelopeBytes({ status: 500, code: "-1", response: {}, message: "Unknown error" }));
-      return true;
-    case "capacity812":
-      sendEnvelope(res, 503, "812", {}, "Exceeds host's capacity");
-      return true;
-    case "capacity956":
-      sendEnvelope(res, 500, "956", {});
-      return true;
-    case "revoke": {
-      // The token is forgotten; the request then meets the ordinary check and gets 952.
-      const token = bearerToken(req);
-      if (token) state.sessions.revoke(token);
-      return false;
-    }
-    case "restart":
-      dropAllSessions(state);
-      return false;
-  }
-}
-
-/** A reply as the whole envelope's bytes, for a mangled answer. */
-function envelopeBytes(reply: Reply): AnswerBytes {
-  const body = Buffer.from(JSON.stringify({ response: reply.response, messages: [{ code: reply.code, message: reply.message ?? "" }] }));
-  return { status: reply.status, headers: { "Content-Type": "application/json; charset=utf-8" }, body };
-}
-
-async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<Reply | "sent"> {
+async function dispatch(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
   const url = requestUrl(req.url ?? "/");
   // A proxy path prefix of an API key (`/otto/fmi/data/...`) is taken off here (hosted-file/api-keys.ts).
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
@@ -126,7 +76,8 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
     // A container URL takes no query parameters (rule one: none is read, so none is taken).
     const names = [...new Set(url.searchParams.keys())];
     if (names.length > 0) throw unknownParameters(names);
-    if (serveContainer(state, segments, bearerToken(req), res, req)) return "sent";
+    const file = serveContainer(state, segments, bearerToken(req), req);
+    if (file) return file;
     throw new EmulatorError(404, "1630", "no container data at this URL");
   }
   if (segments[0] !== "fmi" || segments[1] !== "data" || !VERSIONS.has(segments[2] ?? "")) {
@@ -150,10 +101,11 @@ async function dispatch(state: EmulatorState, req: IncomingMessage, res: ServerR
   }
   // Only a successful call resets the inactivity timer (docs/emulator.md, "Sessions").
   touchSession(state, req, route);
-  return { status: answer.status ?? 200, code: answer.code ?? "0", response: answer.response ?? {}, headers: answer.headers };
+  const code = answer.code ?? "0";
+  return envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers);
 }
 
-async function contextFor(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
+async function contextFor(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
   if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
   const db = state.databases.get(params.database);
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
@@ -181,13 +133,13 @@ async function contextFor(state: EmulatorState, req: IncomingMessage, route: Rou
 }
 
 /** A server-level route (`productInfo`, `databases`) names no database or layout, and its handler reads neither. */
-function serverLevelContext(state: EmulatorState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): RequestContext {
+function serverLevelContext(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): RequestContext {
   const ctx: RequestContext = { req, state, params, query, db: undefined!, layout: undefined!, route };
   checkQueryNames(ctx);
   return ctx;
 }
 
-function touchSession(state: EmulatorState, req: IncomingMessage, route: Route): void {
+function touchSession(state: DataApiState, req: IncomingMessage, route: Route): void {
   if (route.auth === "bearer") state.sessions.touch(bearerToken(req)!);
 }
 

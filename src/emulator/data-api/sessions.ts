@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { EmulatorClock } from "../hosted-file/clock.js";
 import { SessionGlobals } from "../hosted-file/globals.js";
-import { AccountBook, type Account, type Privilege, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
-
-export type { Account } from "../hosted-file/sign-ins.js";
+import type { AccountBook, Privilege, SignIn, SignInCheck } from "../hosted-file/sign-ins.js";
 
 interface Session {
   database: string;
@@ -20,21 +18,20 @@ export const SWEEP_EVERY_MS = 60_000;
 
 export type LoginOutcome = { ok: true; token: string } | { ok: false; reason: Exclude<SignInCheck, "ok"> };
 
-/** Accounts and session tokens, on the emulator's clock. */
+/** Session tokens of the hosted server's accounts, on the emulator's clock. */
 export class SessionRegistry {
-  private readonly accounts = new AccountBook();
   private readonly sessions = new Map<string, Session>();
   /** Whose global values these are: asked for every container file a global holds, so not by a scan of every session. */
   private readonly tokenOfGlobals = new WeakMap<SessionGlobals, string>();
   private lastSweepMs: number;
   logins = 0;
 
-  constructor(private readonly clock: EmulatorClock) {
+  constructor(
+    private readonly clock: EmulatorClock,
+    /** The hosted server's accounts, which sessions sign in. */
+    private readonly accounts: AccountBook,
+  ) {
     this.lastSweepMs = clock.now();
-  }
-
-  addAccount(account: Account): void {
-    this.accounts.add(account);
   }
 
   /** Whether a sign-in (Basic, OAuth, FMID: sign-ins.ts) names an account that may use the Data API; no session is made. */

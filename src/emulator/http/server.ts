@@ -1,13 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import type { FaultPlan, PlannedFault } from "./faults.js";
+import { endSocket, sendAnswer, type AnswerBytes, type ShellAnswer } from "./answer.js";
+import { playAfter, playBefore, type FaultHooks } from "./fault-player.js";
+import type { FaultPlan } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
 import { foreignOrigin } from "./request-origin.js";
+import { discardUnread } from "./request-body.js";
 
 /**
- * The HTTP shell: what every request meets before an API answers it, whichever API: the request count, the Host
- * check (request-host.ts), the Origin check of writes (request-origin.ts) and injected faults' timing (faults.ts). It knows no API's
- * wire; the API it carries answers the refusals and plays the faults in its own.
+ * The HTTP shell: what every request meets, whichever API answers it: the request count, the Host check
+ * (request-host.ts), the Origin check of writes (request-origin.ts), injected faults and latency (fault-player.ts),
+ * the unread rest of a body (request-body.ts), and requests Node's parser refuses. It knows no API's wire: the API
+ * a request is for words the shell's answers (ShellAnswer) and gives its own as bytes, which the shell writes.
  */
 
 const ALLOWED_HOSTS_HINT = "it serves localhost, 127.0.0.1, [::1], the address it is bound to and the names given as allowedHosts / fmgen serve --allowed-host";
@@ -19,56 +23,99 @@ export interface HttpShell {
   hosts: ServedHosts;
   /** Injected faults, when started with `faults`. */
   faults?: FaultPlan | undefined;
+  /** What a server restart forgets (the `restart` fault). */
+  restart(): void;
 }
 
 /** An API the shell carries. */
 export interface HttpApi {
   /** Whether injected faults play on a request for this target. */
   takesFaults(target: string): boolean;
-  /**
-   * Answers a request the shell refuses before the API reads it: 421 for a Host not served, 403 for a write of
-   * another origin; `reason` says why, in words.
-   */
-  refuse(res: ServerResponse, status: 421 | 403, reason: string): void;
-  /** Answers the request, playing `fault` when one is due; it throws only when the connection is lost. */
-  serve(req: IncomingMessage, res: ServerResponse, fault: PlannedFault | undefined): Promise<void>;
-  /** Answers a request Node's HTTP parser refuses (its `clientError`), on the bare socket. */
-  answerMalformed(error: Error & { code?: string }, socket: Duplex): void;
+  /** The answer to a request, every failure in the API's wire; it throws only when the connection is lost. */
+  serve(req: IncomingMessage): Promise<AnswerBytes>;
+  /** The shell's own answers (a refusal, an injected error, a request Node cannot parse) in the API's wire. */
+  shellAnswer(answer: ShellAnswer): AnswerBytes;
+  /** The `revoke` fault: forgets the credential the request carries, if the API keeps any. */
+  revoke(req: IncomingMessage): void;
 }
 
-/** An HTTP server carrying `api`, listening on host:port once this resolves. */
-export async function listenHttp(shell: HttpShell, api: HttpApi, host: string, port: number): Promise<Server> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(shell, api, req, res));
-  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => api.answerMalformed(error, socket));
+/** The API a request target is for (router.ts). */
+export type PickApi = (target: string) => HttpApi;
+
+/** An HTTP server carrying the APIs `pick` chooses from, listening on host:port once this resolves. */
+export async function listenHttp(shell: HttpShell, pick: PickApi, host: string, port: number): Promise<Server> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handleRequest(shell, pick, req, res));
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => answerMalformed(pick, error, socket));
   await listen(server, host, port);
   return server;
 }
 
-/** Answers one HTTP request through `api`; never throws. */
-export async function handleRequest(shell: HttpShell, api: HttpApi, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Answers one HTTP request through the API it is for; never throws. */
+export async function handleRequest(shell: HttpShell, pick: PickApi, req: IncomingMessage, res: ServerResponse): Promise<void> {
   shell.counters.requests++;
+  const target = req.url ?? "";
+  const api = pick(target);
   if (!shell.hosts.serves(req)) {
     // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
-    // The request's body is left unread; Node discards it.
-    api.refuse(res, 421, `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})`);
+    send(req, res, api.shellAnswer({ kind: "refused", status: 421, reason: `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})` }));
     return;
   }
   const origin = foreignOrigin(req);
   if (origin !== undefined) {
     // A page of another origin (a form, a no-cors fetch) with the browser's stored credentials: nothing is done.
-    api.refuse(res, 403, `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page whose Origin is the Host it reached this emulator by, or a client that is not a browser, may write`);
+    const reason = `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page whose Origin is the Host it reached this emulator by, or a client that is not a browser, may write`;
+    send(req, res, api.shellAnswer({ kind: "refused", status: 403, reason }));
     return;
   }
-  const faults = shell.faults && api.takesFaults(req.url ?? "") ? shell.faults : undefined;
+  const faults = shell.faults && api.takesFaults(target) ? shell.faults : undefined;
   const fault = faults?.next();
   const delay = faults?.nextLatency() ?? 0;
   try {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    await api.serve(req, res, fault);
+    if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return;
+    const answer = await api.serve(req);
+    if (fault?.phase === "after") {
+      discardUnread(req);
+      playAfter(res, fault.kind, answer);
+    } else send(req, res, answer);
   } catch {
     // A socket that went away mid-answer: nothing left to tell anyone.
     res.destroy();
   }
+}
+
+/** What a fault played on a request for `api` does in its wire and to the emulator. */
+function faultHooks(shell: HttpShell, api: HttpApi): FaultHooks {
+  return {
+    injectedAnswer: (status, code) => api.shellAnswer({ kind: "injected", status, code }),
+    revoke: (req) => api.revoke(req),
+    restart: () => shell.restart(),
+  };
+}
+
+/** Writes an answer, the request's unread body dropped (up to a cap) first. */
+function send(req: IncomingMessage, res: ServerResponse, answer: AnswerBytes): void {
+  discardUnread(req);
+  sendAnswer(res, answer);
+}
+
+/**
+ * A request Node's HTTP parser refuses (a request line or headers too long, bad syntax) still gets an answer in the
+ * wire of the API its target names, when its raw bytes start with a request line (else the fallback's), then the
+ * connection closes.
+ */
+function answerMalformed(pick: PickApi, error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || error.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const raw = (error as Error & { rawPacket?: unknown }).rawPacket;
+  const bytes = Buffer.isBuffer(raw) ? raw : undefined;
+  const target = bytes === undefined ? undefined : /^[A-Z]+ (\/[^\s]*)/.exec(bytes.subarray(0, 2048).toString("latin1"))?.[1];
+  const lineEnd = bytes?.indexOf("\r\n") ?? -1;
+  const requestLineLength = bytes === undefined ? undefined : lineEnd < 0 ? bytes.byteLength : lineEnd;
+  const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+  endSocket(socket, pick(target ?? "").shellAnswer({ kind: "malformed", status, parserCode: error.code, requestLineLength }));
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -16,6 +16,8 @@ import { hostedDatabase } from "./database-name.js";
 import { ODataError } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
+import { failureReply, type Reply } from "./reply.js";
+import type { ODataRequest } from "./routes.js";
 import type { ODataPath } from "./url-path.js";
 import { parseODataRequestTarget } from "./url-request.js";
 
@@ -30,37 +32,18 @@ export function isBatchTarget(target: string): boolean {
   return /\/(?:\$|%24)batch$/i.test(q < 0 ? target : target.slice(0, q));
 }
 
-/** A request as the dispatch takes it (odata-api.ts ODataRequest). */
-export interface BatchPartRequest {
-  readonly method: string;
-  readonly target: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: Buffer | undefined;
-  readonly inBatch?: boolean;
-}
-
-/** An answer as the dispatch gives it (odata-api.ts Reply). */
-export interface BatchPartReply {
-  status: number;
-  contentType: string;
-  body: Buffer;
-  headers?: Record<string, string>;
-}
-
 export interface BatchContext {
   readonly host: { readonly databases: ReadonlyMap<string, HostedDatabase> };
   readonly method: string;
   readonly path: Extract<ODataPath, { kind: "batch" }>;
   readonly query: QueryOptions;
   /** The `$batch` request itself. */
-  readonly request: BatchPartRequest;
+  readonly request: ODataRequest;
   readonly root: string;
 }
 
-const JSON_TYPE = "application/json;charset=utf-8";
-
 /** The `$batch` answer: 200 multipart/mixed, or an ODataError thrown for the envelope. */
-export async function serveBatch(ctx: BatchContext, dispatch: PartAnswer): Promise<BatchPartReply> {
+export async function serveBatch(ctx: BatchContext, dispatch: PartAnswer): Promise<Reply> {
   // A `$batch` part naming `$batch` again (choice: refused, as OData 4.0 11.7.2 allows no nesting).
   if (ctx.request.inBatch === true) throw new ODataError(400, "-1002", "Error: a $batch request cannot be a part of another $batch");
   if (ctx.method !== "POST") throw new ODataError(405, "-1002", `Error: ${ctx.method} is not supported on $batch by the emulator's OData API (send POST)`);
@@ -110,7 +93,7 @@ function cascading(headers: Readonly<Record<string, string | undefined>>): Recor
 }
 
 /** A part as the dispatch's request, with its own headers (the batch's are added by serveBatch). */
-function partRequest(part: BatchRequestPart): BatchPartRequest {
+function partRequest(part: BatchRequestPart): ODataRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of part.headers) {
     const key = name.toLowerCase();
@@ -121,18 +104,18 @@ function partRequest(part: BatchRequestPart): BatchPartRequest {
 }
 
 /** The dispatch (odata-api.ts `answer`): a script's answer comes later, every other at once. */
-type PartAnswer = (part: BatchPartRequest) => BatchPartReply | Promise<BatchPartReply>;
+type PartAnswer = (part: ODataRequest) => Reply | Promise<Reply>;
 
-async function runPart(part: BatchRequestPart, answer: PartAnswer): Promise<BatchPartReply> {
+async function runPart(part: BatchRequestPart, answer: PartAnswer): Promise<Reply> {
   try {
     return await answer(partRequest(part));
   } catch (error) {
-    return errorReply(error);
+    return failureReply(error);
   }
 }
 
 /** A changeset's part, answered in the changeset's one synchronous step (record writes only: none waits). */
-function runPartNow(part: BatchRequestPart, answer: PartAnswer): BatchPartReply {
+function runPartNow(part: BatchRequestPart, answer: PartAnswer): Reply {
   try {
     const request = partRequest(part);
     recordWritesOnly(request);
@@ -143,16 +126,11 @@ function runPartNow(part: BatchRequestPart, answer: PartAnswer): BatchPartReply 
     }
     return reply;
   } catch (error) {
-    return errorReply(error);
+    return failureReply(error);
   }
 }
 
-function errorReply(error: unknown): BatchPartReply {
-  const e = error instanceof ODataError ? error : new ODataError(500, "-1", `Unexpected internal OData Provider error: emulator fault (${(error as Error)?.message ?? String(error)})`);
-  return { status: e.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(e.toJSON())) };
-}
-
-function responseOf(reply: BatchPartReply, contentId: string | undefined): BatchResponseInput {
+function responseOf(reply: Reply, contentId: string | undefined): BatchResponseInput {
   const headers: [string, string][] = [];
   if (reply.body.byteLength > 0) headers.push(["Content-Type", reply.contentType]);
   for (const [name, value] of Object.entries(reply.headers ?? {})) if (name.toLowerCase() !== "content-type") headers.push([name, value]);
@@ -162,7 +140,7 @@ function responseOf(reply: BatchPartReply, contentId: string | undefined): Batch
 /** What a changeset may hold (choice): record writes, which atomic-changes.ts can roll back. */
 const RECORD_PATHS: ReadonlySet<string> = new Set(["collection", "entity", "member", "value", "ref"]);
 
-function recordWritesOnly(request: BatchPartRequest): void {
+function recordWritesOnly(request: ODataRequest): void {
   const { path } = parseODataRequestTarget(request.target);
   if (!RECORD_PATHS.has(path.kind)) {
     throw new ODataError(400, "-1002", `Error: a changeset holds record writes only; send the ${path.kind} request outside the changeset`);

@@ -15,16 +15,9 @@ import { readEntity, type ReadContext } from "./entity-read.js";
 import { hostedWrite, MAX_WRITE_BODY } from "./entity-write.js";
 import { ODataError, quoted } from "./odata-error.js";
 import type { QueryOptions } from "./query-options.js";
+import type { Reply } from "./reply.js";
 import { parseODataRequestTarget } from "./url-request.js";
 import type { EntityKey } from "./url-path.js";
-
-/** An answer as odata-api.ts sends it. */
-export interface ContainerReply {
-  status: number;
-  contentType: string;
-  body: Buffer;
-  headers?: Record<string, string>;
-}
 
 /** A request's headers as a plain record (lower-case names), the way the container calls read them. */
 export type PlainHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -78,7 +71,7 @@ function containerField(set: EntitySet, member: string, db: HostedDatabase): Tab
  * `Untitled.<ext>`), into the field's first repetition. Answers 200 with the record as `GET T(k)` answers it.
  * `ctx` is the read context the answer is written with (its query holds only the request's ignored options).
  */
-export function uploadBinary(set: EntitySet, key: EntityKey, member: string, query: QueryOptions, headers: PlainHeaders, body: Buffer, host: UploadHost, ctx: ReadContext): ContainerReply {
+export function uploadBinary(set: EntitySet, key: EntityKey, member: string, query: QueryOptions, headers: PlainHeaders, body: Buffer, host: UploadHost, ctx: ReadContext): Reply {
   const given = Object.entries(query).filter(([k, v]) => k !== "ignored" && v !== undefined);
   if (given.length > 0) throw new ODataError(400, "-1002", `Error: $${given[0]![0]} does not apply to a PATCH request`);
   const field = containerField(set, member, host.db);
@@ -101,7 +94,7 @@ export function uploadBinary(set: EntitySet, key: EntityKey, member: string, que
  * `Content-Disposition: attachment; filename="…"`. `Accept: application/octet-stream` answers the file's name as
  * `text/plain` (CNT's quirk). Undefined when `F` is no container or holds no file: the caller answers as for text.
  */
-export function downloadContainer(set: EntitySet, key: EntityKey, member: string, accept: string | undefined, ctx: ReadContext): ContainerReply | undefined {
+export function downloadContainer(set: EntitySet, key: EntityKey, member: string, accept: string | undefined, ctx: ReadContext): Reply | undefined {
   const field = findField(set, member);
   if (field === undefined || field.type !== "container") return undefined;
   const record = findRecord(set, key);

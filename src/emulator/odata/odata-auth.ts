@@ -2,16 +2,12 @@
 // OData has no session. Three are served: HTTP Basic (FileMaker Server), a Claris ID token (`Authorization: FMID`,
 // FileMaker Cloud) and a proxy's static API key (`Authorization: Bearer dk_…` under the key's path prefix, OttoFMS).
 
-import { signInOf, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
+import type { HostedServer } from "../hosted-file/hosted-server.js";
+import { signInOf } from "../hosted-file/sign-ins.js";
 import { ODataError } from "./odata-error.js";
 
-/** What authentication reads of the running emulator. */
-export interface ODataSignIns {
-  /** Whether a Basic or FMID sign-in names an account with the `fmodata` privilege (an FMID token lasts an hour). */
-  checkSignIn(signIn: SignIn): SignInCheck;
-  /** Whether a Bearer credential is an API key served under `pathPrefix` (`""`: a key without a prefix). */
-  acceptsKey(pathPrefix: string, bearer: string): boolean;
-}
+/** What authentication reads of the hosted server: its accounts, its API keys, its clock (an FMID token lasts an hour). */
+export type ODataSignIns = Pick<HostedServer, "accounts" | "apiKeys" | "clock">;
 
 /** Request headers as plain values (a `$batch` part's, or an IncomingMessage's). */
 export type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -29,12 +25,12 @@ export function authenticateOData(signIns: ODataSignIns, headers: HeaderRecord, 
   const authorization = one(headers.authorization);
   const bearer = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (bearer) {
-    if (signIns.acceptsKey(pathPrefix, bearer[1]!)) return;
+    if (signIns.apiKeys.acceptsUnder(pathPrefix, bearer[1]!)) return;
     throw new ODataError(401, "212", INVALID);
   }
   const signIn = signInOf(headers as Record<string, string | string[] | undefined>);
   if (signIn === undefined || typeof signIn === "string" || signIn.kind === "oauth") throw new ODataError(401, "212", INVALID);
-  const check = signIns.checkSignIn(signIn);
+  const check = signIns.accounts.check(signIn, signIns.clock.now(), "fmodata");
   if (check === "expired") throw new ODataError(401, "212", `${INVALID}: the FMID id token has expired (it lasts an hour); sign in with a new one`);
   if (check !== "ok") throw new ODataError(401, "212", INVALID);
 }

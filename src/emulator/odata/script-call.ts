@@ -4,10 +4,9 @@
 // (FSP/06 only, UNCONFIRMED) run it with the table's records, or the one record, as its found set. Takes plain values
 // (no IncomingMessage), so a `$batch` part can be answered by it too.
 
-import type { EmulatorClock } from "../hosted-file/clock.js";
-import type { ViewContext } from "../hosted-file/layout-view/record-view-types.js";
+import { viewContext } from "../hosted-file/container-urls.js";
+import type { HostedServer } from "../hosted-file/hosted-server.js";
 import type { LayoutModel } from "../hosted-file/model.js";
-import type { ScriptCatalog } from "../hosted-file/scripts/script-catalog.js";
 import type { ScriptFoundSet } from "../hosted-file/scripts/script-module.js";
 import { runScriptHandler, scriptFoundSet } from "../hosted-file/scripts/script-run.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
@@ -16,14 +15,8 @@ import { ODataError, quoted } from "./odata-error.js";
 import type { QueryOptions } from "./query-options.js";
 import type { EntityKey, ScriptRef, SetRef } from "./url-path.js";
 
-/** What running a script reads of the emulator. */
-export interface ScriptHost {
-  readonly scripts: ScriptCatalog;
-  readonly clock: EmulatorClock;
-  /** How records read for a handler (the Data API's container URLs, the file's globals). */
-  scriptView(db: HostedDatabase): ViewContext;
-  log(line: string): void;
-}
+/** What running a script reads of the hosted server. */
+export type ScriptHost = Pick<HostedServer, "scripts" | "clock" | "log" | "baseUrl" | "urlKey">;
 
 /** The request, as plain values. */
 export interface ScriptCall {
@@ -57,7 +50,8 @@ export async function callScript(db: HostedDatabase, call: ScriptCall, host: Scr
   const scope = call.set === undefined ? undefined : scopeOf(db, call.set, call.key);
   const handler = host.scripts.find(db.model.name, name);
   if (handler === undefined) throw new ODataError(404, "104", "(104): Script is missing");
-  const view = () => host.scriptView(db);
+  // Records read for a handler as the Data API shows them (container URLs, the file's globals).
+  const view = () => viewContext(host, db);
   const foundSet: ScriptFoundSet | undefined = scope?.layout === undefined ? undefined : scriptFoundSet(scope.layout, scope.table, scope.records, view);
   const outcome = await runScriptHandler({
     handler,

@@ -9,7 +9,8 @@
 
 import type { RecordChange } from "../hosted-file/change-feed.js";
 import { onChange } from "../hosted-file/change-feed.js";
-import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
+import type { HostedServer } from "../hosted-file/hosted-server.js";
+import type { HostedDatabase } from "../hosted-file/store.js";
 import type { Body } from "./entity-read.js";
 import { ODataError } from "./odata-error.js";
 import { WebhookTargets, type WebhookSpec } from "./webhook-add.js";
@@ -66,13 +67,8 @@ interface HostedFileHooks {
   readonly backlog: FileBacklog;
 }
 
-/** What the registry reads of the running emulator. */
-export interface WebhookHost {
-  readonly databases: ReadonlyMap<string, HostedDatabase>;
-  readonly containers: ContainerStore;
-  now(): number;
-  log(line: string): void;
-}
+/** What the registry reads of the hosted server. */
+export type WebhookHost = Pick<HostedServer, "databases" | "containers" | "clock" | "log">;
 
 /** What `stats().webhooks` reports: what waiting deliveries hold, and the work their payloads cost. */
 export interface WebhookStats {
@@ -161,7 +157,7 @@ export class WebhookRegistry {
    */
   invoke(database: string, id: number, rowIDs: readonly number[] | undefined): Body {
     const hook = this.hook(database, id);
-    const payload = recordsPayload({ db: hook.file.db, containers: this.host.containers, now: this.host.now() }, hook, rowIDs);
+    const payload = recordsPayload({ db: hook.file.db, containers: this.host.containers, now: this.host.clock.now() }, hook, rowIDs);
     if (payload.rowIDs.length > 0) {
       hook.file.backlog.add(hook, "UPDATE", payload.rowIDs, false);
       this.schedule(hook);
@@ -325,7 +321,7 @@ export class WebhookRegistry {
       return schemaPayload(file.db, hook.tableName, hook.facts, file.modCounts.get(hook.tableName) ?? 0);
     }
     if (op.operation === "DELETE") return deletePayload(file.db, hook, op.rowIDs);
-    const payload = recordsPayload({ db: file.db, containers: this.host.containers, now: this.host.now() }, hook, op.rowIDs);
+    const payload = recordsPayload({ db: file.db, containers: this.host.containers, now: this.host.clock.now() }, hook, op.rowIDs);
     return payload.rowIDs.length === 0 ? undefined : payload.body;
   }
 }

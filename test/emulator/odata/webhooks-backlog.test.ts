@@ -65,7 +65,7 @@ describe("the registry", () => {
   it("a write builds no payload; the sender builds one per turn of the event loop", async () => {
     const state = await createState({ layouts: LAYOUTS, data: { records: { Notes: Array.from({ length: 50 }, (_, i) => ({ Text: `n${i}`, N: i })) } } });
     const db = state.databases.get(DB)!;
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} }, NEVER);
+    const registry = new WebhookRegistry({ ...state, log: () => {} }, NEVER);
     try {
       const spec = parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: await downUrl(), tableName: "Notes" })), registry.targets);
       for (let i = 0; i < 5; i++) registry.add(DB, spec);
@@ -86,7 +86,7 @@ describe("the registry", () => {
     const receiver = await Receiver.start();
     const state = await createState({ layouts: LAYOUTS, data: { records: { Notes: [{ Text: "kept", N: 1 }] } } });
     const db = state.databases.get(DB)!;
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} });
+    const registry = new WebhookRegistry({ ...state, log: () => {} });
     try {
       registry.add(DB, parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: receiver.url, tableName: "Notes", select: "Text" })), registry.targets));
       // Record 2 was added, then deleted before anything was sent: its ADD tells of nothing, its DELETE goes.
@@ -109,7 +109,7 @@ describe("the registry", () => {
     const state = await createState({ layouts: LAYOUTS });
     const db = state.databases.get(DB)!;
     const logs: string[] = [];
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: (l) => logs.push(l) }, NEVER);
+    const registry = new WebhookRegistry({ ...state, log: (l) => logs.push(l) }, NEVER);
     try {
       const spec = parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: await downUrl(), tableName: "Notes" })), registry.targets);
       for (let i = 0; i < 4; i++) registry.add(DB, spec);

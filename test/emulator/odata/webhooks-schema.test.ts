@@ -20,7 +20,7 @@ describe("schema changes (section 7)", () => {
   it("reach the webhooks of that table that asked for them, as its FileMaker_Tables row; ModCount counts them", async () => {
     const state = await createState({ layouts: LAYOUTS, data: { records: { Contacts: [{ id: "A" }] } } });
     const db = state.databases.get(DB)!;
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} });
+    const registry = new WebhookRegistry({ ...state, log: () => {} });
     try {
       const spec = (notifySchemaChanges: boolean) => parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: `${receiver.url}/${notifySchemaChanges}`, tableName: "Contacts", notifySchemaChanges })), registry.targets);
       registry.add(DB, spec(true));
@@ -49,7 +49,7 @@ describe("schema changes (section 7)", () => {
 describe("bounds", () => {
   it("a file holds at most 1000 webhooks; deleting one makes room, and ids still never repeat", async () => {
     const state = await createState({ layouts: LAYOUTS });
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: () => {} });
+    const registry = new WebhookRegistry({ ...state, log: () => {} });
     const spec = parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: "http://127.0.0.1:9/", tableName: "Notes" })), registry.targets);
     for (let i = 1; i <= 1000; i++) expect(registry.add(DB, spec)).toBe(i);
     expect(() => registry.add(DB, spec)).toThrow(/the file holds 1000 webhooks/);
@@ -66,7 +66,7 @@ describe("waiting operations", () => {
     const state = await createState({ layouts: LAYOUTS, data: { records: { Notes: [{ Text: "a" }, { Text: "b" }] } } });
     const db = state.databases.get(DB)!;
     const logs: string[] = [];
-    const registry = new WebhookRegistry({ databases: state.databases, containers: state.containers, now: () => state.clock.now(), log: (l) => logs.push(l) }, { retryDelayMs: 60_000 });
+    const registry = new WebhookRegistry({ ...state, log: (l) => logs.push(l) }, { retryDelayMs: 60_000 });
     try {
       const id = registry.add(DB, parseWebhookAdd(Buffer.from(JSON.stringify({ webhook: failing.url, tableName: "Notes", notifySchemaChanges: true })), registry.targets));
       // One write's changes of one kind: one operation.

@@ -1,13 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
+import type { AnswerBytes } from "../../http/answer.js";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { mediaTypeOf } from "../../http/media-type.js";
 import { readBody } from "../wire/body.js";
 import { recordIdParam } from "../../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { currentRecord, writeContainer } from "../../hosted-file/records/record-transaction.js";
-import type { EmulatorState } from "../state.js";
-import { containerUrlToken } from "../state.js";
+import type { DataApiState } from "../state.js";
+import { containerUrlToken } from "../../hosted-file/container-urls.js";
 import { tableOf } from "../../hosted-file/store.js";
 import { requestBaseUrl } from "../../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
@@ -40,7 +41,7 @@ export async function uploadContainer(ctx: RequestContext): Promise<Answer> {
   if (mediaTypeOf(ctx.req.headers["content-type"]) !== "multipart/form-data") {
     throw new EmulatorError(415, "1708", `Content-Type must be multipart/form-data, got "${contentType}"`);
   }
-  const body = await readBody(ctx.req, ctx.state.limits.maxUploadBytes);
+  const body = await readBody(ctx.req, ctx.state.maxUploadBytes);
   const file = await uploadPart(contentType, body);
   const bytes = new Uint8Array(await file.arrayBuffer());
 
@@ -76,33 +77,27 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
  * itself and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts).
  * A Bearer token's GET of the bare URL is served at once.
  */
-export function serveContainer(state: EmulatorState, segments: readonly string[], bearer: string | undefined, res: ServerResponse, req: IncomingMessage): boolean {
+export function serveContainer(state: DataApiState, segments: readonly string[], bearer: string | undefined, req: IncomingMessage): AnswerBytes | undefined {
   const [, database, id] = segments;
-  if (segments.length < 4 || segments.length > 5 || !database || !id) return false;
+  if (segments.length < 4 || segments.length > 5 || !database || !id) return undefined;
   const signed = segments.length === 5 ? segments[3]! : undefined;
   const bySignature = signed !== undefined && sameText(signed, containerUrlToken(state.urlKey, database, id));
   const bySession = bearer !== undefined && (state.sessions.isValid(bearer, database) || state.apiKeys.accepts(req, bearer));
   if (!bySignature && !bySession) throw new EmulatorError(401, "952", "container data needs the URL's token or a session's Bearer token");
   // Only a file of the URL's database that a field still holds: a replaced or deleted file, or another database's, is 404.
   const file = state.containers.get(database, id);
-  if (!file) return false;
+  if (!file) return undefined;
   if (bySignature && !state.streaming.accepts(req, database)) {
     const key = state.streaming.issue(database);
-    res.writeHead(302, {
-      Location: `${requestBaseUrl(req, state.baseUrl)}${samePath(req)}`,
-      "Set-Cookie": `${STREAMING_COOKIE}=${key}; Path=/; HttpOnly`,
-      "Content-Length": 0,
-    });
-    res.end();
-    return true;
+    const headers = { Location: `${requestBaseUrl(req, state.baseUrl)}${samePath(req)}`, "Set-Cookie": `${STREAMING_COOKIE}=${key}; Path=/; HttpOnly` };
+    return { status: 302, headers, body: Buffer.alloc(0) };
   }
-  res.writeHead(200, {
-    "Content-Type": file.contentType,
-    "Content-Length": file.size,
-    "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-  });
-  res.end(file.bytes);
-  return true;
+  return {
+    status: 200,
+    headers: { "Content-Type": file.contentType },
+    ownHeaders: { "Content-Disposition": `inline; filename*=UTF-8''${encodeURIComponent(file.filename)}` },
+    body: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+  };
 }
 
 /** The request target's path and query, as sent (server.ts has already parsed it once, so it parses). */

@@ -5,7 +5,7 @@ import { jsonParam, positiveInteger } from "../wire/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { recordToWire } from "../../hosted-file/layout-view/record-view.js";
 import { sortRecords } from "../../hosted-file/sorting.js";
-import { viewContext } from "../state.js";
+import { viewContext } from "../../hosted-file/container-urls.js";
 import { callView } from "../call-view.js";
 import { dateFormatFromQuery } from "../../hosted-file/date-format.js";
 import { tableOf, type StoredRecord } from "../../hosted-file/store.js";

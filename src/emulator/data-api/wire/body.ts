@@ -1,50 +1,17 @@
 import type { IncomingMessage } from "node:http";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { isJsonMediaType } from "../../http/media-type.js";
+import { readBody as readBoundedBody } from "../../http/request-body.js";
 import { assertJsonDepth, assertNoDuplicateKeys } from "./json-depth.js";
 
-/** Past this much discarded input an oversized request's connection is cut instead of drained. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
-
-/** Reads a whole request body, answering 413 (code 1708) past `limit` bytes. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) {
-    await drain(req);
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > limit) {
-      await drain(req);
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
-}
-
-function tooLarge(limit: number): EmulatorError {
-  return new EmulatorError(413, "1708", `request body exceeds the emulator's limit of ${limit} bytes`);
-}
-
-/** Reads and drops the rest of a rejected body so the answer reaches the client on a clean connection. */
-async function drain(req: IncomingMessage): Promise<void> {
-  let dropped = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    dropped += chunk.byteLength;
-    if (dropped > MAX_DRAIN_BYTES) {
-      req.socket.destroy();
-      return;
-    }
-  }
+/** Reads a whole request body, answering 413 (code 1708) past `limit` bytes (the shell drops the rest). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return readBoundedBody(req, limit, () => new EmulatorError(413, "1708", `request body exceeds the emulator's limit of ${limit} bytes`));
 }
 
 /**
  * Reads a body the call does not interpret (a record delete's body of another type than JSON) to its end and drops
- * it, still answering 413 past `limit`, so the answer goes out on a clean connection.
+ * it, still answering 413 past `limit`.
  */
 export async function discardBody(req: IncomingMessage, limit: number): Promise<void> {
   await readBody(req, limit);
@@ -63,7 +30,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
     if (raw.byteLength === 0) return {};
   }
   if (!isJsonMediaType(req.headers["content-type"])) {
-    if (raw === undefined) await drain(req);
+    // The body is left unread: the shell drops it when it answers.
     throw new EmulatorError(415, "1708", `Content-Type must be application/json, got "${req.headers["content-type"] ?? ""}"`);
   }
   raw ??= await readBody(req, limit);

@@ -1,20 +1,10 @@
-import type { ServerResponse } from "node:http";
 import { standardMessage } from "../../hosted-file/fm-error.js";
+import type { AnswerBytes } from "../../http/answer.js";
 
-/** Writes the Data API envelope `{ response, messages: [{ code, message }] }`. */
-export function sendEnvelope(
-  res: ServerResponse,
-  status: number,
-  code: string,
-  response: object = {},
-  message = standardMessage(code),
-  headers: Record<string, string> = {},
-): void {
-  const body = JSON.stringify({ response, messages: [{ code, message }] });
-  res.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    ...headers,
-  });
-  res.end(body);
+const HEADERS = { "Content-Type": "application/json; charset=utf-8" };
+
+/** The Data API envelope `{ response, messages: [{ code, message }] }` as an answer's bytes. */
+export function envelope(status: number, code: string, response: object = {}, message = standardMessage(code), ownHeaders?: Record<string, string>): AnswerBytes {
+  const body = Buffer.from(JSON.stringify({ response, messages: [{ code, message }] }));
+  return { status, headers: HEADERS, ownHeaders, body };
 }

@@ -34,7 +34,7 @@ export function checkQueryNames(ctx: RequestContext): void {
 
 /** The request's JSON object body, refusing the keys the route does not implement. */
 export async function readRequestBody(ctx: RequestContext, options: { emptyIsObject?: boolean } = {}): Promise<Record<string, unknown>> {
-  const body = await readJsonObject(ctx.req, ctx.state.limits.maxJsonBytes, options);
+  const body = await readJsonObject(ctx.req, ctx.state.maxJsonBytes, options);
   const accepted = ctx.route.accepts;
   const unknown = Object.keys(body).filter((name) => !(accepted.body?.includes(name) || accepted.dynamicBody?.(name, ctx)));
   if (unknown.length > 0) throw unknownParameters(unknown);
