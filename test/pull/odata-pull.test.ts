@@ -215,6 +215,48 @@ describe("fmgen pull --odata: merging into the files", () => {
     }
   });
 
+  it("a field inserted mid-table and a table added on a server whose descriptions pin no ids: one added field, no renames", async () => {
+    // The emulator's own descriptions without ids: it derives them from the names (docs/emulator.md, "`$metadata`").
+    const unpinned = (t: TableDescriptionInput): TableDescriptionInput => {
+      const { id: _tableId, ...rest } = t;
+      return { ...rest, fields: t.fields.map(({ id: _fieldId, ...f }) => f) };
+    };
+    const served = [unpinned(CONTACTS), unpinned(INVOICES)];
+    const first = await start(served);
+    const root = await tableProject();
+    try {
+      await pullTables({ cwd: root, server: first.url });
+    } finally {
+      await first.close();
+    }
+    const before = await readTables(root);
+    // Restarted on edited descriptions: "Email" inserted before "Age", a table "Audit" added (its name sorts first).
+    const contacts = served[0]!;
+    const at = contacts.fields.findIndex((f) => f.name === "Age");
+    const edited = { ...contacts, fields: [...contacts.fields.slice(0, at), { name: "Email", type: "text" as const }, ...contacts.fields.slice(at)] };
+    const audit: TableDescriptionInput = { database: DB, table: "Audit", fields: [{ name: "Event", type: "text" }] };
+    const restarted = await start([edited, served[1]!, audit]);
+    try {
+      const check = await pullTables({ cwd: root, server: restarted.url, check: true });
+      expect(check.tables.map((t) => [t.table, t.status, t.changes.map(changeLine)])).toEqual([
+        ["Audit", "created", []],
+        ["Contacts", "updated", ['+ field "Email" (text)']],
+        ["Invoices", "unchanged", []],
+      ]);
+      expect(await readTables(root)).toEqual(before);
+      // Pulled, every other field keeps the id it had; the generated module's ids stay.
+      await pullTables({ cwd: root, server: restarted.url });
+      const after = (await readTables(root)).get("Contacts.table.json")!;
+      const idsOf = (t: TableDescriptionInput) => new Map(t.fields.map((f) => [f.name, f.id]));
+      const old = idsOf(before.get("Contacts.table.json")!);
+      for (const [name, id] of idsOf(after)) if (name !== "Email") expect(id, name).toBe(old.get(name));
+      expect(after.id).toBe(before.get("Contacts.table.json")!.id);
+      expect((await readTables(root)).get("Invoices.table.json")).toEqual(before.get("Invoices.table.json"));
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it("reports a described table the server no longer lists, and leaves descriptions of another database alone", async () => {
     const root = await tableProject();
     await writeFile(join(root, "tables", "Gone.table.json"), JSON.stringify({ database: DB, table: "Gone", id: "FMTID:1065999", fields: [{ name: "x", type: "text" }] }));

@@ -66,7 +66,7 @@ export function odataModelOf(db: HostedDatabase): ODataModel {
   return viewOf(db).model;
 }
 
-/** Every entity set of a hosted database, in FMTID order (metadata-model.ts). */
+/** Every entity set of a hosted database, in name order, as `$metadata` lists them (metadata-model.ts). */
 export function entitySets(db: HostedDatabase): readonly EntitySet[] {
   return viewOf(db).sets;
 }
