@@ -287,7 +287,7 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
     ...(options.calculations ? [{ calculations: checkCalculations(options.calculations, "calculations"), source: "calculations" }] : []),
   ]);
   const models = buildModel(descriptions);
-  addTableDescriptions(models, tableDescriptions);
+  for (const warning of addTableDescriptions(models, tableDescriptions)) log(warning);
   checkCalculationTables(calculations, models.values());
   const databases = new Map<string, HostedDatabase>();
   for (const [name, model] of models) {
@@ -336,6 +336,13 @@ function createTables(model: DatabaseModel, containers: ContainerStore): Map<str
   for (const layout of model.layouts.values()) {
     for (const portal of layout.portals) {
       if (portal.relation) tables.get(portal.table.name)!.addIndex(portal.relation.childField, "join", joinKey);
+    }
+  }
+  // A described relation's match fields, both ways (either side may be the one looked up).
+  for (const table of model.tables.values()) {
+    for (const join of table.described?.joins ?? []) {
+      tables.get(join.table)!.addIndex(join.relatedField, "join", joinKey);
+      tables.get(table.name)!.addIndex(join.field, "join", joinKey);
     }
   }
   // A table with computed fields reads its related rows both ways along its relations (calculations.ts).

@@ -46,6 +46,14 @@ export const tableRelationSchema = z
     name: carriedNameSchema("relation").describe("The navigation property's name, as `$metadata` and `$expand` name it."),
     table: carriedNameSchema("table").describe("The table occurrence (entity set) the relation reaches."),
     many: z.boolean().describe("Whether a record has a collection of related records (every FileMaker Server navigation is one) or at most one."),
+    match: z
+      .object({
+        field: z.string().min(1).describe("The match field of this table."),
+        relatedField: z.string().min(1).describe("The match field of the related table that equals it."),
+      })
+      .strict()
+      .optional()
+      .describe("The match fields the relationship joins by, which `$metadata` does not state: the emulator joins the related records by them (both ways). `fmgen pull --odata` keeps what you write here."),
   })
   .strict();
 

@@ -37,6 +37,9 @@ describe("fmgen pull --odata", () => {
     expect(first.out.split("\n")).toEqual([
       `fmgen pull --odata: database "Office" on ${emu.url}`,
       "Contacts -> tables/Contacts.table.json: new file, 10 fields, 1 relation",
+      // $metadata states no match fields: the line that lets the emulator join the relation (docs/pull.md).
+      '  note: relation "Invoices": $metadata does not state its match fields, which the emulator joins by (fmgen serve --tables serves it with no related rows): ' +
+        'add "match": { "field": "<a field of Contacts>", "relatedField": "<the field of Invoices it equals>" } to relations[0] in tables/Contacts.table.json (or its reverse to relations[0] in tables/Invoices.table.json)',
       "Invoices -> tables/Invoices.table.json: new file, 4 fields, 1 relation",
       `${ODD.table} -> tables/OddNamesCo.table.json: new file, 5 fields, 0 relations`,
       "fmgen pull --odata: wrote tables/Contacts.table.json, tables/Invoices.table.json, tables/OddNamesCo.table.json, fmgen.pulled.json",

@@ -7,7 +7,7 @@ import type { TableDescriptionInput, TableFieldDescription } from "../../src/tab
 // gives way once the server changes it; without a base the server wins.
 
 function live(fields: LiveTableField[], extra: Partial<LiveTable> = {}, keyed = true): LiveTable {
-  return { table: "T", id: "FMTID:1065089", ...(keyed ? { key: "k" } : {}), fields, relations: [], idsStated: true, notes: [], ...extra };
+  return { table: "T", id: "FMTID:1065089", ...(keyed ? { key: "k" } : {}), fields, relations: [], idsStated: true, protectionStated: true, notes: [], ...extra };
 }
 
 const IDS: Record<string, number> = { k: 1, Code: 2, Total: 3, Note: 4 };

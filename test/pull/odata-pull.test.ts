@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
@@ -126,7 +126,8 @@ describe("fmgen pull --odata: merging into the files", () => {
     // The server still says number, as at the last pull: Age's hand-set type is kept, and nothing changes.
     expect(contacts.status).toBe("reformatted");
     expect(contacts.changes).toEqual([]);
-    expect(contacts.notes).toEqual(['field "Age": your type text is kept (the server says number, as at the last pull)']);
+    // (Beside the note on its relation's match fields: the next test.)
+    expect(contacts.notes.filter((n) => !n.startsWith("relation "))).toEqual(['field "Age": your type text is kept (the server says number, as at the last pull)']);
     const after = JSON.parse(await readFile(contactsFile, "utf8")) as TableDescriptionInput;
     expect(after).toMatchObject({ $schema: "../schema/table.schema.json", name: "Person", description: "Everyone we bill" });
     expect(after.fields.find((f) => f.name === "id")!.autoEnter).toBe("serial");
@@ -212,6 +213,106 @@ describe("fmgen pull --odata: merging into the files", () => {
       expect((await pullTables({ cwd: root, server: changed.url, check: true })).drift).toBe(false);
     } finally {
       await changed.close();
+    }
+  });
+
+  it("a field inserted mid-table and a table added on a server whose descriptions pin no ids: one added field, no renames", async () => {
+    // The emulator's own descriptions without ids: it derives them from the names (docs/emulator.md, "`$metadata`").
+    const unpinned = (t: TableDescriptionInput): TableDescriptionInput => {
+      const { id: _tableId, ...rest } = t;
+      return { ...rest, fields: t.fields.map(({ id: _fieldId, ...f }) => f) };
+    };
+    const served = [unpinned(CONTACTS), unpinned(INVOICES)];
+    const first = await start(served);
+    const root = await tableProject();
+    try {
+      await pullTables({ cwd: root, server: first.url });
+    } finally {
+      await first.close();
+    }
+    const before = await readTables(root);
+    // Restarted on edited descriptions: "Email" inserted before "Age", a table "Audit" added (its name sorts first).
+    const contacts = served[0]!;
+    const at = contacts.fields.findIndex((f) => f.name === "Age");
+    const edited = { ...contacts, fields: [...contacts.fields.slice(0, at), { name: "Email", type: "text" as const }, ...contacts.fields.slice(at)] };
+    const audit: TableDescriptionInput = { database: DB, table: "Audit", fields: [{ name: "Event", type: "text" }] };
+    const restarted = await start([edited, served[1]!, audit]);
+    try {
+      const check = await pullTables({ cwd: root, server: restarted.url, check: true });
+      expect(check.tables.map((t) => [t.table, t.status, t.changes.map(changeLine)])).toEqual([
+        ["Audit", "created", []],
+        ["Contacts", "updated", ['+ field "Email" (text)']],
+        ["Invoices", "unchanged", []],
+      ]);
+      expect(await readTables(root)).toEqual(before);
+      // Pulled, every other field keeps the id it had; the generated module's ids stay.
+      await pullTables({ cwd: root, server: restarted.url });
+      const after = (await readTables(root)).get("Contacts.table.json")!;
+      const idsOf = (t: TableDescriptionInput) => new Map(t.fields.map((f) => [f.name, f.id]));
+      const old = idsOf(before.get("Contacts.table.json")!);
+      for (const [name, id] of idsOf(after)) if (name !== "Email") expect(id, name).toBe(old.get(name));
+      expect(after.id).toBe(before.get("Contacts.table.json")!.id);
+      expect((await readTables(root)).get("Invoices.table.json")).toEqual(before.get("Invoices.table.json"));
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it("a fresh pull starts the emulator as it is: a relation $metadata gives no match fields for is served, and the note names the line that joins it", async () => {
+    const root = await tableProject();
+    const pulled = await pullTables({ cwd: root, server: emu.url });
+    const notesOf = (result: TablesPullResult, table: string) => result.tables.find((t) => t.table === table)!.notes;
+    // $metadata never states a relation's match fields: one note per relationship, on its first table, naming the line.
+    const line = 'add "match": { "field": "<a field of Contacts>", "relatedField": "<the field of Invoices it equals>" } to relations[0] in tables/Contacts.table.json';
+    expect(notesOf(pulled, "Contacts").filter((n) => n.startsWith('relation "Invoices"'))).toEqual([
+      `relation "Invoices": $metadata does not state its match fields, which the emulator joins by (fmgen serve --tables serves it with no related rows): ${line} (or its reverse to relations[0] in tables/Invoices.table.json)`,
+    ]);
+    expect(notesOf(pulled, "Invoices").filter((n) => n.startsWith("relation"))).toEqual([]);
+    const tables = [join(root, "tables")];
+    const served = await startEmulator({ tables, accounts, log: () => {} });
+    const expand = async (url: string) => {
+      const res = await fetch(`${url}/fmi/odata/v4/${DB}/Contacts?$expand=Invoices`, { headers: { Authorization: `Basic ${Buffer.from(`${PULL_USER}:${PULL_PASSWORD}`).toString("base64")}` } });
+      return { status: res.status, body: (await res.json()) as { value: { Invoices: unknown[] }[] } };
+    };
+    try {
+      expect((await expand(served.url)).status).toBe(200);
+    } finally {
+      await served.close();
+    }
+    // The line added, the emulator joins by it; the next pull keeps it and has no note for it.
+    const file = join(root, "tables", "Contacts.table.json");
+    const contacts = JSON.parse(await readFile(file, "utf8")) as TableDescriptionInput;
+    await writeFile(file, JSON.stringify({ ...contacts, relations: [{ ...contacts.relations![0]!, match: { field: "id", relatedField: "ContactId" } }] }));
+    const joined = await startEmulator({ tables, accounts, log: () => {}, data: { records: { Contacts: [{ id: "c1", Name: "Ada" }], Invoices: [{ ContactId: "c1", Amount: 5 }] } } });
+    try {
+      const answer = await expand(joined.url);
+      expect(answer.body.value.map((c) => c.Invoices.length)).toEqual([1]);
+    } finally {
+      await joined.close();
+    }
+    // Invoices' file written anew: its relation back joins by Contacts' match, so no note on either.
+    await rm(join(root, "tables", "Invoices.table.json"));
+    const again = await pullTables({ cwd: root, server: emu.url });
+    expect(again.tables.find((t) => t.table === "Invoices")!.status).toBe("created");
+    expect(again.tables.flatMap((t) => t.notes).filter((n) => n.startsWith("relation"))).toEqual([]);
+    expect((JSON.parse(await readFile(file, "utf8")) as TableDescriptionInput).relations).toEqual([{ name: "Invoices", table: "Invoices", many: true, match: { field: "id", relatedField: "ContactId" } }]);
+    expect((await pullTables({ cwd: root, server: emu.url, check: true })).drift).toBe(false);
+  });
+
+  it("notes auto-entered fields a server that marks no protected field leaves writable, naming the line that protects one", async () => {
+    // No field is read-only with auto-enter, so the document has no Computed: a server before 26 writes none.
+    const plain = await start([{ ...INVOICES, fields: INVOICES.fields.map(({ readOnly: _r, ...f }) => f) }, { ...CONTACTS, fields: CONTACTS.fields.filter((f) => f.name !== "Changed") }, ODD]);
+    try {
+      const root = await tableProject();
+      const result = await pullTables({ cwd: root, server: plain.url, tables: ["Invoices"] });
+      expect(result.tables[0]!.notes.filter((n) => n.startsWith("field "))).toEqual([
+        'field "InvoiceNo": auto-entered, and $metadata does not say whether it is protected from edits: if it is, add "readOnly": true to fields[0] in tables/Invoices.table.json',
+        'field "Created": auto-entered, and $metadata does not say whether it is protected from edits: if it is, add "readOnly": true to fields[3] in tables/Invoices.table.json',
+      ]);
+      // Where the server marks protected fields (Computed), an auto-entered field it leaves unmarked is writable: no note.
+      expect((await pullTables({ cwd: root, server: emu.url, tables: ["Invoices"] })).tables[0]!.notes.filter((n) => n.startsWith("field "))).toEqual([]);
+    } finally {
+      await plain.close();
     }
   });
 

@@ -1,6 +1,6 @@
 import { checkTableDescriptions, tableSource, type TableDescription, type TableFieldDescription } from "../../table/index.js";
 import { idNumber } from "../../table/schema.js";
-import type { DatabaseModel, TableField, TableModel } from "./model.js";
+import type { DatabaseModel, DescribedJoin, TableField, TableModel } from "./model.js";
 import { relationSteps } from "./relations.js";
 
 /**
@@ -11,12 +11,15 @@ import { relationSteps } from "./relations.js";
  * accumulate as between layouts (a `notNull` field is `required`). `$metadata` reads the rest (ids, key, comments,
  * relations) from `TableModel.described` (odata/metadata-model.ts).
  *
- * A description's relation names no match fields, and the hosted file joins records only by match fields: a relation
- * joins as a layout's portal `relation` between the same two tables (either way) does, and one with no such portal is
- * an error at start. FileMaker Server names every navigation after the table occurrence it reaches and makes every
- * one a collection, so the emulator refuses a relation named otherwise, or with `many: false`.
+ * The hosted file joins records only by match fields, which `$metadata` does not state (so a pulled description has
+ * none): a relation joins by its `match` fields, else as a layout's portal `relation` between the same two tables
+ * (either way) does, else as the other table's relation back with `match`; one with none of these is served (stated
+ * in `$metadata`, its navigation reads no rows) and returned as a warning naming the line that joins it, so that a
+ * freshly pulled set of descriptions starts. FileMaker Server names every navigation after the table occurrence it
+ * reaches and makes every one a collection, so the emulator refuses a relation named otherwise, or with `many: false`.
+ * Returns the warnings, for the emulator's log.
  */
-export function addTableDescriptions(models: Map<string, DatabaseModel>, descriptions: readonly TableDescription[]): void {
+export function addTableDescriptions(models: Map<string, DatabaseModel>, descriptions: readonly TableDescription[]): string[] {
   checkTableDescriptions(descriptions, { otherTables: (database) => new Set(models.get(database)?.tables.keys() ?? []) });
   for (const description of descriptions) {
     let db = models.get(description.database);
@@ -27,21 +30,37 @@ export function addTableDescriptions(models: Map<string, DatabaseModel>, descrip
   }
   for (const description of descriptions) {
     const db = models.get(description.database)!;
-    const steps = relationSteps(db).get(description.table);
+    const table = db.tables.get(description.table)!;
+    const joins: DescribedJoin[] = [];
     description.relations?.forEach((relation, i) => {
       const at = `${tableSource(description)}: relations[${i}]`;
       if (relation.name !== relation.table) {
         throw new Error(`${at}: the emulator names a navigation after the table occurrence it reaches, as FileMaker Server does: name "${relation.name}" is not "${relation.table}"`);
       }
       if (!relation.many) throw new Error(`${at}: the emulator's navigations are all collections, as FileMaker Server's are: "many": false is not emulated`);
-      if (!steps?.has(relation.table)) {
-        throw new Error(
-          `${at}: the relation to "${relation.table}" names no match fields, and no layout has a portal with a relation between "${description.table}" and "${relation.table}" ` +
-            "to join them by (the emulator joins a described relation as the layouts' portal relation of the same tables)",
-        );
-      }
+      if (relation.match === undefined) return;
+      const field = table.fields.get(relation.match.field);
+      if (field === undefined || field.name.includes("::")) throw new Error(`${at}.match.field: "${relation.match.field}" is no field of table "${description.table}"`);
+      const related = db.tables.get(relation.table)!.fields.get(relation.match.relatedField);
+      if (related === undefined || related.name.includes("::")) throw new Error(`${at}.match.relatedField: "${relation.match.relatedField}" is no field of table "${relation.table}"`);
+      joins.push({ field, table: relation.table, relatedField: related });
+    });
+    if (joins.length > 0) table.described = { ...table.described!, joins };
+  }
+  // Every join known (portals' and descriptions'), the relations that still join nothing are served, and told.
+  const warnings: string[] = [];
+  for (const description of descriptions) {
+    const steps = relationSteps(models.get(description.database)!).get(description.table);
+    description.relations?.forEach((relation, i) => {
+      if (steps?.has(relation.table)) return;
+      warnings.push(
+        `${tableSource(description)}: relations[${i}]: the relation to "${relation.table}" has no match fields (no "match", no layout's portal relation between ` +
+          `"${description.table}" and "${relation.table}", no "match" on a relation back): its navigation reads no related rows; ` +
+          `add "match": { "field": "<a field of ${description.table}>", "relatedField": "<the field of ${relation.table} it equals>" } to join them`,
+      );
     });
   }
+  return warnings;
 }
 
 function describeTable(table: TableModel, description: TableDescription): void {

@@ -50,6 +50,15 @@ export interface DescribedTable {
   comment?: string;
   /** Its navigation properties, each to the table occurrence of its name; absent: those of the layouts' portals. */
   relations?: readonly string[];
+  /** The match fields its relations name (`match`): the hosted file joins by them, both ways, as by a portal's relation. */
+  joins?: readonly DescribedJoin[];
+}
+
+/** A described relation's match fields: `field` of the described table equals `relatedField` of `table`. */
+export interface DescribedJoin {
+  field: TableField;
+  table: string;
+  relatedField: TableField;
 }
 
 export interface TableModel {

@@ -42,7 +42,8 @@ export interface RelationStep {
 
 /**
  * Every table's relations, both ways (a FileMaker relationship joins both ways), by the table occurrence at the
- * other end: the portals' `relation`s are the descriptions' relations, and a table occurrence is named by its table.
+ * other end: the portals' `relation`s and the table descriptions' relations with `match` are the file's relations, and a
+ * table occurrence is named by its table.
  * A pair of tables joined by two different pairs of fields has several steps for one name.
  */
 export function relationSteps(model: DatabaseModel): Map<string, Map<string, RelationStep[]>> {
@@ -60,6 +61,13 @@ export function relationSteps(model: DatabaseModel): Map<string, Map<string, Rel
       const { parentField, childField } = portal.relation;
       add(layout.table.name, { fromField: parentField, toTable: portal.table.name, toField: childField });
       if (portal.table !== layout.table) add(portal.table.name, { fromField: childField, toTable: layout.table.name, toField: parentField });
+    }
+  }
+  // A table description's relation with `match` joins the same way (described-tables.ts).
+  for (const table of model.tables.values()) {
+    for (const join of table.described?.joins ?? []) {
+      add(table.name, { fromField: join.field, toTable: join.table, toField: join.relatedField });
+      if (join.table !== table.name) add(join.table, { fromField: join.relatedField, toTable: table.name, toField: join.field });
     }
   }
   return steps;

@@ -3,34 +3,46 @@
 // file's model and its tables' data in place, so both APIs see them at once; each change counts one schema generation
 // and is told to the change feed as a SCHEMA change.
 //
-// The file's table and field numbers (FMTID, FMFID) are stable: until the first change they follow the model (tables
-// by name, fields in declaration order); the first change freezes them, and from then on a new table takes the next
-// table number and a new field the next field number of its table, never reused, so deleting one renumbers nothing.
+// The file's table and field numbers (FMTID, FMFID) are stable: as loaded they follow the names of tables and fields
+// (stable-ids.ts), so that inserting, removing or reordering fields or tables in the descriptions moves no other id;
+// the first change freezes them, and from then on a new table or field takes the first number of its name's
+// sequence that its file (or table) never had, so deleting one renumbers nothing and no number is reused.
 // Callers check names and definitions first (odata/schema-api.ts); these functions take valid input only.
 
 import { emitChange } from "./change-feed.js";
 import type { AutoEnter, FieldType } from "../../layout/schema.js";
 import type { DatabaseModel, LayoutField, LayoutModel, PortalModel, TableField, TableModel } from "./model.js";
 import { uniqueKey } from "./records/record-writes.js";
+import { assignSlots, firstFreeSlot, slotSequence } from "./stable-ids.js";
 import { TableData, type ContainerStore, type HostedDatabase } from "./store.js";
 
 /**
- * The first table's number (FMTID), as FileMaker numbers a file's first table occurrence (docs/emulator.md,
- * "`$metadata`").
+ * The lowest table number (FMTID), as FileMaker numbers a file's first table occurrence (docs/emulator.md,
+ * "`$metadata`"); computed ones are FIRST_FMTID plus a slot of the table name's sequence.
  */
 export const FIRST_FMTID = 1065089;
 
-/** `FMFID:{fieldNo·2^32 + FMTID}` (1.3): exact up to 2^21 fields, far beyond any table. */
+/** `FMFID:{fieldNo·2^32 + FMTID}` (1.3): exact up to 2^21 fields; computed fieldNos are at most ID_RANGE. */
 export function fieldNumberOf(fieldNo: number, tableNumber: number): number {
   return fieldNo * 2 ** 32 + tableNumber;
 }
 
-/** A table with its number (FMTID) and its own fields with their field numbers (fieldNo, 1 first; FMFID's high part). */
+/** A table with its number (FMTID) and its own fields with their field numbers (fieldNo, FMFID's high part). */
 export interface NumberedTable {
   readonly table: TableModel;
   readonly tableNumber: number;
+  /** In the table's order: the descriptions' declaration order, then fields added by schema changes. */
   readonly fields: readonly { readonly field: TableField; readonly number: number }[];
 }
+
+const tableSequence = (name: string) => {
+  const slots = slotSequence("FMTID", name);
+  return (k: number) => FIRST_FMTID + slots(k);
+};
+const fieldSequence = (name: string) => {
+  const slots = slotSequence("FMFID", name);
+  return (k: number) => 1 + slots(k);
+};
 
 interface SchemaState {
   /** How many schema changes the file has had. */
@@ -39,8 +51,10 @@ interface SchemaState {
   readonly modCounts: Map<string, number>;
   readonly tables: Map<TableModel, number>;
   readonly fields: Map<TableField, number>;
-  nextTable: number;
-  readonly nextField: Map<TableModel, number>;
+  /** Every table number the file had since it was frozen, and those pinned FMFIDs name: none is given again. */
+  readonly usedTables: Set<number>;
+  /** Per table, every field number it had since the file was frozen (and those pinned FMFIDs name in it). */
+  readonly usedFields: Map<TableModel, Set<number>>;
   /** Primary keys a change declared (`primary: true`). */
   readonly primary: Map<TableModel, TableField>;
   /** Indexes set (true) or dropped (false) by FileMaker_Indexes. */
@@ -58,66 +72,71 @@ function ownFields(table: TableModel): TableField[] {
 
 const byName = (a: TableModel, b: TableModel) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** The file's tables in table-number order, each with its own fields in field-number (creation) order. */
+/** The file's tables in name order, each with its own fields in the table's order, and their numbers. */
 export function numberedTables(model: DatabaseModel): NumberedTable[] {
   const state = states.get(model);
   if (state === undefined) return numberedAsLoaded(model);
-  return [...model.tables.values()]
-    .map((table) => ({
-      table,
-      tableNumber: tableNumber(state, table),
-      fields: ownFields(table)
-        .map((field) => ({ field, number: fieldNumber(state, table, field) }))
-        .sort((a, b) => a.number - b.number),
-    }))
-    .sort((a, b) => a.tableNumber - b.tableNumber);
+  return [...model.tables.values()].sort(byName).map((table) => {
+    const tableNo = tableNumber(state, table);
+    return { table, tableNumber: tableNo, fields: ownFields(table).map((field) => ({ field, number: fieldNumber(state, table, field) })) };
+  });
+}
+
+/** Every FMFID a description pins, anywhere in the file. */
+function pinnedFieldIds(model: DatabaseModel): Set<number> {
+  const pinned = new Set<number>();
+  for (const table of model.tables.values()) for (const field of table.fields.values()) if (field.fieldId !== undefined) pinned.add(field.fieldId);
+  return pinned;
 }
 
 /**
  * The numbers as loaded. A table description's `id` pins its table's FMTID and a field's `id` its FMFID (its fieldNo
- * is the FMFID's high part); the others count up, tables from FIRST_FMTID in name order (code points: the numbers
- * depend on the set of tables, not on the order files are listed), fields from 1 in declaration order, skipping
- * every pinned FMTID, the table number (low part) of every pinned FMFID and every pinned FMFID, so that no computed
- * id takes one a description states.
+ * is the FMFID's high part); the others follow their names (stable-ids.ts): tables take slots of their names'
+ * sequences above FIRST_FMTID, fields of their names' sequences from 1, never a pinned FMTID nor the table number
+ * (low part) of a pinned FMFID, and never a field number whose FMFID a description pins, so that no computed id
+ * takes one a description states. Nothing depends on the order of files, tables or fields.
  */
 function numberedAsLoaded(model: DatabaseModel): NumberedTable[] {
-  const pinnedFields = new Set<number>();
-  for (const table of model.tables.values()) for (const field of table.fields.values()) if (field.fieldId !== undefined) pinnedFields.add(field.fieldId);
-  const byNameOrder = [...model.tables.values()].sort(byName);
-  const taken = new Set<number>([...pinnedFields].map((id) => id % 2 ** 32));
-  for (const table of byNameOrder) if (table.described?.tableId !== undefined) taken.add(table.described.tableId);
-  let next = FIRST_FMTID;
-  return byNameOrder
-    .map((table): NumberedTable => {
-      let tableNo = table.described?.tableId;
-      if (tableNo === undefined) {
-        while (taken.has(next)) next++;
-        tableNo = next++;
-      }
-      let fieldNo = 0;
-      const fields = ownFields(table).map((field) => {
-        if (field.fieldId !== undefined) return { field, number: Math.floor(field.fieldId / 2 ** 32) };
-        do fieldNo++;
-        while (pinnedFields.has(fieldNumberOf(fieldNo, tableNo)));
-        return { field, number: fieldNo };
-      });
-      return { table, tableNumber: tableNo, fields };
-    })
-    .sort((a, b) => a.tableNumber - b.tableNumber);
+  const pinnedFields = pinnedFieldIds(model);
+  const tables = [...model.tables.values()].sort(byName);
+  const takenTables = new Set<number>([...pinnedFields].map((id) => id % 2 ** 32));
+  for (const table of tables) if (table.described?.tableId !== undefined) takenTables.add(table.described.tableId);
+  const computed = assignSlots(
+    tables.filter((t) => t.described?.tableId === undefined).map((t) => t.name),
+    tableSequence,
+    (n) => takenTables.has(n),
+  );
+  return tables.map((table): NumberedTable => {
+    const tableNo = table.described?.tableId ?? computed.get(table.name)!;
+    const own = ownFields(table);
+    const numbers = assignSlots(
+      own.filter((f) => f.fieldId === undefined).map((f) => f.name),
+      fieldSequence,
+      (fieldNo) => pinnedFields.has(fieldNumberOf(fieldNo, tableNo)),
+    );
+    return { table, tableNumber: tableNo, fields: own.map((field) => ({ field, number: field.fieldId !== undefined ? Math.floor(field.fieldId / 2 ** 32) : numbers.get(field.name)! })) };
+  });
 }
 
 function tableNumber(state: SchemaState, table: TableModel): number {
   let n = state.tables.get(table);
-  if (n === undefined) state.tables.set(table, (n = state.nextTable++));
+  if (n === undefined) {
+    n = firstFreeSlot(tableSequence(table.name), (t) => state.usedTables.has(t));
+    state.tables.set(table, n);
+    state.usedTables.add(n);
+  }
   return n;
 }
 
 function fieldNumber(state: SchemaState, table: TableModel, field: TableField): number {
   let n = state.fields.get(field);
   if (n === undefined) {
-    n = state.nextField.get(table) ?? 1;
+    let used = state.usedFields.get(table);
+    // A table created while the file runs: its number is no pinned FMFID's low part, so none of them is in it.
+    if (used === undefined) state.usedFields.set(table, (used = new Set()));
+    n = firstFreeSlot(fieldSequence(field.name), (f) => used.has(f));
     state.fields.set(field, n);
-    state.nextField.set(table, n + 1);
+    used.add(n);
   }
   return n;
 }
@@ -127,13 +146,16 @@ function stateOf(model: DatabaseModel): SchemaState {
   let state = states.get(model);
   if (state !== undefined) return state;
   const numbered = numberedTables(model);
+  const pinned = [...pinnedFieldIds(model)].map((id) => ({ table: id % 2 ** 32, field: Math.floor(id / 2 ** 32) }));
   state = {
     generation: 0,
     modCounts: new Map(),
     tables: new Map(numbered.map((t) => [t.table, t.tableNumber])),
     fields: new Map(numbered.flatMap((t) => t.fields.map((f) => [f.field, f.number] as const))),
-    nextTable: Math.max(FIRST_FMTID - 1, ...numbered.map((t) => t.tableNumber)) + 1,
-    nextField: new Map(numbered.map((t) => [t.table, Math.max(0, ...t.fields.map((f) => f.number)) + 1])),
+    usedTables: new Set([...numbered.map((t) => t.tableNumber), ...pinned.map((p) => p.table)]),
+    usedFields: new Map(
+      numbered.map((t) => [t.table, new Set([...t.fields.map((f) => f.number), ...pinned.filter((p) => p.table === t.tableNumber).map((p) => p.field)])]),
+    ),
     primary: new Map(),
     indexed: new Map(),
     externalPaths: new Map(),
@@ -289,8 +311,9 @@ export function deleteTable(db: HostedDatabase, table: TableModel): void {
   }
   db.model.tables.delete(table.name);
   db.tables.delete(table.name);
+  // Its number stays used (never given again); its fields' numbers go with it, as a new table has a new number.
   state.tables.delete(table);
-  state.nextField.delete(table);
+  state.usedFields.delete(table);
   state.primary.delete(table);
   for (const f of table.fields.values()) {
     state.fields.delete(f);

@@ -66,7 +66,7 @@ export function odataModelOf(db: HostedDatabase): ODataModel {
   return viewOf(db).model;
 }
 
-/** Every entity set of a hosted database, in FMTID order (metadata-model.ts). */
+/** Every entity set of a hosted database, in name order, as `$metadata` lists them (metadata-model.ts). */
 export function entitySets(db: HostedDatabase): readonly EntitySet[] {
   return viewOf(db).sets;
 }
@@ -176,10 +176,8 @@ export function fieldJson(set: EntitySet, record: StoredRecord, field: TableFiel
 export function navigations(db: HostedDatabase, set: EntitySet): ReadonlyMap<string, readonly RelationStep[]> {
   const steps = relationSteps(db.model).get(set.name);
   const out = new Map<string, readonly RelationStep[]>();
-  for (const n of set.type.navigation) {
-    const list = steps?.get(n.name);
-    if (list) out.set(n.name, list);
-  }
+  // A described relation without match fields is a navigation that reaches no rows (described-tables.ts).
+  for (const n of set.type.navigation) out.set(n.name, steps?.get(n.name) ?? []);
   return out;
 }
 

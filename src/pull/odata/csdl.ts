@@ -50,6 +50,11 @@ export interface LiveTable {
   relations: LiveRelation[];
   /** Whether the server states FMTID/FMFID ids (FileMaker Server 22 and later). */
   idsStated: boolean;
+  /**
+   * Whether the document marks protected auto-enter fields (`Computed` on any field of any table: FileMaker Server 26
+   * and the emulator do, earlier servers do not), so that an auto-entered field without it is one clients may write.
+   */
+  protectionStated: boolean;
   /** What the server says that no description can hold. */
   notes: string[];
 }
@@ -114,11 +119,13 @@ export function tablesFromCsdl(xml: string): LiveTable[] {
     return { set, name, type };
   });
   const seen = new Set<string>();
-  return resolved.map(({ set, name, type }) => {
+  const tables = resolved.map(({ set, name, type }) => {
     if (seen.has(name)) throw new CsdlError(`entity set "${name}" is listed twice`);
     seen.add(name);
     return liveTable(name, set, type, types, setsOfType);
   });
+  const protectionStated = [...types.values()].some((type) => childrenNamed(type, "Property").some((property) => annotationsOf(property).has("Computed")));
+  return tables.map((table) => ({ ...table, protectionStated }));
 }
 
 interface Annotations {
@@ -154,7 +161,7 @@ function annotationsOf(element: XmlElement): Annotations {
   };
 }
 
-function liveTable(table: string, set: XmlElement, type: XmlElement, types: ReadonlyMap<string, XmlElement>, setsOfType: ReadonlyMap<XmlElement, string[]>): LiveTable {
+function liveTable(table: string, set: XmlElement, type: XmlElement, types: ReadonlyMap<string, XmlElement>, setsOfType: ReadonlyMap<XmlElement, string[]>): Omit<LiveTable, "protectionStated"> {
   const notes: string[] = [];
   const annotations = annotationsOf(type);
   const id = annotations.string("TableID");

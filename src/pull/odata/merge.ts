@@ -16,7 +16,8 @@ import type { LiveTable, LiveTableField } from "./csdl.js";
  * name, so that the generated exports and the code importing them keep theirs), `$schema`, each `description` it
  * holds (the server's comment fills one the file has not), the auto-enter kind where the server's annotations fit
  * more than one (see csdl.ts), `readOnly` on an auto-entered field (a protected auto-enter that an older server
- * does not mark), and, on a server that states no ids (before 22), the ids the file holds.
+ * does not mark), a relation's `match` fields (which `$metadata` never states), and, on a server that states no ids
+ * (before 22), the ids the file holds.
  */
 
 /** What a pull keeps of a table's `$metadata` as the base of the next: what the merge decides three ways. */
@@ -52,15 +53,22 @@ export interface TableMergeInput {
   schemaRef?: string | undefined;
   /** `--name`: the TypeScript name to write. */
   name?: string | undefined;
+  /** How notes name the file (`tables/Contacts.table.json`); default `the table's file`. */
+  shownAs?: string | undefined;
 }
 
 export interface TableMergeResult {
   description: TableDescriptionInput;
   /** What the server says that no description holds, and the hand edits kept against it. */
   notes: string[];
+  /**
+   * What `$metadata` cannot tell and the file may need, each naming the line to add: for the report when the file is
+   * written anew or changed, not at every pull.
+   */
+  advice: string[];
 }
 
-export function mergeTable({ live, database, file, base, schemaRef, name }: TableMergeInput): TableMergeResult {
+export function mergeTable({ live, database, file, base, schemaRef, name, shownAs = "the table's file" }: TableMergeInput): TableMergeResult {
   const notes = [...live.notes];
   const match = fieldMatcher(file?.fields ?? []);
   const matchBase = fieldMatcher(base?.fields ?? []);
@@ -80,9 +88,24 @@ export function mergeTable({ live, database, file, base, schemaRef, name }: Tabl
     ...(id !== undefined ? { id } : {}),
     ...(key !== null && key !== undefined ? { key } : {}),
     fields,
-    ...(live.relations.length > 0 || file?.relations !== undefined ? { relations: live.relations.map((r) => ({ name: r.name, table: r.table, many: r.many })) } : {}),
+    ...(live.relations.length > 0 || file?.relations !== undefined ? { relations: live.relations.map((r) => mergeRelation(r, file)) } : {}),
   };
-  return { description: merged, notes };
+  // A server that marks no protected field cannot say whether an auto-entered one is: the line that says it is.
+  const advice: string[] = [];
+  if (!live.protectionStated) {
+    fields.forEach((field, i) => {
+      if (field.autoEnter !== undefined && !field.readOnly && !field.global) {
+        advice.push(`field "${field.name}": auto-entered, and $metadata does not say whether it is protected from edits: if it is, add "readOnly": true to fields[${i}] in ${shownAs}`);
+      }
+    });
+  }
+  return { description: merged, notes, advice };
+}
+
+/** A relation as the server states it, with the match fields the file gives it (`$metadata` states none). */
+function mergeRelation(live: { name: string; table: string; many: boolean }, file: TableDescriptionInput | undefined): NonNullable<TableDescriptionInput["relations"]>[number] {
+  const match = file?.relations?.find((r) => r.name === live.name && r.table === live.table)?.match;
+  return { name: live.name, table: live.table, many: live.many, ...(match !== undefined ? { match } : {}) };
 }
 
 function mergeField(live: LiveTableField, file: TableFieldDescription | undefined, base: BaseTableField | undefined, idsStated: boolean, notes: string[]): TableFieldDescription {

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
-import { descriptionFiles, LAYOUT_FILE_SUFFIX, schemaReference, TABLE_FILE_SUFFIX } from "../../project/index.js";
+import { descriptionFiles, LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, TABLE_FILE_SUFFIX, toPosixPath } from "../../project/index.js";
 import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
 import type { Change } from "../change.js";
@@ -90,14 +90,17 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
   const pending: { file: string; contents: string }[] = [];
   const taken = new Set(existing.map((e) => e.file));
   const claimed = new Set<Existing>();
+  const pulled: Described[] = [];
   for (const table of chosen) {
     const found = findExisting(table, ours, claimed);
     if (found) claimed.add(found);
     const file = found?.file ?? newFile(settings.tableDir, options.name ?? defaultTypeName(table.table), options.name !== undefined, taken);
-    const { result, write } = pullTable(table, file, found, settings, state, options.name);
+    const { result, write, merged } = pullTable(table, file, found, settings, state, options.name);
     results.push(result);
     if (write) pending.push(write);
+    if (merged) pulled.push({ file, description: merged, ...(result.status === "created" || result.status === "updated" ? { notes: result.notes } : {}) });
   }
+  noteUnjoinedRelations(pulled, ours.filter((e) => !claimed.has(e)).map((e) => ({ file: e.file, description: e.description })), settings.root);
   // A described table the server no longer lists (by id or name): reported, its file left for a person to delete.
   if (!wanted) {
     for (const gone of ours.filter((e) => !claimed.has(e))) {
@@ -124,16 +127,18 @@ function pullTable(
   settings: PullSettings,
   state: PullState,
   name: string | undefined,
-): { result: TablePullResult; write?: { file: string; contents: string } } {
+): { result: TablePullResult; write?: { file: string; contents: string }; merged?: TableDescriptionInput } {
   const schemaRef = schemaReference("table.schema.json", dirname(file), settings.root);
   const base = state.table(settings.database, live);
-  const { description: merged, notes } = mergeTable({ live, database: settings.database, file: existing?.description, base, schemaRef, name });
+  const shownAs = posixRelative(settings.root, file) || toPosixPath(file);
+  const { description: merged, notes, advice } = mergeTable({ live, database: settings.database, file: existing?.description, base, schemaRef, name, shownAs });
   const problems = tableProblems(merged);
   if (problems !== undefined) {
     return { result: { table: live.table, file, status: "failed", changes: [], notes, error: `the server's table cannot be described: ${problems}` } };
   }
   state.setTable(settings.database, live);
   const { status, changes, write } = descriptionOutcome(file, existing, merged, diffTables);
+  if (status === "created" || status === "updated") notes.push(...advice);
   const result: TablePullResult = {
     table: live.table,
     file,
@@ -142,7 +147,43 @@ function pullTable(
     notes,
     ...(status === "created" ? { fields: merged.fields.length, relations: merged.relations?.length ?? 0 } : {}),
   };
-  return write ? { result, write } : { result };
+  return write ? { result, write, merged } : { result, merged };
+}
+
+interface Described {
+  file: string;
+  description: TableDescriptionInput;
+  /** The pull's notes of the table, for a table pulled now whose file is new or changed (the advice goes there). */
+  notes?: string[];
+}
+
+/**
+ * `$metadata` never states a relation's match fields, and the emulator joins a described relation only by them (its
+ * `match`, or its reverse's in the other table's file, or a layout's portal relation): a relationship neither side
+ * of which has `match` gets one note, on the first of its tables pulled whose file is new or changed, naming the
+ * line to add and where (the emulator logs the same at every start).
+ */
+function noteUnjoinedRelations(pulled: readonly Described[], others: readonly Described[], root: string): void {
+  const all = [...pulled, ...others];
+  const show = (file: string) => posixRelative(root, file) || toPosixPath(file);
+  const noted = new Set<string>();
+  for (const { file, description, notes } of pulled) {
+    description.relations?.forEach((relation, i) => {
+      if (notes === undefined) return;
+      if (relation.match !== undefined) return;
+      const other = all.find((d) => d.description.table === relation.table);
+      const back = other?.description.relations?.findIndex((r) => r.table === description.table) ?? -1;
+      if (back >= 0 && other!.description.relations![back]!.match !== undefined) return;
+      const pair = JSON.stringify([description.table, relation.table].sort());
+      if (noted.has(pair)) return;
+      noted.add(pair);
+      const reverse = back >= 0 && other!.file !== file ? ` (or its reverse to relations[${back}] in ${show(other!.file)})` : "";
+      notes!.push(
+        `relation "${relation.name}": $metadata does not state its match fields, which the emulator joins by (fmgen serve --tables serves it with no related rows): ` +
+          `add "match": { "field": "<a field of ${description.table}>", "relatedField": "<the field of ${relation.table} it equals>" } to relations[${i}] in ${show(file)}${reverse}`,
+      );
+    });
+  }
 }
 
 /** The description of `live`: the one of its FMTID, else (neither telling ids) the one of its name. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { batch, partJson, S, single } from "./batch-support.js";
-import { startOffice } from "./serve-support.js";
+import { metadataIds, startOffice } from "./serve-support.js";
 
 // Batch-level headers cascade into the parts (docs/emulator.md "$batch", choice after FSP/12): a GET part carries no
 // headers on FMS (PKS framing), so @proofkit/fmodata's `Accept: …;odata.metadata=none` and `Prefer` ride on the batch
@@ -20,8 +20,9 @@ describe("batch-level headers reach the parts", () => {
   it("the batch's Accept odata.metadata=none drops a GET part's ids; its Prefer keys fields by FMFID", async () => {
     const a = await batch(emu.url, [read], { Accept: "application/json;odata.metadata=none" });
     expect(partJson(single(a.items![0]))).toEqual({ value: [{ Name: "Ada" }] });
-    const b = await batch(emu.url, [{ kind: "request", method: "GET", url: `${S}/Contacts?$top=1&$select=FMFID:8590999681` }], { Prefer: "fmodata.entity-ids" });
-    expect(partJson(single(b.items![0])).value[0]["FMFID:8590999681"]).toBe("Ada");
+    const name = (await metadataIds(emu.url)).field("Contacts", "Name");
+    const b = await batch(emu.url, [{ kind: "request", method: "GET", url: `${S}/Contacts?$top=1&$select=${name}` }], { Prefer: "fmodata.entity-ids" });
+    expect(partJson(single(b.items![0])).value[0][name]).toBe("Ada");
   });
 
   it("a part's own header wins over the batch's, and without either a part answers the defaults", async () => {

@@ -95,21 +95,27 @@ describe("$metadata: types, keys and annotations (1.3, 1.4)", () => {
 describe("$metadata: FMTID and FMFID numbering, SchemaVersion", () => {
   const ids = (types: readonly ODataEntityType[]) => types.map((t) => [t.set, t.tableId, t.properties.map((p) => [p.name, p.fieldId])]);
 
-  it("numbers tables by name from 1065089 and fields as fieldNo·2^32 + FMTID, unique", () => {
+  it("numbers tables from 1065089 and fields as fieldNo·2^32 + FMTID by their names, unique; tables listed by name", () => {
     const model = odataModel(shop());
-    expect(model.entityTypes.map((t) => [t.set, t.tableId])).toEqual([
-      ["Contacts", `FMTID:${FIRST_FMTID}`],
-      ["Invoices", `FMTID:${FIRST_FMTID + 1}`],
-      ["Notes", `FMTID:${FIRST_FMTID + 2}`],
-    ]);
+    expect(model.entityTypes.map((t) => t.set)).toEqual(["Contacts", "Invoices", "Notes"]);
+    for (const t of model.entityTypes) {
+      expect(t.tableNumber).toBeGreaterThanOrEqual(FIRST_FMTID);
+      expect(t.tableId).toBe(`FMTID:${t.tableNumber}`);
+    }
+    expect(new Set(model.entityTypes.map((t) => t.tableNumber)).size).toBe(3);
     const all = model.entityTypes.flatMap((t) => t.properties.map((p) => p.fieldId));
     expect(new Set(all).size).toBe(all.length);
     for (const t of model.entityTypes) {
-      t.properties.forEach((p, i) => {
-        expect(p.fieldId).toBe(`FMFID:${BigInt(i + 1) * 2n ** 32n + BigInt(t.tableNumber)}`);
+      for (const p of t.properties) {
+        expect(p.fieldId).toBe(`FMFID:${p.fieldNumber}`);
         expect(p.fieldNumber % 2 ** 32).toBe(t.tableNumber);
-      });
+        expect(Math.floor(p.fieldNumber / 2 ** 32)).toBeGreaterThanOrEqual(1);
+      }
     }
+    // A field's number follows its name: "Text" of Notes on a table of another name has the same fieldNo.
+    const moved = odataModel(modelOf([contactsLayout, { ...notesLayout, table: "Memos" }])).entityTypes.find((t) => t.set === "Memos")!;
+    const fieldNo = (p: { fieldNumber: number }) => Math.floor(p.fieldNumber / 2 ** 32);
+    expect(moved.properties.map(fieldNo)).toEqual(model.entityTypes.find((t) => t.set === "Notes")!.properties.map(fieldNo));
     // Property order is the order the descriptions declare the fields in.
     expect(model.entityTypes[0]!.properties.map((p) => p.name).slice(0, 3)).toEqual(["id", "First Name", "Age"]);
   });
@@ -289,7 +295,8 @@ describe("$metadata of one table, and the service document", () => {
     const byName = odataMetadata(shop(), { table: "Notes" }).body;
     expect(byName.match(/<EntityType /g)).toHaveLength(1);
     expect(byName).toContain(`<EntityType Name="Notes_">`);
-    expect(odataMetadata(shop(), { table: `FMTID:${FIRST_FMTID + 2}` }).body).toBe(byName);
+    const notesId = odataModel(shop()).entityTypes.find((t) => t.set === "Notes")!.tableId!;
+    expect(odataMetadata(shop(), { table: notesId }).body).toBe(byName);
     const one = JSON.parse(odataMetadata(shop(), { table: "Notes", format: "json" }).body);
     expect(Object.keys(one.Shop).filter((k) => !k.startsWith("@"))).toEqual(["Notes_", "Notes"]);
     expectODataError(() => odataMetadata(shop(), { table: "Nope" }), 404, "-1020", "Table 'Nope' not defined in database");

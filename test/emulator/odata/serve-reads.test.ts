@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
 import { parseXml, type XmlElement } from "./metadata-xml-reader.js";
-import { auth, DB, expectODataError, get, PASSWORD, startOffice, USER } from "./serve-support.js";
+import { auth, DB, expectODataError, get, metadataIds, PASSWORD, startOffice, USER } from "./serve-support.js";
 
 // OData's read path over the emulator's hosted file, over loopback HTTP (1.2, 2.3-2.6, 2.10, 8, 9;
 // docs/emulator.md "The OData API", "Reads").
@@ -111,10 +111,10 @@ describe("collections (2.3, 2.5, 2.6)", () => {
   it("writes numbers as strings with IEEE754Compatible=true, and keys by FMFID with fmodata.entity-ids", async () => {
     const a = await get(emu.url, `${S}/Contacts('A1')?$select=Age,Name`, { Accept: "application/json;IEEE754Compatible=true" });
     expect([a.body.Age, a.body.Name]).toEqual(["36", "Ada"]);
-    // Name is the second field of the first table: 2·2^32 + 1065089.
-    const ids = await get(emu.url, `${S}/Contacts?$top=1&$select=FMFID:8590999681`, { Prefer: "fmodata.entity-ids" });
-    expect(ids.body.value[0]["FMFID:8590999681"]).toBe("Ada");
-    expect((await get(emu.url, `${S}/Contacts?$top=1&$select=FMFID:8590999681`)).body.value[0].Name).toBe("Ada");
+    const name = (await metadataIds(emu.url)).field("Contacts", "Name");
+    const ids = await get(emu.url, `${S}/Contacts?$top=1&$select=${name}`, { Prefer: "fmodata.entity-ids" });
+    expect(ids.body.value[0][name]).toBe("Ada");
+    expect((await get(emu.url, `${S}/Contacts?$top=1&$select=${name}`)).body.value[0].Name).toBe("Ada");
   });
 
   it("pages at odata.maxpagesize with @nextLink, followed to the end; $top suppresses it", async () => {
@@ -205,7 +205,7 @@ describe("one record, one field, $value, $count (2.3, 2.4)", () => {
     const a = await get(emu.url, `${S}/Contacts('B2')`);
     expect(a.body).toMatchObject({ "@context": `${R}/${DB}/$metadata#Contacts/$entity`, "@id": `${R}/${DB}/Contacts('B2')`, id: "B2", Name: "bob" });
     expect((await get(emu.url, `${S}/Contacts(ROWID=3)`)).body.id).toBe("C3");
-    expect((await get(emu.url, `${S}/FMTID:1065089('A1')`)).body.Name).toBe("Ada");
+    expect((await get(emu.url, `${S}/${(await metadataIds(emu.url)).table("Contacts")}('A1')`)).body.Name).toBe("Ada");
     const note = await get(emu.url, `${S}/Notes(2)`);
     expect(note.body).toMatchObject({ "@id": `${R}/${DB}/Notes(2)`, Text: "note 2" });
     expect((await get(emu.url, `${S}/Notes(ROWID=2)`)).body.Text).toBe("note 2");

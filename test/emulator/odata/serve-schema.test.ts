@@ -18,6 +18,10 @@ const send = (method: string, path: string, body?: unknown, headers: Record<stri
 
 const metadata = async () => (await get(emu.url, `${S}/$metadata`, { Accept: "application/json" })).body[DB];
 const errorOf = (a: Answer) => ({ status: a.status, code: a.body?.error?.code as string });
+/** Every FMTID and FMFID a JSON `$metadata` states. */
+const idsIn = (m: Record<string, any>) =>
+  Object.values(m).flatMap((t) => (t?.$Kind === "EntityType" ? [t["@TableID"] as string, ...Object.values(t as Record<string, any>).flatMap((p) => (p?.["@FieldID"] ? [p["@FieldID"] as string] : []))] : []));
+const W = 2 ** 32;
 
 const COMPANY = {
   tableName: "Aardvark Co",
@@ -34,21 +38,27 @@ const COMPANY = {
 };
 
 describe("create a table (POST FileMaker_Tables)", () => {
-  it("answers 200 {tableName, fields}; the table is at once an entity set in $metadata and the service document, with the next FMTID", async () => {
+  it("answers 200 {tableName, fields}; the table is at once an entity set in $metadata and the service document, with a new FMTID", async () => {
     const before = await metadata();
     const a = await send("POST", `${S}/FileMaker_Tables`, COMPANY);
     expect(a.status).toBe(200);
     expect(a.body).toEqual(COMPANY);
     const m = await metadata();
-    // Existing tables keep their FMTIDs; the new one takes the next, though its name sorts first.
+    // Existing tables keep their FMTIDs, though the new one's name sorts first; it takes one no table had.
     expect(m.Contacts_["@TableID"]).toBe(before.Contacts_["@TableID"]);
     expect(m.Notes_["@TableID"]).toBe(before.Notes_["@TableID"]);
-    expect(m["Aardvark Co_"]["@TableID"]).toBe("FMTID:1065091");
+    const tableId = m["Aardvark Co_"]["@TableID"] as string;
+    expect(idsIn(before)).not.toContain(tableId);
+    const tableNo = Number(tableId.slice("FMTID:".length));
     expect(m["@Org.OData.Core.V1.SchemaVersion"]).not.toBe(before["@Org.OData.Core.V1.SchemaVersion"]);
     const t = m["Aardvark Co_"];
     expect(t.$Key).toEqual(["Company ID"]);
-    expect(t["Company ID"]).toMatchObject({ "@FieldID": `FMFID:${1 * 2 ** 32 + 1065091}`, $Nullable: false, $Type: "Edm.Decimal" });
-    expect(t.Code).toMatchObject({ "@FieldID": `FMFID:${2 * 2 ** 32 + 1065091}`, $Nullable: true, "@Index": true, $Type: "Edm.String" });
+    expect(t["Company ID"]).toMatchObject({ $Nullable: false, $Type: "Edm.Decimal" });
+    expect(t.Code).toMatchObject({ $Nullable: true, "@Index": true, $Type: "Edm.String" });
+    // Each field's FMFID is fieldNo·2^32 + the table's FMTID, no two alike.
+    const fieldIds = COMPANY.fields.map((f) => Number((t[f.name]["@FieldID"] as string).slice("FMFID:".length)));
+    for (const id of fieldIds) expect(id % W).toBe(tableNo);
+    expect(new Set(fieldIds).size).toBe(fieldIds.length);
     expect(t["Company Name"]).toMatchObject({ $Nullable: false, $Type: "Edm.String" });
     expect(t.Notes).toMatchObject({ "@Global": true, "@Org.OData.Core.V1.Permissions": "Org.OData.Core.V1.Permission@Read" });
     expect(t["Signed Contract"].$Type).toBe("Edm.Binary");
@@ -61,7 +71,7 @@ describe("create a table (POST FileMaker_Tables)", () => {
     // The XML form and the one-table form say the same.
     const xml = (await get(emu.url, `${S}/$metadata`)).text;
     expect(xml).toContain('<EntityType Name="Aardvark Co_">');
-    expect(xml).toContain('<Annotation Term="com.filemaker.odata.TableID" String="FMTID:1065091" />');
+    expect(xml).toContain(`<Annotation Term="com.filemaker.odata.TableID" String="${tableId}" />`);
     expect(xml).toContain(`<Annotation Term="Org.OData.Core.V1.SchemaVersion" String="${m["@Org.OData.Core.V1.SchemaVersion"]}" />`);
     const one = (await get(emu.url, `${S}/$metadata%23Aardvark%20Co`, { Accept: "application/json" })).body[DB];
     expect(one["Aardvark Co_"]).toEqual(t);
@@ -119,15 +129,21 @@ describe("create a table (POST FileMaker_Tables)", () => {
 });
 
 describe("add fields (PATCH FileMaker_Tables/T)", () => {
-  it("adds fields with the next FMFIDs; existing records read them as null; the Data API keeps working on the same table", async () => {
+  it("adds fields with new FMFIDs; existing records read them as null; the Data API keeps working on the same table", async () => {
     const before = await metadata();
     const a = await send("PATCH", `${S}/FileMaker_Tables/Contacts`, { fields: [{ name: "Email", type: "varchar(80)" }, { name: "Level", type: "int" }] });
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ tableName: "Contacts", fields: [{ name: "Email", type: "varchar(80)" }, { name: "Level", type: "int" }] });
     const m = await metadata();
-    expect(m.Contacts_.Email["@FieldID"]).toBe(`FMFID:${10 * 2 ** 32 + 1065089}`);
-    expect(m.Contacts_.Level["@FieldID"]).toBe(`FMFID:${11 * 2 ** 32 + 1065089}`);
-    expect(m.Contacts_.Name["@FieldID"]).toBe(before.Contacts_.Name["@FieldID"]);
+    const contacts = Number((m.Contacts_["@TableID"] as string).slice("FMTID:".length));
+    for (const f of ["Email", "Level"]) {
+      expect(idsIn(before)).not.toContain(m.Contacts_[f]["@FieldID"]);
+      expect(Number((m.Contacts_[f]["@FieldID"] as string).slice("FMFID:".length)) % W).toBe(contacts);
+    }
+    expect(m.Contacts_.Email["@FieldID"]).not.toBe(m.Contacts_.Level["@FieldID"]);
+    // The others keep theirs, and the new fields come last.
+    for (const f of Object.keys(before.Contacts_).filter((k) => before.Contacts_[k]?.["@FieldID"])) expect(m.Contacts_[f]["@FieldID"], f).toBe(before.Contacts_[f]["@FieldID"]);
+    expect(Object.keys(m.Contacts_).filter((k) => m.Contacts_[k]?.["@FieldID"]).slice(-2)).toEqual(["Email", "Level"]);
     const rows = (await get(emu.url, `${S}/Contacts?$select=%22id%22,Email,Level`)).body.value;
     expect(rows).toHaveLength(3);
     for (const r of rows) expect(r).toMatchObject({ Email: null, Level: null });
@@ -145,7 +161,7 @@ describe("add fields (PATCH FileMaker_Tables/T)", () => {
   });
 
   it("adds the good fields and lists the failed ones (partial success); when all fail, the first failure is the answer", async () => {
-    const a = await send("PATCH", `${S}/FileMaker_Tables/FMTID:1065090`, { fields: [{ name: "text", type: "varchar" }, { name: "Due", type: "date" }, { name: "Bad", type: "money" }] });
+    const a = await send("PATCH", `${S}/FileMaker_Tables/${(await metadata()).Notes_["@TableID"]}`, { fields: [{ name: "text", type: "varchar" }, { name: "Due", type: "date" }, { name: "Bad", type: "money" }] });
     expect(a.status).toBe(200);
     expect(a.body.tableName).toBe("Notes");
     expect(a.body.fields).toEqual([{ name: "Due", type: "date" }]);
@@ -178,10 +194,10 @@ describe("delete fields and tables", () => {
     expect(errorOf(await get(emu.url, `${S}/Contacts?$select=Age`))).toEqual({ status: 400, code: "8309" });
     expect(Object.keys((await get(emu.url, `${S}/Contacts('A1')`)).body)).not.toContain("Age");
     expect((await send("DELETE", `${S}/FileMaker_Tables/Contacts/Tags`)).status).toBe(204);
-    // Re-adding a name gives a new field: the next number, empty values.
+    // Re-adding a name gives a new field: a number the table never had, empty values.
     await send("PATCH", `${S}/FileMaker_Tables/Contacts`, { fields: [{ name: "Age", type: "int" }] });
     const m2 = await metadata();
-    expect(m2.Contacts_.Age["@FieldID"]).toBe(`FMFID:${10 * 2 ** 32 + 1065089}`);
+    expect(idsIn(m0)).not.toContain(m2.Contacts_.Age["@FieldID"]);
     expect((await get(emu.url, `${S}/Contacts('A1')?$select=Age`)).body.Age).toBeNull();
     // The Data API: the layout no longer shows the deleted field; writing it is 102; the rest works.
     const one = await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token });
@@ -203,7 +219,7 @@ describe("delete fields and tables", () => {
     const api = new DataApi(emu.url);
     const token = await api.login(USER, PASSWORD, DB);
     expect(Object.keys((await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token })).body.response.data[0].portalData)).toEqual(["Notes"]);
-    const del = await send("DELETE", `${S}/FileMaker_Tables/FMTID:1065090`);
+    const del = await send("DELETE", `${S}/FileMaker_Tables/${m0.Notes_["@TableID"]}`);
     expect(del.status).toBe(204);
     expect(errorOf(await get(emu.url, `${S}/Notes`))).toEqual({ status: 404, code: "-1020" });
     const m1 = await metadata();
@@ -213,7 +229,8 @@ describe("delete fields and tables", () => {
     expect((await get(emu.url, S)).body.value.map((s: { name: string }) => s.name)).toEqual(["Contacts"]);
     // A table created next takes a new number, not the deleted one's.
     await send("POST", `${S}/FileMaker_Tables`, { tableName: "Notes", fields: [{ name: "Text", type: "varchar" }] });
-    expect((await metadata()).Notes_["@TableID"]).toBe("FMTID:1065091");
+    const again = (await metadata()).Notes_["@TableID"];
+    expect(idsIn(m0)).not.toContain(again);
     expect((await get(emu.url, `${S}/Notes`)).body.value).toEqual([]);
     expect((await api.call("GET", `/databases/${DB}/layouts/Notes/records`, { token })).body?.messages[0]?.code).toBe("105");
     const contact = await api.call("GET", `/databases/${DB}/layouts/Contacts/records/1`, { token });

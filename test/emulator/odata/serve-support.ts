@@ -94,3 +94,25 @@ export function expectODataError(a: Answer, status: number, code: string): { cod
   if (a.headers.get("content-type") !== "application/json;charset=utf-8") throw new Error(`content-type ${a.headers.get("content-type")}`);
   return a.body.error;
 }
+
+/**
+ * The ids the emulator's JSON `$metadata` states: `table(T)` is T's `FMTID:n`, `field(T, F)` its field's `FMFID:n`.
+ * The emulator derives computed ids from names (docs/emulator.md, "`$metadata`"), so a test that addresses by id
+ * reads it here rather than spelling a number.
+ */
+export async function metadataIds(url: string, db = DB): Promise<{ table: (table: string) => string; field: (table: string, field: string) => string }> {
+  const doc = (await get(url, `/fmi/odata/v4/${encodeURIComponent(db)}/$metadata?$format=json`)).body[db];
+  const type = (table: string) => {
+    const t = doc[`${table}_`];
+    if (t === undefined) throw new Error(`no table ${table} in $metadata`);
+    return t;
+  };
+  return {
+    table: (table) => type(table)["@TableID"] as string,
+    field: (table, field) => {
+      const id = type(table)[field]?.["@FieldID"] as string | undefined;
+      if (id === undefined) throw new Error(`no field ${table}::${field} in $metadata`);
+      return id;
+    },
+  };
+}

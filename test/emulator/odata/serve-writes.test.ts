@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
-import { auth, DB, expectODataError, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
+import { auth, DB, expectODataError, get, metadataIds, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // OData's write path over the emulator's hosted file, over loopback HTTP (3.1, 3.2, 1.4, 9;
 // docs/emulator.md "The OData API", "Writes").
@@ -102,7 +102,7 @@ describe("update and delete (3.2)", () => {
     const p = await send("PATCH", `${S}/Contacts('${id}')`, { Age: 1 });
     expect(p.status).toBe(204);
     expect(p.headers.get("fmodata.affected_rows")).toBe("1");
-    expect((await send("PUT", `${S}/FMTID:1065089('${id}')`, { Age: 2 })).status).toBe(204);
+    expect((await send("PUT", `${S}/${(await metadataIds(emu.url)).table("Contacts")}('${id}')`, { Age: 2 })).status).toBe(204);
     expect((await send("PATCH", `${S}/Contacts(ROWID=${c.body.id ? (await get(emu.url, `${S}/Contacts('${id}')?$select=ROWID`)).body.ROWID : 0})`, { Name: "Key2" })).status).toBe(204);
     expect((await get(emu.url, `${S}/Contacts('${id}')?$select=Name,Age,ROWMODID`)).body).toMatchObject({ Name: "Key2", Age: 2, ROWMODID: 3 });
     expect((await send("PATCH", `${S}/Notes(${rowid})`, { N: 4 })).status).toBe(204);

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createState, startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import type { LayoutDescriptionInput } from "../../../src/layout/schema.js";
 import type { TableDescriptionInput } from "../../../src/table/schema.js";
+import { odataMetadata } from "../../../src/emulator/odata/metadata-document.js";
 import { parseXml, type XmlElement } from "./metadata-xml-reader.js";
-import { auth, expectODataError, get, send as sendTo, type Answer } from "./serve-support.js";
+import { auth, expectODataError, get, metadataIds, send as sendTo, type Answer } from "./serve-support.js";
 
 // Table descriptions (`<Name>.table.json`) in the emulator (docs/emulator.md, "Table descriptions"): a described
 // table is hosted with or without a layout, `$metadata` states what the description says (ids pinned, computed ids
@@ -100,16 +101,17 @@ describe("$metadata from table descriptions", () => {
     const doc = (await get(emu.url, `${S}/$metadata`, { Accept: "application/json" })).body[DB];
     expect(doc.Contacts_["@TableID"]).toBe("FMTID:1065089");
     expect(doc.Invoices_["@TableID"]).toBe("FMTID:1065200");
-    // Audit, the first table by name, would be 1065089 were Contacts not pinned to it.
-    expect(doc.Audit_["@TableID"]).toBe("FMTID:1065090");
     expect(doc.Contacts_.id["@FieldID"]).toBe(`FMFID:${W + 1065089}`);
-    // Name, the first field without an id, skips field number 1 (pinned by id).
-    expect(doc.Contacts_.Name["@FieldID"]).toBe(`FMFID:${2 * W + 1065089}`);
     expect(doc.Invoices_.InvoiceNo["@FieldID"]).toBe(`FMFID:${W + 1065200}`);
-    expect(doc.Audit_.Event["@FieldID"]).toBe(`FMFID:${W + 1065090}`);
-    // The service document and $metadata list the sets in FMTID order.
+    // Audit, with no id, has a computed one (test/emulator/odata/stable-ids.test.ts shows them stepping aside for pins).
+    expect(["FMTID:1065089", "FMTID:1065200"]).not.toContain(doc.Audit_["@TableID"]);
+    const audit = Number((doc.Audit_["@TableID"] as string).slice("FMTID:".length));
+    expect(Number((doc.Audit_.Event["@FieldID"] as string).slice("FMFID:".length)) % W).toBe(audit);
+    expect(Number((doc.Contacts_.Name["@FieldID"] as string).slice("FMFID:".length)) % W).toBe(1065089);
+    expect(doc.Contacts_.Name["@FieldID"]).not.toBe(doc.Contacts_.id["@FieldID"]);
+    // The service document and $metadata list the sets in name order.
     const service = await get(emu.url, S);
-    expect(service.body.value.map((e: { name: string }) => e.name)).toEqual(["Contacts", "Audit", "Invoices"]);
+    expect(service.body.value.map((e: { name: string }) => e.name)).toEqual(["Audit", "Contacts", "Invoices"]);
     // A URL may name a pinned id.
     expect((await get(emu.url, `${S}/FMTID:1065200`)).body.value).toHaveLength(3);
   });
@@ -138,16 +140,17 @@ describe("$metadata from table descriptions", () => {
     const xml = parseXml((await get(emu.url, `${S}/$metadata`)).text);
     const schema = child(child(xml, "edmx:DataServices"), "Schema");
     const contacts = child(schema, "EntityType", ["Name", "Contacts_"]);
+    const nameId = (await metadataIds(emu.url)).field("Contacts", "Name");
     expect(annotations(contacts)).toMatchObject({ "com.filemaker.odata.TableID": "FMTID:1065089", "com.filemaker.odata.FMComment": "People" });
     const name = child(contacts, "Property", ["Name", "Name"]);
     expect(name.attrs).toEqual({ Name: "Name", Type: "Edm.String", MaxLength: "40" });
-    expect(annotations(name)).toEqual({ "com.filemaker.odata.FieldID": `FMFID:${2 * W + 1065089}`, "com.filemaker.odata.FMComment": "Full name" });
+    expect(annotations(name)).toEqual({ "com.filemaker.odata.FieldID": nameId, "com.filemaker.odata.FMComment": "Full name" });
     expect(child(child(contacts, "Key"), "PropertyRef").attrs.Name).toBe("id");
     expect(child(schema, "EntityType", ["Name", "Invoices_"]).children.filter((c) => c.name === "NavigationProperty").map((c) => c.attrs.Name)).toEqual(["Contacts"]);
     // include-annotations="-*" keeps the ids and drops the comments; MaxLength is a facet, not an annotation.
     const trimmed = (await get(emu.url, `${S}/$metadata`, { Accept: "application/json", Prefer: 'include-annotations="-*"' })).body[DB];
     expect(trimmed.Contacts_).not.toHaveProperty("@FMComment");
-    expect(trimmed.Contacts_.Name).toEqual({ "@FieldID": `FMFID:${2 * W + 1065089}`, $Nullable: true, $MaxLength: 40, $Type: "Edm.String" });
+    expect(trimmed.Contacts_.Name).toEqual({ "@FieldID": nameId, $Nullable: true, $MaxLength: 40, $Type: "Edm.String" });
   });
 });
 
@@ -245,10 +248,53 @@ describe("table descriptions refused at start", () => {
     await expect(start([CONTACTS, { ...INVOICES, fields: INVOICES.fields.filter((f) => f.name !== "ContactId") }])).rejects.toThrowError(/field "ContactId" of table "Invoices" is in .*portal "Invoices" but not in its table description/);
   });
 
-  it("refuses relations it cannot join or does not emulate, naming the relation", async () => {
-    await expect(start([{ ...AUDIT, relations: [{ name: "Contacts", table: "Contacts", many: true }] }])).rejects.toThrowError(
-      /^tables\[0\]: relations\[0\]: the relation to "Contacts" names no match fields, and no layout has a portal with a relation between "Audit" and "Contacts"/,
-    );
+  it("serves a relation with no match fields, joining nothing, and logs the line that joins it", async () => {
+    // As `fmgen pull --odata` writes it: $metadata states no match fields.
+    const lines: string[] = [];
+    const audit = { ...AUDIT, relations: [{ name: "Contacts", table: "Contacts", many: true }] };
+    const state = await createState({ layouts: [CONTACTS_LAYOUT], tables: [audit], data: { records: { Audit: [{ Event: "Ada" }] } }, log: (l) => lines.push(l) });
+    expect(lines).toEqual([
+      'tables[0]: relations[0]: the relation to "Contacts" has no match fields (no "match", no layout\'s portal relation between "Audit" and "Contacts", no "match" on a relation back): ' +
+        'its navigation reads no related rows; add "match": { "field": "<a field of Audit>", "relatedField": "<the field of Contacts it equals>" } to join them',
+    ]);
+    const doc = JSON.parse(odataMetadata(state.databases.get(DB)!, { format: "json" }).body)[DB];
+    expect(doc.Audit_.Contacts).toEqual({ $Kind: "NavigationProperty", $Collection: true, $Type: `${DB}.Contacts_` });
+    const emu = await startEmulator({ layouts: [CONTACTS_LAYOUT], tables: [audit], data: { ...SEED, records: { ...SEED.records, Audit: [{ Event: "Ada" }] } }, log: () => {} });
+    try {
+      const read = await get(emu.url, `/fmi/odata/v4/${DB}/Audit?$expand=Contacts`);
+      expect(read.status).toBe(200);
+      expect(read.body.value.map((r: { Contacts: unknown[] }) => r.Contacts)).toEqual([[]]);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it("joins a relation by its match fields, both ways, and refuses match fields the tables do not have", async () => {
+    const audit = { ...AUDIT, relations: [{ name: "Contacts", table: "Contacts", many: true, match: { field: "Event", relatedField: "Name" } }] };
+    const contacts = { ...CONTACTS, relations: [{ name: "Invoices", table: "Invoices", many: true }, { name: "Audit", table: "Audit", many: true }] };
+    const lines: string[] = [];
+    const emu = await startEmulator({ layouts: [CONTACTS_LAYOUT], tables: [contacts, INVOICES, audit], data: { ...SEED, records: { ...SEED.records, Audit: [{ Event: "Ada" }, { Event: "Ada" }, { Event: "Eve" }] } }, log: (l) => lines.push(l) });
+    try {
+      expect(lines).toEqual([]);
+      const answer = await get(emu.url, `/fmi/odata/v4/${DB}/Audit?$expand=Contacts($select=Name)&$select=Event`);
+      expect(answer.status, answer.text).toBe(200);
+      const audits = answer.body.value;
+      expect(audits.map((r: { Event: string; Contacts: { Name: string }[] }) => [r.Event, r.Contacts.map((c) => c.Name)])).toEqual([
+        ["Ada", ["Ada"]],
+        ["Ada", ["Ada"]],
+        ["Eve", []],
+      ]);
+      // The other way, by Contacts' relation back, which names no match fields of its own.
+      const ada = (await get(emu.url, `/fmi/odata/v4/${DB}/Contacts('A1')?$expand=Audit`)).body;
+      expect(ada.Audit).toHaveLength(2);
+    } finally {
+      await emu.close();
+    }
+    await expect(start([{ ...audit, relations: [{ ...audit.relations[0]!, match: { field: "Nope", relatedField: "Name" } }] }])).rejects.toThrowError('tables[0]: relations[0].match.field: "Nope" is no field of table "Audit"');
+    await expect(start([{ ...audit, relations: [{ ...audit.relations[0]!, match: { field: "Event", relatedField: "Nope" } }] }])).rejects.toThrowError('tables[0]: relations[0].match.relatedField: "Nope" is no field of table "Contacts"');
+  });
+
+  it("refuses relations it does not emulate, naming the relation", async () => {
     await expect(start([{ ...AUDIT, relations: [{ name: "Nowhere", table: "Nowhere", many: true }] }])).rejects.toThrowError(/relations\[0\]\.table: names no table of database "Office": "Nowhere"/);
     await expect(start([{ ...INVOICES, relations: [{ name: "People", table: "Contacts", many: true }] }])).rejects.toThrowError(/relations\[0\]: the emulator names a navigation after the table occurrence it reaches/);
     await expect(start([{ ...INVOICES, relations: [{ name: "Contacts", table: "Contacts", many: false }] }])).rejects.toThrowError(/relations\[0\]: the emulator's navigations are all collections/);
