@@ -1,4 +1,4 @@
-import { cp, mkdir, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -133,5 +133,32 @@ describe("fmgen generate in the app's module setup", () => {
     await writeFile(join(shared, "tsconfig.json"), JSON.stringify({ extends: "@acme/tsconfig/tsconfig.json", compilerOptions: { skipLibCheck: true } }));
     expect((await generate(shared)).code).toBe(0);
     expect(compile(shared)).toEqual([]);
+  }, 60_000);
+});
+
+describe("an app without zod (issue 33)", () => {
+  it("compiles the generated modules with skipLibCheck false; only --schemas (the runtime's schema declarations import zod) needs zod", async () => {
+    // node_modules as `npm install @fmgen/runtime` leaves it: the package copied (a link would resolve zod from this
+    // repository's node_modules), undici, Node's types; no zod anywhere above the app.
+    const dir = await tempDir("no-zod");
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", type: "module" }));
+    await mkdir(join(dir, "node_modules/@fmgen/runtime"), { recursive: true });
+    await mkdir(join(dir, "node_modules/@types"), { recursive: true });
+    await cp(join(ROOT, "packages/runtime/package.json"), join(dir, "node_modules/@fmgen/runtime/package.json"));
+    await cp(join(ROOT, "packages/runtime/dist"), join(dir, "node_modules/@fmgen/runtime/dist"), { recursive: true });
+    await symlink(join(ROOT, "node_modules/undici"), join(dir, "node_modules/undici"), "dir");
+    await symlink(join(ROOT, "node_modules/@types/node"), join(dir, "node_modules/@types/node"), "dir");
+    await writeFile(join(dir, "app.ts"), APP);
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", strict: true, skipLibCheck: false, noEmit: true } }));
+    expect(ts.resolveModuleName("zod", join(dir, "app.ts"), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }, ts.sys).resolvedModule).toBeUndefined();
+
+    expect((await generate(dir)).code).toBe(0);
+    expect((await readdir(join(dir, "generated"))).sort()).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
+    expect(compile(dir)).toEqual([]);
+
+    // With schemas.ts the same app fails, inside the runtime's declarations: what the default avoids.
+    const io = memoryIo();
+    expect(await run(["generate", "--layouts", LAYOUTS, "--out", join(dir, "generated"), "--schemas"], io)).toBe(0);
+    expect(compile(dir)).toEqual([expect.stringMatching(/^Cannot find module 'zod'/)]);
   }, 60_000);
 });
