@@ -20,4 +20,4 @@ export { layoutModuleTemplate, parseLayoutModuleTemplate, LAYOUT_MODULE_TEMPLATE
 export { resolveGenerateSettings, SettingsError, type GenerateSettings, type SettingsRequest } from "./settings.js";
 export { generateFromSettings, generateAndWrite, generateAndCheck, schemasWanted, schemasFileNote } from "./from-settings.js";
 export { watchAndGenerate, watchTargets, type WatchOptions, type WatchResult } from "./watch.js";
-export { unsupportedSetup } from "./app-setup.js";
+export { checkAppSetup, unsupportedSetup, type AppSetupVerdict } from "./app-setup.js";

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import type { CommandModule } from "yargs";
-import { generateAndCheck, generateAndWrite, resolveGenerateSettings, schemasFileNote, unsupportedSetup, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import { generateAndCheck, generateAndWrite, checkAppSetup, resolveGenerateSettings, schemasFileNote, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
 import { IMPORT_EXTENSIONS, type ImportExtension } from "../../project/index.js";
 import type { CliIo } from "../io.js";
 
@@ -52,9 +52,21 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
         }
       };
       const show = (path: string) => relative(cwd, path) || ".";
+      // The app's tsconfig and package.json, judged once before anything is written (see app-setup.ts).
+      const setupRefused = async (settings: GenerateSettings): Promise<boolean> => {
+        const verdict = await checkAppSetup(settings.outDir, show);
+        if (verdict.refusal !== undefined) {
+          io.stderr(`fmgen generate: the generated modules would not compile here: ${verdict.refusal}`);
+          setExitCode(1);
+          return true;
+        }
+        for (const note of verdict.notes) io.stderr(`fmgen generate: note: ${note}`);
+        return false;
+      };
 
       if (args.watch) {
         const first = await loadSettings();
+        if (await setupRefused(first)) return;
         io.stdout(`fmgen generate: watching; writing to ${show(first.outDir)} (stop with Ctrl-C)`);
         await watchAndGenerate(loadSettings, {
           stop: io.stopSignal(),
@@ -69,12 +81,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       }
 
       const settings = await loadSettings();
-      const unsupported = await unsupportedSetup(settings.outDir, show);
-      if (unsupported !== undefined) {
-        io.stderr(`fmgen generate: the generated modules would not compile here: ${unsupported}`);
-        setExitCode(1);
-        return;
-      }
+      if (await setupRefused(settings)) return;
       if (args.check) {
         const drift = await generateAndCheck(settings, cwd);
         if (drift.length === 0) {
