@@ -151,6 +151,15 @@ describe("fmgen generate", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
+  it("checks the app's setup before --watch starts too: a tsconfig that cannot compile the modules stops it, writing nothing", async () => {
+    const { root, layouts, out } = await project();
+    await writeFile(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "commonjs" } }));
+    const io = memoryIo();
+    expect(await run(["generate", "--layouts", layouts, "--out", out, "--watch"], io)).toBe(1);
+    expect(io.err.join("\n")).toMatch(/^fmgen generate: the generated modules would not compile here: .*tsconfig\.json sets "module": "commonjs"/m);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it("--watch regenerates when a description changes, reports errors and goes on, and stops on the stop signal", async () => {
     const { layouts, out } = await project();
     let stop!: () => void;
