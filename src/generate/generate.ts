@@ -38,6 +38,12 @@ export interface GenerateOptions {
    * modules and in the same `index.ts` (plan/name-registry.ts says how their names stay apart from the layouts').
    */
   tables?: readonly TableDescription[];
+  /**
+   * `true` also writes `schemas.ts`, every layout's `<Name>Schema` (zod schemas of decoded records, from
+   * `@fmgen/runtime/schema`). Default `false`: the runtime's schema declarations import zod, an optional peer
+   * dependency, so an app without zod could not type-check a folder holding it (TS2307 unless `skipLibCheck`).
+   */
+  schemas?: boolean;
 }
 
 /**
@@ -52,15 +58,16 @@ export function emitFiles(layouts: readonly LayoutDescription[], options: Genera
   const plans = planModules({ layouts, databases: options.databases, tables: options.tables }, template);
   const files = plans.map((plan) => ({ path: plan.fileName, printed: emitModule(plan, emitOptions) }));
   files.push({ path: INDEX_FILE, printed: emitIndexFile(files.map((f) => f.path), template, importExtension) });
-  // After the barrel, which does not re-export it: importing the generated modules must not reach zod.
-  const schemas = emitSchemasFile(plans.filter((plan): plan is LayoutPlan => plan.kind === "layout"), template, importExtension);
+  // Only when asked (`schemas`), and after the barrel, which does not re-export it: importing the generated modules
+  // must not reach zod. Its name stays reserved either way, so turning it on renames nothing.
+  const schemas = options.schemas === true && emitSchemasFile(plans.filter((plan): plan is LayoutPlan => plan.kind === "layout"), template, importExtension);
   if (schemas) files.push({ path: SCHEMAS_FILE, printed: schemas });
   return files.sort((a, b) => compareCodeUnits(a.path, b.path));
 }
 
 /**
  * The generator without the disk: validated descriptions in, files out (one module per layout, one per database, one
- * per table, `index.ts`, and `schemas.ts` with every layout's `<Name>Schema`).
+ * per table, `index.ts`, and with `schemas: true` `schemas.ts`, every layout's `<Name>Schema`).
  * Plan -> emit (printed statements) -> format (prettier, only on statements with an over-long line); the same
  * descriptions, in any order, give the same bytes.
  */

@@ -18,6 +18,6 @@ export { checkGeneratedFiles, type FileDrift } from "./check.js";
 export { unifiedDiff } from "./diff.js";
 export { layoutModuleTemplate, parseLayoutModuleTemplate, LAYOUT_MODULE_TEMPLATE_FILE, TemplateError, type LayoutModuleTemplate } from "./template.js";
 export { resolveGenerateSettings, SettingsError, type GenerateSettings, type SettingsRequest } from "./settings.js";
-export { generateFromSettings, generateAndWrite, generateAndCheck } from "./from-settings.js";
+export { generateFromSettings, generateAndWrite, generateAndCheck, schemasWanted, schemasFileNote } from "./from-settings.js";
 export { watchAndGenerate, watchTargets, type WatchOptions, type WatchResult } from "./watch.js";
-export { unsupportedSetup } from "./app-setup.js";
+export { checkAppSetup, unsupportedSetup, type AppSetupVerdict } from "./app-setup.js";

@@ -14,6 +14,8 @@ export interface GenerateSettings {
   config?: FmgenConfig;
   /** `--import-extension`: replaces the config's `options.importExtension`; absent without the flag. */
   importExtension?: ImportExtension;
+  /** `--schemas` / `--no-schemas`: replaces the config's `options.schemas`; absent without the flag. */
+  schemas?: boolean;
 }
 
 export interface SettingsRequest {
@@ -27,6 +29,8 @@ export interface SettingsRequest {
   out?: string | undefined;
   /** `--import-extension`: replaces the config's `options.importExtension`. */
   importExtension?: ImportExtension | undefined;
+  /** `--schemas` / `--no-schemas`: replaces the config's `options.schemas`. */
+  schemas?: boolean | undefined;
   cwd: string;
 }
 
@@ -58,5 +62,6 @@ export async function resolveGenerateSettings(request: SettingsRequest): Promise
     ...(configFile !== undefined ? { configFile } : {}),
     ...(config ? { config } : {}),
     ...(request.importExtension !== undefined ? { importExtension: request.importExtension } : {}),
+    ...(request.schemas !== undefined ? { schemas: request.schemas } : {}),
   };
 }

@@ -35,6 +35,14 @@ export const generateOptionsSchema = z
           '".js" (default) is what TypeScript\'s "module": "nodenext" wants; ".ts" runs on Deno with no flag (and on Bun and ' +
           'bundlers), and tsc then needs "allowImportingTsExtensions" or "rewriteRelativeImportExtensions".',
       ),
+    schemas: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Whether generate also writes schemas.ts: every layout's <Name>Schema, a zod schema of decoded records (default false). " +
+          "It needs zod installed (an optional peer dependency of @fmgen/runtime): without zod, tsc cannot read the runtime's " +
+          "schema declarations. Off, a schemas.ts an earlier run wrote is deleted.",
+      ),
   })
   .strict()
   .describe("Generator options.");

@@ -179,7 +179,7 @@ describe("fmgen init", () => {
       const generate = memoryIo();
       expect(await run(["generate", "--config", config], generate)).toBe(0);
       // contacts.ts: the database's module.
-      expect((await readdir(join(dir, "generated"))).sort()).toEqual(["contacts-web.ts", "contacts.ts", "index.ts", "invoices-web.ts", "schemas.ts"]);
+      expect((await readdir(join(dir, "generated"))).sort()).toEqual(["contacts-web.ts", "contacts.ts", "index.ts", "invoices-web.ts"]);
     } finally {
       await emu.close();
     }

@@ -38,7 +38,7 @@ describe("fmgen generate --tables", () => {
     const { layouts, tables, out } = await project();
     const io = memoryIo();
     expect(await run(["generate", "--layouts", layouts, "--tables", tables, "--out", out], io)).toBe(0);
-    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote contacts\.table\.ts, wrote contacts\.ts, wrote index\.ts, wrote invoice\.ts, wrote invoices\.table\.ts, wrote schemas\.ts \(7 files\)/);
+    expect(io.out.join("\n")).toMatch(/wrote contact\.ts, wrote contacts\.table\.ts, wrote contacts\.ts, wrote index\.ts, wrote invoice\.ts, wrote invoices\.table\.ts \(6 files\)/);
     const expected = await generate(await loadLayouts([layouts]), { tables: await loadTables([tables]) });
     for (const file of expected) expect(await readFile(join(out, file.path), "utf8"), file.path).toBe(file.contents);
     // The example's database module keeps its name `Contacts`; the table Contacts yields.
@@ -65,7 +65,7 @@ describe("fmgen generate --tables", () => {
     expect(await readFile(join(out, "contacts.table.ts"), "utf8")).toMatch(/^export const Contacts: ContactsDefinition = ContactsSpec;$/m);
     await writeFile(config, JSON.stringify({ layouts: ["layouts"], tables: ["tables"], outDir: "generated" }));
     expect(await run(["generate", "--config", config], memoryIo())).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.table.ts", "contacts.ts", "index.ts", "invoice.ts", "invoices.table.ts", "schemas.ts"]);
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.table.ts", "contacts.ts", "index.ts", "invoice.ts", "invoices.table.ts"]);
     // --tables replaces the config's tables, and keeps its layouts. Invoices is gone, so Contacts' relation to it is refused.
     const io = memoryIo();
     expect(await run(["generate", "--config", config, "--tables", join(root, "tables/Contacts.table.json")], io)).toBe(1);
@@ -77,7 +77,7 @@ describe("fmgen generate --tables", () => {
     const removed = memoryIo();
     expect(await run(["generate", "--config", config, "--tables", contacts], removed)).toBe(0);
     expect(removed.out.join("\n")).toMatch(/deleted invoices\.table\.ts/);
-    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.table.ts", "contacts.ts", "index.ts", "invoice.ts", "schemas.ts"]);
+    expect((await readdir(out)).sort()).toEqual(["contact.ts", "contacts.table.ts", "contacts.ts", "index.ts", "invoice.ts"]);
   });
 
   it("is a usage error (exit 2) with --tables and no output folder, and names a bad table description (exit 1), writing nothing", async () => {

@@ -244,7 +244,7 @@ export const ${suffixed}Schema = /* @__PURE__ */ recordSchema(${suffixed});
 /** The zod schema of a record as the runtime returns it, for checking records that come from elsewhere. */
 export const ThingSchema = /* @__PURE__ */ recordSchema(Thing);
 `);
-    const files = await generate(layouts);
+    const files = await generate(layouts, { schemas: true });
     expect(files.map((f) => f.path)).toEqual(["db.ts", "index.ts", "other.ts", plans[1]!.fileName, "schemas.ts", "thing.ts"]);
     expect(files.find((f) => f.path === "index.ts")!.contents).not.toContain("./schemas.js");
     for (const file of files.filter((f) => f.path !== "schemas.ts")) expect(file.contents, file.path).not.toMatch(/recordSchema|zod/);
@@ -255,6 +255,6 @@ export const ThingSchema = /* @__PURE__ */ recordSchema(Thing);
         .replace('import { recordSchema } from "@fmgen/runtime/schema";', "")
         .replace(/\n\/\*\*[^\n]*\*\/\nexport const LayoutSchema = [^\n]*\n/, "\n"),
     );
-    expect((await generate(layouts, { template: withoutSchema })).map((f) => f.path)).not.toContain("schemas.ts");
+    expect((await generate(layouts, { template: withoutSchema, schemas: true })).map((f) => f.path)).not.toContain("schemas.ts");
   });
 });

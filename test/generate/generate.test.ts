@@ -21,9 +21,16 @@ function shuffled<T>(items: readonly T[], seed = 7): T[] {
 }
 
 describe("generate()", () => {
-  it("returns files as data: a module per layout, one per database, index.ts and schemas.ts, in path order", async () => {
-    const files = await generate(await loadLayouts([goldenPath("../../examples/contacts/layouts")]));
-    expect(files.map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts", "schemas.ts"]);
+  it("returns files as data: a module per layout, one per database and index.ts, in path order; schemas.ts only when asked", async () => {
+    const layouts = await loadLayouts([goldenPath("../../examples/contacts/layouts")]);
+    // schemas.ts imports @fmgen/runtime/schema, whose declarations import zod (an optional peer): only on request.
+    expect((await generate(layouts)).map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
+    expect((await generate(layouts, { schemas: false })).map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts"]);
+    const withSchemas = await generate(layouts, { schemas: true });
+    expect(withSchemas.map((f) => f.path)).toEqual(["contact.ts", "contacts.ts", "index.ts", "invoice.ts", "schemas.ts"]);
+    // The other modules are the same bytes either way: toggling the option touches schemas.ts alone.
+    expect(withSchemas.filter((f) => f.path !== "schemas.ts")).toEqual(await generate(layouts));
+    for (const file of await generate(layouts)) expect(file.contents, file.path).not.toMatch(/recordSchema|@fmgen\/runtime\/schema|zod/);
   });
 
   it("is deterministic: two runs, one over a shuffled list of layouts, give identical bytes", async () => {
@@ -64,7 +71,7 @@ describe("generate()", () => {
 
   it("writes index.ts's and schemas.ts's relative imports with importExtension (.js by default), and only those: the other modules are the same", async () => {
     const layouts = await allGoldenLayouts();
-    const [byDefault, js, ts] = await Promise.all([generate(layouts), generate(layouts, { importExtension: ".js" }), generate(layouts, { importExtension: ".ts" })]);
+    const [byDefault, js, ts] = await Promise.all([generate(layouts, { schemas: true }), generate(layouts, { schemas: true, importExtension: ".js" }), generate(layouts, { schemas: true, importExtension: ".ts" })]);
     expect(js).toEqual(byDefault);
     const index = (files: { path: string; contents: string }[]) => files.find((f) => f.path === "index.ts")!.contents;
     const specifiers = (text: string) => [...text.matchAll(/ from "(\.[^"]*)"/g)].map((m) => m[1]!);

@@ -22,7 +22,7 @@ const exportsOf = (text: string) => [...text.matchAll(/^export (?:const|interfac
 describe("table modules: planning names", () => {
   it("writes one <kebab>.table.ts per table beside the layout modules, and index.ts re-exports both kinds", async () => {
     const files = await generate([layout({ layout: "Contacts Web", fields: [{ name: "a", type: "text" }] })], { tables: [table({ table: "Contacts Web" }), table({ table: "Invoices" })] });
-    expect(paths(files)).toEqual(["contacts-web.table.ts", "contacts-web.ts", "db.ts", "index.ts", "invoices.table.ts", "schemas.ts"]);
+    expect(paths(files)).toEqual(["contacts-web.table.ts", "contacts-web.ts", "db.ts", "index.ts", "invoices.table.ts"]);
     expect(contents(files, "index.ts")).toContain('export * from "./contacts-web.table.js";\nexport * from "./contacts-web.js";');
     // The layout keeps its names; the table, whose derived name meets them, yields.
     expect(exportsOf(contents(files, "contacts-web.ts"))).toContain("ContactsWeb");

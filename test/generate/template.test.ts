@@ -103,9 +103,9 @@ describe("templates/layout-module.ts, the source of truth of every layout module
     expect(edited.runtimeModule).toBe("@acme/fm-runtime");
     const databases = [parseDatabaseDescription({ database: "D", scripts: [{ name: "Run" }] }, "D.database.json")];
     const files = await generate([layout({ database: "D", name: "Thing", fields: [{ name: "a", type: "text" }] })], { template: edited, databases });
-    expect(files.map((f) => f.path)).toEqual(["d.ts", "index.ts", "schemas.ts", "thing.ts"]);
+    expect(files.map((f) => f.path)).toEqual(["d.ts", "index.ts", "thing.ts"]);
     expect(files[0]!.contents).toContain('\nimport { defineDatabase } from "@acme/fm-runtime";\n');
-    expect(files[3]!.contents).toMatch(/\nimport \{\s*defineLayout,[^}]*\} from "@acme\/fm-runtime";\n/);
+    expect(files[2]!.contents).toMatch(/\nimport \{\s*defineLayout,[^}]*\} from "@acme\/fm-runtime";\n/);
   });
 
   it.each([

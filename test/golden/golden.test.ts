@@ -1,12 +1,13 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate, prettierFormat, type GeneratedFile } from "../../src/generate/index.js";
-import { GOLDEN_SETS, goldenPath, loadSet } from "./golden-sets.js";
+import { GOLDEN_SETS, goldenPath, loadSet, type GoldenSet } from "./golden-sets.js";
 
 async function generateSet(name: keyof typeof GOLDEN_SETS): Promise<GeneratedFile[]> {
   const { layouts, databases, tables } = await loadSet(GOLDEN_SETS[name]);
-  return generate(layouts, { databases, tables });
+  const set: GoldenSet = GOLDEN_SETS[name];
+  return generate(layouts, { databases, tables, schemas: set.schemas ?? false });
 }
 
 async function listFiles(dir: string): Promise<string[]> {
@@ -26,6 +27,11 @@ describe("golden files (update with `npx vitest run test/golden -u`)", () => {
       for (const file of await generateSet(name)) expect(await prettierFormat(file.contents), file.path).toBe(file.contents);
     });
   }
+
+  it("generates the contacts set with the example's own options.schemas", async () => {
+    const config = JSON.parse(await readFile(goldenPath("../../examples/contacts/fmgen.config.json"), "utf8")) as { options?: { schemas?: boolean } };
+    expect(GOLDEN_SETS.contacts.schemas).toBe(config.options?.schemas ?? false);
+  });
 
   it("has no orphaned golden file", async () => {
     for (const name of Object.keys(GOLDEN_SETS) as (keyof typeof GOLDEN_SETS)[]) {

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import type { CommandModule } from "yargs";
-import { generateAndCheck, generateAndWrite, resolveGenerateSettings, unsupportedSetup, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import { generateAndCheck, generateAndWrite, checkAppSetup, resolveGenerateSettings, schemasFileNote, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
 import { IMPORT_EXTENSIONS, type ImportExtension } from "../../project/index.js";
 import type { CliIo } from "../io.js";
 
@@ -10,13 +10,14 @@ interface GenerateArgs {
   out?: string;
   config?: string;
   "import-extension"?: ImportExtension;
+  schemas?: boolean;
   check: boolean;
   watch: boolean;
 }
 
 /**
  * `fmgen generate`: writes `<outDir>/<name>.ts` per layout and per database, `<outDir>/<name>.table.ts` per table and
- * `<outDir>/index.ts`. `--check` writes nothing,
+ * `<outDir>/index.ts`, and `<outDir>/schemas.ts` with `--schemas` (or `"schemas": true`). `--check` writes nothing,
  * prints a unified diff of what is stale and exits 1; `--watch` regenerates on every change until stopped.
  */
 export function generateCommand(io: CliIo, setExitCode: (code: number) => void, usageError: (message: string) => Error): CommandModule<object, GenerateArgs> {
@@ -34,6 +35,10 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
           choices: IMPORT_EXTENSIONS,
           describe: 'How index.ts imports the other modules: ".js" (default; module nodenext) or ".ts" (Deno, no flag needed); replaces the config\'s options.importExtension',
         })
+        .option("schemas", {
+          type: "boolean",
+          describe: "Also write schemas.ts, every layout's <Name>Schema (needs zod installed); --no-schemas: not; replaces the config's options.schemas (default: not)",
+        })
         .option("check", { type: "boolean", default: false, describe: "Write nothing; print a diff and exit 1 when the output is stale" })
         .option("watch", { type: "boolean", default: false, describe: "Regenerate whenever a description changes, until stopped" }) as never,
     handler: async (args) => {
@@ -41,15 +46,27 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       const cwd = process.cwd();
       const loadSettings = async () => {
         try {
-          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, tables: args.tables, out: args.out, importExtension: args["import-extension"] });
+          return await resolveGenerateSettings({ cwd, config: args.config, layouts: args.layouts, tables: args.tables, out: args.out, importExtension: args["import-extension"], schemas: args.schemas });
         } catch (error) {
           throw error instanceof SettingsError ? usageError(error.message) : error;
         }
       };
       const show = (path: string) => relative(cwd, path) || ".";
+      // The app's tsconfig and package.json, judged once before anything is written (see app-setup.ts).
+      const setupRefused = async (settings: GenerateSettings): Promise<boolean> => {
+        const verdict = await checkAppSetup(settings.outDir, show);
+        if (verdict.refusal !== undefined) {
+          io.stderr(`fmgen generate: the generated modules would not compile here: ${verdict.refusal}`);
+          setExitCode(1);
+          return true;
+        }
+        for (const note of verdict.notes) io.stderr(`fmgen generate: note: ${note}`);
+        return false;
+      };
 
       if (args.watch) {
         const first = await loadSettings();
+        if (await setupRefused(first)) return;
         io.stdout(`fmgen generate: watching; writing to ${show(first.outDir)} (stop with Ctrl-C)`);
         await watchAndGenerate(loadSettings, {
           stop: io.stopSignal(),
@@ -64,12 +81,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
       }
 
       const settings = await loadSettings();
-      const unsupported = await unsupportedSetup(settings.outDir, show);
-      if (unsupported !== undefined) {
-        io.stderr(`fmgen generate: the generated modules would not compile here: ${unsupported}`);
-        setExitCode(1);
-        return;
-      }
+      if (await setupRefused(settings)) return;
       if (args.check) {
         const drift = await generateAndCheck(settings, cwd);
         if (drift.length === 0) {
@@ -79,7 +91,8 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
         }
         for (const file of drift) io.stdout(file.diff.replace(/\n$/, ""));
         const what = drift.map((f) => `${f.path} (${f.kind})`).join(", ");
-        io.stderr(`fmgen generate --check: ${show(settings.outDir)} is stale: ${what}. Run "fmgen generate" and commit the result.`);
+        const note = schemasFileNote(settings, drift.filter((f) => f.kind === "stale").map((f) => f.path));
+        io.stderr(`fmgen generate --check: ${show(settings.outDir)} is stale: ${what}. ${note !== undefined ? `(${note}.) ` : ""}Run "fmgen generate" and commit the result.`);
         setExitCode(1);
         return;
       }
@@ -93,5 +106,6 @@ function describeReport(report: WriteReport, settings: GenerateSettings, show: (
   const changes = [...report.written.map((p) => `wrote ${p}`), ...report.deleted.map((p) => `deleted ${p}`)];
   const total = report.written.length + report.unchanged.length;
   if (changes.length === 0) return `fmgen generate: ${show(settings.outDir)} is up to date (${total} files)`;
-  return `fmgen generate: ${show(settings.outDir)}: ${changes.join(", ")} (${total} files)`;
+  const note = schemasFileNote(settings, report.deleted);
+  return `fmgen generate: ${show(settings.outDir)}: ${changes.join(", ")} (${total} files)${note !== undefined ? `; ${note}` : ""}`;
 }
