@@ -19,7 +19,8 @@
  *   and skipped in the setups).
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -160,9 +161,10 @@ beforeAll(async () => {
   }
 }, 240_000);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+afterAll(async () => {
+  // Four copies of node_modules: retried, as a just-stopped emulator's process may still be going away.
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 3 });
+}, 60_000);
 
 interface Walk {
   /** The app's folder, beside `fmgen` (the clone's link), as the guide's `../fmgen` wants it. */
