@@ -66,7 +66,7 @@ export const INTEGRATION_TESTS = [
   "test/lint.test.ts",
   "test/bench/scripts.test.ts",
   "test/structure/folder-imports.test.ts",
-  "test/cli/{serve,serve-tables,version}.test.ts",
+  "test/cli/{getting-started,serve,serve-tables,version}.test.ts",
   "test/emulator/find-wildcard-bound.test.ts",
   "test/emulator/odata/{webhooks-backlog,webhooks-close}.test.ts",
   "test/runtime/{deferred-loading,file-token-store,package,record-decoder,redis-token-store}.test.ts",
