@@ -588,7 +588,7 @@ async function benchGenerate() {
   const tg = [];
   for (let r = 0; r < GEN_RUNS && !interrupted; r++) {
     const outDir = join(tmp, `fm-out-${r}`);
-    const a = await nodeWithMaxRss([BIN, "generate", "--layouts", layouts, "--out", outDir], { tmp });
+    const a = await nodeWithMaxRss([BIN, "generate", "--schemas", "--layouts", layouts, "--out", outDir], { tmp });
     check((await readdir(outDir)).length === GEN_LAYOUTS + 3, `fmgen generate (a module per layout, their database's, the index and schemas.ts) wrote ${(await readdir(outDir)).length} files`);
     fm.push(a);
 
@@ -599,7 +599,7 @@ async function benchGenerate() {
     const env = { ...process.env, FM_USERNAME: "web", FM_PASSWORD: "secret" };
     const names = Array.from({ length: GEN_LAYOUTS }, (_, i) => `Bench Layout ${i}`);
     const p = await nodeWithMaxRss([BIN, "pull", "--source", "metadata", ...names], { tmp, cwd: proj, env });
-    const g = await nodeWithMaxRss([BIN, "generate"], { tmp, cwd: proj, env });
+    const g = await nodeWithMaxRss([BIN, "generate", "--schemas"], { tmp, cwd: proj, env });
     check((await readdir(join(proj, "generated"))).length === GEN_LAYOUTS + 3, `fmgen pull + generate wrote ${(await readdir(join(proj, "generated"))).length} files`);
     fmPull.push({ ms: p.ms + g.ms, pullMs: p.ms, genMs: g.ms, maxRss: Math.max(p.maxRss, g.maxRss) });
 

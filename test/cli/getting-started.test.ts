@@ -235,7 +235,7 @@ describe("docs/getting-started.md, walked in a fresh npm init -y app", () => {
     expect(WORKING_SETUPS).toEqual([
       expect.stringMatching(/^`"module": "nodenext"`.*ESM package/),
       expect.stringMatching(/^the same in a CommonJS package/),
-      expect.stringMatching(/^a bundler: `"module": "esnext"` and `"moduleResolution": "bundler"`/),
+      expect.stringMatching(/^a bundler: `"module": "esnext"`, `"moduleResolution": "bundler"` and a `"target"`/),
     ]);
     expect(COMMONJS_ROW).toContain("`async function main() { ... }` followed by `main();`");
   });
