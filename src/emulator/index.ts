@@ -268,7 +268,6 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   };
 }
 
-/** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */
 /** What each option must be when given: a list, a path or an object, a number, a flag, an object, a function. */
 const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a number" | "a non-empty string" | "true or false" | "an object" | "a function" | "a Date"> = {
   layouts: "a list",
@@ -305,7 +304,8 @@ function checkEmulatorOptions(options: unknown): asserts options is EmulatorOpti
     const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
     const ok =
       kind === "a list" ? Array.isArray(value)
-      : kind === "a file path or an object" ? (typeof value === "string" && value !== "") || isObject
+      : // An array goes on to the checks of the data and scripts themselves, which say what they hold.
+        kind === "a file path or an object" ? (typeof value === "string" && value !== "") || (typeof value === "object" && value !== null)
       : kind === "a non-empty string" ? typeof value === "string" && value !== ""
       : kind === "a number" ? typeof value === "number" && !Number.isNaN(value) && (name !== "port" || (Number.isInteger(value) && value >= 0 && value <= 65535))
       : kind === "true or false" ? typeof value === "boolean"
@@ -320,6 +320,7 @@ function checkEmulatorOptions(options: unknown): asserts options is EmulatorOpti
   }
 }
 
+/** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */
 export async function createState(options: EmulatorOptions): Promise<DataApiState> {
   const descriptions = await resolveLayouts(options.layouts ?? []);
   const tableDescriptions = await resolveTables(options.tables ?? []);
