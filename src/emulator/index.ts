@@ -216,6 +216,7 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
  * ```
  */
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
+  checkEmulatorOptions(options);
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
@@ -265,6 +266,58 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       ),
     }),
   };
+}
+
+/** What each option must be when given: a list, a path or an object, a number, a flag, an object, a function. */
+const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a number" | "a non-empty string" | "true or false" | "an object" | "a function" | "a Date"> = {
+  layouts: "a list",
+  tables: "a list",
+  accounts: "a list",
+  apiKeys: "a list",
+  allowedHosts: "a list",
+  databases: "a list",
+  data: "a file path or an object",
+  scripts: "a file path or an object",
+  host: "a non-empty string",
+  port: "a number",
+  maxJsonBytes: "a number",
+  maxUploadBytes: "a number",
+  startTime: "a Date",
+  serverStatuses: "true or false",
+  metadata: "true or false",
+  faults: "an object",
+  calculations: "an object",
+  webhooks: "an object",
+  log: "a function",
+};
+
+/**
+ * Refuses options of the wrong kind before anything starts, naming the option and what it was given (its type, never
+ * a text's value); an undefined option is left out. A path given as "" hints at an unset environment variable.
+ */
+function checkEmulatorOptions(options: unknown): asserts options is EmulatorOptions {
+  const given = (value: unknown) => (value === null ? "null" : value === "" ? "an empty string" : Array.isArray(value) ? "an array" : typeof value === "number" ? String(value) : `a ${typeof value}`);
+  if (typeof options !== "object" || options === null || Array.isArray(options)) throw new TypeError(`startEmulator: options must be an object, got ${options === undefined ? "undefined" : given(options)}`);
+  for (const [name, kind] of Object.entries(OPTION_KINDS)) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+    const ok =
+      kind === "a list" ? Array.isArray(value)
+      : // An array goes on to the checks of the data and scripts themselves, which say what they hold.
+        kind === "a file path or an object" ? (typeof value === "string" && value !== "") || (typeof value === "object" && value !== null)
+      : kind === "a non-empty string" ? typeof value === "string" && value !== ""
+      : kind === "a number" ? typeof value === "number" && !Number.isNaN(value) && (name !== "port" || (Number.isInteger(value) && value >= 0 && value <= 65535))
+      : kind === "true or false" ? typeof value === "boolean"
+      : kind === "a Date" ? value instanceof Date && !Number.isNaN(value.getTime())
+      : kind === "a function" ? typeof value === "function"
+      : isObject;
+    if (!ok) {
+      const want = name === "port" ? "a whole number from 0 to 65535" : kind;
+      const hint = value === "" && kind === "a file path or an object" ? ": an unset environment variable? (node --env-file=.env ...)" : "";
+      throw new TypeError(`startEmulator: options.${name} must be ${want}, got ${given(value)}${hint}`);
+    }
+  }
 }
 
 /** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */

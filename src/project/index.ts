@@ -28,7 +28,7 @@ export {
 export { descriptionFiles, DescriptionPathError, LAYOUT_FILE_SUFFIX, TABLE_FILE_SUFFIX, type DiscoveryOptions } from "./description-files.js";
 export { pathExists, readIfExists, writeFilesAtomically, TEMP_FILE_SUFFIX } from "./files.js";
 export { expandGlob, globBase, globToRegExp, isGlob } from "./glob.js";
-export { JsonFileError, describeIssue, formatJsonPath, parseJsonText, readJsonFile, type JsonFileErrorClass } from "./json-file.js";
+export { JsonFileError, describeIssue, formatJsonPath, parseJson, parseJsonText, readJsonFile, type JsonFileErrorClass } from "./json-file.js";
 export { formatJson } from "./json-format.js";
 export { posixRelative, toPosixPath } from "./paths.js";
 export { schemaReference } from "./schema-reference.js";

@@ -23,6 +23,7 @@ export function layoutReport(result: PullResult): PullReport {
         ...layout.notes.map((note) => `note: ${note}`),
       ],
       error: layout.error,
+      missing: layout.missing,
     })),
   };
 }

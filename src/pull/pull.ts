@@ -7,7 +7,7 @@ import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, re
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";
 import type { Change } from "./change.js";
 import { diffDescriptions } from "./diff.js";
-import { describeAnswer, explainFatal, explainLayoutError, isFatal, isMissingEndpoint, PullError } from "./errors.js";
+import { describeAnswer, explainFatal, isFatal, isMissingEndpoint, layoutFailure, PullError } from "./errors.js";
 import { finishPull, pullHead, type PullHead, type PullTotals } from "./finish.js";
 import { liveFromMetadata } from "./from-metadata.js";
 import type { LiveLayout, LiveSource } from "./live.js";
@@ -61,6 +61,8 @@ export interface LayoutPullResult {
   fields?: number;
   portals?: number;
   error?: string;
+  /** The server has no layout of this name (FileMaker error 105): the names it has, closest first (none when unlisted). */
+  missing?: { closest: string[] };
 }
 
 /**
@@ -171,7 +173,7 @@ async function pullLayout(
     live = await readLive(fm, settings, target.layout, catalog, options.sample ?? DEFAULT_SAMPLE, options.source ?? "auto", target.existing);
   } catch (error) {
     if (isFatal(error)) throw error;
-    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: explainLayoutError(error, target.layout, settings) } };
+    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], ...layoutFailure(error, target.layout, settings, catalog) } };
   }
   const base = state.get(settings.database, target.layout);
   const schemaRef = schemaReference("layout.schema.json", dirname(target.file), settings.root);

@@ -4,6 +4,7 @@ import { scriptChangeLine } from "./database-file.js";
 import type { DescriptionStatus } from "./description-file.js";
 import type { PullHead, PullTotals } from "./finish.js";
 import type { DatabasePullResult } from "./pull.js";
+import { likelyName } from "./errors.js";
 
 /**
  * The report of a pull, layouts' (`fmgen pull`) and tables' (`fmgen pull --odata`) alike, as plain text lines (what
@@ -27,6 +28,8 @@ export interface ReportedFile {
   /** Lines after the changes, indented: uncertain fields, then notes. */
   details: readonly string[];
   error?: string | undefined;
+  /** Failed because the server has no such layout or table: the names it has, closest first. */
+  missing?: { closest: readonly string[] } | undefined;
 }
 
 export interface PullReport extends PullHead, PullTotals {
@@ -90,11 +93,24 @@ export function closingLine(report: PullReport): { line: string; toStderr: boole
       const scripts = !database || database.status === "none" ? "" : database.status === "unread" ? `; the scripts were not read (see ${show(database.file)} above)` : ` and so does ${show(database.file)}`;
       return { line: `${command} --check: ${count(files.length, noun)} match${files.length === 1 ? "es" : ""} the server${scripts}`, toStderr: false };
     }
+    // A name the server does not have is a wrong name, not drift: said apart, with the name most likely meant.
+    const missing = drifting.filter((f) => f.missing);
+    const notThere = missing.length
+      ? `no ${noun}${missing.length > 1 ? "s" : ""} named ${missing
+          .map((f) => {
+            const likely = likelyName(f.name, f.missing!.closest);
+            return `"${f.name}"${likely ? ` (did you mean "${likely}"?)` : ""}`;
+          })
+          .join(", ")} on the server`
+      : "";
+    if (missing.length === drifting.length && !databaseDrifts) {
+      return { line: `${command} --check: ${notThere}; check the name: ${command} --list shows the server's ${noun}s`, toStderr: true };
+    }
     const what = [
-      ...drifting.map((f) => (f.status === "failed" ? `${f.name} (failed)` : f.status === "created" ? `${f.name} (no description file)` : `${f.name} (${changeCount(f.changes)})`)),
+      ...drifting.filter((f) => !f.missing).map((f) => (f.status === "failed" ? `${f.name} (failed)` : f.status === "created" ? `${f.name} (no description file)` : `${f.name} (${changeCount(f.changes)})`)),
       ...(database && databaseDrifts ? [`${show(database.file)} (${database.status === "created" ? "no such file" : changeCount(database.changes)})`] : []),
     ].join(", ");
-    return { line: `${command} --check: the descriptions differ from the server: ${what}. Run "${command}" and commit the result.`, toStderr: true };
+    return { line: `${command} --check: ${notThere ? `${notThere}; ` : ""}the descriptions differ from the server: ${what}. Run "${command}" and commit the result.`, toStderr: true };
   }
   const failed = files.filter((f) => f.status === "failed").map((f) => f.name);
   const wrote = report.written.length ? `wrote ${report.written.map(show).join(", ")}` : undefined;

@@ -120,10 +120,18 @@ export async function readCredentials(settings: PullSettings, env: Readonly<Reco
   const value = (name: string) => own(env, name) ?? own(fromFile, name);
   const username = value(settings.usernameEnv);
   const password = value(settings.passwordEnv);
-  const missing = [username === undefined || username === "" ? settings.usernameEnv : undefined, password === undefined ? settings.passwordEnv : undefined].filter(Boolean);
+  // Every variable to set, named at once: the account when unset or empty, and the password when unset, or empty
+  // beside a missing account (a .env copied from .env.example and never filled in; an account may have no password,
+  // but an empty password without an account is one more line left blank).
+  const accountMissing = username === undefined || username === "";
+  const missing = [accountMissing ? settings.usernameEnv : undefined, password === undefined || (accountMissing && password === "") ? settings.passwordEnv : undefined].filter(
+    (name): name is string => name !== undefined,
+  );
   if (missing.length > 0) {
+    const empty = missing.filter((name) => value(name) === "");
+    const notes = [settings.envFile ? `read: ${settings.envFile}` : "", empty.length ? `${empty.join(" and ")} ${empty.length > 1 ? "are" : "is"} empty` : ""].filter(Boolean);
     throw new PullSettingsError(
-      `fmgen pull logs in with the account in ${settings.usernameEnv} and ${settings.passwordEnv}; set ${missing.join(" and ")} in the environment or in a .env file${settings.envFile ? ` (read: ${settings.envFile})` : ""}`,
+      `fmgen pull logs in with the account in ${settings.usernameEnv} and ${settings.passwordEnv}; set ${missing.join(" and ")} in the environment or in a .env file${notes.length ? ` (${notes.join("; ")})` : ""}`,
     );
   }
   return { username: username!, password: password! };

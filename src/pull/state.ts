@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FIELD_TYPES } from "../layout/index.js";
-import { compareCodeUnits, formatJson, formatJsonPath, readIfExists } from "../project/index.js";
+import { compareCodeUnits, formatJson, formatJsonPath, parseJson, readIfExists } from "../project/index.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 import type { BaseTable, BaseTableField } from "./odata/merge.js";
 
@@ -80,9 +80,9 @@ export class PullState {
     if (text === undefined) return new PullState();
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch (error) {
-      throw new Error(`${file}: invalid JSON (${(error as Error).message}); delete it and pull again`);
+      throw new Error(`${file}: ${(error as Error).message}; delete it and pull again`);
     }
     const parsed = stateSchema.safeParse(json);
     if (!parsed.success) {

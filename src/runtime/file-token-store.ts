@@ -68,9 +68,11 @@ const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(3, "0");
  * ```
  */
 export function fileTokenStore(path: string, options: FileTokenStoreOptions = {}): TokenStore {
-  if (typeof path !== "string" || path === "") throw new TypeError("fileTokenStore: path must be a file path");
-  const timeout = options.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
-  if (typeof timeout !== "number" || !(timeout >= 0)) throw new TypeError("fileTokenStore: lockTimeoutMs must be a number of milliseconds");
+  // Named with what was given (its type): a path undefined or empty is, most often, an unset environment variable.
+  if (typeof path != "string" || !path) throw new TypeError(`fileTokenStore: path must be a file path, got ${path === "" ? '""' : path && typeof path}${path === undefined || path === "" ? ": an unset environment variable?" : ""}`);
+  if (typeof options != "object" || !options) throw new TypeError("fileTokenStore: options must be an object");
+  const { lockTimeoutMs: timeout = LOCK_TIMEOUT_MS } = options;
+  if (typeof timeout != "number" || !(timeout >= 0)) throw new TypeError("fileTokenStore: options.lockTimeoutMs must be a number of milliseconds");
   const folder = dirname(path);
   const write = async (change: (tokens: Map<string, string>) => void) => {
     await checkFolder(folder).catch(async (error: unknown) => {

@@ -13,6 +13,7 @@ import { sessionOf } from "./data-api/client-sessions.js";
 import { getOwn, setOwn } from "./core/own.js";
 import { listQuery, type DataInfo } from "./data-api/paging.js";
 import { segment } from "./data-api/transport.js";
+import { checkCall } from "./core/call-options.js";
 
 export { odataMetadata, type ODataMetadataAnswer } from "./odata/metadata-document.js";
 
@@ -151,7 +152,8 @@ function layoutMetadataOf(response: Record<string, unknown>): LayoutMetadata {
 
 /** `GET /databases/{database}/layouts/{layout}`: fields, portals and value lists, checked. */
 export async function layoutMetadata(fm: FileMakerClient<AnyDatabase>, layout: string, options: { signal?: AbortSignal } = {}): Promise<LayoutMetadata> {
-  const { session, database } = sessionOf(fm);
+  const { session, database } = sessionOf(fm, "layoutMetadata: fm");
+  checkCall("layoutMetadata", options, layout);
   const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout, "layoutMetadata: layout")}` } as const;
   const envelope = await session.call(() => req, { idempotent: true, signal: options.signal });
   try {
@@ -169,7 +171,8 @@ export async function wireRecords(
   layout: string,
   options: { offset?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<{ data: WireRecord[]; dataInfo?: DataInfo }> {
-  const { session, database } = sessionOf(fm);
+  const { session, database } = sessionOf(fm, "wireRecords: fm");
+  checkCall("wireRecords", options, layout);
   const req = { method: "GET", path: `${layoutsPath(database)}/${segment(layout, "wireRecords: layout")}/records${listQuery(options)}` } as const;
   try {
     const response = pageIn(await session.call(() => req, { idempotent: true, signal: options.signal }), req);

@@ -78,17 +78,18 @@ export function redisTokenStore(client: RedisClientLike, options: RedisTokenStor
   const named = (what: string) => new TypeError(`redisTokenStore: ${what}`);
   const any = client as unknown as Record<string, unknown>;
   if (!client || !["get", "set", "del"].every((m) => typeof any[m] == "function")) throw named("client must have get, set and del methods (a node-redis or ioredis client)");
+  if (typeof options != "object" || !options) throw named("options must be an object");
   const { prefix = "fmgen:", ttlMs, timeoutMs = 1_000, onError } = options;
-  if (typeof prefix != "string") throw named("prefix must be a string");
-  if (typeof timeoutMs != "number" || !(timeoutMs > 0 && timeoutMs < 2 ** 31)) throw named("timeoutMs must be a number of milliseconds above 0");
-  if (onError !== undefined && typeof onError != "function") throw named("onError must be a function");
+  if (typeof prefix != "string") throw named("options.prefix must be a string");
+  if (typeof timeoutMs != "number" || !(timeoutMs > 0 && timeoutMs < 2 ** 31)) throw named("options.timeoutMs must be a number of milliseconds above 0");
+  if (onError !== undefined && typeof onError != "function") throw named("options.onError must be a function");
   // The arguments after key and value that make SET expire the key, in the client's own shape.
   let expiry: unknown[] = [];
   if (ttlMs !== undefined) {
-    if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw named("ttlMs must be a whole number of milliseconds above 0");
+    if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0)) throw named("options.ttlMs must be a whole number of milliseconds above 0");
     if (typeof any.isOpen == "boolean") expiry = [{ PX: ttlMs }];
     else if (typeof any.status == "string") expiry = ["PX", ttlMs];
-    else throw named("ttlMs needs a node-redis client (isOpen) or an ioredis client (status): they take SET's PX differently");
+    else throw named("options.ttlMs needs a node-redis client (isOpen) or an ioredis client (status): they take SET's PX differently");
   }
   const warned = new Set<string>();
   const report = (failure: RedisTokenStoreFailure, message: string) => {

@@ -194,6 +194,6 @@ describe("odataMetadata(od)", () => {
   });
 
   it("takes only a client made by createODataClient", async () => {
-    await expect(odataMetadata({} as never)).rejects.toThrow("expected a client made by createODataClient of @fmgen/runtime/odata");
+    await expect(odataMetadata({} as never)).rejects.toThrow("odataMetadata: od must be a client made by createODataClient of @fmgen/runtime/odata");
   });
 });

@@ -124,7 +124,9 @@ describe("layouts that cannot be read", () => {
       const root = await copyExample("contacts", { withLayouts: false, withState: false });
       const { code, out } = await runPull(root, server.url, ["Contacts Wbe", "Invoices Web"]);
       expect(code).toBe(1);
-      expect(out).toMatch(/Contacts Wbe -> .*: FAILED: no layout named "Contacts Wbe" in database "Contacts" \(FileMaker error 105\): check the name; fmgen pull --list shows the server's layouts/);
+      // With the layout list (the metadata endpoints), the names the server has, closest first.
+      const hint = server === emu ? "check the name; fmgen pull --list shows the server's layouts" : 'did you mean "Contacts Web"\\? The server\'s layouts, closest first: "Contacts Web", "Invoices Web"';
+      expect(out).toMatch(new RegExp(`Contacts Wbe -> .*: FAILED: no layout named "Contacts Wbe" in database "Contacts" \\(FileMaker error 105\\): ${hint}`));
       expect(out).toMatch(/Invoices Web -> .*: new file/);
       if (server !== emu) await server.close();
     }

@@ -120,7 +120,7 @@ describe("fileTokenStore", () => {
   it("refuses a path that is not a string, and a lock timeout that is not a number of milliseconds", () => {
     expect(() => fileTokenStore("")).toThrow(TypeError);
     expect(() => fileTokenStore(undefined as unknown as string)).toThrow(/fileTokenStore: path must be a file path/);
-    expect(() => fileTokenStore(freshPath(), { lockTimeoutMs: -1 })).toThrow(/lockTimeoutMs must be a number of milliseconds/);
+    expect(() => fileTokenStore(freshPath(), { lockTimeoutMs: -1 })).toThrow(/options\.lockTimeoutMs must be a number of milliseconds/);
     expect(() => fileTokenStore(freshPath(), { lockTimeoutMs: Number.NaN })).toThrow(TypeError);
   });
 });

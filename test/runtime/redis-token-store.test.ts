@@ -134,10 +134,10 @@ describe.skipIf(SKIP)("redisTokenStore against a real redis-server", () => {
   it("bad arguments are refused by name", () => {
     expect(() => redisTokenStore({} as never)).toThrow("redisTokenStore: client must have get, set and del methods (a node-redis or ioredis client)");
     const bare = { get: async () => null, set: async () => "OK", del: async () => 0 };
-    expect(() => redisTokenStore(bare, { ttlMs: 1000 })).toThrow("redisTokenStore: ttlMs needs a node-redis client (isOpen) or an ioredis client (status)");
-    expect(() => redisTokenStore(bare, { ttlMs: 1.5 })).toThrow("redisTokenStore: ttlMs must be a whole number of milliseconds above 0");
-    expect(() => redisTokenStore(bare, { timeoutMs: 0 })).toThrow("redisTokenStore: timeoutMs must be a number of milliseconds above 0");
-    expect(() => redisTokenStore(bare, { prefix: 1 as never })).toThrow("redisTokenStore: prefix must be a string");
+    expect(() => redisTokenStore(bare, { ttlMs: 1000 })).toThrow("redisTokenStore: options.ttlMs needs a node-redis client (isOpen) or an ioredis client (status)");
+    expect(() => redisTokenStore(bare, { ttlMs: 1.5 })).toThrow("redisTokenStore: options.ttlMs must be a whole number of milliseconds above 0");
+    expect(() => redisTokenStore(bare, { timeoutMs: 0 })).toThrow("redisTokenStore: options.timeoutMs must be a number of milliseconds above 0");
+    expect(() => redisTokenStore(bare, { prefix: 1 as never })).toThrow("redisTokenStore: options.prefix must be a string");
   });
 
   it("without onError, one console.warn per kind of failure, never the token or the key", async () => {

@@ -176,7 +176,7 @@ describe("createClient checks auth", () => {
     ["a pathPrefix with a query", { apiKey: secret, pathPrefix: "/otto?x=1" }],
     ["a misspelt key", { usrname: "web", password: secret }],
   ];
-  it.each(wrong)("%s: a TypeError naming auth and the shapes it takes, never a value", (_what, auth) => {
+  it.each(wrong)("%s: a TypeError naming auth (or its member that is wrong) and what it takes, never a value", (_what, auth) => {
     let error: unknown;
     try {
       createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: auth as Auth });
@@ -185,11 +185,15 @@ describe("createClient checks auth", () => {
     }
     expect(error).toBeInstanceOf(TypeError);
     const message = (error as TypeError).message;
-    expect(message).toMatch(/^createClient: auth must be \{ username, password \}, \{ token \}, \{ oauth: \{ requestId, identifier \} \}, \{ claris \} or \{ apiKey, pathPrefix\? \}/);
+    expect(message).toMatch(
+      typeof auth === "object" && auth !== null && Object.keys(auth).length > 0 && !("usrname" in auth)
+        ? /^createClient: options\.auth\.(username|password|token|oauth\.requestId|oauth\.identifier|claris|apiKey|pathPrefix) must be /
+        : /^createClient: options\.auth must be \{ username, password \}, \{ token \}, \{ oauth: \{ requestId, identifier \} \}, \{ claris \} or \{ apiKey, pathPrefix\? \}, got /,
+    );
     expect(message).not.toContain(secret);
   });
 
   it("names the keys it was given, so that a misspelling shows", () => {
-    expect(() => createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: { usrname: "web", password: "pw" } as unknown as Auth })).toThrow(/got keys: usrname, password$/);
+    expect(() => createClient({ server: "http://127.0.0.1:1", database: DATABASE, auth: { usrname: "web", password: "pw" } as unknown as Auth })).toThrow(/got an object with keys usrname,password$/);
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { formatJsonPath } from "../../project/index.js";
+import { formatJsonPath, parseJson } from "../../project/index.js";
 import type { EmulatorClock } from "./clock.js";
 import { SCRIPT_ENTRY } from "./records/entry-options.js";
 import { FILE_GLOBALS } from "./globals.js";
@@ -37,11 +37,18 @@ export interface SeedData {
 }
 
 export async function readSeedFile(file: string): Promise<SeedData> {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(await readFile(file, "utf8"));
+    text = await readFile(file, "utf8");
   } catch (error) {
     throw new Error(`${file}: cannot read seed data: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = parseJson(text);
+  } catch (error) {
+    // The line and column of the syntax error, as for every JSON file fmgen reads.
+    throw new Error(`${file}: ${(error as Error).message}`);
   }
   return parseSeed(json, file);
 }

@@ -7,6 +7,7 @@
  * the "may have reached the server" case). `before` kinds: revoke, restart, capacity812, capacity956, and
  * drop / html / truncate when the draw says so; `after`: drop / html / truncate otherwise.
  */
+import { parseJson } from "../../project/index.js";
 
 /** Every fault kind: what `FaultOptions.kinds` defaults to, and the keys of `stats().faults`. */
 export const FAULT_KINDS = ["drop", "html", "truncate", "revoke", "restart", "capacity812", "capacity956"] as const;
@@ -103,7 +104,7 @@ export class FaultPlan {
 export function parseFaultOptions(text: string): FaultOptions {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (error) {
     throw new Error(`--faults must be JSON like {"rate":0.2,"seed":1}: ${(error as Error).message}`);
   }

@@ -2,7 +2,7 @@ import { NetworkError, ProtocolError, ResponseTooLargeError } from "@fmgen/runti
 import { odataMetadata, type ODataMetadataAnswer } from "@fmgen/runtime/metadata";
 import { createODataClient } from "@fmgen/runtime/odata";
 import { serverBaseUrl } from "../../project/index.js";
-import { PullError } from "../errors.js";
+import { PullError, unreachable } from "../errors.js";
 import { CsdlError, tablesFromCsdl, type LiveTable } from "./csdl.js";
 import { MAX_METADATA_BYTES } from "./xml.js";
 
@@ -55,10 +55,8 @@ export async function readMetadata(request: MetadataRequest): Promise<LiveTable[
   } catch (error) {
     if (error instanceof ResponseTooLargeError) throw new PullError(`${url} answers more than ${maxBytes} bytes; fmgen pull --odata refuses a $metadata that large`, { cause: error });
     if (error instanceof ProtocolError) throw new PullError(`${url} answers bytes that are not UTF-8 text`, { cause: error });
-    if (error instanceof NetworkError) {
-      const why = error.reason === "timeout" ? `no answer within ${timeoutMs / 1000} s` : error.message.slice(`${error.call.method} ${error.call.path}: `.length);
-      throw new PullError(`cannot reach ${url}: ${why}`, { cause: error });
-    }
+    // The layout pull's words for the same faults (errors.ts).
+    if (error instanceof NetworkError) throw unreachable(url, error);
     throw error;
   } finally {
     await od.close().catch(() => undefined);

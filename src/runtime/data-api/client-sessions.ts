@@ -11,8 +11,8 @@ export function registerSession(client: object, session: Session, database: stri
   sessions.set(client, { session, database });
 }
 
-export function sessionOf(client: object): { session: Session; database: string } {
-  const found = sessions.get(client);
-  if (!found) throw new TypeError("expected a client made by createClient of @fmgen/runtime");
+export function sessionOf(client: unknown, where: string): { session: Session; database: string } {
+  const found = sessions.get(client as object);
+  if (!found) throw new TypeError(`${where} must be a client made by createClient of @fmgen/runtime`);
   return found;
 }

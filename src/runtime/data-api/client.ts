@@ -11,6 +11,7 @@ import { checkAuth, Session, type Auth, type ExternalDataSource } from "./sessio
 import type { TokenStore } from "./token-store.js";
 import { pathStep, type Transport, type TransportSettings } from "./transport.js";
 import { checkTransport } from "../core/transport-security.js";
+import { checkOptions, textOption } from "../core/options-check.js";
 
 /** The options of `createClient` on every runtime; each entry adds how its requests travel. */
 export interface CommonClientOptions<Db extends AnyDatabase = string> {
@@ -108,12 +109,15 @@ export interface FileMakerClient<Db extends AnyDatabase = string> extends Layout
 
 /** A client whose requests go through the transport `connect` makes; what each entry's `createClient` calls. */
 export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<Db>, connect: (settings: TransportSettings) => Transport): FileMakerClient<Db> {
+  // Both entries' options, their transports' too (dispatcher, fetch): named, with what each was given.
+  checkOptions("createClient", options, CLIENT_OPTIONS);
+  const server = textOption("createClient: options.server", options.server, HTTP_URL);
   const database = databaseOption(options.database);
-  const url = URL.canParse(options.server) ? new URL(options.server) : undefined;
+  const url = URL.canParse(server) ? new URL(server) : undefined;
   // Credentials in the URL would be dropped (requests carry none) and echoed by errors: refused, never shown. Any "@"
   // is taken for them: a password may hold a "/" or "#", which would end the URL's credentials early.
-  if (options.server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in auth");
-  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`server must be an http:// or https:// URL, got "${options.server}"`);
+  if (server.includes("@")) throw new TypeError("createClient: server must not hold credentials (user:password@): pass them in auth");
+  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createClient: options.server must be ${HTTP_URL}, got "${server}"`);
   checkTransport(url, options.insecure ?? "warn");
   const basePath = checkAuth(options.auth) + dataApiPath(options.server, withoutTrailingSlashes(url.pathname), options.version);
   // A "." or ".." step (%2e too) in the proxy's prefix or the version would take requests elsewhere (around the
@@ -136,9 +140,7 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
     server: url.origin + basePath,
     tokenStore: options.tokenStore,
   });
-  const { dateFormat = "us" } = options;
-  if (dateFormat !== "us" && dateFormat !== "iso") throw new TypeError(`createClient: dateFormat must be "us" or "iso", got ${JSON.stringify(dateFormat)}`);
-  const settings = { database, validate: options.validate ?? true, dateformats: dateFormat === "iso" ? (2 as const) : undefined };
+  const settings = { database, validate: options.validate ?? true, dateformats: options.dateFormat === "iso" ? (2 as const) : undefined };
   const client: FileMakerClient<Db> = {
     ...clientCalls(() =>
       Promise.all([import("./layout-list.js"), import("./database-calls.js")]).then(([listing, calls]) => ({
@@ -162,6 +164,25 @@ export function clientOver<Db extends AnyDatabase>(options: CommonClientOptions<
   registerSession(client, session, database);
   return client;
 }
+
+const HTTP_URL = "an http:// or https:// URL";
+
+/** The optional options of both entries, and what each must be when given. */
+const CLIENT_OPTIONS: Record<string, string> = {
+  tokenStore: "an object",
+  version: "v1|v2|vLatest",
+  fmDataSource: "an object",
+  timeoutMs: "a number",
+  maxResponseBytes: "a number",
+  retry: "an object",
+  validate: "a boolean",
+  dateFormat: "us|iso",
+  idleRefreshMs: "a number",
+  now: "a function",
+  insecure: "warn|refuse|allow",
+  dispatcher: "an object",
+  fetch: "a function",
+};
 
 /** The client's calls that belong to no layout's records; most apps never make them. */
 const CLIENT_CALLS = ["runScript", "setGlobals", "productInfo", "databases", "layouts", "scripts"] as const;
@@ -188,10 +209,8 @@ function clientCalls<Calls extends Pick<FileMakerClient<AnyDatabase>, (typeof CL
 /** The file name `database` gives, checked: a name, or a definition with one. */
 function databaseOption(database: unknown): string {
   const name = typeof database === "object" && database !== null ? databaseName(database as AnyDatabase) : database;
-  if (typeof name !== "string" || name.trim() === "") {
-    throw new TypeError(`createClient: database must be a database name or a generated database definition, got ${typeof name === "string" ? '""' : typeof database}`);
-  }
-  return pathStep(name, "createClient: database");
+  // Blank is empty: a name of spaces is no file's.
+  return pathStep(textOption("createClient: options.database", typeof name == "string" ? name.trim() && name : name, "a database name or a generated database definition"), "createClient: database");
 }
 
 /**

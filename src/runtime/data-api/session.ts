@@ -7,6 +7,7 @@ import type { SecretForms } from "../core/secrets.js";
 import { withCapacityRetry, withRetry, type RetryPolicy } from "../core/retry.js";
 import { sendableToken } from "../core/sendable-token.js";
 import type { TokenStore } from "./token-store.js";
+import { optionError, textOption } from "../core/options-check.js";
 import { callOf, segment, type Envelope, type Scrub, type Transport, type WireRequest } from "./transport.js";
 
 /**
@@ -23,25 +24,30 @@ export type Auth =
 
 const filled = (value: unknown): boolean => typeof value === "string" && value !== "";
 
-/** Checks `auth` (a TypeError naming it and the shapes it may have, never a value); returns the API key's path prefix. */
+const AUTH = "createClient: options.auth";
+
+/**
+ * Checks `auth` (a TypeError naming the member that is missing or of the wrong type and what it was given, never a
+ * value); returns the API key's path prefix.
+ */
 export function checkAuth(auth: Auth): string {
-  const a = Object(auth) as Record<string, unknown> & { oauth?: Record<string, unknown>; pathPrefix?: unknown };
+  const a = auth as Record<string, unknown> & { oauth?: Record<string, unknown>; pathPrefix?: unknown };
+  const shapes = "{ username, password }, { token }, { oauth: { requestId, identifier } }, { claris } or { apiKey, pathPrefix? }";
+  if (typeof a != "object" || !a) throw optionError(AUTH, shapes, a);
   const prefix = a.pathPrefix ?? "";
-  if (
-    !("username" in a
-      ? filled(a.username) && typeof a.password === "string"
-      : "token" in a
-        ? filled(a.token)
-        : "oauth" in a
-          ? filled(a.oauth?.requestId) && filled(a.oauth?.identifier)
-          : "claris" in a
-            ? typeof a.claris === "function"
-            : filled(a.apiKey) && (prefix === "" || /^(\/[^/?#\s]+)+$/.test(prefix as string)))
-  ) {
-    throw new TypeError(
-      `createClient: auth must be { username, password }, { token }, { oauth: { requestId, identifier } }, { claris } or { apiKey, pathPrefix? }, got keys: ${Object.keys(a).join(", ")}`,
-    );
-  }
+  if ("username" in a) {
+    textOption(`${AUTH}.username`, a.username);
+    if (typeof a.password != "string") throw optionError(`${AUTH}.password`, "a string", a.password, 1);
+  } else if ("token" in a) textOption(`${AUTH}.token`, a.token);
+  else if ("oauth" in a) {
+    textOption(`${AUTH}.oauth.requestId`, a.oauth?.requestId);
+    textOption(`${AUTH}.oauth.identifier`, a.oauth.identifier);
+  } else if ("claris" in a) {
+    if (typeof a.claris != "function") throw optionError(`${AUTH}.claris`, "a function", a.claris);
+  } else if ("apiKey" in a) {
+    textOption(`${AUTH}.apiKey`, a.apiKey);
+    if (prefix !== "" && !/^(\/[^/?#\s]+)+$/.test(prefix as string)) throw optionError(`${AUTH}.pathPrefix`, 'a path such as "/otto"', prefix);
+  } else throw new TypeError(`${AUTH} must be ${shapes}, got an object with keys ${Object.keys(a)}`);
   return prefix as string;
 }
 

@@ -89,7 +89,8 @@ export function parseEnvelope(status: number, headers: Envelope["headers"], text
 export function envelopeOf(answer: RawAnswer, call: FailedCall, scrub?: Scrub): Envelope {
   return parseEnvelope(answer.status, answer.headers, utf8.decode(answer.bytes), call, scrub);
 }
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+// Pure: an entry that only encodes path segments (the metadata entry) leaves it out.
+const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The call an error names: method and path (the shown path when the real one holds a secret). */
 export function callOf(req: WireRequest): FailedCall {

@@ -11,6 +11,7 @@ import { DEFAULT_RETRY, withCapacityRetry, withRetry, type RetryPolicy } from ".
 import { scrub, secretForms } from "../core/secrets.js";
 import { sendableToken } from "../core/sendable-token.js";
 import { checkTransport } from "../core/transport-security.js";
+import { checkOptions, optionError, textOption } from "../core/options-check.js";
 import type { CommonODataClientOptions, ODataAuth } from "./api.js";
 import type { ODataAnswer, ODataCaller, ODataRequest } from "./caller.js";
 import { drain, type Carrier, type CarrierBounds, type RawAnswer } from "../core/carrier.js";
@@ -20,30 +21,43 @@ import { fieldRefs, type FieldRefs } from "./field-refs.js";
 import { decodeRow, encodeRow, fieldIds } from "./values.js";
 
 const MAX_QUOTE = 120;
+const CREATE = "createODataClient";
+const HTTP_URL = "an http:// or https:// URL";
 const ACCEPT = "application/json;odata.metadata=none";
 
-/** The bounds the options ask for (defaults: 60 s, 64 MiB), checked. */
+/** The optional options of both entries (their transports' too), and what each must be when given. */
+const OPTIONS: Record<string, string> = {
+  entityIds: "a boolean",
+  timeoutMs: "a number",
+  maxResponseBytes: "a number",
+  retry: "an object",
+  insecure: "warn|refuse|allow",
+  dispatcher: "an object",
+  fetch: "a function",
+};
+
+/** The options checked (each entry calls this first), and the bounds they ask for (defaults: 60 s, 64 MiB). */
 export function boundsOf(options: CommonODataClientOptions): CarrierBounds {
+  checkOptions(CREATE, options, OPTIONS);
   const { timeoutMs = 60_000, maxResponseBytes = 64 * 1024 * 1024 } = options;
-  if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new TypeError(`createODataClient: timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}`);
-  if (!(maxResponseBytes > 0)) throw new TypeError(`createODataClient: maxResponseBytes must be a number above 0, got ${String(maxResponseBytes)}`);
+  if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new TypeError(`createODataClient: options.timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}`);
+  if (!(maxResponseBytes > 0)) throw new TypeError(`createODataClient: options.maxResponseBytes must be a number above 0, got ${String(maxResponseBytes)}`);
   return { timeoutMs, maxResponseBytes };
 }
 
 export function makeCaller(options: CommonODataClientOptions, carrier: Carrier): ODataCaller {
-  const { database } = options;
-  if (typeof database !== "string" || database === "") throw new TypeError(`createODataClient: database must be the hosted file's name, got ${JSON.stringify(database)}`);
-  const server = typeof options.server === "string" ? options.server : "";
+  const server = textOption(`${CREATE}: options.server`, options.server, HTTP_URL);
+  const database = textOption(`${CREATE}: options.database`, options.database, "the hosted file's name");
   const url = URL.canParse(server) ? new URL(server) : undefined;
   // Credentials in the URL would be echoed by errors and sent nowhere: refused, never shown (any "@": a password may hold "/" or "#").
   if (server.includes("@")) throw new TypeError("createODataClient: server must not hold credentials (user:password@): pass them in auth");
-  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createODataClient: server must be an http:// or https:// URL, got ${JSON.stringify(options.server)}`);
+  if (!url || !/^https?:$/.test(url.protocol)) throw new TypeError(`createODataClient: options.server must be ${HTTP_URL}, got ${JSON.stringify(server)}`);
   checkTransport(url, options.insecure ?? "warn", "credentials");
   if (url.search || url.hash) throw new TypeError(`createODataClient: server must be the server's URL without a query or fragment, got "${server}"`);
   const auth = checkAuth(options.auth);
   const prefix = "pathPrefix" in auth && auth.pathPrefix !== undefined ? auth.pathPrefix.replace(/\/+$/, "") : "";
   for (const step of prefix.split("/")) pathStep(step, "createODataClient: auth.pathPrefix segment");
-  if (prefix && !prefix.startsWith("/")) throw new TypeError(`createODataClient: auth.pathPrefix must start with "/", got "${prefix}"`);
+  if (prefix && !prefix.startsWith("/")) throw new TypeError(`createODataClient: options.auth.pathPrefix must start with "/", got "${prefix}"`);
   const base = `${url.origin}${url.pathname.replace(/\/+$/, "")}${prefix}/fmi/odata/v4/${segment(database, "createODataClient: database")}`;
   const entityIds = options.entityIds === true;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
@@ -208,22 +222,19 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
 
 /** The auth option, checked: exactly one of its forms, with strings where strings belong (never echoed). */
 function checkAuth(auth: ODataAuth): ODataAuth {
-  const bad = (why: string) => new TypeError(`createODataClient: auth ${why}`);
-  if (typeof auth !== "object" || auth === null) throw bad("must be { username, password }, { claris } or { apiKey, pathPrefix? }");
-  if ("username" in auth || "password" in auth) {
-    const { username, password } = auth as { username: unknown; password: unknown };
-    if (typeof username !== "string" || username === "" || typeof password !== "string") throw bad("{ username, password } needs a non-empty username and a password, both strings");
-    return auth;
-  }
-  if ("claris" in auth) {
-    if (typeof auth.claris !== "function") throw bad("{ claris } needs a function that resolves to a Claris ID token");
-    return auth;
-  }
-  if ("apiKey" in auth) {
-    if (typeof auth.apiKey !== "string" || auth.apiKey === "" || /[\r\n\s]/.test(auth.apiKey)) throw bad("{ apiKey } needs the key, a non-empty string without spaces");
-    if (auth.pathPrefix !== undefined && typeof auth.pathPrefix !== "string") throw bad("pathPrefix must be a string such as \"/otto\"");
-    return auth;
-  }
-  throw bad("must be { username, password }, { claris } or { apiKey, pathPrefix? }");
+  const where = `${CREATE}: options.auth`;
+  const a = auth as Record<string, unknown>;
+  const shapes = "{ username, password }, { claris } or { apiKey, pathPrefix? }";
+  if (typeof a != "object" || !a) throw optionError(where, shapes, a);
+  if ("username" in a) {
+    textOption(`${where}.username`, a.username);
+    if (typeof a.password != "string") throw optionError(`${where}.password`, "a string", a.password, 1);
+  } else if ("claris" in a) {
+    if (typeof a.claris != "function") throw optionError(`${where}.claris`, "a function that resolves to a Claris ID token", a.claris);
+  } else if ("apiKey" in a) {
+    if (/\s/.test(textOption(`${where}.apiKey`, a.apiKey))) throw new TypeError(`${where}.apiKey must be the key, without spaces`);
+    if (a.pathPrefix !== undefined && typeof a.pathPrefix !== "string") throw optionError(`${where}.pathPrefix`, 'a string such as "/otto"', a.pathPrefix);
+  } else throw new TypeError(`${where} must be ${shapes}, got an object with keys ${Object.keys(a)}`);
+  return auth;
 }
 

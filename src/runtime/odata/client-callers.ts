@@ -11,8 +11,8 @@ export function registerCaller(client: object, caller: ODataCaller): void {
   callers.set(client, caller);
 }
 
-export function callerOf(client: object): ODataCaller {
-  const found = callers.get(client);
-  if (!found) throw new TypeError("expected a client made by createODataClient of @fmgen/runtime/odata");
+export function callerOf(client: unknown, where: string): ODataCaller {
+  const found = callers.get(client as object);
+  if (!found) throw new TypeError(`${where} must be a client made by createODataClient of @fmgen/runtime/odata`);
   return found;
 }

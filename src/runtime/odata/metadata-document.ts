@@ -1,6 +1,7 @@
 import { ProtocolError } from "../core/protocol-errors.js";
 import type { ODataClient } from "./api.js";
 import { callerOf } from "./client-callers.js";
+import { checkCall } from "../core/call-options.js";
 
 /** What a server answered to `GET $metadata`, whatever the status, for a tool that explains each answer itself. */
 export interface ODataMetadataAnswer {
@@ -30,8 +31,10 @@ export async function odataMetadata<Db extends string>(
     signal?: AbortSignal;
   } = {},
 ): Promise<ODataMetadataAnswer> {
+  const caller = callerOf(od, "odataMetadata: od");
+  checkCall("odataMetadata", options, 0);
   const request = { method: "GET", path: "/$metadata", headers: { Accept: "application/xml" }, idempotent: true, signal: options.signal } as const;
-  const answer = await callerOf(od).send(request);
+  const answer = await caller.send(request);
   try {
     return { status: answer.status, headers: answer.headers, text: new TextDecoder("utf-8", { fatal: true }).decode(answer.bytes) };
   } catch {
