@@ -41,7 +41,7 @@ export function checkAuth(auth: Auth): string {
   } else if ("token" in a) textOption(`${AUTH}.token`, a.token);
   else if ("oauth" in a) {
     textOption(`${AUTH}.oauth.requestId`, a.oauth?.requestId);
-    textOption(`${AUTH}.oauth.identifier`, a.oauth.identifier);
+    textOption(`${AUTH}.oauth.identifier`, a.oauth?.identifier);
   } else if ("claris" in a) {
     if (typeof a.claris != "function") throw optionError(`${AUTH}.claris`, "a function", a.claris);
   } else if ("apiKey" in a) {
