@@ -4,6 +4,7 @@ import { generateCommand } from "./commands/generate.js";
 import { initCommand } from "./commands/init.js";
 import { pullCommand } from "./commands/pull.js";
 import { serveCommand } from "./commands/serve.js";
+import { webviewerScriptCommand } from "./commands/webviewer-script.js";
 import { processIo, type CliIo } from "./io.js";
 
 /** Runs the fmgen CLI with the given arguments; resolves to the exit code. */
@@ -17,7 +18,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     .scriptName("fmgen")
     .usage("$0 <command> [options]")
     .command(cliCommands(io, (code) => (exitCode = code)) as CommandModule[])
-    .demandCommand(1, "name a command: fmgen init, fmgen pull, fmgen generate, fmgen serve")
+    .demandCommand(1, "name a command: fmgen init, fmgen pull, fmgen generate, fmgen serve, fmgen webviewer-script")
     .strict()
     .help()
     .version(false)
@@ -49,7 +50,7 @@ class UsageError extends Error {}
  */
 export function cliCommands(io: CliIo, setExitCode: (code: number) => void): readonly CommandModule<object, never>[] {
   const usageError = (message: string) => new UsageError(message);
-  return [initCommand(io, setExitCode, usageError), pullCommand(io, setExitCode, usageError), serveCommand(io, setExitCode), generateCommand(io, setExitCode, usageError)] as never;
+  return [initCommand(io, setExitCode, usageError), pullCommand(io, setExitCode, usageError), serveCommand(io, setExitCode), generateCommand(io, setExitCode, usageError), webviewerScriptCommand(io, setExitCode)] as never;
 }
 
 /** fmgen's version, from its package.json (two folders up from src/cli and from dist/cli alike). */

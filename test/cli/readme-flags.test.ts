@@ -50,7 +50,7 @@ function inGuide(flag: string): boolean {
 }
 
 describe("docs/cli.md lists every flag of every command's --help", () => {
-  it.each(["init", "pull", "generate", "serve"])("fmgen %s", async (command) => {
+  it.each(["init", "pull", "generate", "serve", "webviewer-script"])("fmgen %s", async (command) => {
     const flags = flagsOf(await helpOf(command));
     expect(flags.length).toBeGreaterThan(2);
     const missing = flags
