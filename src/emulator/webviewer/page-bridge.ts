@@ -15,7 +15,7 @@ export interface EmulatedWebViewer {
   /** What the page calls; `option` (FileMaker's queue/interrupt choices) is accepted and ignored: calls always queue. */
   readonly FileMaker: FileMakerObject;
   /** Sets `target.FileMaker` and calls the page's callbacks on `target` from now on; returns `target`. */
-  install<T extends object>(target?: T): T;
+  install<T extends object>(target?: T): T & { FileMaker: FileMakerObject };
   /** Calls matching `predicate` are never answered (a hung bridge script), for timeout tests. */
   neverAnswer(predicate: (call: BridgeCall) => boolean): void;
   /** Resolves once every call made so far has been answered (or dropped) and its callback called. */
@@ -52,8 +52,8 @@ export function emulatedWebViewer(bridge: WebViewerBridge, log: (line: string) =
   };
   return {
     FileMaker,
-    install<T extends object>(given?: T): T {
-      const t = (given ?? (globalThis as { window?: object }).window ?? globalThis) as T;
+    install<T extends object>(given?: T): T & { FileMaker: FileMakerObject } {
+      const t = (given ?? (globalThis as { window?: object }).window ?? globalThis) as T & { FileMaker: FileMakerObject };
       (t as Record<string, unknown>).FileMaker = FileMaker;
       target = t;
       return t;
