@@ -10,8 +10,11 @@ import { dataApiRequest, errorResult, type DataApiCall } from "./step-request.js
 
 /** A call's parameter, once read: what the bridge script reads of it. */
 export interface BridgeCall {
+  /** The call's id, given back to the callback. */
   id: string;
+  /** The page's global function the answer is given to. */
   callback: string;
+  /** The Web Viewer object the answer is performed in, when the parameter names one. */
   webViewer: string | undefined;
   /** The step's request, for a Data API action. */
   request?: Record<string, unknown>;

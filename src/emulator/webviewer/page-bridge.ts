@@ -2,7 +2,9 @@ import type { BridgeCall, WebViewerBridge } from "./bridge.js";
 
 /** `window.FileMaker` as a Web Viewer gives it to its page. */
 export interface FileMakerObject {
+  /** Runs `script` with `parameter` (the bridge protocol's JSON text); the answer comes through the page's callback. */
   PerformScript(script: string, parameter?: string): void;
+  /** As `PerformScript`; `option` (FileMaker's 0 to 5: queue, interrupt, ...) is accepted and ignored: calls always queue. */
   PerformScriptWithOption(script: string, parameter?: string, option?: string | number): void;
 }
 
