@@ -113,6 +113,22 @@ describe("the emulated Web Viewer bridge, in process", () => {
     expect(code(p.answer(deleted))).toBe("0");
   });
 
+  it("passes the step's other keys to the call: portal ranges as the GET or _find names them, an unknown key 960; version is the step's own", async () => {
+    const p = page();
+    const created = p.call({ action: "create", layouts: "Customers", fieldData: { Name: "Katherine", City: "Hampton" }, portalData: { Orders: [{ "Orders::Item": "A" }, { "Orders::Item": "B" }, { "Orders::Item": "C" }] } });
+    await p.viewer.settled();
+    const { recordId } = p.answer(created).response;
+    const got = p.call({ version: "v1", layouts: "Customers", recordId, "offset.Orders": 2, "limit.Orders": 1 });
+    const found = p.call({ version: "vLatest", layouts: "Customers", query: [{ City: "Hampton" }], "limit.Orders": 2 });
+    const unknown = p.call({ layouts: "Customers", colour: "blue" });
+    const bad = p.call({ action: "upsert", layouts: "Customers" });
+    await p.viewer.settled();
+    expect(p.answer(got).response.data[0].portalData.Orders.map((row: any) => row["Orders::Item"])).toEqual(["B"]);
+    expect(p.answer(found).response.data[0].portalData.Orders.map((row: any) => row["Orders::Item"])).toEqual(["A", "B"]);
+    expect(code(p.answer(unknown))).toBe("960");
+    expect(code(p.answer(bad))).toBe("1708");
+  });
+
   it("answers metaData: a layout's, the layout list; tables is an error code", async () => {
     const p = page();
     const layout = p.call({ action: "metaData", layouts: "Customers" });
