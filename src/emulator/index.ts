@@ -17,7 +17,8 @@
  * @module fmgen/emulator
  */
 import { randomBytes } from "node:crypto";
-import type { AddressInfo } from "node:net";
+import { IncomingMessage, type IncomingHttpHeaders } from "node:http";
+import { Socket, type AddressInfo } from "node:net";
 import type { LayoutDescription } from "../layout/description.js";
 import { loadLayouts, parseLayoutDescription } from "../layout/load.js";
 import type { LayoutDescriptionInput } from "../layout/schema.js";
@@ -47,6 +48,11 @@ import type { DatabaseDescriptionInput } from "../layout/database-schema.js";
 import { loadScriptCatalog } from "./hosted-file/scripts/script-catalog.js";
 import { checkFolderDepth } from "./hosted-file/layout-folders.js";
 import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/script-module.js";
+import { WebViewerBridge } from "./webviewer/bridge.js";
+import type { DataApiCall } from "./webviewer/step-request.js";
+import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-bridge.js";
+import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
+import type { HttpApi } from "./http/server.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
@@ -67,6 +73,9 @@ export type {
 } from "./hosted-file/scripts/script-module.js";
 export { ScriptStepError } from "./hosted-file/scripts/handler-api.js";
 export type { WebhookOptions, WebhookStats } from "./odata/webhook-registry.js";
+export type { EmulatedWebViewer, FileMakerObject } from "./webviewer/page-bridge.js";
+export type { BridgeCall } from "./webviewer/bridge.js";
+export { NEVER_ANSWERING_SCRIPT } from "./webviewer/bridge.js";
 export type { Calculation, CalculationRecord, CalculationRelated, Calculations, CalculationValue } from "./hosted-file/calculations.js";
 
 /**
@@ -189,6 +198,25 @@ export interface RunningEmulator {
   restart(): void;
   /** Replaces the fault plan (a fresh sequence from its seed), or stops injecting faults with no argument. */
   setFaults(faults?: FaultOptions): void;
+  /**
+   * An emulated Web Viewer for a page without a browser (docs/emulator.md, "Web Viewer bridge"): `FileMaker`
+   * (`PerformScript`, `PerformScriptWithOption`) answering the bridge protocol from the hosted file through the Data
+   * API's own logic, signed in as `account` (a password account's name; default the first), and `install(window)`,
+   * which sets `window.FileMaker` and has the page's callbacks called on that object, asynchronously and in order.
+   */
+  webViewer(options?: WebViewerOptions): EmulatedWebViewer;
+}
+
+/** What `webViewer()` and the shim's URL take: whose account the bridge script runs with, and where. */
+export interface WebViewerOptions {
+  /** A password account's name (default: the first password account). */
+  account?: string;
+  /** The Web Viewer's object name; a call whose parameter names another is never answered here (default: any). */
+  webViewer?: string;
+  /** The hosted file the Web Viewer is in (default: the only one; needed when several are hosted). */
+  database?: string;
+  /** The layout named scripts run on (default: the file's first layout). */
+  layout?: string;
 }
 
 const DEFAULT_HOST = "127.0.0.1";
@@ -231,7 +259,22 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     restart: () => dropAllSessions(state),
   };
-  const server = await listenHttp(shell, routeByPrefix(odataRoutes, dataApi(state)), options.host ?? DEFAULT_HOST, options.port ?? 0);
+  const data = dataApi(state);
+  const log = state.log;
+  // The Web Viewer bridge answers through the Data API's own router and handlers, in process (webviewer/ imports neither API).
+  const bridge = (wv: WebViewerOptions) => new WebViewerBridge({ ...bridgeTarget(state, wv), call: inProcessDataApi(data, state, wv.account), webViewer: wv.webViewer, log });
+  const shimBridges = new Map<string, WebViewerBridge>();
+  const shimApi = webViewerApi({
+    maxJsonBytes: state.maxJsonBytes,
+    bridgeFor: (account, webViewer) => {
+      const key = JSON.stringify([account ?? null, webViewer ?? null]);
+      let found = shimBridges.get(key);
+      if (!found) shimBridges.set(key, (found = bridge({ ...(account === undefined ? {} : { account }), ...(webViewer === undefined ? {} : { webViewer }) })));
+      return found;
+    },
+  });
+  const routes = [{ prefix: WEBVIEWER_PREFIX, api: shimApi }, ...odataRoutes];
+  const server = await listenHttp(shell, routeByPrefix(routes, data), options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   state.baseUrl = `http://${host}:${address.port}`;
@@ -253,6 +296,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     setFaults: (faults) => {
       shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
+    webViewer: (wv = {}) => emulatedWebViewer(bridge(wv), log),
     stats: () => ({
       faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
@@ -265,6 +309,65 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         [...state.databases].map(([name, db]) => [name, Object.fromEntries([...db.tables].map(([t, data]) => [t, data.records.size]))]),
       ),
     }),
+  };
+}
+
+/** The hosted file and the scripts' layout of a Web Viewer; an unknown or ambiguous one is thrown. */
+function bridgeTarget(state: DataApiState, wv: WebViewerOptions): { database: string; scriptLayout: string } {
+  const names = [...state.databases.keys()];
+  const database = wv.database ?? (names.length === 1 ? names[0]! : undefined);
+  if (database === undefined) throw new Error(`webViewer: name the hosted file (database), one of ${names.map((n) => JSON.stringify(n)).join(", ")}`);
+  const db = state.databases.get(database);
+  if (!db) throw new Error(`webViewer: no hosted file named ${JSON.stringify(database)}`);
+  const scriptLayout = wv.layout ?? db.model.layouts.keys().next().value;
+  if (scriptLayout === undefined) throw new Error(`webViewer: the hosted file ${JSON.stringify(database)} has no layout to run scripts on`);
+  return { database, scriptLayout };
+}
+
+/**
+ * Runs Data API requests in process through the Data API's router and handlers (`dataApi(state).serve`) as
+ * `account`, as the step does with the user's account: one session, signed in on first use and again once the
+ * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body.
+ */
+function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined): DataApiCall {
+  const account = state.accounts.passwordAccount(accountName);
+  if (!account) throw new Error(accountName === undefined ? "webViewer: the emulator has no password account to run the bridge with" : `webViewer: no password account named ${JSON.stringify(accountName)}`);
+  const tokens = new Map<string, string>();
+  const run = async (method: string, path: string, headers: IncomingHttpHeaders, body?: object) => {
+    const req = new IncomingMessage(new Socket());
+    req.method = method;
+    req.url = `/fmi/data/vLatest/${path}`;
+    const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    req.headers = { host: "127.0.0.1", ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
+    if (bytes) req.push(bytes);
+    req.push(null);
+    const answer = await data.serve(req);
+    return answer.body.toString("utf8");
+  };
+  const signIn = async (database: string) => {
+    const basic = Buffer.from(`${account.username}:${account.password}`).toString("base64");
+    const text = await run("POST", `databases/${encodeURIComponent(database)}/sessions`, { authorization: `Basic ${basic}` }, {});
+    const token = (JSON.parse(text) as { response?: { token?: string } }).response?.token;
+    if (token === undefined) return { text };
+    tokens.set(database, token);
+    return { token };
+  };
+  return async ({ method, path, body }) => {
+    const database = decodeURIComponent(/^databases\/([^/?]+)/.exec(path)?.[1] ?? "");
+    for (let attempt = 0; ; attempt++) {
+      let token = tokens.get(database);
+      if (token === undefined) {
+        const signedIn = await signIn(database);
+        if (signedIn.token === undefined) return signedIn.text;
+        token = signedIn.token;
+      }
+      const text = await run(method, path, { authorization: `Bearer ${token}` }, body);
+      if (attempt === 0 && (JSON.parse(text) as { messages?: { code?: string }[] }).messages?.[0]?.code === "952") {
+        tokens.delete(database);
+        continue;
+      }
+      return text;
+    }
   };
 }
 

@@ -109,6 +109,12 @@ export class AccountBook {
     else this.byFmid.set(digestHex(account.fmid), { account });
   }
 
+  /** The password account of this name (case-insensitive), or with no name the first one added. */
+  passwordAccount(username?: string): PasswordAccount | undefined {
+    if (username === undefined) return this.byUsername.values().next().value;
+    return this.byUsername.get(username.toLowerCase());
+  }
+
   /**
    * Whether the sign-in names an account with `privilege` (`fmrest`: the Data API, `fmodata`: OData); an FMID
    * token's hour starts at its first use. An account given no `privileges` has both.

@@ -37,6 +37,11 @@ export interface HttpApi {
   shellAnswer(answer: ShellAnswer): AnswerBytes;
   /** The `revoke` fault: forgets the credential the request carries, if the API keeps any. */
   revoke(req: IncomingMessage): void;
+  /**
+   * Whether a write from a page of another origin may reach this API (the Web Viewer shim's calls from a loopback
+   * page); without it, every such write is refused. The API still answers for the origins it lets through.
+   */
+  allowsOrigin?(origin: string): boolean;
 }
 
 /** The API a request target is for (router.ts). */
@@ -61,7 +66,7 @@ export async function handleRequest(shell: HttpShell, pick: PickApi, req: Incomi
     return;
   }
   const origin = foreignOrigin(req);
-  if (origin !== undefined) {
+  if (origin !== undefined && !api.allowsOrigin?.(origin)) {
     // A page of another origin (a form, a no-cors fetch) with the browser's stored credentials: nothing is done.
     const reason = `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page whose Origin is the Host it reached this emulator by, or a client that is not a browser, may write`;
     send(req, res, api.shellAnswer({ kind: "refused", status: 403, reason }));
