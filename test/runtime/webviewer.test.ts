@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createWebViewerClient, NetworkError, RecordMissingError, StepUnsupportedError, type FileMakerClient } from "@fmgen/runtime/webviewer";
+import { createWebViewerClient, NetworkError, RecordMissingError, StepUnsupportedError, type FileMakerClient, type WebViewerClientOptions } from "@fmgen/runtime/webviewer";
 import { Contact, DATABASE } from "../support/runtime-layouts.js";
 
 // The page's side of the Web Viewer bridge, in node with no browser: a fake window.FileMaker checks each parameter
@@ -78,7 +78,7 @@ function fakeFileMaker(withOption = true): void {
   win.FileMaker = withOption ? { PerformScriptWithOption: perform, PerformScript: () => expect.unreachable("PerformScript used although WithOption is there") } : { PerformScript: (script: string, text: string) => perform(script, text) };
 }
 
-function client(options: Partial<Parameters<typeof createWebViewerClient>[0]> = {}): FileMakerClient {
+function client(options: Partial<WebViewerClientOptions> = {}): FileMakerClient {
   const fm = createWebViewerClient({ database: DATABASE, script: SCRIPT, webViewer: "web", timeoutMs: 2_000, ...options });
   clients.push(fm);
   return fm;
