@@ -72,9 +72,10 @@ export function createWebViewerClient<Db extends AnyDatabase>(options: WebViewer
       // The page's origin: the client sends nothing there, only container URLs of that origin may be downloaded.
       server: pageOrigin(),
       database: options.database,
-      // No login and no session token: the Web Viewer's calls run in FileMaker's own session. A fixed key keeps the
-      // session from signing in; the step transport never sends it anywhere.
-      auth: { apiKey: "webviewer" },
+      // No login and no session token: the Web Viewer's calls run in FileMaker's own session. A key keeps the session
+      // from signing in; the step transport never sends it anywhere. Random, since errors redact it: no layout name or
+      // FileMaker message may hold it.
+      auth: { apiKey: `no-key-${Math.random().toString(36).slice(2)}` },
       timeoutMs,
       // A call that timed out may still be running in FileMaker: never sent again.
       retry: { retries: 0 },

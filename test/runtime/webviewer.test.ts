@@ -158,6 +158,7 @@ describe("createWebViewerClient: the bridge", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain("window.FileMaker is missing");
     expect((error as Error).message).toContain("FileMaker Web Viewer");
+    expect((error as Error).message).toContain("the emulator's webviewer.js before the app");
     win.FileMaker = {};
     expect(((await rejection(client().layout(Contact).list())) as Error).message).toContain("window.FileMaker has neither PerformScriptWithOption nor PerformScript");
   });
