@@ -18,6 +18,7 @@ function runtimeAliases(entry: string, odataEntry: string) {
     { find: /^@fmgen\/runtime\/fetch$/, replacement: source("./src/runtime/fetch.ts") },
     { find: /^@fmgen\/runtime\/schema$/, replacement: source("./src/runtime/schema.ts") },
     { find: /^@fmgen\/runtime\/metadata$/, replacement: source("./src/runtime/metadata.ts") },
+    { find: /^@fmgen\/runtime\/webviewer$/, replacement: source("./src/runtime/webviewer.ts") },
   ];
 }
 

@@ -67,12 +67,14 @@ describe("imports between the folders of src/ go one way (scripts/folder-imports
     expect(r.fileCycles).toEqual([]);
     expect(code).toBe(0);
     const imports = (from: string) => Object.entries(r.matrix[from] ?? {}).filter(([, n]) => n > 0).map(([to]) => to);
-    expect(r.folders).toEqual(["(runtime)", "core", "data-api", "odata"]);
+    expect(r.folders).toEqual(["(runtime)", "core", "data-api", "odata", "webviewer"]);
     // The shared core knows neither API, nor the entries that wire them.
     expect(imports("core")).toEqual([]);
     // The two APIs stand side by side over the core: neither imports the other, nor an entry.
     expect(imports("data-api")).toEqual(["core"]);
     expect(imports("odata")).toEqual(["core"]);
+    // The Web Viewer's bridge to window.FileMaker knows no API's wire either: the webviewer entry wires it under the Data API.
+    expect(imports("webviewer")).toEqual(["core"]);
     // The entries (index.ts, fetch.ts, schema.ts, metadata.ts, the token stores) wire the Data API over the core.
     expect(imports("(runtime)")).toEqual(expect.arrayContaining(["core", "data-api"]));
   });
