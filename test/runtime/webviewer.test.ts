@@ -114,7 +114,9 @@ describe("createWebViewerClient: the bridge", () => {
 
   it("names the web viewer \"fmgen\" when webViewer is not given: the bridge script answers only through a named one", async () => {
     fakeFileMaker();
-    await client({ webViewer: undefined }).layout(Contact).list();
+    const fm = createWebViewerClient({ database: DATABASE, script: SCRIPT, timeoutMs: 2_000 });
+    clients.push(fm);
+    await fm.layout(Contact).list();
     expect(sent[0]!.parameter).toMatchObject({ v: 1, webViewer: "fmgen" });
   });
 
