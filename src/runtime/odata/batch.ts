@@ -43,7 +43,15 @@ export const MAX_BATCH_STEPS = 1000;
 
 export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<string>) => readonly BatchStep<unknown>[], options: BatchOptions = {}): Promise<unknown[]> {
   const owner = {};
-  const builder: BatchBuilder<string> = { table: (definition) => batchTable(caller, owner, definition) as never };
+  // One BatchTable per table and batch: a builder names its table once per step (`b.table(T).update(...)`), and
+  // making it again each time (its path checked and encoded, its five calls) was a good share of building a step.
+  const tables = new Map<AnyTable, BatchTable<AnyTable>>();
+  const table = (definition: AnyTable): BatchTable<AnyTable> => {
+    let found = tables.get(definition);
+    if (found === undefined) tables.set(definition, (found = batchTable(caller, owner, definition)));
+    return found;
+  };
+  const builder: BatchBuilder<string> = { table: table as never };
   if (typeof build !== "function") throw new TypeError("batch: takes a function that returns the steps, (b) => [b.table(T).create({...}), ...]");
   const steps = build(builder);
   if (!Array.isArray(steps)) throw new TypeError("batch: the function must return an array of steps made by its builder");
