@@ -68,26 +68,23 @@ function utf8Length(text: string): number {
  * `Content-Length` and is followed by the boundary at once, as FileMaker Server needs (section 4's framing).
  */
 export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: string } {
-  const parts = requests.map((request, i) => {
+  const token = freshToken(requests);
+  const outer = `batch_${token}`;
+  const boundary = changeset ? `changeset_${token}` : outer;
+  // One pass, straight into the text (no list of parts to join: a changeset holds up to 1,000).
+  let text = changeset ? `--${outer}${CRLF}Content-Type: multipart/mixed; boundary=${boundary}${CRLF}${CRLF}` : "";
+  for (let i = 0; i < requests.length; i++) {
+    const request = requests[i]!;
     // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
     if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
-    const head =
-      `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
+    text +=
+      `--${boundary}${CRLF}Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
       (changeset ? `Content-ID: ${i + 1}${CRLF}` : "") +
-      `${CRLF}${request.method} ${request.url} HTTP/1.1${CRLF}`;
-    return body === "" ? `${head}${CRLF}${CRLF}` : `${head}Content-Type: application/json${CRLF}Content-Length: ${utf8Length(body)}${CRLF}${CRLF}${body}`;
-  });
-  const token = freshToken(requests);
-  const inner = (boundary: string) => {
-    let text = "";
-    for (const part of parts) text += `--${boundary}${CRLF}${part}${CRLF}`;
-    return `${text}--${boundary}--`;
-  };
-  const outer = `batch_${token}`;
-  const text = changeset
-    ? `--${outer}${CRLF}Content-Type: multipart/mixed; boundary=changeset_${token}${CRLF}${CRLF}${inner(`changeset_${token}`)}${CRLF}--${outer}--${CRLF}`
-    : `${inner(outer)}${CRLF}`;
+      `${CRLF}${request.method} ${request.url} HTTP/1.1${CRLF}` +
+      (body === "" ? `${CRLF}${CRLF}${CRLF}` : `Content-Type: application/json${CRLF}Content-Length: ${utf8Length(body)}${CRLF}${CRLF}${body}${CRLF}`);
+  }
+  text += changeset ? `--${boundary}--${CRLF}--${outer}--${CRLF}` : `--${boundary}--${CRLF}`;
   // Text, which the carrier encodes as it sends (natively: TextEncoder on the whole text cost more than its framing).
   return { contentType: `multipart/mixed; boundary=${outer}`, body: text };
 }
@@ -134,21 +131,35 @@ export function readBatch(bytes: Uint8Array, contentType: string | undefined): B
   const boundary = multipartBoundary(contentType);
   if (boundary === undefined) throw new BatchFramingError(`its Content-Type is ${JSON.stringify(contentType ?? "")}, not multipart/mixed with a boundary`);
   const text = latin1(bytes);
-  return split(text, boundary, 0, text.length).map(([start, end]) => {
+  const outer = split(text, boundary, 0, text.length);
+  const items: BatchItem[] = [];
+  for (let k = 0; k < outer.length; k += 2) {
+    const start = outer[k]!;
+    const end = outer[k + 1]!;
     const bodyAt = headerBlock(text, start, end);
     const inner = multipartBoundary(readHeaders(text, start, bodyAt).get("content-type"));
-    if (inner !== undefined) return { kind: "changeset", answers: split(text, inner, bodyAt, end).map(([s, e]) => readHttp(text, bytes, s, e)) };
-    return { kind: "response", answer: readHttp(text, bytes, start, end) };
-  });
+    if (inner === undefined) {
+      items.push({ kind: "response", answer: readHttp(text, bytes, start, end) });
+      continue;
+    }
+    const ranges = split(text, inner, bodyAt, end);
+    const answers: PartAnswer[] = [];
+    for (let n = 0; n < ranges.length; n += 2) answers.push(readHttp(text, bytes, ranges[n]!, ranges[n + 1]!));
+    items.push({ kind: "changeset", answers });
+  }
+  return items;
 }
 
-/** The [start, end) ranges of the parts between `--boundary` lines in text[from, to). */
-function split(text: string, boundary: string, from: number, to: number): [number, number][] {
+/**
+ * The parts between `--boundary` lines in text[from, to): their ranges flat, `[start0, end0, start1, end1, ...]` (one
+ * list, not a pair per part of a changeset of hundreds). The whole framing is checked before any part is read.
+ */
+function split(text: string, boundary: string, from: number, to: number): number[] {
   const dash = `--${boundary}`;
   const next = `\n${dash}`;
   let at = text.indexOf(dash, from);
   if (at < 0 || at >= to) throw new BatchFramingError(`it has no "${dash}" line`);
-  const ranges: [number, number][] = [];
+  const ranges: number[] = [];
   for (;;) {
     const lineEnd = text.indexOf("\n", at);
     if (text.startsWith("--", at + dash.length)) return ranges;
@@ -157,7 +168,7 @@ function split(text: string, boundary: string, from: number, to: number): [numbe
     const found = text.indexOf(next, start - 1);
     if (found < 0 || found >= to) throw new BatchFramingError(`it ends before the closing "${dash}--" line`);
     const end = found > 0 && text.charCodeAt(found - 1) === 13 /* \r */ ? found - 1 : found;
-    ranges.push([start, Math.max(start, end)]);
+    ranges.push(start, Math.max(start, end));
     at = found + 1;
   }
 }
@@ -204,19 +215,40 @@ class Part implements PartAnswer {
     readonly status: number,
     readonly body: Uint8Array,
     private readonly text: string,
-    /** text[mime[0], mime[1]): the MIME headers; text[http[0], http[1]): the HTTP ones. */
-    private readonly mime: readonly [number, number],
-    private readonly http: readonly [number, number],
+    /** text[mimeAt, httpAt): the MIME headers and the status line; text[httpAt, bodyAt): the HTTP headers. */
+    private readonly mimeAt: number,
+    private readonly mimeEnd: number,
+    private readonly httpAt: number,
+    private readonly bodyAt: number,
     headers?: Map<string, string>,
   ) {
     this.#headers = headers;
   }
   get headers(): ReadonlyMap<string, string> {
-    return (this.#headers ??= readHeaders(this.text, this.http[0], this.http[1]));
+    return (this.#headers ??= readHeaders(this.text, this.httpAt, this.bodyAt));
   }
   get contentId(): string | undefined {
-    return readHeaders(this.text, this.mime[0], this.mime[1]).get("content-id") ?? this.headers.get("content-id");
+    return readHeaders(this.text, this.mimeAt, this.mimeEnd).get("content-id") ?? this.headers.get("content-id");
   }
+}
+
+const STATUS_LINE = /^HTTP\/\d(?:\.\d)?\s+(\d{3})(?:\s|$)/;
+
+/**
+ * The status of text[at, lineEnd) when it is the usual `HTTP/1.1 ddd` followed by a space or the line's end, read
+ * without cutting the line out (hundreds of parts); anything else is left to STATUS_LINE (-1).
+ */
+function plainStatus(text: string, at: number, lineEnd: number): number {
+  if (lineEnd < at + 12 || !text.startsWith("HTTP/1.1 ", at)) return -1;
+  let status = 0;
+  for (let i = at + 9; i < at + 12; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    status = status * 10 + digit;
+  }
+  const after = at + 12 === lineEnd ? 32 : text.charCodeAt(at + 12);
+  // A space, or the line's own \r (the line is trimmed before the pattern reads it); else the pattern decides.
+  return after === 32 || (after === 13 && at + 13 === lineEnd) ? status : -1;
 }
 
 /** One application/http part: MIME headers, blank, `HTTP/1.1 <status> <reason>`, headers, blank, body. */
@@ -224,14 +256,18 @@ function readHttp(text: string, bytes: Uint8Array, start: number, end: number): 
   const mimeEnd = headerBlock(text, start, end);
   let lineEnd = text.indexOf("\n", mimeEnd);
   if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-  const statusLine = text.slice(mimeEnd, lineEnd).trim();
-  const status = /^HTTP\/\d(?:\.\d)?\s+(\d{3})(?:\s|$)/.exec(statusLine);
-  if (status === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
+  let status = plainStatus(text, mimeEnd, lineEnd);
+  if (status < 0) {
+    const statusLine = text.slice(mimeEnd, lineEnd).trim();
+    const matched = STATUS_LINE.exec(statusLine);
+    if (matched === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
+    status = Number(matched[1]);
+  }
   const httpAt = Math.min(lineEnd + 1, end);
   const bodyAt = headerBlock(text, httpAt, end);
   // A body is cut at the Content-Length the part states, when it fits; a bare part's headers wait until asked for.
   const headers = bodyAt === end ? undefined : readHeaders(text, httpAt, bodyAt);
   const length = Number(headers?.get("content-length") ?? NaN);
   const bodyEnd = Number.isSafeInteger(length) && length >= 0 && bodyAt + length <= end ? bodyAt + length : end;
-  return new Part(Number(status[1]), bytes.subarray(bodyAt, bodyEnd), text, [start, mimeEnd], [httpAt, bodyAt], headers);
+  return new Part(status, bytes.subarray(bodyAt, bodyEnd), text, start, mimeEnd, httpAt, bodyAt, headers);
 }
