@@ -63,14 +63,17 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
   if (list.length > MAX_BATCH_STEPS) throw new RangeError(`batch: ${list.length} steps; one changeset takes at most ${MAX_BATCH_STEPS}`);
   const root = serviceRoot(caller.database);
   const written = writeBatch(
-    list.map((s) => ({ method: s.request.method, url: root + s.request.path, ...(s.request.body !== undefined && { body: s.request.body }) })),
+    list.map(({ request }) => (request.body === undefined ? { method: request.method, url: root + request.path } : { method: request.method, url: root + request.path, body: request.body })),
     true,
   );
   const answer = await caller.call({ method: "POST", path: "/$batch", headers: { "Content-Type": written.contentType }, body: written.body, idempotent: false, signal: options.signal });
   const answers = changesetAnswers(answer, list);
   const results: unknown[] = list.map((step, i) => resultOf(caller, step, i, answers[i]!, answer));
   // The new rows, read back by ROWID in one more request (section 4: a changeset's insert answers its ROWID only).
-  const reads = list.flatMap((step, i) => (step.kind === "create" && typeof results[i] === "number" ? [{ i, step, rowId: results[i] as number }] : []));
+  const reads: { i: number; step: Step; rowId: number }[] = [];
+  list.forEach((step, i) => {
+    if (step.kind === "create" && typeof results[i] === "number") reads.push({ i, step, rowId: results[i] as number });
+  });
   if (reads.length > 0) {
     const get = writeBatch(reads.map((r) => ({ method: "GET", url: `${root}${caller.tablePath(r.step.table)}(ROWID=${r.rowId})` })), false);
     // continue-on-error: a row that is gone answers 404 and the reads after it are still answered (section 4).
