@@ -31,17 +31,24 @@ const CRLF = "\r\n";
 /**
  * A fresh random token that no request's URL or body holds (drawn again in the astronomically unlikely case that one
  * does; the rest of a part is fixed text with no run of 32 hex digits): the boundaries are `batch_<token>` and
- * `changeset_<token>`, so neither can appear in a part, nor one in the other. One draw per batch.
+ * `changeset_<token>`, so neither can appear in a part, nor one in the other. Each batch takes the next 128 random
+ * bits of a pool that one getRandomValues call fills for 64 batches (the token is on the wire, never a secret, and
+ * one call per batch cost more than the rest of drawing it).
  */
 function freshToken(requests: readonly PartRequest[]): string {
   for (;;) {
-    // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
-    const random = globalThis.crypto.getRandomValues(new Uint32Array(4));
+    if (poolAt === pool.length) {
+      // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
+      globalThis.crypto.getRandomValues(pool);
+      poolAt = 0;
+    }
     let token = "";
-    for (const word of random) token += word.toString(16).padStart(8, "0");
+    for (const end = poolAt + 4; poolAt < end; poolAt++) token += pool[poolAt]!.toString(16).padStart(8, "0");
     if (!requests.some((request) => request.url.includes(token) || (request.body ?? "").includes(token))) return token;
   }
 }
+const pool = new Uint32Array(4 * 64);
+let poolAt = pool.length;
 
 /**
  * A string's UTF-8 length, counted without encoding it (a batch sends one Content-Length per part; encoding each body
@@ -213,7 +220,9 @@ class Part implements PartAnswer {
   #headers: Map<string, string> | undefined;
   constructor(
     readonly status: number,
-    readonly body: Uint8Array,
+    private readonly bytes: Uint8Array,
+    /** bytes[bodyAt, bodyEnd): the body, cut out when asked for (a changeset's bare 204s never are). */
+    private readonly bodyEnd: number,
     private readonly text: string,
     /** text[mimeAt, httpAt): the MIME headers and the status line; text[httpAt, bodyAt): the HTTP headers. */
     private readonly mimeAt: number,
@@ -223,6 +232,9 @@ class Part implements PartAnswer {
     headers?: Map<string, string>,
   ) {
     this.#headers = headers;
+  }
+  get body(): Uint8Array {
+    return this.bytes.subarray(this.bodyAt, this.bodyEnd);
   }
   get headers(): ReadonlyMap<string, string> {
     return (this.#headers ??= readHeaders(this.text, this.httpAt, this.bodyAt));
@@ -269,5 +281,5 @@ function readHttp(text: string, bytes: Uint8Array, start: number, end: number): 
   const headers = bodyAt === end ? undefined : readHeaders(text, httpAt, bodyAt);
   const length = Number(headers?.get("content-length") ?? NaN);
   const bodyEnd = Number.isSafeInteger(length) && length >= 0 && bodyAt + length <= end ? bodyAt + length : end;
-  return new Part(status, bytes.subarray(bodyAt, bodyEnd), text, start, mimeEnd, httpAt, bodyAt, headers);
+  return new Part(status, bytes, bodyEnd, text, start, mimeEnd, httpAt, bodyAt, headers);
 }

@@ -167,3 +167,11 @@ describe("readBatch: a part's status line", () => {
     }
   });
 });
+
+describe("writeBatch: the boundary", () => {
+  it("is a fresh 32-hex-digit token for every batch, across more batches than one fill of the random pool", () => {
+    const tokens = Array.from({ length: 200 }, () => /^multipart\/mixed; boundary=batch_([0-9a-f]{32})$/.exec(writeBatch([{ method: "GET", url: "/fmi/odata/v4/Db/T" }], false).contentType)?.[1]);
+    expect(tokens.every((t) => t !== undefined)).toBe(true);
+    expect(new Set(tokens).size).toBe(200);
+  });
+});
