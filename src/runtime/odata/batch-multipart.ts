@@ -26,8 +26,6 @@ export interface PartAnswer {
 
 export type BatchItem = { kind: "response"; answer: PartAnswer } | { kind: "changeset"; answers: PartAnswer[] };
 
-const CRLF = "\r\n";
-
 /**
  * A fresh random token that no request's URL or body holds (drawn again in the astronomically unlikely case that one
  * does; the rest of a part is fixed text with no run of 32 hex digits): the boundaries are `batch_<token>` and
@@ -78,20 +76,19 @@ export function writeBatch(requests: readonly PartRequest[], changeset: boolean)
   const token = freshToken(requests);
   const outer = `batch_${token}`;
   const boundary = changeset ? `changeset_${token}` : outer;
-  // One pass, straight into the text (no list of parts to join: a changeset holds up to 1,000).
-  let text = changeset ? `--${outer}${CRLF}Content-Type: multipart/mixed; boundary=${boundary}${CRLF}${CRLF}` : "";
+  // One pass, straight into the text, the fixed lines written once: a changeset holds up to 1,000 parts, and each piece
+  // added to the text is one more string to make (so line breaks are literal text, not a constant's substitution).
+  const head = `--${boundary}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n`;
+  let text = changeset ? `--${outer}\r\nContent-Type: multipart/mixed; boundary=${boundary}\r\n\r\n` : "";
   for (let i = 0; i < requests.length; i++) {
     const request = requests[i]!;
     // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
     if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
-    text +=
-      `--${boundary}${CRLF}Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
-      (changeset ? `Content-ID: ${i + 1}${CRLF}` : "") +
-      `${CRLF}${request.method} ${request.url} HTTP/1.1${CRLF}` +
-      (body === "" ? `${CRLF}${CRLF}${CRLF}` : `Content-Type: application/json${CRLF}Content-Length: ${utf8Length(body)}${CRLF}${CRLF}${body}${CRLF}`);
+    text += changeset ? `${head}Content-ID: ${i + 1}\r\n\r\n${request.method} ${request.url} HTTP/1.1\r\n` : `${head}\r\n${request.method} ${request.url} HTTP/1.1\r\n`;
+    text += body === "" ? "\r\n\r\n\r\n" : `Content-Type: application/json\r\nContent-Length: ${utf8Length(body)}\r\n\r\n${body}\r\n`;
   }
-  text += changeset ? `--${boundary}--${CRLF}--${outer}--${CRLF}` : `--${boundary}--${CRLF}`;
+  text += changeset ? `--${boundary}--\r\n--${outer}--\r\n` : `--${boundary}--\r\n`;
   // Text, which the carrier encodes as it sends (natively: TextEncoder on the whole text cost more than its framing).
   return { contentType: `multipart/mixed; boundary=${outer}`, body: text };
 }
