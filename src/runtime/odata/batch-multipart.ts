@@ -10,8 +10,8 @@ export interface PartRequest {
   method: "POST" | "PATCH" | "PUT" | "DELETE" | "GET";
   /** Absolute path from `/fmi/odata/v4`, every segment encoded: `/fmi/odata/v4/Contacts/Invoices(3)?$filter=…`. */
   url: string;
-  /** A JSON body. */
-  body?: string;
+  /** A JSON body (none when undefined). */
+  body?: string | undefined;
 }
 
 /** One answered request: its status, its headers (names in lower case) and its body's bytes. */
@@ -35,18 +35,15 @@ export type BatchItem = { kind: "response"; answer: PartAnswer } | { kind: "chan
  */
 function freshToken(requests: readonly PartRequest[]): string {
   for (;;) {
-    if (poolAt === pool.length) {
-      // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
-      globalThis.crypto.getRandomValues(pool);
-      poolAt = 0;
-    }
+    // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
+    if ((poolAt %= pool.length) === 0) globalThis.crypto.getRandomValues(pool);
     let token = "";
-    for (const end = poolAt + 4; poolAt < end; poolAt++) token += pool[poolAt]!.toString(16).padStart(8, "0");
+    for (let k = 0; k < 4; k++) token += pool[poolAt++]!.toString(16).padStart(8, "0");
     if (!requests.some((request) => request.url.includes(token) || (request.body ?? "").includes(token))) return token;
   }
 }
 const pool = new Uint32Array(4 * 64);
-let poolAt = pool.length;
+let poolAt = 0;
 
 /**
  * A string's UTF-8 length, counted without encoding it (a batch sends one Content-Length per part; encoding each body
@@ -241,42 +238,19 @@ class Part implements PartAnswer {
   }
 }
 
-const STATUS_LINE = /^HTTP\/\d(?:\.\d)?\s+(\d{3})(?:\s|$)/;
-
-/**
- * The status of text[at, lineEnd) when it is the usual `HTTP/1.1 ddd` followed by a space or the line's end, read
- * without cutting the line out (hundreds of parts); anything else is left to STATUS_LINE (-1).
- */
-function plainStatus(text: string, at: number, lineEnd: number): number {
-  if (lineEnd < at + 12 || !text.startsWith("HTTP/1.1 ", at)) return -1;
-  let status = 0;
-  for (let i = at + 9; i < at + 12; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return -1;
-    status = status * 10 + digit;
-  }
-  const after = at + 12 === lineEnd ? 32 : text.charCodeAt(at + 12);
-  // A space, or the line's own \r (the line is trimmed before the pattern reads it); else the pattern decides.
-  return after === 32 || (after === 13 && at + 13 === lineEnd) ? status : -1;
-}
-
 /** One application/http part: MIME headers, blank, `HTTP/1.1 <status> <reason>`, headers, blank, body. */
 function readHttp(text: string, bytes: Uint8Array, start: number, end: number): PartAnswer {
   const mimeEnd = headerBlock(text, start, end);
   let lineEnd = text.indexOf("\n", mimeEnd);
   if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-  let status = plainStatus(text, mimeEnd, lineEnd);
-  if (status < 0) {
-    const statusLine = text.slice(mimeEnd, lineEnd).trim();
-    const matched = STATUS_LINE.exec(statusLine);
-    if (matched === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
-    status = Number(matched[1]);
-  }
+  const statusLine = text.slice(mimeEnd, lineEnd).trim();
+  const status = /^HTTP\/\d(?:\.\d)?\s+(\d{3})(?:\s|$)/.exec(statusLine);
+  if (status === null) throw new BatchFramingError(`a part starts ${JSON.stringify(statusLine.slice(0, 60))}, not an HTTP status line`);
   const httpAt = Math.min(lineEnd + 1, end);
   const bodyAt = headerBlock(text, httpAt, end);
   // A body is cut at the Content-Length the part states, when it fits; a bare part's headers wait until asked for.
   const headers = bodyAt === end ? undefined : readHeaders(text, httpAt, bodyAt);
   const length = Number(headers?.get("content-length") ?? NaN);
   const bodyEnd = Number.isSafeInteger(length) && length >= 0 && bodyAt + length <= end ? bodyAt + length : end;
-  return new Part(status, bytes, bodyEnd, text, start, mimeEnd, httpAt, bodyAt, headers);
+  return new Part(Number(status[1]), bytes, bodyEnd, text, start, mimeEnd, httpAt, bodyAt, headers);
 }

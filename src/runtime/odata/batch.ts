@@ -46,11 +46,7 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
   // One BatchTable per table and batch: a builder names its table once per step (`b.table(T).update(...)`), and
   // making it again each time (its path checked and encoded, its five calls) was a good share of building a step.
   const tables = new Map<AnyTable, BatchTable<AnyTable>>();
-  const table = (definition: AnyTable): BatchTable<AnyTable> => {
-    let found = tables.get(definition);
-    if (found === undefined) tables.set(definition, (found = batchTable(caller, owner, definition)));
-    return found;
-  };
+  const table = (definition: AnyTable) => tables.get(definition) ?? tables.set(definition, batchTable(caller, owner, definition)).get(definition)!;
   const builder: BatchBuilder<string> = { table: table as never };
   if (typeof build !== "function") throw new TypeError("batch: takes a function that returns the steps, (b) => [b.table(T).create({...}), ...]");
   const steps = build(builder);
@@ -63,7 +59,7 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
   if (list.length > MAX_BATCH_STEPS) throw new RangeError(`batch: ${list.length} steps; one changeset takes at most ${MAX_BATCH_STEPS}`);
   const root = serviceRoot(caller.database);
   const written = writeBatch(
-    list.map(({ request }) => (request.body === undefined ? { method: request.method, url: root + request.path } : { method: request.method, url: root + request.path, body: request.body })),
+    list.map(({ request: { method, path, body } }) => ({ method, url: root + path, body })),
     true,
   );
   const answer = await caller.call({ method: "POST", path: "/$batch", headers: { "Content-Type": written.contentType }, body: written.body, idempotent: false, signal: options.signal });
