@@ -10,8 +10,8 @@ export interface PartRequest {
   method: "POST" | "PATCH" | "PUT" | "DELETE" | "GET";
   /** Absolute path from `/fmi/odata/v4`, every segment encoded: `/fmi/odata/v4/Contacts/Invoices(3)?$filter=…`. */
   url: string;
-  /** A JSON body. */
-  body?: string;
+  /** A JSON body (none when undefined). */
+  body?: string | undefined;
 }
 
 /** One answered request: its status, its headers (names in lower case) and its body's bytes. */
@@ -26,22 +26,24 @@ export interface PartAnswer {
 
 export type BatchItem = { kind: "response"; answer: PartAnswer } | { kind: "changeset"; answers: PartAnswer[] };
 
-const CRLF = "\r\n";
-
 /**
  * A fresh random token that no request's URL or body holds (drawn again in the astronomically unlikely case that one
  * does; the rest of a part is fixed text with no run of 32 hex digits): the boundaries are `batch_<token>` and
- * `changeset_<token>`, so neither can appear in a part, nor one in the other. One draw per batch.
+ * `changeset_<token>`, so neither can appear in a part, nor one in the other. Each batch takes the next 128 random
+ * bits of a pool that one getRandomValues call fills for 64 batches (the token is on the wire, never a secret, and
+ * one call per batch cost more than the rest of drawing it).
  */
 function freshToken(requests: readonly PartRequest[]): string {
   for (;;) {
     // getRandomValues, not randomUUID: browsers give the latter only to secure (https) pages.
-    const random = globalThis.crypto.getRandomValues(new Uint32Array(4));
+    if ((poolAt %= pool.length) === 0) globalThis.crypto.getRandomValues(pool);
     let token = "";
-    for (const word of random) token += word.toString(16).padStart(8, "0");
+    for (let k = 0; k < 4; k++) token += pool[poolAt++]!.toString(16).padStart(8, "0");
     if (!requests.some((request) => request.url.includes(token) || (request.body ?? "").includes(token))) return token;
   }
 }
+const pool = new Uint32Array(4 * 64);
+let poolAt = 0;
 
 /**
  * A string's UTF-8 length, counted without encoding it (a batch sends one Content-Length per part; encoding each body
@@ -68,26 +70,22 @@ function utf8Length(text: string): number {
  * `Content-Length` and is followed by the boundary at once, as FileMaker Server needs (section 4's framing).
  */
 export function writeBatch(requests: readonly PartRequest[], changeset: boolean): { contentType: string; body: string } {
-  const parts = requests.map((request, i) => {
+  const token = freshToken(requests);
+  const outer = `batch_${token}`;
+  const boundary = changeset ? `changeset_${token}` : outer;
+  // One pass, straight into the text, the fixed lines written once: a changeset holds up to 1,000 parts, and each piece
+  // added to the text is one more string to make (so line breaks are literal text, not a constant's substitution).
+  const head = `--${boundary}\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n`;
+  let text = changeset ? `--${outer}\r\nContent-Type: multipart/mixed; boundary=${boundary}\r\n\r\n` : "";
+  for (let i = 0; i < requests.length; i++) {
+    const request = requests[i]!;
     // Every segment and query is percent-encoded by its builder; a space or line break here would end the request line.
     if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
-    const head =
-      `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}` +
-      (changeset ? `Content-ID: ${i + 1}${CRLF}` : "") +
-      `${CRLF}${request.method} ${request.url} HTTP/1.1${CRLF}`;
-    return body === "" ? `${head}${CRLF}${CRLF}` : `${head}Content-Type: application/json${CRLF}Content-Length: ${utf8Length(body)}${CRLF}${CRLF}${body}`;
-  });
-  const token = freshToken(requests);
-  const inner = (boundary: string) => {
-    let text = "";
-    for (const part of parts) text += `--${boundary}${CRLF}${part}${CRLF}`;
-    return `${text}--${boundary}--`;
-  };
-  const outer = `batch_${token}`;
-  const text = changeset
-    ? `--${outer}${CRLF}Content-Type: multipart/mixed; boundary=changeset_${token}${CRLF}${CRLF}${inner(`changeset_${token}`)}${CRLF}--${outer}--${CRLF}`
-    : `${inner(outer)}${CRLF}`;
+    text += changeset ? `${head}Content-ID: ${i + 1}\r\n\r\n${request.method} ${request.url} HTTP/1.1\r\n` : `${head}\r\n${request.method} ${request.url} HTTP/1.1\r\n`;
+    text += body === "" ? "\r\n\r\n\r\n" : `Content-Type: application/json\r\nContent-Length: ${utf8Length(body)}\r\n\r\n${body}\r\n`;
+  }
+  text += changeset ? `--${boundary}--\r\n--${outer}--\r\n` : `--${boundary}--\r\n`;
   // Text, which the carrier encodes as it sends (natively: TextEncoder on the whole text cost more than its framing).
   return { contentType: `multipart/mixed; boundary=${outer}`, body: text };
 }
@@ -134,21 +132,35 @@ export function readBatch(bytes: Uint8Array, contentType: string | undefined): B
   const boundary = multipartBoundary(contentType);
   if (boundary === undefined) throw new BatchFramingError(`its Content-Type is ${JSON.stringify(contentType ?? "")}, not multipart/mixed with a boundary`);
   const text = latin1(bytes);
-  return split(text, boundary, 0, text.length).map(([start, end]) => {
+  const outer = split(text, boundary, 0, text.length);
+  const items: BatchItem[] = [];
+  for (let k = 0; k < outer.length; k += 2) {
+    const start = outer[k]!;
+    const end = outer[k + 1]!;
     const bodyAt = headerBlock(text, start, end);
     const inner = multipartBoundary(readHeaders(text, start, bodyAt).get("content-type"));
-    if (inner !== undefined) return { kind: "changeset", answers: split(text, inner, bodyAt, end).map(([s, e]) => readHttp(text, bytes, s, e)) };
-    return { kind: "response", answer: readHttp(text, bytes, start, end) };
-  });
+    if (inner === undefined) {
+      items.push({ kind: "response", answer: readHttp(text, bytes, start, end) });
+      continue;
+    }
+    const ranges = split(text, inner, bodyAt, end);
+    const answers: PartAnswer[] = [];
+    for (let n = 0; n < ranges.length; n += 2) answers.push(readHttp(text, bytes, ranges[n]!, ranges[n + 1]!));
+    items.push({ kind: "changeset", answers });
+  }
+  return items;
 }
 
-/** The [start, end) ranges of the parts between `--boundary` lines in text[from, to). */
-function split(text: string, boundary: string, from: number, to: number): [number, number][] {
+/**
+ * The parts between `--boundary` lines in text[from, to): their ranges flat, `[start0, end0, start1, end1, ...]` (one
+ * list, not a pair per part of a changeset of hundreds). The whole framing is checked before any part is read.
+ */
+function split(text: string, boundary: string, from: number, to: number): number[] {
   const dash = `--${boundary}`;
   const next = `\n${dash}`;
   let at = text.indexOf(dash, from);
   if (at < 0 || at >= to) throw new BatchFramingError(`it has no "${dash}" line`);
-  const ranges: [number, number][] = [];
+  const ranges: number[] = [];
   for (;;) {
     const lineEnd = text.indexOf("\n", at);
     if (text.startsWith("--", at + dash.length)) return ranges;
@@ -157,7 +169,7 @@ function split(text: string, boundary: string, from: number, to: number): [numbe
     const found = text.indexOf(next, start - 1);
     if (found < 0 || found >= to) throw new BatchFramingError(`it ends before the closing "${dash}--" line`);
     const end = found > 0 && text.charCodeAt(found - 1) === 13 /* \r */ ? found - 1 : found;
-    ranges.push([start, Math.max(start, end)]);
+    ranges.push(start, Math.max(start, end));
     at = found + 1;
   }
 }
@@ -202,20 +214,27 @@ class Part implements PartAnswer {
   #headers: Map<string, string> | undefined;
   constructor(
     readonly status: number,
-    readonly body: Uint8Array,
+    private readonly bytes: Uint8Array,
+    /** bytes[bodyAt, bodyEnd): the body, cut out when asked for (a changeset's bare 204s never are). */
+    private readonly bodyEnd: number,
     private readonly text: string,
-    /** text[mime[0], mime[1]): the MIME headers; text[http[0], http[1]): the HTTP ones. */
-    private readonly mime: readonly [number, number],
-    private readonly http: readonly [number, number],
+    /** text[mimeAt, httpAt): the MIME headers and the status line; text[httpAt, bodyAt): the HTTP headers. */
+    private readonly mimeAt: number,
+    private readonly mimeEnd: number,
+    private readonly httpAt: number,
+    private readonly bodyAt: number,
     headers?: Map<string, string>,
   ) {
     this.#headers = headers;
   }
+  get body(): Uint8Array {
+    return this.bytes.subarray(this.bodyAt, this.bodyEnd);
+  }
   get headers(): ReadonlyMap<string, string> {
-    return (this.#headers ??= readHeaders(this.text, this.http[0], this.http[1]));
+    return (this.#headers ??= readHeaders(this.text, this.httpAt, this.bodyAt));
   }
   get contentId(): string | undefined {
-    return readHeaders(this.text, this.mime[0], this.mime[1]).get("content-id") ?? this.headers.get("content-id");
+    return readHeaders(this.text, this.mimeAt, this.mimeEnd).get("content-id") ?? this.headers.get("content-id");
   }
 }
 
@@ -233,5 +252,5 @@ function readHttp(text: string, bytes: Uint8Array, start: number, end: number): 
   const headers = bodyAt === end ? undefined : readHeaders(text, httpAt, bodyAt);
   const length = Number(headers?.get("content-length") ?? NaN);
   const bodyEnd = Number.isSafeInteger(length) && length >= 0 && bodyAt + length <= end ? bodyAt + length : end;
-  return new Part(Number(status[1]), bytes.subarray(bodyAt, bodyEnd), text, [start, mimeEnd], [httpAt, bodyAt], headers);
+  return new Part(Number(status[1]), bytes, bodyEnd, text, start, mimeEnd, httpAt, bodyAt, headers);
 }

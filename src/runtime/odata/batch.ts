@@ -43,7 +43,11 @@ export const MAX_BATCH_STEPS = 1000;
 
 export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<string>) => readonly BatchStep<unknown>[], options: BatchOptions = {}): Promise<unknown[]> {
   const owner = {};
-  const builder: BatchBuilder<string> = { table: (definition) => batchTable(caller, owner, definition) as never };
+  // One BatchTable per table and batch: a builder names its table once per step (`b.table(T).update(...)`), and
+  // making it again each time (its path checked and encoded, its five calls) was a good share of building a step.
+  const tables = new Map<AnyTable, BatchTable<AnyTable>>();
+  const table = (definition: AnyTable) => tables.get(definition) ?? tables.set(definition, batchTable(caller, owner, definition)).get(definition)!;
+  const builder: BatchBuilder<string> = { table: table as never };
   if (typeof build !== "function") throw new TypeError("batch: takes a function that returns the steps, (b) => [b.table(T).create({...}), ...]");
   const steps = build(builder);
   if (!Array.isArray(steps)) throw new TypeError("batch: the function must return an array of steps made by its builder");
@@ -55,14 +59,17 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
   if (list.length > MAX_BATCH_STEPS) throw new RangeError(`batch: ${list.length} steps; one changeset takes at most ${MAX_BATCH_STEPS}`);
   const root = serviceRoot(caller.database);
   const written = writeBatch(
-    list.map((s) => ({ method: s.request.method, url: root + s.request.path, ...(s.request.body !== undefined && { body: s.request.body }) })),
+    list.map(({ request: { method, path, body } }) => ({ method, url: root + path, body })),
     true,
   );
   const answer = await caller.call({ method: "POST", path: "/$batch", headers: { "Content-Type": written.contentType }, body: written.body, idempotent: false, signal: options.signal });
   const answers = changesetAnswers(answer, list);
   const results: unknown[] = list.map((step, i) => resultOf(caller, step, i, answers[i]!, answer));
   // The new rows, read back by ROWID in one more request (section 4: a changeset's insert answers its ROWID only).
-  const reads = list.flatMap((step, i) => (step.kind === "create" && typeof results[i] === "number" ? [{ i, step, rowId: results[i] as number }] : []));
+  const reads: { i: number; step: Step; rowId: number }[] = [];
+  list.forEach((step, i) => {
+    if (step.kind === "create" && typeof results[i] === "number") reads.push({ i, step, rowId: results[i] as number });
+  });
   if (reads.length > 0) {
     const get = writeBatch(reads.map((r) => ({ method: "GET", url: `${root}${caller.tablePath(r.step.table)}(ROWID=${r.rowId})` })), false);
     // continue-on-error: a row that is gone answers 404 and the reads after it are still answered (section 4).

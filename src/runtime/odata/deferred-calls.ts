@@ -20,7 +20,11 @@ function deferred<T extends object>(names: readonly (keyof T & string)[], load: 
 
 // Typed for any database: the client types the members by its own; the calls check each table's database at run time.
 export const deferredParts: ClientParts<any> = {
-  batch: (caller) => (async (build: never, options?: never) => (await import("./batch.js")).runBatch(caller, build, options)) as ODataClient["batch"],
+  // The module's promise kept: a batch is often called in a loop, and import() looks the module up again each time.
+  batch: (caller) => {
+    let loaded: Promise<typeof import("./batch.js")> | undefined;
+    return (async (build: never, options?: never) => (await (loaded ??= import("./batch.js"))).runBatch(caller, build, options)) as ODataClient["batch"];
+  },
   runScript: (caller) => async (name, options) => (await import("./scripts.js")).runScript(caller, name, options),
   schema: (caller) => deferred<SchemaCalls>(["createTable", "addFields", "deleteTable", "deleteField", "createIndex", "deleteIndex"], async () => (await import("./schema.js")).schemaCalls(caller)),
   webhooks: (caller) => deferred<WebhookCalls<string>>(["add", "list", "get", "remove", "invoke"], async () => (await import("./webhooks.js")).webhookCalls(caller)),

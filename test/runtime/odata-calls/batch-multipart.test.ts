@@ -145,3 +145,33 @@ describe("writeBatch: each part's Content-Length", () => {
     expect(lengths).toEqual(bodies.map((b) => new TextEncoder().encode(b).byteLength));
   });
 });
+
+describe("readBatch: a part's status line", () => {
+  const answer = (line: string) => `--b\r\nContent-Type: application/http\r\n\r\n${line}\r\nX-A: 1\r\n\r\n\r\n--b--\r\n`;
+  const status = (line: string) => {
+    const [item] = readBatch(new TextEncoder().encode(answer(line)), "multipart/mixed; boundary=b");
+    return item?.kind === "response" ? item.answer.status : undefined;
+  };
+  it("is read from the usual `HTTP/1.1 ddd reason` and from every other form the pattern takes", () => {
+    expect(status("HTTP/1.1 204 No Content")).toBe(204);
+    expect(status("HTTP/1.1 201")).toBe(201);
+    expect(status("HTTP/1.1 200\r")).toBe(200);
+    expect(status("HTTP/1.1 404\tNot Found")).toBe(404);
+    expect(status("HTTP/1.0  500 Oops")).toBe(500);
+    expect(status("HTTP/2 200 OK")).toBe(200);
+    expect(status("  HTTP/1.1 202 Accepted  ")).toBe(202);
+  });
+  it("refuses what is not one (a fourth digit, a letter, a cut line)", () => {
+    for (const line of ["HTTP/1.1 2045 x", "HTTP/1.1 2a4 x", "HTTP/1.1 20", "HTTP/1.1 204x", "HTTPS/1.1 204 x"]) {
+      expect(() => readBatch(new TextEncoder().encode(answer(line)), "multipart/mixed; boundary=b"), line).toThrow(/not an HTTP status line/);
+    }
+  });
+});
+
+describe("writeBatch: the boundary", () => {
+  it("is a fresh 32-hex-digit token for every batch, across more batches than one fill of the random pool", () => {
+    const tokens = Array.from({ length: 200 }, () => /^multipart\/mixed; boundary=batch_([0-9a-f]{32})$/.exec(writeBatch([{ method: "GET", url: "/fmi/odata/v4/Db/T" }], false).contentType)?.[1]);
+    expect(tokens.every((t) => t !== undefined)).toBe(true);
+    expect(new Set(tokens).size).toBe(200);
+  });
+});
