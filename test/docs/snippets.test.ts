@@ -122,7 +122,7 @@ describe("the documentation's code blocks", () => {
     const skipped = snippets.filter((s) => s.skip !== undefined).map((s) => `${s.file} (${s.skip})`);
     expect({ compiled: snippets.length - skipped.length, skipped }).toMatchInlineSnapshot(`
       {
-        "compiled": 68,
+        "compiled": 69,
         "skipped": [
           "docs/emulator.md (JavaScript reading raw fetch answers, whose json() the checker types unknown: test/docs/snippets.test.ts runs it instead, its output against its comments)",
         ],
