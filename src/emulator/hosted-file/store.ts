@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ContainerRef, StoredValue } from "./stored-value.js";
-import { FieldIndex } from "./field-index.js";
+import { FieldIndex, lookupCost } from "./field-index.js";
 import type { DatabaseModel, LayoutModel, TableField, TableModel } from "./model.js";
 
 /** One stored record: per field, one value per repetition. */
@@ -27,8 +27,11 @@ export interface GlobalScope {
 /** How a computed field's values are computed in a record (calculations.ts), one per repetition. */
 export type ComputeValues = (record: StoredRecord, scope?: GlobalScope) => StoredValue[];
 
-/** Unique validation folds case; joins compare keys as they are. */
-export type IndexPurpose = "unique" | "join";
+/**
+ * Unique validation folds case; joins compare keys as they are; `value` tells text from numbers and keeps empty
+ * text (what {@link TableData.recordsWithValue} finds: a record addressed by its key).
+ */
+export type IndexPurpose = "unique" | "join" | "value";
 
 /** The records of one table, in creation order (FileMaker's unsorted order). */
 export class TableData {
@@ -72,6 +75,36 @@ export class TableData {
 
   index(field: TableField, purpose: IndexPurpose): FieldIndex | undefined {
     return this.indexes.get(`${purpose}:${field.name}`);
+  }
+
+  /**
+   * The records whose field's first repetition is exactly `value` (text and numbers apart, as `===` compares them),
+   * in creation order: what addressing a record by its key (OData's `T('k')`) finds. A FileMaker server finds it
+   * through the field's index, so this looks it up: the field is indexed on its first lookup (one pass over the
+   * table), and put/remove keep the index current from then on (writes, deletes, key changes, and the undo of a
+   * failed atomic change, which goes through them). Global and computed values are not the record's stored ones:
+   * those fields are scanned. Rows visited count in `lookupCost` (field-index.ts).
+   */
+  recordsWithValue(field: TableField, value: string | number): StoredRecord[] {
+    if (field.global || field.computed) {
+      lookupCost.ids += this.records.size;
+      return [...this.records.values()].filter((r) => this.valuesOf(r, field)[0] === value);
+    }
+    const name = `value:${field.name}`;
+    let index = this.indexes.get(name);
+    if (index === undefined || index.field !== field) {
+      index = new FieldIndex(field, (v) => valueKey(field, v));
+      for (const record of this.records.values()) index.update(record.recordId, record.values.get(field.name)?.[0]);
+      lookupCost.ids += this.records.size;
+      this.indexes.set(name, index);
+    }
+    const key = valueKey(field, value);
+    if (key === undefined) return [];
+    // The index's key is a candidate's; the stored value itself decides, as the scan it replaces compared it.
+    return index.lookup(key).flatMap((id) => {
+      const record = this.records.get(id);
+      return record !== undefined && this.valuesOf(record, field)[0] === value ? [record] : [];
+    });
   }
 
   /** Stores a new or changed record (also after changing one in place) and updates the indexes. */
@@ -171,6 +204,16 @@ export class TableData {
     if (field.global) return (scope ? scope.read(this, field.name) : this.globals.get(field.name)) ?? emptyValues(field);
     return record.values.get(field.name) ?? emptyValues(field);
   }
+}
+
+/**
+ * The `value` index's key of a stored first repetition: text and numbers apart; a field the record does not hold
+ * reads as empty (`valuesOf`: "" for text, so `T('')` finds it as the scan did); containers and null are never a key.
+ */
+function valueKey(field: TableField, value: StoredValue | undefined): string | undefined {
+  if (value === undefined) return field.type === "text" ? "s:" : undefined;
+  if (value === null || typeof value === "object") return undefined;
+  return typeof value === "number" ? `n:${value}` : `s:${value}`;
 }
 
 export function emptyValues(field: TableField): StoredValue[] {
