@@ -14,7 +14,8 @@ import {
 } from "@fmgen/runtime/webviewer";
 import { Contact, Contacts, Invoice } from "../../examples/contacts/generated/index.js";
 import { collect, connect, startRuntimeEmulator, type Emulator } from "../support/runtime-emulator.js";
-import { ContactSummary, contactSummaryDescription, EXAMPLE_LAYOUTS, typesDescription } from "../support/runtime-layouts.js";
+import { createClient } from "../../src/runtime/index.js";
+import { ContactSummary, contactSummaryDescription, EXAMPLE_LAYOUTS, PASSWORD, typesDescription, USERNAME } from "../support/runtime-layouts.js";
 
 // The runtime's Web Viewer client joined to the emulator's in-process bridge (issue 34): a page's
 // createWebViewerClient over `emu.webViewer().install(window)`, with the contacts example's generated modules, layouts
@@ -48,7 +49,7 @@ function page(emu: Emulator, timeoutMs = 5_000): { fm: FileMakerClient<typeof Co
 /** Both transports of the same emulator. */
 function both(emu: Emulator): { http: FileMakerClient<typeof Contacts>; wv: FileMakerClient<typeof Contacts>; viewer: EmulatedWebViewer } {
   const { fm, viewer } = page(emu);
-  return { http: connect(emu.url, { database: Contacts }) as FileMakerClient<typeof Contacts>, wv: fm, viewer };
+  return { http: createClient({ server: emu.url, database: Contacts, auth: { username: USERNAME, password: PASSWORD } }), wv: fm, viewer };
 }
 
 /**
@@ -78,7 +79,7 @@ describe("reads: the same answers as over HTTP", () => {
     emu = await start();
     // A container to read as a URL: uploaded over HTTP (the step cannot upload).
     const setup = connect(emu.url);
-    await setup.layout(Contact).upload(1, "Photo", new Blob([new TextEncoder().encode("photo bytes")]), { fileName: "ada.txt" });
+    await setup.layout(Contact).upload(1, "Photo", new Blob([new TextEncoder().encode("photo bytes")]), { filename: "ada.txt" });
     await setup.close();
   });
   beforeEach(() => {
@@ -240,7 +241,7 @@ describe("writes: the same outcome as over HTTP, each on a fresh emulator", () =
   it("create with portal rows, edit, a stale modId, duplicate, delete then get", async () => {
     const overEmu = await start();
     const throughEmu = await start();
-    const http = connect(overEmu.url, { database: Contacts }) as FileMakerClient<typeof Contacts>;
+    const http = createClient({ server: overEmu.url, database: Contacts, auth: { username: USERNAME, password: PASSWORD } });
     const { fm } = page(throughEmu);
     try {
       const over = (await scenario(http)) as Record<string, { name?: string }>;
