@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { EmulatedWebViewer, ScriptHandlers } from "../../src/emulator/index.js";
 import {
   createWebViewerClient,
@@ -301,6 +301,23 @@ describe("the bridge's timing", () => {
       await viewer.settled();
     } finally {
       await fm.close();
+    }
+  });
+});
+
+describe("the bridge answers in the next turn, with no timer", () => {
+  it("a call is answered without any setTimeout firing (a timer's 1 ms floor would be most of a call's time)", async () => {
+    const emu = await start();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { fm } = page(emu);
+    try {
+      // With setTimeout faked and never advanced, only a bridge that answers in a turn of its own without a timer answers.
+      const ada = await fm.layout(Contact).get(1);
+      expect(ada.fieldData["First Name"]).toBe("Ada");
+    } finally {
+      vi.useRealTimers();
+      await fm.close();
+      await emu.close();
     }
   });
 });
