@@ -338,7 +338,8 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     req.method = method;
     req.url = `/fmi/data/vLatest/${path}`;
     const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    req.headers = { host: "127.0.0.1", ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
+    // The emulator's own host and port: container URLs are built from the Host header, and the page fetches them over HTTP.
+    req.headers = { host: state.baseUrl === "" ? "127.0.0.1" : new URL(state.baseUrl).host, ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
     if (bytes) req.push(bytes);
     req.push(null);
     const answer = await data.serve(req);

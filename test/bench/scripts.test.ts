@@ -29,4 +29,5 @@ it("finds the scripts", () => {
   expect(scripts.length).toBeGreaterThanOrEqual(5);
   expect(scripts.some((s) => s.endsWith("/bench/odata.bench.mjs"))).toBe(true);
   expect(scripts.some((s) => s.endsWith("/bench/bounds.bench.mjs"))).toBe(true);
+  expect(scripts.some((s) => s.endsWith("/bench/webviewer.bench.mjs"))).toBe(true);
 });
