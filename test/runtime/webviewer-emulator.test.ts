@@ -54,7 +54,7 @@ function both(emu: Emulator): { http: FileMakerClient<typeof Contacts>; wv: File
 
 /**
  * An error's class name, code and message, for comparing the two transports' errors. The message's closing
- * "(HTTP 404)" is the exchange's: the step's answers come with none (the runtime reads them as 200).
+ * "(HTTP 404)" is the exchange's: the step's answers come with none (their errors name no status).
  */
 async function failure(run: () => Promise<unknown>): Promise<{ name: string; code?: unknown; message: string }> {
   try {

@@ -302,6 +302,9 @@ describe("createWebViewerClient: answers and refusals as over HTTP", () => {
     const error = await rejection(contacts.get(5));
     expect(error).toBeInstanceOf(RecordMissingError);
     expect((error as RecordMissingError).code).toBe("101");
+    // No HTTP exchange took place: the error claims no status.
+    expect((error as RecordMissingError).httpStatus).toBe(0);
+    expect((error as Error).message).not.toMatch(/HTTP/);
     expect((await contacts.list()).data).toEqual([]);
     answer = () => envelope({}, "401", "No records match the request");
     const found = await contacts.find({ query: [{ Status: "Active" }] });

@@ -12,7 +12,7 @@ export interface FailedCall {
 
 /** The server answered something that is not a Data API envelope (an HTML page from a proxy, say). */
 export class ProtocolError extends Error {
-  /** The HTTP status of the answer. */
+  /** The HTTP status of the answer; 0 for an answer of the Web Viewer's FileMaker script (no HTTP exchange). */
   declare readonly httpStatus: number;
   /** The answer's first characters (a proxy's HTML page, say), for the log. */
   declare readonly bodyStart: string;
@@ -26,7 +26,7 @@ export class ProtocolError extends Error {
     /** What is wrong with an answer that is an envelope but breaks the protocol (a get without one record). */
     detail?: string,
   ) {
-    super(`${call.method} ${call.path}: HTTP ${httpStatus} answer ${detail ?? `is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`}`);
+    super(`${call.method} ${call.path}: ${httpStatus ? `HTTP ${httpStatus} answer` : "answer"} ${detail ?? `is not a Data API envelope; it begins ${JSON.stringify(bodyStart)}`}`);
     this.httpStatus = httpStatus;
     this.bodyStart = bodyStart;
     this.call = call;

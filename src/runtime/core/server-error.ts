@@ -9,7 +9,7 @@ export class ServerError extends Error {
   // Declared, not defined: each is assigned once below (a defined field would be set twice, and cost bytes twice).
   /** FileMaker's error code, as a string. */
   declare readonly code: string;
-  /** The HTTP status of the answer. */
+  /** The HTTP status of the answer; 0 for an answer of the Web Viewer's FileMaker script (no HTTP exchange). */
   declare readonly httpStatus: number;
   /** The call that failed: its method and path, never credentials. */
   declare readonly call: FailedCall;
@@ -17,7 +17,7 @@ export class ServerError extends Error {
   declare readonly serverMessage: string;
 
   constructor(api: string, code: string, serverMessage: string, httpStatus: number, call: FailedCall) {
-    super(`${call.method} ${call.path}: ${api} error ${code}: ${serverMessage} (HTTP ${httpStatus})`);
+    super(`${call.method} ${call.path}: ${api} error ${code}: ${serverMessage}${httpStatus ? ` (HTTP ${httpStatus})` : ""}`);
     this.code = code;
     this.httpStatus = httpStatus;
     this.call = call;

@@ -11,7 +11,7 @@ export class FileMakerError extends ServerError {
    * range.
    */
   declare readonly code: string;
-  /** The HTTP status of the answer (servers differ: never decide on it). */
+  /** The HTTP status of the answer (servers differ: never decide on it); 0 through the Web Viewer (no HTTP exchange). */
   declare readonly httpStatus: number;
   /** The call that failed: its method and path, never credentials. */
   declare readonly call: FailedCall;

@@ -36,8 +36,8 @@ export class StepUnsupportedError extends Error {
   }
 }
 
-/** The status an envelope read from the step carries: there is no HTTP exchange, the step answered. */
-const STEP_STATUS = 200;
+/** The status an envelope read from the step carries: 0, since no HTTP exchange took place (errors then name none). */
+const STEP_STATUS = 0;
 
 /** The envelope of an answer made here (session calls), never sent to FileMaker. */
 const local = (response: Record<string, unknown>): Envelope => ({ response, code: "0", message: "OK", httpStatus: STEP_STATUS, headers: {} });
