@@ -25,6 +25,25 @@ export const validateSchema = z
       'not on a duplicate, a script\'s write or `options.entrymode: "script"`; "always" on every write. FileMaker\'s own option; the Data API\'s metadata does not report it.',
   );
 
+/**
+ * `exact` on a number field: FileMaker keeps up to 400 significant digits, a JavaScript number 15 to 17, so such a
+ * field's values are meant to travel as decimal text, every digit. Only a number field can say it: the other types
+ * travel as text already, or hold no digits to lose.
+ */
+export const exactSchema = z
+  .boolean()
+  .describe(
+    "Number fields only: the field's values travel as decimal text, every digit (`\"12345678901234567890123456789.25\"`), never rounded to a JavaScript number, which keeps 15 to 17 significant digits where FileMaker keeps up to 400. " +
+      "Set it on keys from `Get ( UUIDNumber )` and on amounts beyond 15 digits. `fmgen pull` keeps it and proposes it, never sets it.",
+  );
+
+/** The issue a field of another type than number gets for `"exact": true` (layouts and tables alike). */
+export function exactIssue(field: { type: FieldType; exact?: boolean | undefined }): string | undefined {
+  return field.exact === true && field.type !== "number"
+    ? `"exact" applies to number fields only, not ${field.type}: its values travel as text already, or hold no digits to lose`
+    : undefined;
+}
+
 export const fieldSchema = z
   .object({
     // Any name a server reports (fmgen generates code for all): the Data API carries field names in JSON, not in URLs.
@@ -46,6 +65,7 @@ export const fieldSchema = z
       ),
     global: z.boolean().optional().describe("Global storage: one value shared by every record."),
     autoEnter: autoEnterSchema.optional(),
+    exact: exactSchema.optional(),
     description: z.string().optional().describe("Documentation, emitted as JSDoc."),
   })
   .strict();
@@ -146,6 +166,8 @@ function checkFields(
         message: `autoEnter "${field.autoEnter}" needs a field of type ${AUTO_ENTER_TYPES[field.autoEnter].join(" or ")}, not ${field.type}`,
       });
     }
+    const exact = exactIssue(field);
+    if (exact !== undefined) ctx.addIssue({ code: "custom", path: [...at, "exact"], message: exact });
     if (field.global && (field.unique || field.autoEnter)) {
       ctx.addIssue({ code: "custom", path: at, message: "a global field cannot be unique or auto-entered" });
     }

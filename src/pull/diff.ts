@@ -6,6 +6,8 @@ import { compareAttribute, fieldSummary, type Change } from "./change.js";
  * portal removed, any retype, a different number of repetitions, a field becoming read-only or required (an added
  * required field that is not auto-entered too), a value list added or losing values, a value list's name changed or
  * gone (a sort naming it stops compiling).
+ * `exact` has no change of its own: the file owns it and a pull never sets it (it only proposes it); the one change a
+ * pull makes to it, dropping it from a field retyped away from number, is that field's retype.
  */
 
 export function diffDescriptions(before: LayoutDescriptionInput, after: LayoutDescriptionInput): Change[] {

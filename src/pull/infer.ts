@@ -1,7 +1,7 @@
 import type { FieldType } from "../layout/index.js";
 import { DECODERS, INVALID } from "../runtime/data-api/codecs.js";
 import { isNumericText } from "../runtime/core/numeric-text.js";
-import type { Confidence } from "./live.js";
+import type { Confidence, LongNumber } from "./live.js";
 
 /**
  * Type inference from wire values, for servers without the layout metadata endpoint. Each value is classified
@@ -90,6 +90,43 @@ export function inferFieldType(values: readonly unknown[]): InferredType {
   // Only a text field carries values of two kinds; a server that sends digits-only text as JSON numbers blurs that.
   if (counts.has("number")) return { type: "text", confidence: "medium", reason: "JSON numbers and strings mixed" };
   return { type: "text", confidence: "high" };
+}
+
+/** Significant digits a double keeps for certain: a decimal with more may not survive a trip through one. */
+export const DOUBLE_DIGITS = 15;
+
+/** The significant digits of numeric text (`isNumericText`): sign, exponent, leading and trailing zeros left out. */
+export function significantDigits(text: string): number {
+  const mantissa = text.replace(/^[+-]/, "").replace(/[eE].*$/, "").replace(".", "");
+  return mantissa.replace(/^0+/, "").replace(/0+$/, "").length;
+}
+
+/** A value a double may not hold (see `LongNumber` in live.ts); undefined for any other value. */
+export function longNumber(value: unknown): LongNumber | undefined {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return undefined;
+    const text = String(value);
+    const digits = significantDigits(text);
+    if (digits > DOUBLE_DIGITS) return { text, digits, certain: false };
+    if (Number.isInteger(value) && Math.abs(value) > 2 ** 53) return { text, digits, certain: false, beyondSafe: true };
+    return undefined;
+  }
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  if (!isNumericText(text)) return undefined;
+  const digits = significantDigits(text);
+  return digits > DOUBLE_DIGITS ? { text, digits, certain: true } : undefined;
+}
+
+/** The first value of `values` a double may not hold, one whose digits the wire carried as text first. */
+export function firstLongNumber(values: readonly unknown[]): LongNumber | undefined {
+  let found: LongNumber | undefined;
+  for (const value of values) {
+    const long = longNumber(value);
+    if (long?.certain) return long;
+    found ??= long;
+  }
+  return found;
 }
 
 /** Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). */

@@ -11,6 +11,20 @@ export type LiveSource = "metadata" | "sample";
 /** How sure a sampled type is; metadata types are always certain. */
 export type Confidence = "high" | "medium" | "low";
 
+/**
+ * A sampled value of a number field that a JavaScript number may not hold: `text` is what was read, `digits` its
+ * significant digits. `certain` when the wire carried the digits as text (an old server's numeric string); a JSON
+ * number has been parsed to a double before pull sees it, so its digits may already be lost: then it is flagged
+ * when its shortest form shows more than 15 significant digits or it is an integer beyond 2^53 (`beyondSafe`),
+ * where neighbouring integers share one double.
+ */
+export interface LongNumber {
+  text: string;
+  digits: number;
+  certain: boolean;
+  beyondSafe?: boolean;
+}
+
 export interface LiveField {
   name: string;
   type: FieldType;
@@ -20,6 +34,8 @@ export interface LiveField {
   reason?: string;
   /** Sampling only: the non-empty wire values seen (a type the file gives is kept when they all decode with it). */
   samples?: readonly unknown[];
+  /** Sampling only: a sampled value a JavaScript number may not hold, so pull proposes `"exact": true`. */
+  longNumber?: LongNumber;
   /** Metadata only: a calculation or summary field (read-only); a normal field may still be a protected one. */
   calculated?: boolean;
   required?: boolean;

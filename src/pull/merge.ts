@@ -10,9 +10,9 @@ import {
   type PortalDescription,
 } from "../layout/index.js";
 import { formatJsonPath } from "../project/index.js";
-import { decodesAs } from "./infer.js";
-import type { Confidence, LiveField, LiveLayout, LivePortal } from "./live.js";
-import { decide, keptNote, sameList } from "./ownership.js";
+import { decodesAs, DOUBLE_DIGITS } from "./infer.js";
+import type { Confidence, LiveField, LiveLayout, LivePortal, LongNumber } from "./live.js";
+import { decide, keptNote, mergeExact, sameList } from "./ownership.js";
 
 /**
  * Merges what the server says (`live`) into the description file on disk (`file`), so that a pull changes only
@@ -27,7 +27,9 @@ import { decide, keptNote, sameList } from "./ownership.js";
  * wrote and the new inference is certain.
  *
  * The file owns what the server cannot tell: `name`, descriptions, `unique`, `validate`, portal `relation`s, the
- * auto-enter kind, `readOnly` on normal fields (protected auto-enter), the portal `table` and the layout `table`
+ * auto-enter kind, `exact` (a number field's values as decimal text: proposed in a note when a sampled value has more
+ * digits than a double keeps, never set; dropped, with a note, when the field stops being a number), `readOnly` on
+ * normal fields (protected auto-enter), the portal `table` and the layout `table`
  * when the server does not say, `$schema`, and the order of the fields already in the file (new ones go after the
  * field they follow on the layout).
  */
@@ -68,11 +70,11 @@ export interface MergeInput {
 export function mergeLayout({ live, file, base, schemaRef, path, name = file?.name }: MergeInput): MergeResult {
   const notes: string[] = [...live.notes];
   const uncertain: UncertainField[] = [];
-  const context: FieldContext = { source: live.source, notes, uncertain };
+  const context: FieldContext = { source: live.source, notes, uncertain, shownAs: path ?? "the layout's file" };
 
-  const fields = mergeFields(live.fields, file?.fields ?? [], base?.fields, context, undefined);
-  const portals = mergeByName(live.portals, file?.portals ?? []).map(([livePortal, filePortal]) =>
-    mergePortal(livePortal, filePortal, base?.portals.find((p) => p.name === livePortal.name), context),
+  const fields = mergeFields(live.fields, file?.fields ?? [], base?.fields, context, undefined, "fields");
+  const portals = mergeByName(live.portals, file?.portals ?? []).map(([livePortal, filePortal], i) =>
+    mergePortal(livePortal, filePortal, base?.portals.find((p) => p.name === livePortal.name), context, `portals[${i}].fields`),
   );
 
   let table = live.table ?? file?.table;
@@ -107,9 +109,11 @@ interface FieldContext {
   source: LiveLayout["source"];
   notes: string[];
   uncertain: UncertainField[];
+  /** How notes name the description file. */
+  shownAs: string;
 }
 
-function mergePortal(live: LivePortal, file: PortalDescription | undefined, base: LivePortal | undefined, context: FieldContext): PortalDescription {
+function mergePortal(live: LivePortal, file: PortalDescription | undefined, base: LivePortal | undefined, context: FieldContext, at: string): PortalDescription {
   let table = file?.table;
   if (table === undefined) {
     const prefixes = new Set(live.fields.map((f) => f.name.slice(0, f.name.indexOf("::"))));
@@ -117,12 +121,13 @@ function mergePortal(live: LivePortal, file: PortalDescription | undefined, base
     context.notes.push(`portal "${live.name}": its table is not in the ${context.source === "metadata" ? "metadata" : "records"}; "table" is set to "${table}" (${prefixes.size === 1 ? "its fields' table occurrence" : "the portal name"}): correct it by hand if needed`);
   }
   if (!file) context.notes.push(`portal "${live.name}": add "relation" by hand if the emulator should join its rows (the server does not say how)`);
-  const fields = live.fieldsUnknown ? (file?.fields ?? []) : mergeFields(live.fields, file?.fields ?? [], base?.fields, context, live.name);
+  const fields = live.fieldsUnknown ? (file?.fields ?? []) : mergeFields(live.fields, file?.fields ?? [], base?.fields, context, live.name, at);
   return { name: live.name, table, ...(file?.relation ? { relation: file.relation } : {}), fields };
 }
 
-function mergeFields(live: readonly LiveField[], file: readonly FieldDescription[], base: readonly LiveField[] | undefined, context: FieldContext, portal: string | undefined): FieldDescription[] {
-  return mergeByName(live, file).map(([liveField, fileField]) => mergeField(liveField, fileField, base?.find((f) => f.name === liveField.name), context, portal));
+/** `at`: the JSON path of the field list in the description (`fields`, `portals[0].fields`), as notes name a line. */
+function mergeFields(live: readonly LiveField[], file: readonly FieldDescription[], base: readonly LiveField[] | undefined, context: FieldContext, portal: string | undefined, at: string): FieldDescription[] {
+  return mergeByName(live, file).map(([liveField, fileField], i) => mergeField(liveField, fileField, base?.find((f) => f.name === liveField.name), context, portal, `${at}[${i}]`));
 }
 
 /**
@@ -150,7 +155,7 @@ export function mergeByName<L extends { name: string }, F extends { name: string
   return order.map((name) => [liveByName.get(name)!, fileByName.get(name)]);
 }
 
-function mergeField(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined): FieldDescription {
+function mergeField(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined, at: string): FieldDescription {
   const where = `${portal !== undefined ? `portal "${portal}" ` : ""}field "${live.name}"`;
   const type = mergeType(live, file, base, context, portal);
   const repetitions = decide(file ? (file.repetitions ?? 1) : undefined, base?.repetitions, live.repetitions) ?? 1;
@@ -186,6 +191,9 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
     context.notes.push(`${where}: the server auto-enters a value; set "autoEnter" (serial, uuid, creationTimestamp or modificationTimestamp) by hand, and "readOnly" if it is protected`);
   }
 
+  const exact = mergeExact(file?.exact, type, where, context.notes);
+  if (exact === undefined && type === "number" && live.longNumber) context.notes.push(exactProposal(where, live.longNumber, at, context.shownAs));
+
   // Defaults are left out, unless the file spells them out.
   const flag = (key: "readOnly" | "required" | "unique" | "global", value: boolean) => (value || file?.[key] === false ? { [key]: value } : {});
   return {
@@ -201,8 +209,17 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
     ...(valueListName !== null ? { valueListName } : {}),
     ...flag("global", global),
     ...(autoEnter !== undefined ? { autoEnter } : {}),
+    ...(exact !== undefined ? { exact } : {}),
     ...(file?.description !== undefined ? { description: file.description } : {}),
   };
+}
+
+/** The note proposing `"exact": true` for a sampled value a double may not hold; `at` is the field's JSON path. */
+function exactProposal(where: string, long: LongNumber, at: string, shownAs: string): string {
+  const line = `add "exact": true to ${at} in ${shownAs}`;
+  if (long.certain) return `${where}: a sampled value has ${long.digits} significant digits (${JSON.stringify(long.text)}), more than the ${DOUBLE_DIGITS} a JavaScript number keeps: ${line}`;
+  const why = long.beyondSafe ? "it is an integer beyond 2^53" : `it reads with ${long.digits} significant digits`;
+  return `${where}: a sampled value, read as ${long.text}, may have had more digits than the ${DOUBLE_DIGITS} a JavaScript number keeps (${why}): if the field holds such values, ${line}`;
 }
 
 function mergeType(live: LiveField, file: FieldDescription | undefined, base: LiveField | undefined, context: FieldContext, portal: string | undefined): FieldType {

@@ -1,3 +1,5 @@
+import type { FieldType } from "../layout/index.js";
+
 /**
  * Who owns a value a pull writes, one policy for layouts (merge.ts) and tables (odata/merge.ts):
  * - The server owns what it states (the attributes each merge lists). Its value is written, except:
@@ -28,4 +30,14 @@ export const sameList = (a: readonly string[] | null, b: readonly string[] | nul
 /** The report's note for a kept hand edit: `field "Code": your type number is kept (the server says text, as at the last pull)`. */
 export function keptNote(where: string, attribute: string, kept: unknown, server: unknown): string {
   return `${where}: your ${attribute} ${String(kept ?? "none")} is kept (the server says ${String(server ?? "none")}, as at the last pull)`;
+}
+
+/**
+ * The file's `exact` (the server never states it): kept as written, but `true` on a field that is no longer a number
+ * is dropped, with a note, since only a number field can say it.
+ */
+export function mergeExact(exact: boolean | undefined, type: FieldType, where: string, notes: string[]): boolean | undefined {
+  if (exact !== true || type === "number") return exact;
+  notes.push(`${where} is now ${type}, so "exact": true is dropped (it applies to number fields only)`);
+  return undefined;
 }

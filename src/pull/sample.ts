@@ -1,6 +1,6 @@
 import type { FileMakerClient } from "@fmgen/runtime";
 import { wireRecords, type WireRecord } from "@fmgen/runtime/metadata";
-import { groupRepetitions, inferFieldType } from "./infer.js";
+import { firstLongNumber, groupRepetitions, inferFieldType } from "./infer.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 
 /** Records per list call while sampling. */
@@ -65,6 +65,7 @@ function inferFields(rows: readonly Record<string, unknown>[], unit: string): Li
   return [...groupRepetitions(keys)].map(([name, group]) => {
     const values = rows.flatMap((row) => group.keys.filter((k) => Object.hasOwn(row, k)).map((k) => row[k]));
     const inferred = inferFieldType(values);
+    const long = firstLongNumber(values);
     if (inferred.confidence === "low") inferred.reason = `seen only empty in ${rows.length} ${unit}${rows.length === 1 ? "" : "s"}`;
     return {
       name,
@@ -73,6 +74,7 @@ function inferFields(rows: readonly Record<string, unknown>[], unit: string): Li
       confidence: inferred.confidence,
       ...(inferred.reason ? { reason: inferred.reason } : {}),
       samples: values.filter((v) => v !== ""),
+      ...(long ? { longNumber: long } : {}),
     };
   });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { carriedNameSchema } from "../layout/carried-name.js";
-import { AUTO_ENTER_TYPES, autoEnterSchema, fieldTypeSchema, TYPESCRIPT_IDENTIFIER } from "../layout/schema.js";
+import { AUTO_ENTER_TYPES, autoEnterSchema, exactIssue, exactSchema, fieldTypeSchema, TYPESCRIPT_IDENTIFIER } from "../layout/schema.js";
 
 /**
  * The table description format (`<Name>.table.json`): one table occurrence as FileMaker Server's OData API states it
@@ -31,6 +31,7 @@ export const tableFieldSchema = z
     notNull: z.boolean().optional().describe('Validation: not empty (`Nullable="false"` in `$metadata`); writes that leave it empty are refused.'),
     maxLength: z.number().int().min(1).max(1_000_000_000).optional().describe("Most characters the text field holds (`MaxLength` in `$metadata`; `VARCHAR(n)`)."),
     autoEnter: autoEnterSchema.optional(),
+    exact: exactSchema.optional(),
     id: z
       .string()
       .regex(FIELD_ID, 'must be a field id "FMFID:<number>"')
@@ -98,6 +99,8 @@ export const tableDescriptionSchema = z
         });
       }
       if (field.global && field.autoEnter) ctx.addIssue({ code: "custom", path: at, message: "a global field cannot be auto-entered" });
+      const exact = exactIssue(field);
+      if (exact !== undefined) ctx.addIssue({ code: "custom", path: [...at, "exact"], message: exact });
       if (field.maxLength !== undefined && field.type !== "text") {
         ctx.addIssue({ code: "custom", path: [...at, "maxLength"], message: `maxLength applies to text fields only, not ${field.type}` });
       }

@@ -58,8 +58,27 @@ describe("layout descriptions", () => {
     ["a table named with U+FDD0", { ...minimal, table: "T\uFDD0" }, /table: .* cannot name a table: it holds the noncharacter U\+FDD0/],
     ["a database name with a lone surrogate", { ...minimal, database: "c\uDC00d" }, /database: .* cannot name a database: it holds a lone surrogate U\+DC00/],
     ["a portal table named '.'", { ...minimal, portals: [{ name: "P", table: ".", fields: [] }] }, /portals\[0\]\.table: '\.' cannot name a table: it is only dots/],
+    // `exact` (decimal text, every digit) is a number field's: other types already travel as text or cannot hold digits.
+    ["exact on a text field", { ...minimal, fields: [{ name: "id", type: "number" }, { name: "Code", type: "text", exact: true }] }, /^x\.layout\.json: fields\[1\]\.exact: "exact" applies to number fields only, not text/],
+    ["exact on a portal's timestamp field", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "T::When", type: "timestamp", exact: true }] }] }, /portals\[0\]\.fields\[0\]\.exact: "exact" applies to number fields only, not timestamp/],
+    ["exact that is not a boolean", { ...minimal, fields: [{ name: "id", type: "number", exact: "yes" }] }, /fields\[0\]\.exact: /],
   ])("rejects %s", (_label, json, pattern) => {
     expect(() => parseLayoutDescription(json, "x.layout.json")).toThrowError(pattern);
+  });
+
+  it("takes exact on number fields, of the layout and of its portals", () => {
+    const d = parseLayoutDescription(
+      { ...minimal, fields: [{ name: "id", type: "number", exact: true }, { name: "n", type: "number", exact: false }], portals: [{ name: "P", table: "T", fields: [{ name: "T::Amount", type: "number", exact: true }] }] },
+      "x.layout.json",
+    );
+    expect(d.fields.map((f) => f.exact)).toEqual([true, false]);
+    expect(d.portals[0]!.fields[0]!.exact).toBe(true);
+    // false is the default, and says nothing a text field cannot say.
+    expect(() => parseLayoutDescription({ ...minimal, fields: [{ name: "t", type: "text", exact: false }] }, "x.layout.json")).not.toThrow();
+  });
+
+  it("documents exact in the shipped JSON Schema", () => {
+    expect(JSON.stringify(JSON.parse(layoutJsonSchemaText()))).toMatch(/"exact":\{"type":"boolean","description":"[^"]*decimal text/);
   });
 
   describe("wire keys: a field named like a repetition of another field", () => {

@@ -86,7 +86,7 @@ describe("hand edits survive a pull", () => {
   });
   afterAll(() => emu.close());
 
-  it("keeps names, descriptions, type overrides, unique, relations, auto-enter kinds, table names and field order", async () => {
+  it("keeps names, descriptions, type overrides, unique, relations, auto-enter kinds, exact, table names and field order", async () => {
     const root = await copyExample("contacts");
     const contact = await readJson(join(root, CONTACT));
     contact.name = "Person";
@@ -96,10 +96,12 @@ describe("hand edits survive a pull", () => {
     byName.get("Wake Up")!.type = "text"; // a type override: the raw string, not a time
     byName.get("Last Name")!.unique = true;
     byName.get("Created")!.autoEnter = "modificationTimestamp";
+    byName.get("id")!.exact = true; // the file's flag: the server never states it
     contact.fields = [byName.get("Email")!, ...contact.fields.filter((f) => f.name !== "Email")];
     const portal = contact.portals![0]!;
     portal.table = "InvoiceRecords";
     portal.relation = { parentField: "id", childField: "ContactID" };
+    portal.fields.find((f) => f.name === "Invoices::Amount")!.exact = true;
     const edited = `${JSON.stringify(contact, null, 2)}\n`;
     await writeFile(join(root, CONTACT), edited);
     const state = await readFile(join(root, "fmgen.pulled.json"), "utf8");

@@ -119,7 +119,8 @@ describe("fmgen pull --odata: merging into the files", () => {
     await writeFile(contactsFile, JSON.stringify(edited));
     const invoices = JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput;
     // Created carries no VersionID: a modification timestamp without one is as likely as a creation timestamp.
-    await writeFile(invoicesFile, JSON.stringify({ ...invoices, fields: invoices.fields.map((f) => (f.name === "Created" ? { ...f, autoEnter: "modificationTimestamp" } : f)) }));
+    // Amount's values travel as decimal text: the file's flag, which $metadata never states.
+    await writeFile(invoicesFile, JSON.stringify({ ...invoices, fields: invoices.fields.map((f) => (f.name === "Created" ? { ...f, autoEnter: "modificationTimestamp" } : f.name === "Amount" ? { ...f, exact: true } : f)) }));
 
     const result = await pullTables({ cwd: root, server: emu.url });
     const contacts = result.tables.find((t) => t.table === "Contacts")!;
@@ -135,6 +136,7 @@ describe("fmgen pull --odata: merging into the files", () => {
     expect(after.fields.find((f) => f.name === "Name")!.description).toBe("Shown on invoices");
     expect(result.tables.find((t) => t.table === "Invoices")!.status).toBe("reformatted");
     expect((JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Created")!.autoEnter).toBe("modificationTimestamp");
+    expect((JSON.parse(await readFile(invoicesFile, "utf8")) as TableDescriptionInput).fields.find((f) => f.name === "Amount")!.exact).toBe(true);
 
     // Once the server retypes Age, its type wins over the hand edit: the one change.
     const retyped = await start([{ ...CONTACTS, fields: CONTACTS.fields.map((f) => (f.name === "Age" ? { ...f, type: "date" as const } : f)) }, INVOICES, ODD]);

@@ -51,6 +51,12 @@ describe("table descriptions", () => {
     expect(parseTableDescription({ ...INVOICES, table: "x".repeat(300) }).name.length).toBeLessThanOrEqual(100);
   });
 
+  it("takes exact on a number field, and documents it in the shipped JSON Schema", () => {
+    const d = parseTableDescription({ ...INVOICES, fields: [{ name: "Key", type: "number", exact: true }, { name: "Note", type: "text" }] }, "t.table.json");
+    expect(d.fields[0]!.exact).toBe(true);
+    expect(tableJsonSchemaText()).toMatch(/"exact": \{\s*"type": "boolean",\s*"description": "[^"]*decimal text/);
+  });
+
   it.each([
     ["wrong type", { ...INVOICES, fields: [{ name: "a", type: "string" }] }, /fields\[0\]\.type: /],
     ["missing fields", { database: "Office", table: "T" }, /fields: /],
@@ -68,6 +74,7 @@ describe("table descriptions", () => {
     ["a table id past 32 bits", { ...INVOICES, id: "FMTID:4294967296" }, /id: must be at most FMTID:4294967295/],
     ["a related field name", { ...INVOICES, fields: [{ name: "Other::a", type: "text" }] }, /fields\[0\]\.name: a table's own field/],
     ["maxLength on a number", { ...INVOICES, fields: [{ name: "a", type: "number", maxLength: 3 }] }, /fields\[0\]\.maxLength: maxLength applies to text/],
+    ["exact on a text field", { ...INVOICES, fields: [{ name: "a", type: "text", exact: true }] }, /^t\.table\.json: fields\[0\]\.exact: "exact" applies to number fields only, not text/],
     ["an auto-enter that does not fit", { ...INVOICES, fields: [{ name: "a", type: "number", autoEnter: "uuid" }] }, /fields\[0\]\.autoEnter: /],
     ["a duplicate relation", { ...INVOICES, relations: [{ name: "A", table: "A", many: true }, { name: "A", table: "B", many: true }] }, /relations\[1\]\.name: duplicate relation name/],
     ["a relation named like a field", { ...INVOICES, relations: [{ name: "ContactId", table: "A", many: true }] }, /relations\[0\]\.name: "ContactId" is also a field's name/],

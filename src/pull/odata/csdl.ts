@@ -27,6 +27,8 @@ export interface LiveTableField {
   global: boolean;
   repetitions: number;
   maxLength?: number;
+  /** An `Edm.Decimal`'s `Precision` (significant digits), when `$metadata` states one: above 15, pull proposes `exact`. */
+  precision?: number;
   description?: string;
   /** The auto-enter kinds the server's annotations fit, the one a new description gets first; empty: none. */
   autoEnter: readonly AutoEnter[];
@@ -213,6 +215,8 @@ function liveField(table: string, property: XmlElement, notes: string[]): LiveTa
   const maxLengthText = property.attrs.get("MaxLength");
   const maxLength = maxLengthText !== undefined && /^[1-9][0-9]{0,9}$/.test(maxLengthText) && type === "text" ? Number(maxLengthText) : undefined;
   const repetitions = a.int("MaxRepetitions") ?? 1;
+  const precisionText = property.attrs.get("Precision");
+  const precision = edm === "Edm.Decimal" && precisionText !== undefined && /^[1-9][0-9]{0,9}$/.test(precisionText) ? Number(precisionText) : undefined;
   return {
     name,
     type,
@@ -222,6 +226,7 @@ function liveField(table: string, property: XmlElement, notes: string[]): LiveTa
     global,
     repetitions: Math.max(1, repetitions),
     ...(maxLength !== undefined ? { maxLength } : {}),
+    ...(precision !== undefined ? { precision } : {}),
     ...(description !== undefined ? { description } : {}),
     autoEnter: global ? [] : autoEnterKinds(table, name, type, a, property.attrs.get("DefaultValue"), notes),
   };

@@ -7,7 +7,8 @@ import { fieldMatcher } from "./merge.js";
  * FileMaker (the same FMFID/FMTID under a new name) is a rename, not a removal and an addition. Breaking: code
  * compiled against the old description may stop compiling or start failing: a field or relation removed, a field
  * renamed (its property in the row type is), a retype, other repetitions, a field becoming read-only, or notNull
- * without auto-enter (an added one too), a new key, a new TypeScript name, a smaller maxLength.
+ * without auto-enter (an added one too), a new key, a new TypeScript name, a smaller maxLength. `exact` has no change of
+ * its own, as in a layout (../diff.ts): the file owns it, and a pull drops it only with a retype away from number.
  */
 
 export function diffTables(before: TableDescriptionInput, after: TableDescriptionInput): Change[] {

@@ -1,6 +1,7 @@
 import { defaultTableTypeName, tableDescriptionSchema, type TableDescriptionInput, type TableFieldDescription } from "../../table/index.js";
 import { formatJsonPath } from "../../project/index.js";
-import { decide, keptNote } from "../ownership.js";
+import { DOUBLE_DIGITS } from "../infer.js";
+import { decide, keptNote, mergeExact } from "../ownership.js";
 import type { LiveTable, LiveTableField } from "./csdl.js";
 
 /**
@@ -14,7 +15,8 @@ import type { LiveTable, LiveTableField } from "./csdl.js";
  * server still says what it said at the last pull (`base`, from fmgen.pulled.json), and a change on the server wins.
  * The file owns what the server cannot tell: the TypeScript `name` (a renamed table with none gets its old default
  * name, so that the generated exports and the code importing them keep theirs), `$schema`, each `description` it
- * holds (the server's comment fills one the file has not), the auto-enter kind where the server's annotations fit
+ * holds (the server's comment fills one the file has not), `exact` (proposed in a note when an `Edm.Decimal` states a
+ * `Precision` above 15, never set; dropped, with a note, when the field stops being a number), the auto-enter kind where the server's annotations fit
  * more than one (see csdl.ts), `readOnly` on an auto-entered field (a protected auto-enter that an older server
  * does not mark), a relation's `match` fields (which `$metadata` never states), and, on a server that states no ids
  * (before 22), the ids the file holds.
@@ -72,7 +74,7 @@ export function mergeTable({ live, database, file, base, schemaRef, name, shownA
   const notes = [...live.notes];
   const match = fieldMatcher(file?.fields ?? []);
   const matchBase = fieldMatcher(base?.fields ?? []);
-  const fields = live.fields.map((field) => mergeField(field, match(field), matchBase(field), live.idsStated, notes));
+  const fields = live.fields.map((field, i) => mergeField(field, match(field), matchBase(field), live.idsStated, notes, `fields[${i}]`, shownAs));
   const renamed = file !== undefined && file.table !== live.table;
   const tsName = name ?? file?.name ?? (renamed ? defaultTableTypeName(file.table) : undefined);
   const description = file?.description ?? live.description;
@@ -108,7 +110,7 @@ function mergeRelation(live: { name: string; table: string; many: boolean }, fil
   return { name: live.name, table: live.table, many: live.many, ...(match !== undefined ? { match } : {}) };
 }
 
-function mergeField(live: LiveTableField, file: TableFieldDescription | undefined, base: BaseTableField | undefined, idsStated: boolean, notes: string[]): TableFieldDescription {
+function mergeField(live: LiveTableField, file: TableFieldDescription | undefined, base: BaseTableField | undefined, idsStated: boolean, notes: string[], at: string, shownAs: string): TableFieldDescription {
   // Each attribute the server states, three ways (ownership.ts); defaults filled in so that left out and spelled out agree.
   const owned = <T>(of: (field: BaseTableField | TableFieldDescription) => T): T => decide(file ? of(file) : undefined, base ? of(base) : undefined, of(live))!;
   const type = owned((f) => f.type);
@@ -121,6 +123,10 @@ function mergeField(live: LiveTableField, file: TableFieldDescription | undefine
   const readOnly = owned((f) => f.readOnly ?? false) || (file?.readOnly === true && autoEnter !== undefined);
   const id = live.id ?? (idsStated ? undefined : file?.id);
   const description = file?.description ?? live.description;
+  const exact = mergeExact(file?.exact, type, `field "${live.name}"`, notes);
+  if (exact === undefined && type === "number" && live.precision !== undefined && live.precision > DOUBLE_DIGITS) {
+    notes.push(`field "${live.name}": $metadata gives it Precision ${live.precision}, more than the ${DOUBLE_DIGITS} significant digits a JavaScript number keeps: add "exact": true to ${at} in ${shownAs}`);
+  }
   return {
     name: live.name,
     type,
@@ -130,6 +136,7 @@ function mergeField(live: LiveTableField, file: TableFieldDescription | undefine
     ...(notNull ? { notNull: true } : {}),
     ...(maxLength !== null ? { maxLength } : {}),
     ...(autoEnter !== undefined ? { autoEnter } : {}),
+    ...(exact !== undefined ? { exact } : {}),
     ...(id !== undefined ? { id } : {}),
     ...(description !== undefined ? { description } : {}),
   };
