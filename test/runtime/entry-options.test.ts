@@ -35,44 +35,48 @@ const OPTIONAL: BadKind[] = ["undefined"];
 const SERVER = "http://127.0.0.1:9";
 const PASSWORD_AUTH = { username: "web", password: "pw" };
 
-function clientRows(entry: typeof nodeEntry.createClient, transportOption: "dispatcher" | "fetch"): Row[] {
+/**
+ * What both APIs' clients take alike: the options object, server, database, the auth object and a password sign-in;
+ * `withAuth` and `optionRows` for the rows each adds.
+ */
+function commonRows(entry: (options: never) => unknown) {
   const base = { server: SERVER, database: "Contacts", auth: PASSWORD_AUTH };
   const withOption = (name: string) => (bad: unknown) => entry({ ...base, [name]: bad } as never);
   const withAuth = (auth: (bad: unknown) => unknown) => (bad: unknown) => entry({ ...base, auth: auth(bad) } as never);
-  return [
+  /** Optional options: undefined allowed, a wrong type refused ("30000" for the numbers, 42 for the others). */
+  const optionRows = (names: string[]): Row[] =>
+    names.map((name): Row => ({ option: `options.${name}`, call: withOption(name), allowed: OPTIONAL, wrong: /Ms$|Bytes$/.test(name) ? "30000" : 42 }));
+  const rows: Row[] = [
     { option: "options", call: (bad) => entry(bad as never) },
     { option: "options.server", call: withOption("server"), env: true },
     { option: "options.database", call: withOption("database"), env: true },
     { option: "options.auth", call: withOption("auth") },
     { option: "options.auth.username", call: withAuth((bad) => ({ username: bad, password: "pw" })), env: true },
     { option: "options.auth.password", call: withAuth((bad) => ({ username: "web", password: bad })), env: true, allowed: ["empty string"] },
+  ];
+  return { rows, withAuth, optionRows };
+}
+
+function clientRows(entry: typeof nodeEntry.createClient, transportOption: "dispatcher" | "fetch"): Row[] {
+  const { rows, withAuth, optionRows } = commonRows(entry);
+  return [
+    ...rows,
     { option: "options.auth.token", call: withAuth((bad) => ({ token: bad })), env: true },
     { option: "options.auth.apiKey", call: withAuth((bad) => ({ apiKey: bad })), env: true },
     { option: "options.auth.oauth.requestId", call: withAuth((bad) => ({ oauth: { requestId: bad, identifier: "i" } })), env: true },
     { option: "options.auth.claris", call: withAuth((bad) => ({ claris: bad })) },
-    ...["tokenStore", "version", "fmDataSource", "timeoutMs", "maxResponseBytes", "retry", "validate", "dateFormat", "idleRefreshMs", "now", "insecure", transportOption].map(
-      (name): Row => ({ option: `options.${name}`, call: withOption(name), allowed: OPTIONAL, wrong: /Ms$|Bytes$/.test(name) ? "30000" : 42 }),
-    ),
+    ...optionRows(["tokenStore", "version", "fmDataSource", "timeoutMs", "maxResponseBytes", "retry", "validate", "dateFormat", "idleRefreshMs", "now", "insecure", transportOption]),
   ];
 }
 
 function odataRows(entry: typeof odataNode.createODataClient, transportOption: "dispatcher" | "fetch"): Row[] {
-  const base = { server: SERVER, database: "Contacts", auth: PASSWORD_AUTH };
-  const withOption = (name: string) => (bad: unknown) => entry({ ...base, [name]: bad } as never);
-  const withAuth = (auth: (bad: unknown) => unknown) => (bad: unknown) => entry({ ...base, auth: auth(bad) } as never);
+  const { rows, withAuth, optionRows } = commonRows(entry);
   return [
-    { option: "options", call: (bad) => entry(bad as never) },
-    { option: "options.server", call: withOption("server"), env: true },
-    { option: "options.database", call: withOption("database"), env: true },
-    { option: "options.auth", call: withOption("auth") },
-    { option: "options.auth.username", call: withAuth((bad) => ({ username: bad, password: "pw" })), env: true },
-    { option: "options.auth.password", call: withAuth((bad) => ({ username: "web", password: bad })), env: true, allowed: ["empty string"] },
+    ...rows,
     { option: "options.auth.apiKey", call: withAuth((bad) => ({ apiKey: bad })), env: true },
     { option: "options.auth.pathPrefix", call: withAuth((bad) => ({ apiKey: "k", pathPrefix: bad })), allowed: ["undefined", "empty string"] },
     { option: "options.auth.claris", call: withAuth((bad) => ({ claris: bad })) },
-    ...["entityIds", "timeoutMs", "maxResponseBytes", "retry", "insecure", transportOption].map(
-      (name): Row => ({ option: `options.${name}`, call: withOption(name), allowed: OPTIONAL, wrong: /Ms$|Bytes$/.test(name) ? "30000" : 42 }),
-    ),
+    ...optionRows(["entityIds", "timeoutMs", "maxResponseBytes", "retry", "insecure", transportOption]),
   ];
 }
 
