@@ -11,7 +11,7 @@ import { parseApply } from "./apply-parse.js";
 import { columnReader, compileFilterStep, compileSequence, exactText, joinMiss, resolveColumn, type ApplyColumn, type ApplyRow, type ApplySchema, type ApplySource, type ColumnType } from "./apply-eval.js";
 import { fieldJson, filterRow, filterTable, findSet, navigations, relatedRecords, type EntitySet } from "./entity-sets.js";
 import { MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
-import { JsonNumber } from "./json-number.js";
+import { NumberToken } from "../../runtime/core/json-numbers.js";
 import { ODataError } from "./odata-error.js";
 import { formatODataPath, formatQueryOptions } from "./url-format.js";
 
@@ -131,7 +131,7 @@ function rowJson(set: EntitySet, row: ApplyRow, columns: readonly ApplyColumn[],
       continue;
     }
     const exact = row.values.get(exactText(c.name));
-    if (typeof exact === "string") out[c.name] = ctx.annotations.ieee754 ? exact : new JsonNumber(exact);
+    if (typeof exact === "string") out[c.name] = ctx.annotations.ieee754 ? exact : new NumberToken(exact);
     else if (row.values.has(c.name)) out[c.name] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
     else if (c.field !== undefined && row.record !== undefined) {
       const value = fieldJson(set, row.record, c.field, ctx.containers, ctx.db.model.name);

@@ -1,7 +1,7 @@
 // An OData answer before it becomes bytes (odata-api.ts), as every route, a `$batch` part included, gives it, and
 // the shapes they share: JSON, no content, an error.
 
-import { stringifyJson } from "./json-number.js";
+import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import { ODataError } from "./odata-error.js";
 
 /** One answer: a status, its body's type and bytes, and its own headers (Location, `fmodata.affected_rows`). */

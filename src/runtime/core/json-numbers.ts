@@ -1,0 +1,108 @@
+// JSON with numbers kept digit for digit, for both APIs and the emulator. `JSON.parse` reads every number token
+// through a double, so a 58-digit `Get ( UUIDNumber )` key comes back as another number, and `JSON.stringify`
+// writes one the same way. Node 20 has neither `JSON.rawJSON` nor the reviver's source text, so a token a double
+// cannot hold is carried as a NumberToken: parseJson makes one, stringifyJson writes one as its token.
+import { doubleHolds, surelyHeld } from "./decimal-text.js";
+
+/** A JSON number token kept as its text: what a double could not hold (read), or an exact field's value (written). */
+export class NumberToken {
+  /** `text`: a JSON number token, digit for digit (`"12345678901234567890123"`). */
+  constructor(readonly text: string) {}
+
+  /** Marked text, which stringifyJson writes back as the bare token. */
+  toJSON(): string {
+    return PREFIX + this.text;
+  }
+}
+
+/**
+ * What a NumberToken's text travels behind inside the parser and JSON.stringify: NUL and a key made when the module
+ * loads, so that no text a server or an app sends can pass for a number (JSON.stringify writes NUL as `\u0000`).
+ */
+const PREFIX = `\u0000fmgen-number-${randomKey()}:`;
+const QUOTED_PREFIX = JSON.stringify(PREFIX).slice(1, -1);
+const MARKED = new RegExp(`"${QUOTED_PREFIX.replace(/\\/g, "\\\\")}([-+.0-9eE]+)"`, "g");
+
+function randomKey(): string {
+  const bytes = new Uint8Array(12);
+  // getRandomValues is there on every runtime the package names, in insecure contexts too (a Web Viewer's page).
+  if (typeof crypto === "object" && typeof crypto.getRandomValues === "function") crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Whether a text may hold a number token a double cannot: a run of 16 digits or points, or an exponent of three
+ * digits. One regular expression over the text, which costs far less than the parse; an answer it finds nothing in is
+ * parsed by JSON.parse alone. (Digits inside strings match too: the full scan then finds no number to keep.)
+ */
+const MAY_HOLD_LONG = /[0-9.]{16}|[eE][-+]?[0-9]{3}/;
+/** A JSON number token; no two of its parts can match the same characters, so it never backtracks. */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
+
+/**
+ * JSON.parse, but each number token a JavaScript number would not hold digit for digit (`doubleHolds`) is a
+ * NumberToken of its text. Throws as JSON.parse does on text that is not JSON.
+ */
+export function parseJson(text: string): unknown {
+  if (!MAY_HOLD_LONG.test(text)) return JSON.parse(text);
+  const marked = markLongNumbers(text);
+  return marked === undefined ? JSON.parse(text) : JSON.parse(marked, revive);
+}
+
+function revive(_key: string, value: unknown): unknown {
+  return typeof value === "string" && value.charCodeAt(0) === 0 && value.startsWith(PREFIX) ? new NumberToken(value.slice(PREFIX.length)) : value;
+}
+
+/**
+ * The text with each long number token written as a marked string, or undefined when it has none. Reads each
+ * character once: strings are skipped to their closing quote, tokens read whole. Text that is not JSON is left for
+ * JSON.parse to refuse.
+ */
+function markLongNumbers(text: string): string | undefined {
+  let out: string[] | undefined;
+  let copied = 0;
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    const c = text.charCodeAt(at);
+    if (c === 34 /* " */) {
+      at = stringEnd(text, at);
+      continue;
+    }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      const from = at;
+      for (let d = c; d === 45 || d === 43 || d === 46 || (d >= 48 && d <= 57) || (d | 32) === 101; d = text.charCodeAt(++at));
+      const token = text.slice(from, at);
+      // Only a well-formed token is marked: anything else stays for JSON.parse to refuse.
+      if (!surelyHeld(token) && JSON_NUMBER.test(token) && !doubleHolds(token)) {
+        (out ??= []).push(text.slice(copied, from), `"${QUOTED_PREFIX}${token}"`);
+        copied = at;
+      }
+      continue;
+    }
+    at++;
+  }
+  if (out === undefined) return undefined;
+  out.push(text.slice(copied));
+  return out.join("");
+}
+
+/** The index just past the string that opens at `at` (or the text's end when it never closes). */
+function stringEnd(text: string, at: number): number {
+  for (;;) {
+    const quote = text.indexOf('"', at + 1);
+    if (quote < 0) return text.length;
+    // Escaped when an odd number of backslashes stand before it.
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    at = quote;
+  }
+}
+
+/** JSON.stringify, with each NumberToken written as its bare token, digit for digit. */
+export function stringifyJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json !== undefined && json.includes(QUOTED_PREFIX) ? json.replace(MARKED, "$1") : json;
+}
