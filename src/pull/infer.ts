@@ -1,6 +1,7 @@
 import type { FieldType } from "../layout/index.js";
 import { DECODERS, INVALID } from "../runtime/data-api/codecs.js";
 import { isNumericText } from "../runtime/core/numeric-text.js";
+import { isNumberToken } from "../runtime/core/json-numbers.js";
 import type { Confidence, LongNumber } from "./live.js";
 
 /**
@@ -40,7 +41,8 @@ function isTime(text: string): boolean {
 
 /** What one wire value looks like. */
 export function classifyWireValue(value: unknown): WireClass {
-  if (typeof value === "number") return "number";
+  // A NumberToken: a JSON number too long for a double, read as its text by the runtime (core/json-numbers.ts).
+  if (typeof value === "number" || isNumberToken(value)) return "number";
   if (typeof value !== "string") return "text";
   if (value === "") return "empty";
   if (isDate(value)) return "date";
@@ -103,6 +105,8 @@ export function significantDigits(text: string): number {
 
 /** A value a double may not hold (see `LongNumber` in live.ts); undefined for any other value. */
 export function longNumber(value: unknown): LongNumber | undefined {
+  // The runtime kept the token's digits: certain, as a numeric string is.
+  if (isNumberToken(value)) return { text: value.text, digits: significantDigits(value.text), certain: true };
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return undefined;
     const text = String(value);
@@ -131,7 +135,8 @@ export function firstLongNumber(values: readonly unknown[]): LongNumber | undefi
 
 /** Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). */
 export function decodesAs(type: FieldType, values: readonly unknown[]): boolean {
-  return values.every((value) => DECODERS[type](value) !== INVALID);
+  // A long token is a number (pull proposes `exact` for it) or digits in a text field; never another type's value.
+  return values.every((value) => (isNumberToken(value) ? type === "number" || type === "text" : DECODERS[type](value) !== INVALID));
 }
 
 /**

@@ -13,10 +13,11 @@ export type Confidence = "high" | "medium" | "low";
 
 /**
  * A sampled value of a number field that a JavaScript number may not hold: `text` is what was read, `digits` its
- * significant digits. `certain` when the wire carried the digits as text (an old server's numeric string); a JSON
- * number has been parsed to a double before pull sees it, so its digits may already be lost: then it is flagged
- * when its shortest form shows more than 15 significant digits or it is an integer beyond 2^53 (`beyondSafe`),
- * where neighbouring integers share one double.
+ * significant digits. `certain` when the digits reached pull as text: an old server's numeric string, or a JSON
+ * number a double cannot hold, which the runtime reads as its token's text (core/json-numbers.ts). A JSON number a
+ * double holds digit for digit reaches pull as that number: it is flagged, uncertain, when its shortest form shows more
+ * than 15 significant digits or it is an integer beyond 2^53 (`beyondSafe`), as the field may hold longer values than
+ * the sample shows.
  */
 export interface LongNumber {
   text: string;

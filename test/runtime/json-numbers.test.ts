@@ -99,3 +99,13 @@ describe("decimal text", () => {
     expect(doubleHolds("-0")).toBe(true);
   });
 });
+
+describe("isNumberToken", () => {
+  it("knows a token by its brand, whichever copy of the module made it, and nothing else", async () => {
+    const { isNumberToken } = await import("../../src/runtime/core/json-numbers.js");
+    expect(isNumberToken(new NumberToken("1"))).toBe(true);
+    const foreign = { get [Symbol.for("fmgen.NumberToken")]() { return true; }, text: "2" };
+    expect(isNumberToken(foreign)).toBe(true);
+    for (const other of [null, 1, "1", { text: "1" }, [], { [Symbol.for("fmgen.NumberToken")]: "yes" }]) expect(isNumberToken(other)).toBe(false);
+  });
+});

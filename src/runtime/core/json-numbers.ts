@@ -4,10 +4,21 @@
 // cannot hold is carried as a NumberToken: parseJson makes one, stringifyJson writes one as its token.
 import { doubleHolds, surelyHeld } from "./decimal-text.js";
 
+/**
+ * The brand every NumberToken carries: a registered symbol, so that code holding another copy of this module (the CLI's
+ * pull reads answers through the installed runtime package) still knows one (`isNumberToken`).
+ */
+const BRAND = Symbol.for("fmgen.NumberToken");
+
 /** A JSON number token kept as its text: what a double could not hold (read), or an exact field's value (written). */
 export class NumberToken {
   /** `text`: a JSON number token, digit for digit (`"12345678901234567890123"`). */
   constructor(readonly text: string) {}
+
+  /** @internal The brand `isNumberToken` looks for. */
+  get [BRAND](): true {
+    return true;
+  }
 
   /** Marked text, which stringifyJson writes back as the bare token. */
   toJSON(): string {
@@ -99,6 +110,11 @@ function stringEnd(text: string, at: number): number {
     if (slashes % 2 === 0) return quote + 1;
     at = quote;
   }
+}
+
+/** Whether a value is a NumberToken, of this copy of the module or another. */
+export function isNumberToken(value: unknown): value is NumberToken {
+  return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
 }
 
 /** JSON.stringify, with each NumberToken written as its bare token, digit for digit. */
