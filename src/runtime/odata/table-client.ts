@@ -105,7 +105,7 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
       const query = queryString([["$filter", options.filter === undefined ? undefined : renderFilter(options.filter, caller.refs(table))]]);
       const answer = await caller.call({ method: "GET", path: `${base}/$count`, query, idempotent: true, signal: options.signal });
       const text = answer.text().trim();
-      if (!/^\d+$/.test(text)) throw new ProtocolError(answer.status, text.slice(0, 120), { method: "GET", path: `${base}/$count` }, `is not a count (${what})`);
+      if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new ProtocolError(answer.status, text.slice(0, 120), { method: "GET", path: `${base}/$count` }, `is not a count (${what})`);
       return Number(text);
     },
     create: async (row, options = {}) => {
