@@ -13,7 +13,7 @@
  * exactly when the table has every field it names, each of a kind the filter accepts: an unknown field, a text function
  * on a number field or a number compared with a date field fails to compile where the filter is passed.
  */
-import { parseDecimal, plainDecimal } from "../core/decimal-text.js";
+import { parseDecimal, plainDecimal, type Decimal } from "../core/decimal-text.js";
 import type { FieldKind } from "../core/field-types.js";
 
 export type Comparison = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
@@ -320,15 +320,23 @@ function valueText(value: FilterValue, kind: FieldKind, field: string): string {
 }
 
 /**
- * An exact number field's literal: decimal text (a JSON number's grammar, strict), written bare and digit for digit in
- * its canonical form (no exponent: FileMaker's $filter is not known to read one), never through a double.
+ * An exact number field's literal: decimal text (`exactInput`), written bare and digit for digit in its canonical form
+ * (no exponent: FileMaker's $filter is not known to read one), never through a double.
  */
 function exactText(value: FilterValue, field: string): string {
-  if (value === null) return "null";
-  if (typeof value !== "string") throw new TypeError(`"${field}" is an exact number field: compare it with decimal text (a string such as "12345678901234567890"), not the number ${shown(value)}`);
+  return value === null ? "null" : plainDecimal(exactInput(value, `"${field}"`, "compare it with"));
+}
+
+/**
+ * What an exact number field takes from the app (a write, a comparison, a key): decimal text in a JSON number's
+ * grammar, strictly (`"007"`, `".5"`, `"5."`, `"+5"` and `""` refused), read; anything else a TypeError naming `where`.
+ */
+export function exactInput(value: unknown, where: string, verb: string): Decimal {
+  const start = `${where} is an exact number field`;
+  if (typeof value !== "string") throw new TypeError(`${start}: ${verb} decimal text (a string such as "12345678901234567890"), not ${typeof value === "number" ? `the number ${value}` : describe(value)}`);
   const decimal = parseDecimal(value, "json");
-  if (typeof decimal === "string") throw new TypeError(`"${field}" is an exact number field: ${shown(value)} cannot be compared with it: ${decimal}`);
-  return plainDecimal(decimal);
+  if (typeof decimal === "string") throw new TypeError(`${start}, and ${shown(value)} is not one of its values: ${decimal}`);
+  return decimal;
 }
 
 /** A value as an error shows it: JSON, at most 60 characters of a string (a filter value may be a user's long input). */

@@ -4,11 +4,11 @@
  * its field's kind (filter.ts), the text encoded as wire contract 2.8 demands (query-text.ts). Bad options are a
  * TypeError naming the table and the option.
  */
-import { parseDecimal, plainDecimal } from "../core/decimal-text.js";
+import { plainDecimal } from "../core/decimal-text.js";
 import { getOwn } from "../core/own.js";
 import type { ODataCaller } from "./caller.js";
 import type { RelationSpec, TableSpec } from "./definition.js";
-import { renderFilter, type Filter } from "./filter.js";
+import { exactInput, renderFilter, type Filter } from "./filter.js";
 import { queryString, queryValue } from "./query-text.js";
 
 export interface ReadQueryOptions {
@@ -136,12 +136,8 @@ export function rowKey(table: TableSpec, row: unknown, what: string): string {
   if (!table.key) throw new TypeError(`${what}: table "${table.table}" has no key: address its rows by { rowId }`);
   const key = getOwn(table.fields, table.key) as { type?: string; exact?: boolean } | undefined;
   const kind = key?.type;
-  if (kind === "number" && key!.exact === true) {
-    // Decimal text, bare and digit for digit (a double would name another row).
-    const decimal = typeof row === "string" ? parseDecimal(row, "json") : undefined;
-    if (typeof decimal !== "object") throw new TypeError(`${what}: key "${table.key}" of table "${table.table}" is an exact number field: give its decimal text (a string such as "12345678901234567890"), not ${typeof row === "string" ? `${JSON.stringify(row.slice(0, 60))}: ${decimal}` : (JSON.stringify(row) ?? typeof row)}`);
-    return `(${plainDecimal(decimal)})`;
-  }
+  // Decimal text, bare and digit for digit (a double would name another row).
+  if (kind === "number" && key!.exact === true) return `(${plainDecimal(exactInput(row, `${what}: key "${table.key}" of table "${table.table}"`, "give"))})`;
   if (kind === "number") {
     if (typeof row !== "number" || !Number.isFinite(row)) throw new TypeError(`${what}: key "${table.key}" of table "${table.table}" is a number field: give a number, not ${JSON.stringify(row) ?? typeof row}`);
     return `(${row})`;

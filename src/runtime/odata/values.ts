@@ -16,6 +16,7 @@
  * digit for digit, whatever the server's JSON writer does with long numbers.
  */
 import { doubleHolds, parseDecimal, plainDecimal, surelyHeld } from "../core/decimal-text.js";
+import { exactInput } from "./filter.js";
 import type { FieldKind } from "../core/field-types.js";
 import { NumberToken } from "../core/json-numbers.js";
 import { isNumericText } from "../core/numeric-text.js";
@@ -247,14 +248,9 @@ function encodeValue(kind: FieldKind, value: unknown, where: string, exact: bool
   if (value === null) return null;
   const wrong = (expected: string) =>
     new TypeError(`${where} is a ${kind} field: give it ${expected} or null, not ${value === undefined ? "undefined" : typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : JSON.stringify(value)}`);
+  // Decimal text, strictly, sent as the app wrote it: a JSON string (EXACT_JSON).
   if (exact && kind === "number") {
-    // Decimal text, strictly (a JSON number's grammar), sent as the app wrote it: a JSON string (EXACT_JSON).
-    if (typeof value !== "string") {
-      const given = typeof value === "number" ? `the number ${String(value)}` : value === undefined ? "undefined" : typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : typeof value;
-      throw new TypeError(`${where} is an exact number field: give it decimal text (a string such as "12345678901234567890") or null, not ${given}`);
-    }
-    const decimal = parseDecimal(value, "json");
-    if (typeof decimal === "string") throw new TypeError(`${where} is an exact number field: ${value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}… (${value.length} characters)` : JSON.stringify(value)} cannot be written to it: ${decimal}`);
+    exactInput(value, where, "give it");
     return value;
   }
   switch (kind) {
