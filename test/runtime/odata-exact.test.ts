@@ -305,11 +305,14 @@ describe("filters and keys of an exact field", () => {
     answer(UUID_NUMBER);
     expect(await failure(od.table(Ledger).count())).toBeInstanceOf(ProtocolError);
     await od.table(Ledger).deleteWhere(f.gt("Id", "1E+2")).catch(() => undefined);
+    answer('{"value":[]}');
+    await od.table(Ledger).list({ expand: { Lines: { filter: f.lte("Big", `-${UUID_NUMBER}.50`) } } });
     expect(seen.map((s) => s.url)).toEqual([
       `/fmi/odata/v4/Office/Ledger?$filter="Id" eq ${UUID_NUMBER} and ("Amount" ge -1500 and "Amount" le ${FRACTION_400}) and "Amount" ne null and "Id" eq null`,
       `/fmi/odata/v4/Office/Ledger/$count?$filter="Id" lt 0`,
       `/fmi/odata/v4/Office/Ledger/$count`,
       `/fmi/odata/v4/Office/Ledger?$filter="Id" gt 100`,
+      `/fmi/odata/v4/Office/Ledger?$expand=Lines($filter="Big" le -${UUID_NUMBER}.5)`,
     ]);
   });
 
