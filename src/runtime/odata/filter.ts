@@ -5,8 +5,9 @@
  * change the expression's meaning. `f.raw` is the only way to write OData syntax by hand.
  *
  * Values are checked where the filter is made (a finite number, a string a URL can carry, null only for eq/ne) and
- * where it is rendered, against the field's kind: a number as plain decimal digits, a date, time or timestamp only when
- * the server's grammar reads it as one (a real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
+ * where it is rendered, against the field's kind: a number as plain decimal digits (an exact number field's decimal text
+ * digit for digit, never through a double), a date, time or timestamp only when the server's grammar reads it as one (a
+ * real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
  *
  * Types: a filter's type says what it needs of the table (`Filter<{ Age: "number" }>`: a field Age of kind number).
  * The need is in a contravariant position, so a filter fits a table (`FilterOf<typeof T>`, `Filter<KindsOf<T>>`)

@@ -16,13 +16,13 @@
  * digit for digit, whatever the server's JSON writer does with long numbers.
  */
 import { doubleHolds, parseDecimal, plainDecimal, surelyHeld } from "../core/decimal-text.js";
-import { exactInput } from "./filter.js";
 import type { FieldKind } from "../core/field-types.js";
 import { NumberToken } from "../core/json-numbers.js";
 import { isNumericText } from "../core/numeric-text.js";
 import { getOwn, setOwn } from "../core/own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 import { ODataDecodeError, odataError } from "./errors.js";
+import { exactInput } from "./filter.js";
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
