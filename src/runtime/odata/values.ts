@@ -52,6 +52,8 @@ function wrong(table: string, field: string, raw: unknown, expected: string): OD
   return new ODataDecodeError(table, field, raw, expected);
 }
 
+/** Why Infinity (a token such as 1e999999: parseJson does not look for positive exponents, and JSON.parse overflows). */
+const OVERFLOW = "it was written with an exponent past a JavaScript number's range (1e309 or more), so its digits are lost";
 const LONG = 'a number a JavaScript number holds digit for digit (it has more digits, or is out of its range): describe the field with "exact": true to read it as decimal text';
 
 /** One value as the app sees it, or ODataDecodeError. */
@@ -75,7 +77,7 @@ function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string
           return n === 0 ? 0 : n;
         }
       }
-      throw wrong(table, field, raw, raw instanceof NumberToken ? LONG : "a number");
+      throw wrong(table, field, raw, raw instanceof NumberToken ? LONG : typeof raw === "number" ? `a number: ${OVERFLOW}` : "a number");
     }
     case "date":
       if (raw === null || raw === "") return null;
@@ -122,7 +124,9 @@ function exactValue(raw: unknown, table: string, field: string): string | null {
         ? parseDecimal(String(raw), "lenient")
         : typeof raw === "string"
           ? parseDecimal(raw.trim(), "lenient")
-          : "it is not a number";
+          : typeof raw === "number"
+            ? OVERFLOW
+            : "it is not a number";
   if (typeof decimal === "string") throw wrong(table, field, raw, `an exact number (decimal text): ${decimal}`);
   return plainDecimal(decimal);
 }
