@@ -3,6 +3,7 @@ import { startEmulator, type RunningEmulator } from "../../../src/emulator/index
 import { headerValue } from "../../../src/emulator/odata/batch-parse.js";
 import { writeBatchRequest } from "../../../src/emulator/odata/batch-write.js";
 import { changeset, postBatch } from "./batch-support.js";
+import { Receiver } from "./webhook-receiver.js";
 import { expectODataError, get, PASSWORD, send as sendTo, USER, type Answer } from "./serve-support.js";
 
 // Issue 35 over OData: FileMaker numbers are decimals of up to 400 significant digits, and the emulator keeps them
@@ -199,6 +200,12 @@ describe("$apply over long numbers", () => {
     const a = await read(path);
     expect(a.status, a.text).toBe(200);
     expect(a.text).toContain(`"value":[{"Code":${NEIGHBOUR},"n":1}]`);
+    // $orderby over $apply's rows is the OData layer's own sort (apply-read.ts): exact already.
+    const ordered = await read(`${S}/Big?$apply=${encodeURIComponent(`filter(Code ge ${BELOW} and Code lt 5e57)/groupby((Code),aggregate($count as n))`)}&$orderby=Code%20desc`);
+    expect(ordered.status, ordered.text).toBe(200);
+    expect(idsOf(ordered)).toEqual([NEIGHBOUR, KEY, BELOW]);
+    // And a cast to text writes every digit.
+    expect(idsOf(await filter(`cast(Code, Edm.String) eq '${KEY}'`))).toEqual([KEY]);
     const sums = await read(`${S}/Big?$apply=${encodeURIComponent("groupby((Name),aggregate(V with sum as s))")}&$filter=${encodeURIComponent(`s gt 33333333333333333333333333333333333333333333333333333333332`)}&$orderby=s%20desc`);
     expect(sums.body.value.map((r: { Name: string }) => r.Name)).toEqual(["sum"]);
   });
@@ -220,6 +227,29 @@ describe("$batch", () => {
     const got = answer.items![1]!;
     expect(got.kind).toBe("response");
     if (got.kind === "response") expect(Buffer.from(got.response.body).toString("utf8")).toContain(`"Code":${ids[1]},"V":${V400}`);
+  });
+});
+
+describe("webhooks", () => {
+  it("POST a webhook payload with the long values digit for digit (bare tokens; strings under its IEEE754 Accept)", async () => {
+    const receiver = await Receiver.start();
+    try {
+      const hooks: number[] = [];
+      for (const queryHeaders of [{}, { Accept: IEEE }]) {
+        const a = await send("POST", `${S}/Webhook.Add`, { webhook: receiver.url, tableName: "Big", select: "Code,V", filter: "Name eq 'hooked'", queryHeaders });
+        expect(a.status, a.text).toBe(200);
+        hooks.push(a.body.webhookResult.webhookID as number);
+      }
+      const code = "4444444444444444444444444444444444444444444444444444444444";
+      expect((await send("POST", `${S}/Big`, `{"Code":${code},"V":${V400},"Name":"hooked"}`)).status).toBe(201);
+      const got = await receiver.wait(2);
+      const texts = got.map((g) => g.text);
+      expect(texts.some((t) => t.includes(`"Code":${code},"V":${V400}`))).toBe(true);
+      expect(texts.some((t) => t.includes(`"Code":"${code}","V":"${V400}"`))).toBe(true);
+      for (const id of hooks) await send("POST", `${S}/Webhook.Delete(${id})`);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
