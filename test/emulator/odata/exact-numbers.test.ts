@@ -47,6 +47,7 @@ beforeAll(async () => {
       },
     ],
     data: { accounts: [{ username: USER, password: PASSWORD }], records: { Big: [] } },
+    scripts: { Echo: ({ param }) => param },
   });
   // Rows the reads below find: the key, its neighbour below, and a short one.
   for (const body of [`{"Code":${BELOW},"V":1,"Name":"below"}`, `{"Code":7,"V":2.5,"Name":"short"}`]) {
@@ -230,7 +231,18 @@ describe("$batch", () => {
   });
 });
 
-describe("webhooks", () => {
+describe("webhooks and scripts", () => {
+  it("pass a long script parameter as its digits, alone or inside an object, and scope a script to a long key", async () => {
+    const alone = await send("POST", `${S}/Script.Echo`, `{"scriptParameterValue":${KEY}}`);
+    expect(alone.status, alone.text).toBe(200);
+    expect(alone.body.scriptResult.resultParameter).toBe(KEY);
+    const inside = await send("POST", `${S}/Script.Echo`, `{"scriptParameterValue":{"k":${KEY},"v":[${V400}]}}`);
+    expect(inside.body.scriptResult.resultParameter).toBe(`{"k":${KEY},"v":[${V400}]}`);
+    const scoped = await send("POST", `${S}/Big(${KEY})/Script.Echo`, `{"scriptParameterValue":"x"}`);
+    expect(scoped.status, scoped.text).toBe(200);
+    expect((await send("POST", `${S}/Big(${KEY.slice(0, -1)}0)/Script.Echo`, `{"scriptParameterValue":"x"}`)).status).toBe(404);
+  });
+
   it("POST a webhook payload with the long values digit for digit (bare tokens; strings under its IEEE754 Accept)", async () => {
     const receiver = await Receiver.start();
     try {
