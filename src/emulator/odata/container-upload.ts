@@ -10,6 +10,7 @@ import { writeTableContainer } from "../hosted-file/records/record-transaction.j
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import { mediaTypeOf } from "../http/media-type.js";
 import { attachmentDisposition, BINARY_UPLOAD_TYPES, dispositionFilename, sniffMediaType, untitled } from "./container-media.js";
+import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import { findField, findRecord, isSpecialColumn, navigations, recordKey, type EntitySet } from "./entity-sets.js";
 import { readEntity, type ReadContext } from "./entity-read.js";
 import { hostedWrite, MAX_WRITE_BODY } from "./entity-write.js";
@@ -86,7 +87,7 @@ export function uploadBinary(set: EntitySet, key: EntityKey, member: string, que
   const stored = hostedWrite(() =>
     writeTableContainer(host.db, set.data, record.recordId, field, 0, () => host.containers.put(host.db.model.name, filename, contentType, bytes), host.clock),
   );
-  return { status: 200, contentType: "application/json;charset=utf-8", body: Buffer.from(JSON.stringify(readEntity(set, recordKey(set, stored), ctx))) };
+  return { status: 200, contentType: "application/json;charset=utf-8", body: Buffer.from(stringifyJson(readEntity(set, recordKey(set, stored), ctx))) };
 }
 
 /**
