@@ -14,7 +14,7 @@ import { checkWritable, USER_ENTRY } from "../hosted-file/records/entry-options.
 import { buildEditedRecord, buildNewRecord, commitRecord, type FieldChange } from "../hosted-file/records/record-writes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { daysFromCivil, type StoredScalar } from "../hosted-file/stored-value.js";
-import { NumberToken, parseJson } from "../../runtime/core/json-numbers.js";
+import { NumberToken, parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { findField, findRecord, fieldMissing, filterRow, filterTable, type EntitySet } from "./entity-sets.js";
 import { checkContainerAnnotation, containerChange } from "./container-json.js";
 import { compileODataFilter } from "./filter.js";
@@ -38,14 +38,14 @@ export interface WriteContext {
 
 /**
  * The JSON object a write's body holds; malformed JSON or anything but one object is 400 -1002 (choice). Number tokens
- * a double does not hold are kept as their text (parseJson: NumberToken), so a number field gets every digit.
+ * a double does not hold are kept as their text (parseJsonExactly: NumberToken), so a number field gets every digit.
  */
 export function parseWriteBody(body: Buffer | undefined): Record<string, unknown> {
   const text = body === undefined ? "" : body.toString("utf8").trim();
   if (text === "") throw new ODataError(400, "-1002", "Error: the request body must be a JSON object (it is empty)");
   let parsed: unknown;
   try {
-    parsed = parseJson(text);
+    parsed = parseJsonExactly(text);
   } catch (error) {
     throw new ODataError(400, "-1002", `Error: malformed JSON in the request body (${quoted((error as Error).message)})`);
   }

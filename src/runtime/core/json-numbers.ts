@@ -84,6 +84,16 @@ export function parseJson(text: string): unknown {
   return marked === undefined ? JSON.parse(text) : JSON.parse(marked, revive);
 }
 
+/**
+ * parseJson without the look before the parse: every text is scanned for long tokens, positive exponents past a
+ * double's range (`1e999999`) too, so that each is a NumberToken of its text. For what reads requests rather than
+ * answers (the emulator), where a body's every value must be named as it was sent, and bodies are small.
+ */
+export function parseJsonExactly(text: string): unknown {
+  const marked = markLongNumbers(text);
+  return marked === undefined ? JSON.parse(text) : JSON.parse(marked, revive);
+}
+
 function revive(_key: string, value: unknown): unknown {
   return typeof value === "string" && value.charCodeAt(0) === 0 && value.startsWith(PREFIX) ? new NumberToken(value.slice(PREFIX.length)) : value;
 }
