@@ -2,7 +2,7 @@
 // value a JavaScript number holds digit for digit is kept as that number (every fast path compares numbers); any
 // other is an ExactNumber, its canonical decimal text. Both APIs read and write numbers through here.
 import { doubleHolds, parseDecimal, plainDecimal, type Decimal, type DecimalGrammar } from "../../runtime/core/decimal-text.js";
-import { NumberToken } from "../../runtime/core/json-numbers.js";
+import { NumberToken, parseJson } from "../../runtime/core/json-numbers.js";
 
 /** A number a double does not hold: its canonical decimal text (`plainDecimal`) and that text read. */
 export class ExactNumber {
@@ -77,4 +77,26 @@ function compareMagnitudes(a: Decimal, b: Decimal): number {
   const da = a.digits.padEnd(length, "0");
   const db = b.digits.padEnd(length, "0");
   return da < db ? -1 : da > db ? 1 : 0;
+}
+
+/**
+ * The double nearest a stored number: for arithmetic done in doubles (calculations.ts), and where a caller has not
+ * been made exact yet. A double is itself; an ExactNumber is rounded (`Number` of its text).
+ */
+export function nearestDouble(value: StoredNumber): number {
+  return typeof value === "number" ? value : Number(value.text);
+}
+
+/**
+ * A request's (or a seed file's) JSON read with every number kept (parseJson: a token a double does not hold is a
+ * NumberToken). Text that is not JSON throws JSON.parse's own SyntaxError for the text as sent, so that a refusal
+ * quotes the client's text, never the marked text parseJson reads internally.
+ */
+export function parseJsonExactly(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (error) {
+    JSON.parse(text);
+    throw error;
+  }
 }

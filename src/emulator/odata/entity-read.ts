@@ -6,6 +6,7 @@ import type { TableField } from "../hosted-file/model.js";
 import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { sortRecords, type SortKey } from "../hosted-file/sorting.js";
+import { isContainerRef } from "../hosted-file/stored-value.js";
 import { compileODataFilter } from "./filter.js";
 import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
@@ -303,7 +304,7 @@ export function readValue(set: EntitySet, key: EntityKey, member: string, ctx: R
   if (c.kind === "special") return text(String(c.name === "ROWID" ? record.recordId : record.modId));
   // A repeating field gives its first repetition (2.3).
   const value = set.data.valuesOf(record, c.field)[0];
-  if (value !== null && typeof value === "object") {
+  if (isContainerRef(value)) {
     const file = ctx.containers.get(ctx.db.model.name, value.id);
     if (file) return { contentType: file.contentType, body: Buffer.from(file.bytes) };
     return text("");

@@ -7,7 +7,8 @@ import type { TableField, TableModel } from "../hosted-file/model.js";
 import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
 import { schemaGeneration } from "../hosted-file/schema-changes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
-import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
+import { formatWireTime, isContainerRef, type StoredValue } from "../hosted-file/stored-value.js";
+import { ExactNumber, nearestDouble } from "../hosted-file/exact-number.js";
 import { incompatibleTypes } from "./filter-error.js";
 import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-schema.js";
 import { filterTablesOf } from "./metadata-filter.js";
@@ -134,13 +135,15 @@ function isoDate(days: number): string {
 /** A stored value as OData's JSON shows it (1.4): null when empty; dates, times, timestamps (UTC, `Z`) as text. */
 export function jsonValue(field: TableField, value: StoredValue | undefined, containers: ContainerStore, database: string): string | number | null {
   if (value === null || value === undefined || value === "") return null;
-  if (typeof value === "object") {
+  if (isContainerRef(value)) {
     // 2.6's choice: a container (only when selected) is its bytes in base64.
     const file = containers.get(database, value.id);
     return file ? Buffer.from(file.bytes).toString("base64") : null;
   }
   // Text in a field of another type is a calculation's invalid result, "?" (calculations.ts), shown as it is.
   if (typeof value === "string") return value;
+  // A number a double does not hold, rounded here until OData answers it exactly.
+  if (value instanceof ExactNumber) return nearestDouble(value);
   switch (field.type) {
     case "text":
       return String(value);
@@ -216,8 +219,9 @@ export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatab
       }
       const value = set.data.valuesOf(record, field)[0];
       if (value === null || value === undefined || value === "") return null;
-      if (typeof value === "object") return value.id;
+      if (isContainerRef(value)) return value.id;
       if (typeof value === "string") return value;
+      if (value instanceof ExactNumber) return nearestDouble(value);
       if (field.type === "date") return isoDate(value);
       if (field.type === "time") return formatWireTime(value);
       if (field.type === "timestamp") {

@@ -19,8 +19,12 @@ export interface ScriptFoundSet {
   readonly records: readonly ScriptRecord[];
 }
 
-/** A record as the Data API answers it (`data[i]` of a list or find). */
-export type ScriptRecord = WireRecord;
+/**
+ * A record as the Data API answers it (`data[i]` of a list or find), but a number a double does not hold (more than
+ * 15 to 17 significant digits: a 58-digit key) is its decimal text, a string, so that no digit is lost; every other
+ * number is a JavaScript number (docs/emulator.md, "Numbers").
+ */
+export type ScriptRecord = WireRecord<string | number>;
 
 /** What a handler gets. */
 export interface ScriptContext {
@@ -55,11 +59,11 @@ export interface ScriptContext {
  */
 export interface ScriptRecords {
   /** `_find`'s requests (ORed, `omit`, FileMaker criteria) and optional sort; [] when no record matches. */
-  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): ScriptRecord[];
   /** Every record of the layout's table (Show All Records), optionally sorted. */
-  list(layout: string, options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  list(layout: string, options?: { sort?: readonly ScriptSort[] }): ScriptRecord[];
   /** One record by its record id. */
-  get(layout: string, recordId: string | number): WireRecord;
+  get(layout: string, recordId: string | number): ScriptRecord;
   /** A new record; `portalData` rows are created through the portals' relations, as in a create call. */
   create(layout: string, fieldData: Readonly<Record<string, string | number>>, options?: { portalData?: ScriptPortalData }): { recordId: string; modId: string };
   /** Changes a record; `modId` (optional) is checked as an edit call checks it; `portalData` edits or adds rows. */
