@@ -18,7 +18,8 @@ export type CalculationValue = string | number | null;
 /**
  * A record as a calculation reads it: every field of its table by its local name (related fields outside portals by
  * their `TO::Field` name), repetitions 2 and up as `Field(2)`, in the wire form the scripts API uses: text a
- * string, numbers JSON numbers, dates `MM/DD/YYYY`, times `HH:MM:SS`, timestamps `MM/DD/YYYY HH:MM:SS`, a
+ * string, numbers JSON numbers (one a double does not hold, such as a 58-digit key, as its decimal text, a string:
+ * docs/emulator.md, "Numbers"), dates `MM/DD/YYYY`, times `HH:MM:SS`, timestamps `MM/DD/YYYY HH:MM:SS`, a
  * container its file name, an empty value `""`. Other calculations (and joined fields) are computed when read.
  */
 export type CalculationRecord = Readonly<Record<string, string | number>>;
