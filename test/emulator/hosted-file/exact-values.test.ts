@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ExactNumber, numberText, type StoredNumber } from "../../../src/emulator/hosted-file/exact-number.js";
 import type { TableField } from "../../../src/emulator/hosted-file/model.js";
-import { uniqueKey } from "../../../src/emulator/hosted-file/records/record-writes.js";
+import { buildNewRecord, uniqueKey } from "../../../src/emulator/hosted-file/records/record-writes.js";
+import { SCRIPT_ENTRY } from "../../../src/emulator/hosted-file/records/entry-options.js";
+import { EmulatorClock } from "../../../src/emulator/hosted-file/clock.js";
+import { FILE_GLOBALS } from "../../../src/emulator/hosted-file/globals.js";
 import { joinKey } from "../../../src/emulator/hosted-file/relations.js";
 import { sortRecords } from "../../../src/emulator/hosted-file/sorting.js";
 import { TableData, type StoredRecord } from "../../../src/emulator/hosted-file/store.js";
@@ -108,5 +111,14 @@ describe("keys and order over exact values", () => {
     expect(numberText(table.peekSerial("Seq"))).toBe(KEY_UP);
     table.noteSerialValue("Seq", ` ${KEY_UP} `);
     expect(numberText(table.peekSerial("Seq"))).toBe(`${KEY.slice(0, -2)}80`);
+  });
+
+  it("gives a text serial field past 2^53 the next value's digits", () => {
+    const code = field("Code", "text");
+    const table = new TableData({ name: "T", fields: new Map([["Code", { ...code, autoEnter: "serial" as const }]]) });
+    const created = buildNewRecord(table, [], new EmulatorClock(), FILE_GLOBALS, SCRIPT_ENTRY);
+    expect(created.record.values.get("Code")).toEqual(["1"]);
+    table.noteSerialValue("Code", KEY);
+    expect(buildNewRecord(table, [], new EmulatorClock(), FILE_GLOBALS, SCRIPT_ENTRY).record.values.get("Code")).toEqual([KEY_UP]);
   });
 });

@@ -174,7 +174,7 @@ function autoEnterValue(table: TableData, field: TableField, now: number): Store
     case "serial": {
       // Only peeked: commitRecord advances the serial, so a rejected create consumes no number.
       const next = table.peekSerial(field.name);
-      return field.type === "number" ? next : String(next);
+      return field.type === "number" ? next : numberText(next);
     }
     case "uuid":
       return randomUUID().toUpperCase();
