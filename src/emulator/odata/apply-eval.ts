@@ -16,7 +16,7 @@ import type { AggregateItem, ApplyStep, ComputeItem } from "./apply-parse.js";
 import { ODataError, quoted } from "./odata-error.js";
 import { averageDecimal, decimalText, digitsOf, storedOf, sumDecimals, type Decimal } from "./apply-decimal.js";
 import { ExactNumber, numberText, type StoredNumber } from "../hosted-file/exact-number.js";
-import { isStoredNumber } from "./exact-values.js";
+import { isStoredNumber } from "../hosted-file/stored-value.js";
 
 /** A column's type: the Edm types a value can have (containers are Edm.Binary). */
 export type ColumnType = Exclude<FilterType, "Boolean" | "Null">;

@@ -6,8 +6,10 @@ import type { TableField } from "../hosted-file/model.js";
 import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { sortRecords, type SortKey } from "../hosted-file/sorting.js";
+import { isContainerRef, isStoredNumber } from "../hosted-file/stored-value.js";
 import { compileODataFilter } from "./filter.js";
-import { isStoredNumber, numberJson, storedNumberText } from "./exact-values.js";
+import { numberJson } from "./exact-values.js";
+import { numberText } from "../hosted-file/exact-number.js";
 import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
 import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
@@ -304,8 +306,8 @@ export function readValue(set: EntitySet, key: EntityKey, member: string, ctx: R
   if (c.kind === "special") return text(String(c.name === "ROWID" ? record.recordId : record.modId));
   // A repeating field gives its first repetition (2.3).
   const value = set.data.valuesOf(record, c.field)[0];
-  if (c.field.type === "number" && isStoredNumber(value)) return text(storedNumberText(value));
-  if (value !== null && typeof value === "object") {
+  if (c.field.type === "number" && isStoredNumber(value)) return text(numberText(value));
+  if (isContainerRef(value)) {
     const file = ctx.containers.get(ctx.db.model.name, value.id);
     if (file) return { contentType: file.contentType, body: Buffer.from(file.bytes) };
     return text("");

@@ -18,7 +18,7 @@ import { NumberToken, parseJsonExactly } from "../../runtime/core/json-numbers.j
 import { findField, findRecord, fieldMissing, filterRow, filterTable, type EntitySet } from "./entity-sets.js";
 import { checkContainerAnnotation, containerChange } from "./container-json.js";
 import { compileODataFilter } from "./filter.js";
-import { asStored, bodyNumber } from "./exact-values.js";
+import { bodyNumber } from "./exact-values.js";
 import { ODataError, quoted } from "./odata-error.js";
 import type { EntityKey } from "./url-path.js";
 
@@ -146,7 +146,7 @@ function decodeValue(field: TableField, key: string, raw: unknown, ctx: WriteCon
       if (n !== undefined && typeof n === "object" && "problem" in n) {
         // Decimal text past FileMaker's bounds names them; a string that is no number at all is refused as before.
         if (OUT_OF_BOUNDS.test(n.problem)) throw incompatible(key, `${shownValue(raw)} is not a number FileMaker keeps: ${n.problem}`);
-      } else if (n !== undefined) return asStored(n);
+      } else if (n !== undefined) return n;
       throw bad(ctx.ieee754 ? "a number or numeric string (Edm.Decimal)" : "a number (Edm.Decimal; strings need IEEE754Compatible=true)");
     }
     case "date": {

@@ -6,7 +6,7 @@
 
 import { compareCodePoints } from "../hosted-file/find/code-point-order.js";
 import { compareNumbers, ExactNumber, numberText, storedNumberOf } from "../hosted-file/exact-number.js";
-import { isStoredNumber } from "./exact-values.js";
+import { isStoredNumber } from "../hosted-file/stored-value.js";
 import { arithmetic, negate, wholeNumber } from "./filter-numbers.js";
 import type { CheckedNode, FilterType, FilterValue } from "./filter-check.js";
 import type { FilterRow } from "./filter-schema.js";

@@ -81,7 +81,20 @@ const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 export function parseJson(text: string): unknown {
   if (!mayHoldLong(text)) return JSON.parse(text);
   const marked = markLongNumbers(text);
-  return marked === undefined ? JSON.parse(text) : JSON.parse(marked, revive);
+  return marked === undefined ? JSON.parse(text) : parseMarked(text, marked);
+}
+
+/**
+ * The marked text parsed. Text that is not JSON throws JSON.parse's own SyntaxError for the text as it came, so that a
+ * message quoting it never shows the marked text (whose key would let a sender forge a token).
+ */
+function parseMarked(text: string, marked: string): unknown {
+  try {
+    return JSON.parse(marked, revive);
+  } catch (error) {
+    JSON.parse(text);
+    throw error;
+  }
 }
 
 /**
@@ -91,7 +104,7 @@ export function parseJson(text: string): unknown {
  */
 export function parseJsonExactly(text: string): unknown {
   const marked = markLongNumbers(text);
-  return marked === undefined ? JSON.parse(text) : JSON.parse(marked, revive);
+  return marked === undefined ? JSON.parse(text) : parseMarked(text, marked);
 }
 
 function revive(_key: string, value: unknown): unknown {
