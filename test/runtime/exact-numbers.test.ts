@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { DecodeError, defineLayout, ProtocolError, q, type FileMakerClient } from "../../src/runtime/index.js";
+import { createWebViewerClient } from "@fmgen/runtime/webviewer";
 import { recordDecoder } from "../../src/runtime/data-api/record-decoder.js";
 import { buildRecordSchema } from "../../src/runtime/data-api/record-schema.js";
 import { parseJson } from "../../src/runtime/core/json-numbers.js";
@@ -383,5 +384,40 @@ describe("against the emulator", () => {
     expect((await ledger.query().where({ Key: "-7.0" }).run()).data.map((r) => r.fieldData.Amount)).toEqual([4]);
     await ledger.edit(recordId, { fieldData: { Key: null } });
     expect((await ledger.get(recordId)).fieldData.Key).toBeNull();
+  });
+});
+
+describe("through the Web Viewer bridge", () => {
+  type Win = Record<string, unknown>;
+  afterEach(() => {
+    delete (globalThis as { window?: Win }).window;
+  });
+
+  it("hands FileMaker's script an exact field's text digit for digit, and reads the step's answer the same", async () => {
+    const parameters: string[] = [];
+    let result = "";
+    const win: Win = {
+      FileMaker: {
+        PerformScriptWithOption: (_script: string, text: string) => {
+          parameters.push(text);
+          const { id, callback } = JSON.parse(text) as { id: string; callback: string };
+          setTimeout(() => (win[callback] as (id: string, text: string) => void)(id, result), 1);
+        },
+      },
+    };
+    (globalThis as { window?: Win }).window = win;
+    const web = createWebViewerClient({ database: DATABASE, script: "fmgen webviewer", timeoutMs: 2_000 });
+    try {
+      const keys = web.layout(Keys);
+      result = ok('{"recordId":"8","modId":"0"}').body;
+      await keys.create({ fieldData: { Id: UUID, Codes: [DIGITS_400] } });
+      expect(parameters.at(-1)).toContain(`"fieldData":{"Id":${UUID},"Codes":${DIGITS_400}}`);
+      result = pageText(fields(UUID, "1", [DIGITS_400, '""']));
+      expect((await keys.get(7)).fieldData).toEqual({ Id: UUID, Amount: 1, Codes: [DIGITS_400, null], Label: "x" });
+      await keys.find({ query: [{ Id: q.gte(UUID) }] });
+      expect(parameters.at(-1)).toContain(`"query":[{"Id":">=${UUID}"}]`);
+    } finally {
+      await web.close();
+    }
   });
 });
