@@ -5,6 +5,7 @@
  */
 import { expectTypeOf } from "vitest";
 import { createClient, defineLayout, q, type FieldsOf, type InputOf, type PortalRowOf } from "@fmgen/runtime";
+import { TortureLayout } from "../golden/generated/torture/index.js";
 
 interface LedgerFields {
   Key: string | null;
@@ -54,4 +55,23 @@ export async function finds(): Promise<void> {
   ledger.query().where({ Key: q.gt(5) });
   // @ts-expect-error a number field's helpers, not a text field's
   ledger.query().where({ Key: q.beginsWith("12") });
+}
+
+// The generator's exact fields (test/golden/torture.layout.json): the generated shapes agree with the spec.
+const torture = createClient({ server: "http://127.0.0.1:1", database: "Tortüre DB", auth: { username: "u", password: "p" } }).layout(TortureLayout);
+
+export async function generated(): Promise<void> {
+  const { fieldData, portalData } = await torture.get(1);
+  expectTypeOf(fieldData["UUID Key"]).toEqualTypeOf<string | null>();
+  expectTypeOf(fieldData["Exact Reps"]).toEqualTypeOf<[string | null, string | null]>();
+  expectTypeOf(fieldData["Exact Calc"]).toEqualTypeOf<string | null>();
+  expectTypeOf(portalData["Line Items"][0]!["Lines::Exact Key"]).toEqualTypeOf<string | null>();
+  await torture.create({ fieldData: { "UUID Key": "1234567890123456789012345678901234567890123456789012345678", "Exact Reps": ["1"] } });
+  await torture.find({ query: [{ "UUID Key": q.gte("1"), "Lines::Exact Key": "5" }] });
+  // @ts-expect-error a number for an exact field
+  await torture.create({ fieldData: { "UUID Key": 1 } });
+  // @ts-expect-error a read-only exact field
+  await torture.create({ fieldData: { "Exact Calc": "1" } });
+  // @ts-expect-error a number in a find on it
+  await torture.find({ query: [{ "UUID Key": q.lt(10) }] });
 }
