@@ -1,6 +1,7 @@
 import type { FieldType } from "../layout/index.js";
-import { DECODERS, INVALID } from "../runtime/data-api/codecs.js";
+import { DECODERS, decodeExact, INVALID } from "../runtime/data-api/codecs.js";
 import { isNumericText } from "../runtime/core/numeric-text.js";
+import { NumberToken } from "../runtime/core/json-numbers.js";
 import type { Confidence, LongNumber } from "./live.js";
 
 /**
@@ -40,7 +41,8 @@ function isTime(text: string): boolean {
 
 /** What one wire value looks like. */
 export function classifyWireValue(value: unknown): WireClass {
-  if (typeof value === "number") return "number";
+  // A number token a double cannot hold (the runtime's envelopes keep it as its text) is a JSON number too.
+  if (typeof value === "number" || value instanceof NumberToken) return "number";
   if (typeof value !== "string") return "text";
   if (value === "") return "empty";
   if (isDate(value)) return "date";
@@ -111,6 +113,8 @@ export function longNumber(value: unknown): LongNumber | undefined {
     if (Number.isInteger(value) && Math.abs(value) > 2 ** 53) return { text, digits, certain: false, beyondSafe: true };
     return undefined;
   }
+  // A number token the runtime kept as its text: its digits, as they travelled.
+  if (value instanceof NumberToken) return { text: value.text, digits: significantDigits(value.text), certain: true };
   if (typeof value !== "string") return undefined;
   const text = value.trim();
   if (!isNumericText(text)) return undefined;
@@ -129,9 +133,14 @@ export function firstLongNumber(values: readonly unknown[]): LongNumber | undefi
   return found;
 }
 
-/** Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). */
+/**
+ * Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). A number
+ * field is read as an exact one would read it: a value with more digits than a double keeps is still a number (the
+ * notes propose `exact` for it).
+ */
 export function decodesAs(type: FieldType, values: readonly unknown[]): boolean {
-  return values.every((value) => DECODERS[type](value) !== INVALID);
+  const decode = type === "number" ? decodeExact : DECODERS[type];
+  return values.every((value) => decode(value) !== INVALID);
 }
 
 /**

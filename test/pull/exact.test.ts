@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LayoutDescriptionInput } from "../../src/layout/index.js";
 import { diffDescriptions, diffTables, inferLayout, mergeLayout, mergeTable, tablesFromCsdl, type LiveField, type LiveLayout } from "../../src/pull/index.js";
 import type { TableDescriptionInput } from "../../src/table/index.js";
+import { NumberToken } from "../../src/runtime/core/json-numbers.js";
 
 // `"exact": true` on a number field (docs/describing.md, "Exact numbers"): the file owns it, so both pulls keep it; pull
 // proposes it with a note naming the file, the field and the line to add (never sets it) when the evidence says a
@@ -72,6 +73,17 @@ describe("the Data API pull proposes exact when sampled values have more digits 
       `field "Qty": a sampled value, read as 100000000000000000000, may have had more digits than the 15 a JavaScript number keeps (it is an integer beyond 2^53): if the field holds such values, add "exact": true to fields[1] in ${PATH}`,
       `portal "Lines" field "Lines::Amount": a sampled value, read as 1234567890.1234567, may have had more digits than the 15 a JavaScript number keeps (it reads with 17 significant digits): if the field holds such values, add "exact": true to portals[0].fields[0] in ${PATH}`,
     ]);
+  });
+
+  it("reads a number token the runtime kept (the wire's digits, as text) as a number with its digits, new field or typed", () => {
+    const token = new NumberToken("1234567890123456789012345678901234567890123456789012345678");
+    const sampled = inferLayout("Db", "Things", [record(1, { id: token }), record(2, { id: 7 })]);
+    expect(sampled.fields[0]).toMatchObject({ name: "id", type: "number" });
+    for (const mine of [undefined, file([{ name: "id", type: "number" }])]) {
+      const { description, notes } = mergeLayout({ live: sampled, ...(mine ? { file: mine } : {}), path: PATH });
+      expect(description.fields[0]).toEqual({ name: "id", type: "number" });
+      expect(notes.some((n) => n.includes(`"1234567890123456789012345678901234567890123456789012345678"`) && n.includes('add "exact": true'))).toBe(true);
+    }
   });
 
   it("says a numeric string (an old server's number field) has the digits, read from its text", () => {
