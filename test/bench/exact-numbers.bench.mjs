@@ -220,7 +220,7 @@ async function benchDecode(url) {
   const lines = [
     "## 2. Parsing one page, without the network",
     "",
-    `One OData page of 100 records of each table (\`$top=100\`, \`odata.metadata=none\`), parsed ${f0(DECODE_READS)} times per run, ${DECODE_RUNS} runs (the median). \`parseJson\` (src/runtime/core/json-numbers.ts) is what both clients parse every answer with: a look at one character in 16 and two searches for `e-` and `E-` first, and JSON.parse alone when they find no run of 16 digits or points and no negative exponent; otherwise one pass marking the long tokens, then JSON.parse with a reviver.`,
+    `One OData page of 100 records of each table (\`$top=100\`, \`odata.metadata=none\`), parsed ${f0(DECODE_READS)} times per run, ${DECODE_RUNS} runs (the median). \`parseJson\` (src/runtime/core/json-numbers.ts) is what both clients parse every answer with: a look at one character in 16 and two searches for \`e-\` and \`E-\` first, and JSON.parse alone when they find no run of 16 digits or points and no negative exponent; otherwise one pass marking the long tokens, then JSON.parse with a reviver.`,
     "",
     "| page | JSON.parse µs | parseJson µs | x |",
     "|---|---|---|---|",

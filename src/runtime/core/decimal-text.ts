@@ -119,12 +119,32 @@ export function sameDecimal(a: Decimal, b: Decimal): boolean {
  * a rounded number.
  */
 export function doubleHolds(token: string): boolean {
+  // More than 17 significant digits: no double writes back so many (the shortest text of a double has at most 17).
+  if (significantDigitsAbove(token, 17)) return false;
   const n = Number(token);
   if (!Number.isFinite(n)) return false;
   const exact = parseDecimal(token, "lenient");
   const held = parseDecimal(String(n), "lenient");
   // A token outside the limits is held when its double writes back the same (1e-401 is not: it reads as 0).
   return typeof exact === "object" ? typeof held === "object" && sameDecimal(exact, held) : false;
+}
+
+/** Whether the token's mantissa has more than `limit` digits between its first and last that are not zero. */
+function significantDigitsAbove(token: string, limit: number): boolean {
+  let first = -1;
+  let last = -1;
+  let digits = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if ((c | 32) === 101) break;
+    if (c < 48 || c > 57) continue;
+    if (c !== 48) {
+      if (first < 0) first = digits;
+      last = digits;
+    }
+    digits++;
+  }
+  return first >= 0 && last - first + 1 > limit;
 }
 
 /** Whether a token is short enough that a double holds it, seen without reading it: at most 15 digits, no exponent. */

@@ -69,6 +69,12 @@ function mayHoldLong(text: string): boolean {
   return false;
 }
 
+/**
+ * Why a number field holds Infinity: parseJson does not look for positive exponents (above), so a token such as
+ * `1e999999` reaches JSON.parse, which reads it as Infinity. The words both APIs' decode errors end with.
+ */
+export const OVERFLOWED = "it was written with an exponent past a JavaScript number's range (1e309 or more), so its digits are lost";
+
 const digitOrPoint = (c: number) => (c >= 48 && c <= 57) || c === 46;
 
 /** A JSON number token; no two of its parts can match the same characters, so it never backtracks. */
@@ -85,16 +91,47 @@ export function parseJson(text: string): unknown {
 }
 
 /**
- * The marked text parsed. Text that is not JSON throws JSON.parse's own SyntaxError for the text as it came, so that a
- * message quoting it never shows the marked text (whose key would let a sender forge a token).
+ * The marked text parsed, each marked string made a NumberToken again. Text that is not JSON throws JSON.parse's own
+ * SyntaxError for the text as it came, so that a message quoting it never shows the marked text (whose key would let a
+ * sender forge a token).
  */
 function parseMarked(text: string, marked: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(marked, revive);
+    parsed = JSON.parse(marked);
   } catch (error) {
     JSON.parse(text);
     throw error;
   }
+  return restoreTokens(parsed);
+}
+
+/**
+ * Replaces each marked string in a parsed value with its NumberToken, in place: a walk of the value's objects and
+ * arrays with a stack of its own (no depth limit but memory's), about a third of what a JSON.parse reviver costs. A key
+ * named `__proto__` (an own property, as JSON.parse makes it) is defined, never assigned.
+ */
+function restoreTokens(root: unknown): unknown {
+  if (typeof root === "string") return revive(root);
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null) continue;
+    const holder = value as Record<string, unknown>;
+    const keys = Array.isArray(value) ? undefined : Object.keys(holder);
+    const count = keys === undefined ? (value as unknown[]).length : keys.length;
+    for (let i = 0; i < count; i++) {
+      const key = keys === undefined ? i : keys[i]!;
+      const item = holder[key];
+      if (typeof item === "object" && item !== null) stack.push(item);
+      else if (typeof item === "string" && item.charCodeAt(0) === 0 && item.startsWith(PREFIX)) {
+        const token = new NumberToken(item.slice(PREFIX.length));
+        if (key === "__proto__") Object.defineProperty(holder, key, { value: token, enumerable: true, writable: true, configurable: true });
+        else holder[key] = token;
+      }
+    }
+  }
+  return root;
 }
 
 /**
@@ -107,8 +144,9 @@ export function parseJsonExactly(text: string): unknown {
   return marked === undefined ? JSON.parse(text) : parseMarked(text, marked);
 }
 
-function revive(_key: string, value: unknown): unknown {
-  return typeof value === "string" && value.charCodeAt(0) === 0 && value.startsWith(PREFIX) ? new NumberToken(value.slice(PREFIX.length)) : value;
+/** A top-level marked string's NumberToken (a body that is one long number). */
+function revive(value: string): unknown {
+  return value.charCodeAt(0) === 0 && value.startsWith(PREFIX) ? new NumberToken(value.slice(PREFIX.length)) : value;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FieldKind, FieldSpec } from "./definition.js";
 import { isNumericText } from "../core/numeric-text.js";
 import { getOwn } from "../core/own.js";
 import { doubleHolds, parseDecimal, plainDecimal, surelyHeld, type DecimalGrammar } from "../core/decimal-text.js";
-import { NumberToken, stringifyJson } from "../core/json-numbers.js";
+import { NumberToken, OVERFLOWED, stringifyJson } from "../core/json-numbers.js";
 
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {
@@ -41,7 +41,8 @@ export function quoteRaw(raw: unknown): string {
   let text: string;
   const token = raw instanceof NumberToken;
   try {
-    text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : token ? raw.text.slice(0, MAX_QUOTED + 1) : String(stringifyJson(raw));
+    // A number as JavaScript writes it: Infinity (an overflowed token) as itself, not as JSON's null.
+    text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : token ? raw.text.slice(0, MAX_QUOTED + 1) : typeof raw === "number" ? String(raw) : String(stringifyJson(raw));
   } catch {
     return `${Array.isArray(raw) ? "an array" : "an object"} nested too deep to quote`;
   }
@@ -155,6 +156,7 @@ const NOT_HELD = 'it has more digits than a JavaScript number holds; describe th
  * enough (an object for a number). Worked out only once a value has failed.
  */
 export function whyNotNumber(raw: unknown, exact: boolean | undefined): string | undefined {
+  if (typeof raw === "number" && !Number.isFinite(raw)) return OVERFLOWED;
   const text = raw instanceof NumberToken ? raw.text : typeof raw === "string" ? raw.trim() : undefined;
   if (text === undefined) return undefined;
   const decimal = parseDecimal(text, raw instanceof NumberToken ? "json" : "lenient");

@@ -17,7 +17,7 @@
  */
 import { doubleHolds, parseDecimal, plainDecimal, surelyHeld } from "../core/decimal-text.js";
 import type { FieldKind } from "../core/field-types.js";
-import { NumberToken } from "../core/json-numbers.js";
+import { NumberToken, OVERFLOWED } from "../core/json-numbers.js";
 import { isNumericText } from "../core/numeric-text.js";
 import { getOwn, setOwn } from "../core/own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
@@ -52,8 +52,6 @@ function wrong(table: string, field: string, raw: unknown, expected: string): OD
   return new ODataDecodeError(table, field, raw, expected);
 }
 
-/** Why Infinity (a token such as 1e999999: parseJson does not look for positive exponents, and JSON.parse overflows). */
-const OVERFLOW = "it was written with an exponent past a JavaScript number's range (1e309 or more), so its digits are lost";
 const LONG = 'a number a JavaScript number holds digit for digit (it has more digits, or is out of its range): describe the field with "exact": true to read it as decimal text';
 
 /** One value as the app sees it, or ODataDecodeError. */
@@ -77,7 +75,7 @@ function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string
           return n === 0 ? 0 : n;
         }
       }
-      throw wrong(table, field, raw, raw instanceof NumberToken ? LONG : typeof raw === "number" ? `a number: ${OVERFLOW}` : "a number");
+      throw wrong(table, field, raw, raw instanceof NumberToken ? LONG : typeof raw === "number" ? `a number: ${OVERFLOWED}` : "a number");
     }
     case "date":
       if (raw === null || raw === "") return null;
@@ -125,7 +123,7 @@ function exactValue(raw: unknown, table: string, field: string): string | null {
         : typeof raw === "string"
           ? parseDecimal(raw.trim(), "lenient")
           : typeof raw === "number"
-            ? OVERFLOW
+            ? OVERFLOWED
             : "it is not a number";
   if (typeof decimal === "string") throw wrong(table, field, raw, `an exact number (decimal text): ${decimal}`);
   return plainDecimal(decimal);
