@@ -27,6 +27,7 @@ const APP_OUTPUT: Record<string, string[]> = {
     "removed 1 contact(s) and invoice #4",
   ],
   invoices: [
+    "Ledger ID 1260192307254815040618113479212958103720612937215089463711 (58 digits) finds Acme Corporation",
     'created record 3; "Send Invoice" answered "sent INV-2024-003 (modId 1)" (error 0)',
     "INV-2024-003 for Acme Corporation is Sent, due 2024-04-30, with 2 lines, total 1053.99",
     "  line 4: 1 x Giant magnet at 999.99\n  line 5: 12 x Bird seed at 4.5",

@@ -18,6 +18,12 @@ try {
   const acme = await customers.findOne({ query: [{ Name: "Acme Corporation" }] });
   console.log(`${acme.fieldData.Name}: invoices ${acme.portalData.Invoices.map((i) => `${i["Invoices::Number"]} (${i["Invoices::Status"]})`).join(", ")}`);
 
+  // An exact key: a 58-digit Get ( UUIDNumber ), read and written as decimal text. A JavaScript number would round it
+  // to Globex's key, one apart in the last digit; the find by the text finds Acme alone.
+  const ledgerId = acme.fieldData["Ledger ID"]!;
+  const byLedger = await customers.find({ query: [{ "Ledger ID": ledgerId }] });
+  console.log(`Ledger ID ${ledgerId} (${ledgerId.length} digits) finds ${byLedger.data.map((c) => c.fieldData.Name).join(", ")}`);
+
   // Create an invoice with its lines in one call (portal rows are created through the relationship), and run the
   // file's "Send Invoice" script after it, on the new record: it marks the invoice sent, due on its parameter.
   const created = await invoices.create(

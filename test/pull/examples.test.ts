@@ -21,11 +21,12 @@ async function exampleDescriptions(name: string): Promise<Map<string, { file: st
 }
 
 /**
- * A description without what the metadata endpoint cannot tell: the TypeScript name, descriptions, `unique`,
- * relations, the auto-enter kind and `readOnly` of protected auto-enter fields, and `$schema`.
+ * A description without what the metadata endpoint cannot tell: the TypeScript name, descriptions, `unique`, `exact`
+ * (pull proposes it in a note, never sets it), relations, the auto-enter kind and `readOnly` of protected auto-enter
+ * fields, and `$schema`.
  */
 function serverVisible(description: LayoutDescriptionInput): LayoutDescriptionInput {
-  const field = ({ description: _d, unique: _u, autoEnter, readOnly, ...rest }: FieldDescription): FieldDescription => ({
+  const field = ({ description: _d, unique: _u, exact: _e, autoEnter, readOnly, ...rest }: FieldDescription): FieldDescription => ({
     ...rest,
     ...(readOnly && !autoEnter ? { readOnly } : {}),
   });

@@ -22,6 +22,7 @@ export const CustomerSpec = defineLayout<CustomerFields>()({
     Name: { type: "text" },
     Email: { type: "text" },
     Since: { type: "date" },
+    "Ledger ID": { type: "number", exact: true },
   },
   readOnly: {
     id: { type: "number" },
@@ -45,6 +46,12 @@ export interface CustomerFields {
   Email: string;
   /** ISO date "YYYY-MM-DD". */
   Since: string | null;
+  /**
+   * The customer's key in the ledger system, a Get ( UUIDNumber ) of 58 digits: decimal text, every digit kept.
+   *
+   * Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.
+   */
+  "Ledger ID": string | null;
 }
 
 /**

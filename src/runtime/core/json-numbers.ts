@@ -22,17 +22,34 @@ export class NumberToken {
 
   /** Marked text, which stringifyJson writes back as the bare token. */
   toJSON(): string {
-    return PREFIX + this.text;
+    return theMarks().prefix + this.text;
   }
 }
 
 /**
- * What a NumberToken's text travels behind inside the parser and JSON.stringify: NUL and a key made when the module
- * loads, so that no text a server or an app sends can pass for a number (JSON.stringify writes NUL as `\u0000`).
+ * What a NumberToken's text travels behind inside the parser and JSON.stringify: NUL and a random key, so that no text
+ * a server or an app sends can pass for a number (JSON.stringify writes NUL as `\u0000`).
  */
-const PREFIX = `\u0000fmgen-number-${randomKey()}:`;
-const QUOTED_PREFIX = JSON.stringify(PREFIX).slice(1, -1);
-const MARKED = new RegExp(`"${QUOTED_PREFIX.replace(/\\/g, "\\\\")}([-+.0-9eE]+)"`, "g");
+interface Marks {
+  /** NUL, then the key: what a marked string starts with once parsed. */
+  readonly prefix: string;
+  /** The prefix as JSON writes it inside a string (`\u0000...`). */
+  readonly quoted: string;
+  /** A marked string in JSON text, its token captured. */
+  readonly marked: RegExp;
+}
+let marks: Marks | undefined;
+
+/**
+ * Made on first use, not when the module loads: a Worker may not draw random values in its global scope (workerd
+ * refuses the whole script), and an entry that never parses JSON pays nothing.
+ */
+function theMarks(): Marks {
+  if (marks) return marks;
+  const prefix = `\u0000fmgen-number-${randomKey()}:`;
+  const quoted = JSON.stringify(prefix).slice(1, -1);
+  return (marks = { prefix, quoted, marked: new RegExp(`"${quoted.replace(/\\/g, "\\\\")}([-+.0-9eE]+)"`, "g") });
+}
 
 function randomKey(): string {
   const bytes = new Uint8Array(12);
@@ -113,6 +130,7 @@ function parseMarked(text: string, marked: string): unknown {
  */
 function restoreTokens(root: unknown): unknown {
   if (typeof root === "string") return revive(root);
+  const { prefix } = theMarks();
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const value = stack.pop();
@@ -124,8 +142,8 @@ function restoreTokens(root: unknown): unknown {
       const key = keys === undefined ? i : keys[i]!;
       const item = holder[key];
       if (typeof item === "object" && item !== null) stack.push(item);
-      else if (typeof item === "string" && item.charCodeAt(0) === 0 && item.startsWith(PREFIX)) {
-        const token = new NumberToken(item.slice(PREFIX.length));
+      else if (typeof item === "string" && item.charCodeAt(0) === 0 && item.startsWith(prefix)) {
+        const token = new NumberToken(item.slice(prefix.length));
         if (key === "__proto__") Object.defineProperty(holder, key, { value: token, enumerable: true, writable: true, configurable: true });
         else holder[key] = token;
       }
@@ -146,7 +164,8 @@ export function parseJsonExactly(text: string): unknown {
 
 /** A top-level marked string's NumberToken (a body that is one long number). */
 function revive(value: string): unknown {
-  return value.charCodeAt(0) === 0 && value.startsWith(PREFIX) ? new NumberToken(value.slice(PREFIX.length)) : value;
+  const { prefix } = theMarks();
+  return value.charCodeAt(0) === 0 && value.startsWith(prefix) ? new NumberToken(value.slice(prefix.length)) : value;
 }
 
 /**
@@ -171,7 +190,7 @@ function markLongNumbers(text: string): string | undefined {
       const token = text.slice(from, at);
       // Only a well-formed token is marked: anything else stays for JSON.parse to refuse.
       if (!surelyHeld(token) && JSON_NUMBER.test(token) && !doubleHolds(token)) {
-        (out ??= []).push(text.slice(copied, from), `"${QUOTED_PREFIX}${token}"`);
+        (out ??= []).push(text.slice(copied, from), `"${theMarks().quoted}${token}"`);
         copied = at;
       }
       continue;
@@ -204,5 +223,7 @@ export function isNumberToken(value: unknown): value is NumberToken {
 /** JSON.stringify, with each NumberToken written as its bare token, digit for digit. */
 export function stringifyJson(value: unknown): string {
   const json = JSON.stringify(value);
-  return json !== undefined && json.includes(QUOTED_PREFIX) ? json.replace(MARKED, "$1") : json;
+  // No NumberToken was ever made or read: none can be in the value, and no marks need making.
+  if (marks === undefined || json === undefined || !json.includes(marks.quoted)) return json;
+  return json.replace(marks.marked, "$1");
 }
