@@ -79,16 +79,16 @@ export function redactHeaders(headers: IncomingHttpHeaders | Readonly<Record<str
 
 /** A body as shown: its type, size, text (secrets removed) and whether it was cut. */
 export interface ShownBody {
-  type: string | undefined;
+  type: string | null;
   size: number;
-  /** undefined when the body's type is not logged (a container, a form upload). */
-  text: string | undefined;
+  /** null when the body's type is not logged (a container, a form upload). */
+  text: string | null;
   truncated: boolean;
 }
 
 export function redactBody(body: CapturedBody | undefined): ShownBody | undefined {
   if (!body || body.size === 0) return undefined;
-  if (body.bytes === undefined) return { type: body.type, size: body.size, text: undefined, truncated: false };
+  if (body.bytes === undefined) return { type: body.type ?? null, size: body.size, text: null, truncated: false };
   const truncated = body.size > BODY_BYTES;
   const raw = body.bytes.toString("utf8");
   let text: string | undefined;
@@ -101,7 +101,7 @@ export function redactBody(body: CapturedBody | undefined): ShownBody | undefine
   }
   text ??= redactJsonText(raw);
   if (truncated) text += `\n… [truncated: ${BODY_BYTES} of ${body.size} bytes shown]`;
-  return { type: body.type, size: body.size, text, truncated };
+  return { type: body.type ?? null, size: body.size, text, truncated };
 }
 
 /** A parsed JSON value with its secrets removed. */
