@@ -18,7 +18,7 @@ const COMMON = {
   "Referrer-Policy": "no-referrer",
 };
 /** The page loads its own script, style and images, and talks to its own origin only. */
-const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * The inspector (docs/inspector.md): a page showing what the emulator holds and the requests it answered, and the
