@@ -41,7 +41,10 @@ async function post(url: string, path: string, headers: Record<string, string>, 
 /** Waits (bounded) until the page's text holds every one of `texts` in one row of the table `tableId`. */
 async function rowShown(page: Page, tableId: string, texts: string[]): Promise<void> {
   await page.waitForFunction(
-    ([id, wanted]) => [...(document.getElementById(id as string)?.querySelectorAll("tbody tr") ?? [])].some((tr) => (wanted as string[]).every((t) => [...tr.querySelectorAll("td")].some((td) => td.textContent === t))),
+    ([id, wanted]) => {
+      const rows: any[] = [...((globalThis as any).document.getElementById(id)?.querySelectorAll("tbody tr") ?? [])];
+      return rows.some((tr) => (wanted as string[]).every((t) => [...tr.querySelectorAll("td")].some((td: any) => td.textContent === t)));
+    },
     [tableId, texts] as const,
     { timeout: SHOWN_MS },
   );
@@ -110,11 +113,11 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
       // A search that finds one of the two.
       await page.fill("#search-text", "odata");
       await page.click("#search button[type=submit]");
-      await page.waitForFunction(() => document.getElementById("page-info")?.textContent?.startsWith("1–1 of 1"), undefined, { timeout: SHOWN_MS });
+      await page.waitForFunction(() => (globalThis as any).document.getElementById("page-info")?.textContent?.startsWith("1–1 of 1"), undefined, { timeout: SHOWN_MS });
       await rowShown(page, "record-table", ["Odata", "Browserperson"]);
 
       // No secret anywhere in the page: its text and its HTML.
-      const text = await page.evaluate(() => document.body.innerText);
+      const text: string = await page.evaluate(() => (globalThis as any).document.body.innerText);
       const html = await page.content();
       const basicValue = BASIC.slice("Basic ".length);
       for (const [name, secret] of Object.entries({ PASSWORD, token, basicValue, DATA_SOURCE_PASSWORD })) {
