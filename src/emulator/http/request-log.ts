@@ -60,8 +60,6 @@ export function logEntryOf(req: IncomingMessage): LogEntry | undefined {
 export class RequestLog {
   private readonly ring: (LogEntry | undefined)[];
   private nextId = 1;
-  /** Called after each entry is opened or closed (the inspector's live view waits on it). */
-  onChange: (() => void) | undefined;
 
   constructor(readonly size: number = DEFAULT_LOG_SIZE) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`requestLog.size must be a whole number of at least 1, got ${size}`);
@@ -78,7 +76,6 @@ export class RequestLog {
     const entry: LogEntry = { id: this.nextId++, at: Date.now(), started: performance.now(), api, method: req.method ?? "GET", target: req.url ?? "", requestHeaders: req.headers };
     this.ring[(entry.id - 1) % this.size] = entry;
     ENTRIES.set(req, entry);
-    this.onChange?.();
     return entry;
   }
 
@@ -91,7 +88,6 @@ export class RequestLog {
       entry.answerHeaders = answer.ownHeaders;
       entry.answerBody = capture(String(answer.headers["Content-Type"] ?? ""), answer.body);
     }
-    this.onChange?.();
   }
 
   /** The entries kept with an id above `after`, oldest first. */
