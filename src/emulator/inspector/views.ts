@@ -4,7 +4,7 @@ import { portalRows } from "../hosted-file/relations.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
 import { encodeWireValue, type ContainerRef, type StoredValue } from "../hosted-file/stored-value.js";
 import type { LogEntry, RequestLog } from "../http/request-log.js";
-import { redactBody, redactHeaders, redactJson, redactTarget, type ShownBody } from "./redact.js";
+import { redactBody, redactHeaders, redactJson, redactTarget } from "./redact.js";
 
 // What the inspector's JSON endpoints answer (http-api.ts): the hosted files, records as the emulator holds them,
 // the request log with its secrets removed (redact.ts), sessions, webhooks, the fault plan. Only the emulator's own
@@ -165,7 +165,7 @@ export function logEntry(log: RequestLog, id: number): unknown {
     answerHeaders: redactHeaders(entry.answerHeaders),
     request: redactBody(entry.requestBody) ?? null,
     answer: redactBody(entry.answerBody) ?? null,
-  } satisfies Record<string, unknown> & { request: ShownBody | null };
+  };
 }
 
 function summary(entry: LogEntry): Record<string, unknown> {
