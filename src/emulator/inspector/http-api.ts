@@ -1,3 +1,4 @@
+import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import type { IncomingMessage } from "node:http";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import type { HttpApi } from "../http/server.js";
@@ -130,7 +131,7 @@ function asset(type: string, body: string, own: Record<string, string> = {}): An
 }
 
 function json(value: unknown, status = 200): AnswerBytes {
-  return { status, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: COMMON, body: Buffer.from(JSON.stringify(value)) };
+  return { status, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: COMMON, body: Buffer.from(stringifyJson(value)) };
 }
 
 function text(status: number, message: string, own: Record<string, string> = {}): AnswerBytes {

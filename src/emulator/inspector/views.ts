@@ -2,8 +2,9 @@ import type { HostedServer } from "../hosted-file/hosted-server.js";
 import type { LayoutModel, TableField } from "../hosted-file/model.js";
 import { portalRows } from "../hosted-file/relations.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
-import { encodeWireValue, type ContainerRef, type StoredValue } from "../hosted-file/stored-value.js";
+import { encodeWireValue, isContainerRef, type StoredValue } from "../hosted-file/stored-value.js";
 import type { LogEntry, RequestLog } from "../http/request-log.js";
+import { isNumberToken } from "../../runtime/core/json-numbers.js";
 import { redactBody, redactHeaders, redactJson, redactTarget } from "./redact.js";
 
 // What the inspector's JSON endpoints answer (http-api.ts): the hosted files, records as the emulator holds them,
@@ -124,25 +125,24 @@ function recordView(t: Target, record: StoredRecord): unknown {
 }
 
 function shownValue(file: string, field: TableField, value: StoredValue): unknown {
-  if (isContainer(value)) {
+  if (isContainerRef(value)) {
     return { container: { filename: value.filename, contentType: value.contentType, size: value.size, url: `/fmgen/api/container?file=${encodeURIComponent(file)}&id=${encodeURIComponent(value.id)}` } };
   }
   try {
-    return encodeWireValue(field.type, value, () => "");
+    const wire = encodeWireValue(field.type, value, () => "");
+    // A number a double does not hold: its digits as text, which the page shows as they are (its JSON.parse would round a token).
+    return isNumberToken(wire) ? wire.text : wire;
   } catch {
     return String(value);
   }
 }
 
-function isContainer(value: unknown): value is ContainerRef {
-  return typeof value === "object" && value !== null && "id" in value && "filename" in value && "contentType" in value;
-}
 
 function matches(t: Target, record: StoredRecord, needle: string): boolean {
   for (const [, field] of t.fields) {
     for (const value of safe(() => t.data.valuesOf(record, field), [])) {
       if (value === null || value === undefined) continue;
-      const text = isContainer(value) ? value.filename : String(shownValue("", field, value));
+      const text = isContainerRef(value) ? value.filename : String(shownValue("", field, value));
       if (text.toLowerCase().includes(needle)) return true;
     }
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
 import { rawHttp } from "../../support/raw-http.js";
-import { call, DB, inspector, LAYOUT, login, RECORDS, startInspected } from "./support.js";
+import { call, DB, inspector, LAYOUT, login, RECORDS, startInspected, V } from "./support.js";
 
 // The inspector's page and JSON (docs/inspector.md): the hosted files, records paged and searched, a record with its
 // portal rows and container, sessions and faults; GETs only, for the emulator's own origin, no CORS header, the
@@ -55,6 +55,18 @@ describe("the hosted files and records", () => {
     expect(file.layouts.find((l: any) => l.name === LAYOUT).portals).toEqual([{ name: "Invoices", table: "Invoices" }]);
     expect(file.tables.find((t: any) => t.name === "Invoices").records).toBe(3);
     expect(o.faults).toMatchObject({ options: { rate: 0, seed: 7 }, counts: { drop: 0 } });
+  });
+
+  it("shows a number a double does not hold with every digit, as text, and never the runtime's internal marker", async () => {
+    const amount = "1234567890123456789012345678901234567890123456789012345678.25";
+    const token = await login(emu.url);
+    const made = await call(emu.url, "POST", `${V}/databases/${DB}/layouts/${encodeURIComponent("Invoices Web")}/records`, { Authorization: `Bearer ${token}` }, `{"fieldData":{"ContactID":999,"Amount":${amount}}}`);
+    expect(made.status).toBe(200);
+    const res = await fetch(`${emu.url}/fmgen/api/records?file=${DB}&table=Invoices&limit=200`);
+    const text = await res.text();
+    expect(text).not.toMatch(/fmgen-number/);
+    const shown = (JSON.parse(text) as { records: { recordId: number; fields: Record<string, unknown> }[] }).records.find((r) => String(r.recordId) === made.body.response.recordId);
+    expect(shown?.fields.Amount).toBe(amount);
   });
 
   it("pages records: offset and limit, and how many there are", async () => {
