@@ -74,6 +74,7 @@ export const INTEGRATION_TESTS = [
   "test/emulator/odata/{webhooks-backlog,webhooks-close}.test.ts",
   "test/runtime/{deferred-loading,file-token-store,package,record-decoder,redis-token-store}.test.ts",
   "test/webviewer/*.test.ts",
+  "test/inspector/chromium.test.ts",
 ];
 
 /** The unit tests that import the fetch entry themselves: only the "fetch" project runs them. */

@@ -54,6 +54,8 @@ import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-brid
 import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
+import { RequestLog } from "./http/request-log.js";
+import { inspectorApi, INSPECTOR_PREFIX } from "./inspector/http-api.js";
 import { stringifyJson } from "../runtime/core/json-numbers.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
@@ -158,6 +160,12 @@ export interface EmulatorOptions {
    * the emulator POSTs to this machine only), and how failed deliveries are retried.
    */
   webhooks?: WebhookOptions;
+  /**
+   * The inspector (docs/inspector.md): a page at `${url}/fmgen/` showing the hosted files, their records, the
+   * sessions, webhooks and faults, and the request log (the last `logSize` Data API, OData and Web Viewer requests,
+   * secrets removed; default 500). Default on; `false` serves neither the page nor keeps the log.
+   */
+  inspector?: boolean | { logSize?: number };
 }
 
 /**
@@ -259,6 +267,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     hosts: new ServedHosts(options.host ?? DEFAULT_HOST, options.allowedHosts ?? []),
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     restart: () => dropAllSessions(state),
+    requestLog: inspectorLog(options.inspector),
   };
   const data = dataApi(state);
   const log = state.log;
@@ -274,7 +283,22 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       return found;
     },
   });
-  const routes = [{ prefix: WEBVIEWER_PREFIX, api: shimApi }, ...odataRoutes];
+  // The inspector (inspector/) takes the rest of /fmgen, the shim its own two paths; it reads the Data API's
+  // sessions, the webhooks and the fault plan through the functions given here, so that it imports neither API.
+  const requestLog = shell.requestLog;
+  const inspector = requestLog
+    ? inspectorApi({
+        server: state,
+        log: requestLog,
+        sessions: () => state.sessions.list(),
+        webhooks: (database) => webhooks.list(database),
+        faults: () => (shell.faults ? { options: shell.faults.options, counts: { ...shell.faults.counts } } : undefined),
+      })
+    : undefined;
+  const fmgenRoutes = inspector
+    ? [{ prefix: `${WEBVIEWER_PREFIX}/webviewer.js`, api: shimApi }, { prefix: `${WEBVIEWER_PREFIX}/webviewer`, api: shimApi }, { prefix: INSPECTOR_PREFIX, api: inspector }]
+    : [{ prefix: WEBVIEWER_PREFIX, api: shimApi }];
+  const routes = [...fmgenRoutes, ...odataRoutes];
   const server = await listenHttp(shell, routeByPrefix(routes, data), options.host ?? DEFAULT_HOST, options.port ?? 0);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -311,6 +335,17 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       ),
     }),
   };
+}
+
+/** The request log the inspector shows, unless `inspector: false`. */
+function inspectorLog(option: EmulatorOptions["inspector"]): RequestLog | undefined {
+  if (option === false) return undefined;
+  if (option === undefined || option === true) return new RequestLog();
+  if (typeof option !== "object" || option === null || Array.isArray(option)) throw new TypeError("startEmulator: options.inspector must be true, false or { logSize }");
+  if (option.logSize !== undefined && !(Number.isInteger(option.logSize) && option.logSize >= 1 && option.logSize <= 1_000_000)) {
+    throw new TypeError(`startEmulator: options.inspector.logSize must be a whole number from 1 to 1000000, got ${String(option.logSize)}`);
+  }
+  return new RequestLog(option.logSize);
 }
 
 /** The hosted file and the scripts' layout of a Web Viewer; an unknown or ambiguous one is thrown. */
@@ -375,7 +410,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
 }
 
 /** What each option must be when given: a list, a path or an object, a number, a flag, an object, a function. */
-const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a number" | "a non-empty string" | "true or false" | "an object" | "a function" | "a Date"> = {
+const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a number" | "a non-empty string" | "true or false" | "true, false or an object" | "an object" | "a function" | "a Date"> = {
   layouts: "a list",
   tables: "a list",
   accounts: "a list",
@@ -393,6 +428,7 @@ const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a nu
   metadata: "true or false",
   faults: "an object",
   calculations: "an object",
+  inspector: "true, false or an object",
   webhooks: "an object",
   log: "a function",
 };
@@ -415,6 +451,7 @@ function checkEmulatorOptions(options: unknown): asserts options is EmulatorOpti
       : kind === "a non-empty string" ? typeof value === "string" && value !== ""
       : kind === "a number" ? typeof value === "number" && !Number.isNaN(value) && (name !== "port" || (Number.isInteger(value) && value >= 0 && value <= 65535))
       : kind === "true or false" ? typeof value === "boolean"
+      : kind === "true, false or an object" ? typeof value === "boolean" || isObject
       : kind === "a Date" ? value instanceof Date && !Number.isNaN(value.getTime())
       : kind === "a function" ? typeof value === "function"
       : isObject;

@@ -54,11 +54,11 @@ describe("fmgen serve", () => {
     expect(await done).toBe(0);
   });
 
-  it("prints the base URL first, then the Data API's and OData's base URLs (and those under an API key's prefix), each of which answers", async () => {
+  it("prints the base URL first, then the Data API's and OData's base URLs (and those under an API key's prefix), then the inspector's, each of which answers", async () => {
     let stop!: () => void;
     const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
     const done = run(["serve", "--layouts", "examples/contacts/layouts", "--account", "me:pw", "--api-key", "k1", "--api-key", "k2@/otto"], io);
-    await expect.poll(() => io.out.length).toBe(5);
+    await expect.poll(() => io.out.length).toBe(6);
     const url = io.out[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(io.out.slice(1)).toEqual([
@@ -66,6 +66,7 @@ describe("fmgen serve", () => {
       `OData:    ${url}/fmi/odata/v4`,
       `Data API (API keys under /otto): ${url}/otto/fmi/data/vLatest`,
       `OData (API keys under /otto):    ${url}/otto/fmi/odata/v4`,
+      `Inspector: ${url}/fmgen/`,
     ]);
     const at = (line: string) => line.slice(line.indexOf("http://"));
     const basic = `Basic ${Buffer.from("me:pw").toString("base64")}`;
@@ -76,6 +77,9 @@ describe("fmgen serve", () => {
     expect(login.status).toBe(200);
     expect((await fetch(`${at(io.out[4]!)}/Contacts/Contacts?$top=1`, { headers: { authorization: "Bearer k2" } })).status).toBe(200);
     expect((await fetch(`${at(io.out[3]!)}/databases/Contacts/layouts`, { headers: { authorization: "Bearer k2" } })).status).toBe(200);
+    const page = await fetch(at(io.out[5]!));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("fmgen emulator inspector");
     stop();
     expect(await done).toBe(0);
   });

@@ -15,11 +15,14 @@ interface ServeArgs {
   metadata: boolean;
   faults?: string;
   scripts?: string;
+  inspector: boolean;
+  requestLogSize: number;
 }
 
 /**
  * `fmgen serve`: the emulator, until the process is asked to stop. Its first stdout line is its base URL (scripts
- * read it); the next lines name the Data API's and OData's base URLs, and those under each API key's path prefix.
+ * read it); the next lines name the Data API's and OData's base URLs, those under each API key's path prefix, and
+ * the inspector's page (docs/inspector.md) unless --no-inspector.
  */
 export function serveCommand(io: CliIo, setExitCode: (code: number) => void): CommandModule<object, ServeArgs> {
   return {
@@ -57,6 +60,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe:
             "A JavaScript module (.mjs) whose default export maps script names to handlers, and whose calculations export gives calculation fields (docs/emulator.md, Scripts, Calculations)",
         })
+        .option("inspector", { type: "boolean", default: true, describe: "Serve the inspector at /fmgen/ and keep its request log (--no-inspector: neither)" })
+        .option("request-log-size", { type: "number", default: 500, describe: "How many requests the inspector's log keeps, the oldest dropped first" })
         .option("faults", {
           type: "string",
           describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
@@ -78,9 +83,11 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         ...(args.data ? { data: args.data } : {}),
         ...(args.faults !== undefined ? { faults: parseFaultOptions(args.faults) } : {}),
         ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
+        inspector: args.inspector ? { logSize: args.requestLogSize } : false,
       });
       io.stdout(emulator.url);
       for (const line of baseUrlLines(emulator.url, apiKeys)) io.stdout(line);
+      if (args.inspector) io.stdout(`Inspector: ${emulator.url}/fmgen/`);
       await io.stopSignal();
       await emulator.close();
       setExitCode(0);

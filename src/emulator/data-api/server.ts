@@ -10,6 +10,7 @@ import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "../http/server.js";
+import { noteDataApiAccount } from "./log-account.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
@@ -22,6 +23,7 @@ const HTTP_LEVEL_CODES = new Set(["1630", "1708", "1710", "960"]);
 /** The Data API as the HTTP shell carries it (../http/server.ts): its paths, its envelopes, the shell's answers in them. */
 export function dataApi(state: DataApiState): HttpApi {
   return {
+    logName: "Data API",
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.
     takesFaults: (target) => target.startsWith("/fmi/"),
     serve: (req) => serve(state, req),
@@ -50,10 +52,13 @@ function shellAnswer(answer: ShellAnswer): AnswerBytes {
 
 /** Answers one Data API request; every failure becomes an envelope with a code (a lost socket throws). */
 async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
+  noteDataApiAccount(state, req, false);
   try {
     return await dispatch(state, req);
   } catch (error) {
     return errorAnswer(state, error);
+  } finally {
+    noteDataApiAccount(state, req, true);
   }
 }
 

@@ -1,11 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { EmulatorClock } from "../hosted-file/clock.js";
 import { SessionGlobals } from "../hosted-file/globals.js";
-import type { AccountBook, Privilege, SignIn, SignInCheck } from "../hosted-file/sign-ins.js";
+import { signInName, type AccountBook, type Privilege, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
 
 interface Session {
   database: string;
   lastUsedMs: number;
+  /** Who signed in (signInName: a user name, "OAuth", "Claris ID") and when: what the inspector shows. */
+  account: string;
+  createdMs: number;
   /** The global field values this session has set (made on first use); they go with the session. */
   globals?: SessionGlobals;
 }
@@ -55,7 +58,7 @@ export class SessionRegistry {
     // A login is what adds sessions: it sweeps the expired ones first, at most once a minute of the clock.
     if (this.clock.now() - this.lastSweepMs >= SWEEP_EVERY_MS) this.sweep();
     const token = randomBytes(24).toString("hex");
-    this.sessions.set(token, { database, lastUsedMs: this.clock.now() });
+    this.sessions.set(token, { database, lastUsedMs: this.clock.now(), account: signInName(signIn), createdMs: this.clock.now() });
     this.logins++;
     return { ok: true, token };
   }
@@ -117,6 +120,27 @@ export class SessionRegistry {
     const now = this.clock.now();
     this.lastSweepMs = now;
     for (const [token, session] of this.sessions) if (now - session.lastUsedMs >= TOKEN_IDLE_LIMIT_MS) this.sessions.delete(token);
+  }
+
+  /** The account a token's session signed in (undefined for no session): what the request log names. */
+  accountOf(token: string): string | undefined {
+    return this.sessions.get(token)?.account;
+  }
+
+  /**
+   * The sessions held, as the inspector shows them: never the token, only a short id (the first 12 hex digits of
+   * its SHA-256), which cannot be turned back into it.
+   */
+  list(): { id: string; database: string; account: string; createdMs: number; lastUsedMs: number; expired: boolean }[] {
+    const now = this.clock.now();
+    return [...this.sessions].map(([token, s]) => ({
+      id: createHash("sha256").update(token).digest("hex").slice(0, 12),
+      database: s.database,
+      account: s.account,
+      createdMs: s.createdMs,
+      lastUsedMs: s.lastUsedMs,
+      expired: now - s.lastUsedMs >= TOKEN_IDLE_LIMIT_MS,
+    }));
   }
 
   /** Sessions held in memory: the live ones and the expired ones not swept yet. */

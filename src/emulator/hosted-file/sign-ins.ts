@@ -162,3 +162,11 @@ function digest(text: string): Buffer {
 function digestHex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
+
+/**
+ * How the request log and the inspector name the account a sign-in is for, never with its secret: a Basic
+ * sign-in's user name, else the kind of sign-in ("OAuth", "Claris ID"), since those accounts have no name.
+ */
+export function signInName(signIn: SignIn): string {
+  return signIn.kind === "basic" ? signIn.username : signIn.kind === "oauth" ? "OAuth" : "Claris ID";
+}

@@ -12,6 +12,8 @@ export interface AnswerBytes {
   /** This answer's own headers (Location, a cookie, an affected-rows count), sent after Content-Length. */
   ownHeaders?: Readonly<Record<string, string>> | undefined;
   body: Buffer;
+  /** The API's code of this answer (FileMaker's, OData's), which the request log shows (request-log.ts). */
+  code?: string | undefined;
 }
 
 /** Writes an answer whole. */

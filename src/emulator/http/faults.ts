@@ -62,7 +62,11 @@ export class FaultPlan {
   private readonly latency: { min: number; max: number } | undefined;
   private readonly afterRate: number;
 
+  /** The options the plan was made from (the inspector shows them). */
+  readonly options: FaultOptions;
+
   constructor(options: FaultOptions) {
+    this.options = options;
     this.random = seededRandom(options.seed ?? 1);
     const kinds = options.kinds ?? FAULT_KINDS;
     for (const k of kinds) if (!FAULT_KINDS.includes(k)) throw new Error(`unknown fault kind "${k}" (one of ${FAULT_KINDS.join(", ")})`);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { noteRequestBody } from "./request-log.js";
 
 // Request bodies, for every route of both APIs: read whole up to a limit the API sets per route, and whatever is not
 // read (past the limit, or the body of a request refused before its body is read) dropped, up to a cap.
@@ -35,7 +36,10 @@ export function readBody(req: IncomingMessage, limit: number, tooLarge: () => Er
     };
     const onEnd = () => {
       stop();
-      resolve(Buffer.concat(chunks, size));
+      const body = Buffer.concat(chunks, size);
+      // The request log keeps the first bytes of a JSON or text body, when the request is logged (request-log.ts).
+      noteRequestBody(req, body);
+      resolve(body);
     };
     const onClose = () => {
       stop();

@@ -6,12 +6,14 @@ import type { FaultPlan } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
 import { foreignOrigin } from "./request-origin.js";
 import { discardUnread } from "./request-body.js";
+import type { RequestLog } from "./request-log.js";
 
 /**
  * The HTTP shell: what every request meets, whichever API answers it: the request count, the Host check
  * (request-host.ts), the Origin check of writes (request-origin.ts), injected faults and latency (fault-player.ts),
  * the unread rest of a body (request-body.ts), and requests Node's parser refuses. It knows no API's wire: the API
- * a request is for words the shell's answers (ShellAnswer) and gives its own as bytes, which the shell writes.
+ * a request is for words the shell's answers (ShellAnswer) and gives its own as bytes, which the shell writes. Each
+ * request to an API with a log name opens an entry of the request log (request-log.ts), closed once it is answered.
  */
 
 const ALLOWED_HOSTS_HINT = "it serves localhost, 127.0.0.1, [::1], the address it is bound to and the names given as allowedHosts / fmgen serve --allowed-host";
@@ -25,6 +27,8 @@ export interface HttpShell {
   faults?: FaultPlan | undefined;
   /** What a server restart forgets (the `restart` fault). */
   restart(): void;
+  /** The request log the inspector reads, when kept. */
+  requestLog?: RequestLog | undefined;
 }
 
 /** An API the shell carries. */
@@ -42,6 +46,8 @@ export interface HttpApi {
    * page); without it, every such write is refused. The API still answers for the origins it lets through.
    */
   allowsOrigin?(origin: string): boolean;
+  /** The API's name in the request log ("Data API", "OData"); an API without one (the inspector) is not logged. */
+  logName?: string;
 }
 
 /** The API a request target is for (router.ts). */
@@ -60,32 +66,45 @@ export async function handleRequest(shell: HttpShell, pick: PickApi, req: Incomi
   shell.counters.requests++;
   const target = req.url ?? "";
   const api = pick(target);
+  const log = api.logName === undefined ? undefined : shell.requestLog;
+  const entry = log?.open(req, api.logName!);
+  let answer: AnswerBytes | undefined;
+  try {
+    answer = await answerRequest(shell, api, target, req, res);
+  } finally {
+    if (entry) log!.close(entry, answer, res.headersSent ? res.statusCode : 0);
+  }
+}
+
+/** The request's answer, written (or mangled by a fault); the answer as its API gave it, undefined when none was. */
+async function answerRequest(shell: HttpShell, api: HttpApi, target: string, req: IncomingMessage, res: ServerResponse): Promise<AnswerBytes | undefined> {
   if (!shell.hosts.serves(req)) {
     // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
-    send(req, res, api.shellAnswer({ kind: "refused", status: 421, reason: `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})` }));
-    return;
+    return send(req, res, api.shellAnswer({ kind: "refused", status: 421, reason: `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})` }));
   }
   const origin = foreignOrigin(req);
   if (origin !== undefined && !api.allowsOrigin?.(origin)) {
     // A page of another origin (a form, a no-cors fetch) with the browser's stored credentials: nothing is done.
     const reason = `a ${req.method} from a page of another origin (Origin: ${JSON.stringify(origin.slice(0, 200))}) is not taken: only a page whose Origin is the Host it reached this emulator by, or a client that is not a browser, may write`;
-    send(req, res, api.shellAnswer({ kind: "refused", status: 403, reason }));
-    return;
+    return send(req, res, api.shellAnswer({ kind: "refused", status: 403, reason }));
   }
   const faults = shell.faults && api.takesFaults(target) ? shell.faults : undefined;
   const fault = faults?.next();
   const delay = faults?.nextLatency() ?? 0;
   try {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-    if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return;
+    if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return undefined;
     const answer = await api.serve(req);
     if (fault?.phase === "after") {
       discardUnread(req);
       playAfter(res, fault.kind, answer);
-    } else send(req, res, answer);
+      return answer;
+    }
+    return send(req, res, answer);
   } catch {
     // A socket that went away mid-answer: nothing left to tell anyone.
     res.destroy();
+    return undefined;
   }
 }
 
@@ -98,10 +117,11 @@ function faultHooks(shell: HttpShell, api: HttpApi): FaultHooks {
   };
 }
 
-/** Writes an answer, the request's unread body dropped (up to a cap) first. */
-function send(req: IncomingMessage, res: ServerResponse, answer: AnswerBytes): void {
+/** Writes an answer, the request's unread body dropped (up to a cap) first; returns it. */
+function send(req: IncomingMessage, res: ServerResponse, answer: AnswerBytes): AnswerBytes {
   discardUnread(req);
   sendAnswer(res, answer);
+  return answer;
 }
 
 /**

@@ -10,6 +10,8 @@ export interface Reply {
   contentType: string;
   body: Buffer;
   headers?: Record<string, string>;
+  /** An error's OData code, which the request log shows. */
+  code?: string;
 }
 
 export const JSON_TYPE = "application/json;charset=utf-8";
@@ -28,7 +30,7 @@ export function noContent(headers?: Record<string, string>): Reply {
 /** An OData error's answer; a 401 asks for Basic credentials. */
 export function errorReply(error: ODataError): Reply {
   const headers: Record<string, string> = error.status === 401 ? { "WWW-Authenticate": 'Basic realm="FileMaker"' } : {};
-  return { status: error.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(error.toJSON())), headers };
+  return { status: error.status, contentType: JSON_TYPE, body: Buffer.from(JSON.stringify(error.toJSON())), headers, code: error.code };
 }
 
 /** Any failure as an answer: an OData error as it is, anything else the provider's internal error (500 -1). */

@@ -26,6 +26,7 @@ export interface WebViewerHttpOptions {
  */
 export function webViewerApi(options: WebViewerHttpOptions): HttpApi {
   return {
+    logName: "Web Viewer",
     takesFaults: () => false,
     // The shell's Origin check of writes lets the shim's POSTs (and preflights) from a loopback page through.
     allowsOrigin: isLoopbackOrigin,

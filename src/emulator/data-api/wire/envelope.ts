@@ -10,5 +10,5 @@ const HEADERS = { "Content-Type": "application/json; charset=utf-8" };
  */
 export function envelope(status: number, code: string, response: object = {}, message = standardMessage(code), ownHeaders?: Record<string, string>): AnswerBytes {
   const body = Buffer.from(stringifyJson({ response, messages: [{ code, message }] }));
-  return { status, headers: HEADERS, ownHeaders, body };
+  return { status, headers: HEADERS, ownHeaders, body, code };
 }

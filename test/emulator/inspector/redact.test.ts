@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { BODY_BYTES } from "../../../src/emulator/http/request-log.js";
+import { redactBody, redactHeaders, redactTarget } from "../../../src/emulator/inspector/redact.js";
+
+// The inspector's redaction (docs/inspector.md, "How secrets are removed") on what the end-to-end tests cannot easily
+// send: a body cut in the middle of a secret, a $batch part's headers, inline container bytes, secret query names.
+
+const json = (text: string) => ({ type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES) });
+
+describe("bodies", () => {
+  it("removes secret keys at any depth of a whole JSON body, and every value of a headers object", () => {
+    const shown = redactBody(json(JSON.stringify({ a: { b: [{ Password: "p-1111111", apiKey: "k-2222222", x: 1 }] }, headers: { "X-Any": "h-3333333" }, token: 42 })))!;
+    expect(JSON.parse(shown.text!)).toEqual({ a: { b: [{ Password: "[removed]", apiKey: "[removed]", x: 1 }] }, headers: { "X-Any": "[removed]" }, token: "[removed]" });
+  });
+
+  it("removes a secret from a body cut past the bound, even one cut in the middle of its value", () => {
+    const filler = "word ".repeat((BODY_BYTES - 40) / 5);
+    const text = JSON.stringify({ note: filler, password: "cut-secret-4444444444444444444444" });
+    const body = { type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES) };
+    expect(body.bytes.toString()).toContain("cut-secret-44");
+    const shown = redactBody(body)!;
+    expect(shown.truncated).toBe(true);
+    expect(shown.text).not.toContain("cut-secret");
+    expect(shown.text).toMatch(/"password":"\[removed\]"/);
+    expect(shown.text).toMatch(/\[truncated: 4096 of \d+ bytes shown\]$/);
+  });
+
+  it("removes a $batch part's credentials, inline container bytes and credentials after an auth scheme", () => {
+    const batch = ["--b", "Content-Type: application/http", "", "GET Contacts HTTP/1.1", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "X-FM-Data-Access-Token: tok-5555555", "", "--b--"].join("\r\n");
+    const shown = redactBody({ type: "multipart/mixed; boundary=b", size: batch.length, bytes: Buffer.from(batch) })!;
+    expect(shown.text).not.toMatch(/dXNlcjpwYXNzd29yZA|tok-5555555/);
+    expect(shown.text).toContain("GET Contacts HTTP/1.1");
+    const inline = JSON.stringify({ fieldData: { Photo: "iVBORw0KGgo".padEnd(600, "A") }, note: "see Bearer abcdefgh123" });
+    const text = redactBody(json(inline))!.text!;
+    expect(text).toMatch(/\[600 base64 characters removed\]/);
+    expect(text).toContain("Bearer [removed]");
+  });
+
+  it("says what a body of a type not logged was, without its bytes", () => {
+    expect(redactBody({ type: "image/png", size: 1234, bytes: undefined })).toEqual({ type: "image/png", size: 1234, text: null, truncated: false });
+  });
+});
+
+describe("paths and headers", () => {
+  it("removes a logout's token, a container URL's token and secret query parameters", () => {
+    expect(redactTarget("/fmi/data/vLatest/databases/C/sessions/abc123def")).toBe("/fmi/data/vLatest/databases/C/sessions/[removed]");
+    expect(redactTarget("/Streaming/Contacts/ID1/SIGNED_TOKEN/photo.png")).toBe("/Streaming/Contacts/ID1/[removed]/photo.png");
+    expect(redactTarget("/x?api_key=k-66666666&token=t-7777777&_limit=5")).toBe("/x?api_key=[removed]&token=[removed]&_limit=5");
+  });
+
+  it("keeps ordinary headers, the scheme of Authorization, and removes every other", () => {
+    expect(redactHeaders({ "content-type": "application/json", authorization: "Bearer t-8888888", cookie: "X-FMS-Session-Key=c-999999", "x-custom": "v", "Set-Cookie": "a=b" })).toEqual({
+      "content-type": "application/json",
+      authorization: "Bearer [removed]",
+      cookie: "[removed]",
+      "x-custom": "[removed]",
+      "Set-Cookie": "[removed]",
+    });
+  });
+});
