@@ -76,7 +76,7 @@ export class DataDirectory<S = unknown, E = unknown> {
    * Opens DIR (made when missing), taking its lock, and reads what it holds. `reset`: DIR's snapshot, journal and blobs
    * are removed first (`--reset`), once the lock is held.
    */
-  static async open<S, E>(dir: string, options: { reset?: boolean } = {}): Promise<{ directory: DataDirectory<S, E>; stored: StoredState<S, E> }> {
+  static async open<S, E>(dir: string, options: { reset?: boolean | undefined } = {}): Promise<{ directory: DataDirectory<S, E>; stored: StoredState<S, E> }> {
     await mkdir(join(dir, BLOBS), { recursive: true });
     const key = await stat(dir).then((s) => `${s.dev}:${s.ino}`);
     if (held.has(key)) throw new DataDirectoryError(`${dir} is already open in this process: give each emulator its own --data-dir`);
