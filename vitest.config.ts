@@ -30,8 +30,10 @@ function runtimeAliases(entry: string, odataEntry: string) {
  * FMGEN_RUNTIME_ENTRY (test/support/runtime-entry.ts).
  */
 export const FETCH_TESTS = [
-  "test/runtime/{answer-shapes,database-calls,date-formats,downloads,errors,list-all,proto-names,protocol,record-schema,records,response-size,scripts,sessions,sign-ins,text-values,token-store,uploads,values}.test.ts",
+  "test/runtime/{answer-shapes,database-calls,date-formats,downloads,errors,exact-numbers,list-all,proto-names,protocol,record-schema,records,response-size,scripts,sessions,sign-ins,text-values,token-store,uploads,values}.test.ts",
   "test/runtime/fetch-*.test.ts",
+  "test/runtime/exact-round-trip.test.ts",
+  "test/runtime/odata-exact.test.ts",
   "test/security/{echoed-secrets,find-injection,fuzz-responses,long-secrets,secrets,security,short-secrets}.test.ts",
   "test/query/builder.test.ts",
   "test/faults/faults.test.ts",

@@ -55,6 +55,7 @@ import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
 import { Persistence } from "./store/persistence.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
+import { stringifyJson } from "../runtime/core/json-numbers.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
 export type { TableDescription, TableDescriptionInput } from "../table/index.js";
@@ -353,7 +354,8 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     const req = new IncomingMessage(new Socket());
     req.method = method;
     req.url = `/fmi/data/vLatest/${path}`;
-    const bytes = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    // stringifyJson: a number token a double does not hold (a NumberToken the bridge read) goes on bare, every digit.
+    const bytes = body === undefined ? undefined : Buffer.from(stringifyJson(body));
     // The emulator's own host and port: container URLs are built from the Host header, and the page fetches them over HTTP.
     req.headers = { host: state.baseUrl === "" ? "127.0.0.1" : new URL(state.baseUrl).host, ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
     if (bytes) req.push(bytes);

@@ -1,5 +1,5 @@
 import type { FieldType } from "../layout/index.js";
-import { DECODERS, INVALID } from "../runtime/data-api/codecs.js";
+import { DECODERS, decodeExact, INVALID } from "../runtime/data-api/codecs.js";
 import { isNumericText } from "../runtime/core/numeric-text.js";
 import { isNumberToken } from "../runtime/core/json-numbers.js";
 import type { Confidence, LongNumber } from "./live.js";
@@ -133,10 +133,16 @@ export function firstLongNumber(values: readonly unknown[]): LongNumber | undefi
   return found;
 }
 
-/** Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). */
+/**
+ * Whether every value decodes as `type` with the runtime's own codecs (a type from the file is then kept). A number
+ * field is read as an exact one would read it: a value with more digits than a double keeps is still a number (the
+ * notes propose `exact` for it).
+ */
 export function decodesAs(type: FieldType, values: readonly unknown[]): boolean {
-  // A long token is a number (pull proposes `exact` for it) or digits in a text field; never another type's value.
-  return values.every((value) => (isNumberToken(value) ? type === "number" || type === "text" : DECODERS[type](value) !== INVALID));
+  // A long token is a number (pull proposes `exact` for it) or digits in a text field; never another type's value. By
+  // its brand: pull's copy of the codecs is not the installed runtime's, whose envelopes made the token.
+  const decode = type === "number" ? decodeExact : DECODERS[type];
+  return values.every((value) => (isNumberToken(value) ? type === "number" || type === "text" : decode(value) !== INVALID));
 }
 
 /**

@@ -12,7 +12,7 @@ import type { AnyDatabase } from "./data-api/database.js";
 import { sessionOf } from "./data-api/client-sessions.js";
 import { getOwn, setOwn } from "./core/own.js";
 import { listQuery, type DataInfo } from "./data-api/paging.js";
-import { segment } from "./data-api/transport.js";
+import { segment } from "./core/call-bounds.js";
 import { checkCall } from "./core/call-options.js";
 
 export { odataMetadata, type ODataMetadataAnswer } from "./odata/metadata-document.js";

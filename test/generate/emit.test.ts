@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { containerSpecText, emitDefinition, fieldSpecText } from "../../src/generate/emit/definition.js";
-import { readType } from "../../src/generate/emit/field-types.js";
+import { fieldDocs, readType } from "../../src/generate/emit/field-types.js";
 import { emitFields } from "../../src/generate/emit/fields.js";
 import { emitIndexFile } from "../../src/generate/emit/index-file.js";
 import { emitLayoutModule } from "../../src/generate/emit/layout-module.js";
@@ -26,6 +26,9 @@ describe("field types (the value types table)", () => {
     [field({ type: "text", repetitions: 3 }), "[string, string, string]"],
     [field({ type: "number", repetitions: 2 }), "[number | null, number | null]"],
     [field({ type: "number", repetitions: 101 }), "(number | null)[]"],
+    [field({ type: "number", exact: true }), "string | null"],
+    [field({ type: "number", exact: true, repetitions: 2 }), "[string | null, string | null]"],
+    [field({ type: "number", exact: false }), "number | null"],
   ])("%j reads as %s", (f, read) => {
     expect(readType(f)).toBe(read);
   });
@@ -36,8 +39,15 @@ describe("field types (the value types table)", () => {
     [field({ type: "number", readOnly: true }), true, '{ type: "number", readOnly: true }'],
     [field({ type: "text", repetitions: 3, valueList: ["a", "b"] }), false, '{ type: "text", repetitions: 3, valueList: ["a", "b"] }'],
     [field({ type: "container", repetitions: 1, required: true, unique: true, global: true, description: "x" }), true, '{ type: "container" }'],
+    [field({ type: "number", exact: true, repetitions: 2, readOnly: true }), true, '{ type: "number", exact: true, repetitions: 2, readOnly: true }'],
+    [field({ type: "number", exact: false }), false, '{ type: "number" }'],
   ])("the runtime spec of %j (readOnly said: %s) is %s", (f, withReadOnly, text) => {
     expect(fieldSpecText(f, withReadOnly)).toBe(text);
+  });
+
+  it("documents an exact field's strings as decimal text, after its description", () => {
+    expect(fieldDocs(field({ type: "number", exact: true, description: "A key." }))).toBe('A key.\n\nExact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.');
+    expect(fieldDocs(field({ type: "number" }))).toBeUndefined();
   });
 
   it.each([

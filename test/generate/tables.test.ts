@@ -127,6 +127,13 @@ describe("table modules: the emitted text", () => {
   const contacts = table(contactsJson);
   const invoices = table({ database: "Contacts", table: "Invoices", fields: [{ name: "n", type: "number" }], relations: [{ name: "Contacts", table: "Contacts", many: true }] });
 
+  it("writes an exact number field as decimal text in the row and exact: true in the spec", async () => {
+    const ledger = table({ database: "Contacts", table: "Ledger", fields: [{ name: "Key", type: "number", exact: true, description: "A key." }, { name: "Amount", type: "number" }] });
+    const text = contents(await generate([], { tables: [ledger] }), "ledger.table.ts");
+    expect(text).toContain('    Key: { type: "number", exact: true },\n    Amount: { type: "number" },');
+    expect(text).toContain('  /**\n   * A key.\n   *\n   * Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.\n   */\n  Key: string | null;\n  Amount: number | null;');
+  });
+
   it("states each fact once: the spec (kinds, read-only, repetitions, notNull, auto-enter, ids, relations as typed thunks), the row's types, the relations' interface", async () => {
     const text = contents(await generate([], { tables: [contacts, invoices] }), "contacts.table.ts");
     expect(text).toContain(

@@ -84,6 +84,17 @@ describe("the Data API pull proposes exact when sampled values have more digits 
     expect(notes.filter((n) => n.includes('"exact"'))).toEqual([`field "id": a sampled value has 58 significant digits ("${key}"), more than the 15 a JavaScript number keeps: add "exact": true to fields[0] in ${PATH}`]);
   });
 
+  it("reads a number token the runtime kept (the wire's digits, as text) as a number with its digits, new field or typed", () => {
+    const token = new NumberToken("1234567890123456789012345678901234567890123456789012345678");
+    const sampled = inferLayout("Db", "Things", [record(1, { id: token }), record(2, { id: 7 })]);
+    expect(sampled.fields[0]).toMatchObject({ name: "id", type: "number" });
+    for (const mine of [undefined, file([{ name: "id", type: "number" }])]) {
+      const { description, notes } = mergeLayout({ live: sampled, ...(mine ? { file: mine } : {}), path: PATH });
+      expect(description.fields[0]).toEqual({ name: "id", type: "number" });
+      expect(notes.some((n) => n.includes(`"1234567890123456789012345678901234567890123456789012345678"`) && n.includes('add "exact": true'))).toBe(true);
+    }
+  });
+
   it("says a numeric string (an old server's number field) has the digits, read from its text", () => {
     const sampled = inferLayout("Db", "Things", [record(1, { id: "12345678901234567890.50" }), record(2, { id: "7" })]);
     const { description, notes } = mergeLayout({ live: sampled, file: file([{ name: "id", type: "number" }]), path: PATH });

@@ -24,6 +24,18 @@ describe("parseJson", () => {
     expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
+  it("finds a long token wherever it stands, and reads a positive exponent past a double's range as Infinity", () => {
+    // Every offset of a 16-digit run relative to the 16-character stride the scan looks at.
+    for (let pad = 0; pad < 20; pad++) {
+      const value = parseJson(`{"${"x".repeat(pad)}":9007199254740993}`) as Record<string, unknown>;
+      expect(value["x".repeat(pad)], `pad ${pad}`).toBeInstanceOf(NumberToken);
+    }
+    expect((parseJson("[1e-400]") as NumberToken[])[0]!.text).toBe("1e-400");
+    expect((parseJson("[1E-400]") as NumberToken[])[0]!.text).toBe("1E-400");
+    expect(parseJson("[1e400]")).toEqual([Infinity]);
+    expect(parseJson('["re-enter", 1e-5, 123456789012345]')).toEqual(["re-enter", 1e-5, 123456789012345]);
+  });
+
   it("refuses what JSON.parse refuses, marked tokens included", () => {
     for (const text of ['{"a":1-2}', '{"a":00012345678901234567}', '{"a":.12345678901234567}', '{"a":12345678901234567.}', "[1e]", "[12345678901234567"]) {
       expect(() => parseJson(text), text).toThrow(SyntaxError);

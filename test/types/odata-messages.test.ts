@@ -13,6 +13,7 @@ import type { ODataClient } from "../../src/runtime/odata/api.js";
 import { Contacts } from "./odata/contacts-table.js";
 import { Other } from "./odata/invoices-table.js";
 import { Notes } from "./odata/notes-table.js";
+import { Ledger } from "./odata/ledger-table.js";
 declare const od: ODataClient<"Contacts">;
 const c = od.table(Contacts);
 const notes = od.table(Notes);
@@ -31,6 +32,8 @@ export const readOnlyCreate = c.create({ "First Name": "a", Calc: "x" });
 export const readOnlyUpdate = c.update(7, { id: 3 });
 export const containerUpdate = c.update(7, { Photo: "x" });
 export const requiredMissing = notes.create({ Due: null });
+export const numberOnExact = od.table(Ledger).list({ filter: f.eq("Amount", 5) });
+export const numberWrittenToExact = od.table(Ledger).update("1", { Amount: 5 });
 export const otherDatabase = od.batch((b) => [b.table(Contacts).create({ "First Name": "x" }), b.table(Other).delete({ rowId: 1 })]);
 `;
 
@@ -56,6 +59,8 @@ const EXPECTED: Record<string, string[]> = {
   readOnlyUpdate: [`'id' does not exist in type '{ "First Name"?: string; Age?: number | null; Birthday?: string | null; }'.`],
   containerUpdate: [`'Photo' does not exist in type '{ "First Name"?: string; Age?: number | null; Birthday?: string | null; }'.`],
   requiredMissing: [`Property 'Text' is missing in type '{ Due: null; }' but required in type '{ Text: string; }'.`],
+  numberOnExact: [`Types of property 'Amount' are incompatible.`, `Type '"exact number"' is not assignable to type '"number"'.`],
+  numberWrittenToExact: [`Type 'number' is not assignable to type 'string'.`],
   otherDatabase: [`is not assignable to parameter of type '"a table of database \\"Other\\", but this client is for database \\"Contacts\\""'.`],
 };
 

@@ -1,7 +1,7 @@
 import type { DatabaseModel, TableField, TableModel } from "./model.js";
 import { describeStep, relatedRows, relationSteps, type RelationStep } from "./relations.js";
 import { emptyValues, type ComputeValues, type GlobalScope, type StoredRecord, type TableData } from "./store.js";
-import { decodeWireValue, encodeWireValue, WIRE_FORM, type StoredValue } from "./stored-value.js";
+import { decodeWireValue, encodeWireValue, scriptValue, WIRE_FORM, type StoredValue } from "./stored-value.js";
 
 /**
  * What the file computes on every read and never stores (docs/emulator.md, "Calculations and related fields"):
@@ -18,7 +18,8 @@ export type CalculationValue = string | number | null;
 /**
  * A record as a calculation reads it: every field of its table by its local name (related fields outside portals by
  * their `TO::Field` name), repetitions 2 and up as `Field(2)`, in the wire form the scripts API uses: text a
- * string, numbers JSON numbers, dates `MM/DD/YYYY`, times `HH:MM:SS`, timestamps `MM/DD/YYYY HH:MM:SS`, a
+ * string, numbers JSON numbers (one a double does not hold, such as a 58-digit key, as its decimal text, a string:
+ * docs/emulator.md, "Numbers"), dates `MM/DD/YYYY`, times `HH:MM:SS`, timestamps `MM/DD/YYYY HH:MM:SS`, a
  * container its file name, an empty value `""`. Other calculations (and joined fields) are computed when read.
  */
 export type CalculationRecord = Readonly<Record<string, string | number>>;
@@ -245,9 +246,12 @@ function say(context: EvaluationContext, line: string): void {
   context.log.write(line);
 }
 
-/** The wire form a calculation reads a value in: containers as their file name, empty values as "". */
+/**
+ * The wire form a calculation reads a value in: containers as their file name, empty values as "", a number a double
+ * does not hold as its decimal text (so a calculation that shows a field gives it back digit for digit).
+ */
 function wireValue(field: TableField, value: StoredValue): string | number {
-  return encodeWireValue(field.type, value, (ref) => ref.filename);
+  return scriptValue(encodeWireValue(field.type, value, (ref) => ref.filename));
 }
 
 function recordView(table: TableData, record: StoredRecord, scope: GlobalScope | undefined): CalculationRecord {

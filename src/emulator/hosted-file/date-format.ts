@@ -11,6 +11,7 @@ import {
   type ContainerRef,
   type DecodeResult,
   type StoredValue,
+  type WireValue,
   WIRE_FORM,
 } from "./stored-value.js";
 
@@ -90,7 +91,7 @@ export function formatIsoTimestamp(seconds: number): string {
 }
 
 /** A stored value as a call in this format reads it. */
-export function encodeFieldValue(type: FieldType, value: StoredValue, containerUrl: (ref: ContainerRef) => string, format: DateFormat): string | number {
+export function encodeFieldValue(type: FieldType, value: StoredValue, containerUrl: (ref: ContainerRef) => string, format: DateFormat): WireValue {
   if (format === ISO_DATES && typeof value === "number") {
     if (type === "date") return formatIsoDate(value);
     if (type === "timestamp") return formatIsoTimestamp(value);

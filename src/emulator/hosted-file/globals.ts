@@ -1,6 +1,6 @@
 import type { TableField } from "./model.js";
 import { emptyValues, type GlobalScope, type HostedDatabase, type TableData } from "./store.js";
-import { encodeWireValue, type ContainerRef, type StoredValue } from "./stored-value.js";
+import { encodeWireValue, scriptValue, type ContainerRef, type StoredValue } from "./stored-value.js";
 
 /**
  * Global field values (docs/emulator.md, "6. Globals"). As on a hosted FileMaker file, a global field has the
@@ -90,7 +90,8 @@ function qualifiedName(table: TableData, field: TableField): string {
 
 /**
  * A session's global values as a script handler's `globals`: fully qualified names (`TO::field`, repetitions
- * as `TO::field(n)`) to wire values, every global field of the database; a snapshot taken when the handler starts.
+ * as `TO::field(n)`) to wire values (a number a double does not hold as its decimal text: `scriptValue`), every
+ * global field of the database; a snapshot taken when the handler starts.
  */
 export function globalsSnapshot(db: HostedDatabase, containerUrl: (ref: ContainerRef) => string): Readonly<Record<string, string | number>> {
   const scope = globalScopeOf(db);
@@ -101,7 +102,7 @@ export function globalsSnapshot(db: HostedDatabase, containerUrl: (ref: Containe
       const name = qualifiedName(table, field);
       const values = scope.read(table, field.name) ?? emptyValues(field);
       values.forEach((value, i) => {
-        out[i === 0 ? name : `${name}(${i + 1})`] = encodeWireValue(field.type, value, containerUrl);
+        out[i === 0 ? name : `${name}(${i + 1})`] = scriptValue(encodeWireValue(field.type, value, containerUrl));
       });
     }
   }

@@ -1,12 +1,16 @@
 import { lookupCost } from "./field-index.js";
 import type { DatabaseModel, PortalModel, TableField } from "./model.js";
 import type { GlobalScope, StoredRecord, TableData } from "./store.js";
-import type { StoredValue } from "./stored-value.js";
+import { isContainerRef, isStoredNumber, type StoredValue } from "./stored-value.js";
+import { numberText } from "./exact-number.js";
 
-/** The value records join on: empty keys join nothing; numbers and text compare as text. */
+/**
+ * The value records join on: empty keys join nothing; numbers and text compare as text, a number as its canonical
+ * decimal text (every digit: two 58-digit keys differing in the last digit join different rows; never an exponent).
+ */
 export function joinKey(value: StoredValue | undefined): string | undefined {
-  if (value === null || value === undefined || value === "" || typeof value === "object") return undefined;
-  return String(value);
+  if (value === null || value === undefined || value === "" || isContainerRef(value)) return undefined;
+  return isStoredNumber(value) ? numberText(value) : value;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { formatJsonPath, parseJson } from "../../project/index.js";
+import { NumberToken } from "../../runtime/core/json-numbers.js";
+import { parseJsonExactly } from "../../runtime/core/json-numbers.js";
+import { describeInput } from "./input/input-text.js";
 import type { EmulatorClock } from "./clock.js";
 import { SCRIPT_ENTRY } from "./records/entry-options.js";
 import { FILE_GLOBALS } from "./globals.js";
@@ -45,10 +48,16 @@ export async function readSeedFile(file: string): Promise<SeedData> {
   }
   let json: unknown;
   try {
-    json = parseJson(text);
-  } catch (error) {
-    // The line and column of the syntax error, as for every JSON file fmgen reads.
-    throw new Error(`${file}: ${(error as Error).message}`);
+    // Number tokens a double does not hold (a 58-digit key) stay their text: NumberToken (docs/emulator.md, "Numbers").
+    json = parseJsonExactly(text);
+  } catch {
+    try {
+      parseJson(text);
+    } catch (error) {
+      // The line and column of the syntax error, as for every JSON file fmgen reads.
+      throw new Error(`${file}: ${(error as Error).message}`);
+    }
+    throw new Error(`${file}: invalid JSON`);
   }
   return parseSeed(json, file);
 }
@@ -64,7 +73,9 @@ export function parseSeed(json: unknown, source = "<seed>"): SeedData {
 
 /**
  * `records`: table name -> array of { field name: string or number }, copied into null-prototype objects
- * so that any table or field name, "__proto__" included, is kept as a key.
+ * so that any table or field name, "__proto__" included, is kept as a key. A number token a double does not hold
+ * (a NumberToken of the seed file's JSON) is kept as its text, every digit, which a number field reads exactly and a
+ * text field keeps as written.
  */
 function parseSeedRecords(raw: unknown, source: string): SeedData["records"] {
   if (raw === undefined) return undefined;
@@ -76,7 +87,8 @@ function parseSeedRecords(raw: unknown, source: string): SeedData["records"] {
     tables[table] = rows.map((row: unknown, index) => {
       if (!isObject(row)) throw fail([table, index], "must be an object of field names to values");
       const record: Record<string, string | number> = Object.create(null);
-      for (const [field, value] of Object.entries(row)) {
+      for (const [field, given] of Object.entries(row)) {
+        const value: unknown = given instanceof NumberToken ? given.text : given;
         if (typeof value !== "string" && !(typeof value === "number" && Number.isFinite(value))) {
           throw fail([table, index, field], "must be a string or a finite number");
         }
@@ -131,7 +143,10 @@ function seedChange(table: TableData, key: string, raw: string | number, where: 
   if (field.computed?.kind === "calculation") throw new Error(`${where}: "${field.name}" is a calculation, computed on every read; remove it from the seed`);
   if (field.computed) throw new Error(`${where}: "${field.name}" is a related field, joined through ${field.computed.describe}; seed the related record instead`);
   const decoded = decodeWireValue(field.type, raw);
-  if (!decoded.ok) throw new Error(`${where}: ${JSON.stringify(raw)} is not a valid ${field.type} (expected ${WIRE_FORM[field.type]})`);
+  if (!decoded.ok) {
+    const why = decoded.problem === undefined ? "" : `: ${decoded.problem}`;
+    throw new Error(`${where}: ${describeInput(raw)} is not a valid ${field.type} (expected ${WIRE_FORM[field.type]})${why}`);
+  }
   return { field, repetition, value: decoded.value };
 }
 

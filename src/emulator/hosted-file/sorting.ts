@@ -1,6 +1,7 @@
 import type { TableField } from "./model.js";
 import type { StoredRecord, TableData } from "./store.js";
-import { encodeWireValue, type StoredValue } from "./stored-value.js";
+import { encodeWireValue, isContainerRef, isStoredNumber, scriptValue, type StoredValue } from "./stored-value.js";
+import { compareNumbers, type StoredNumber } from "./exact-number.js";
 
 export interface SortKey {
   /** The field sorted by, or the record's own id or modification count (OData's ROWID and ROWMODID). */
@@ -15,11 +16,12 @@ export interface SortKey {
   from?: (record: StoredRecord) => { table: TableData; record: StoredRecord } | undefined;
 }
 
-type Key = string | number | null;
+/** Numbers (doubles and ExactNumbers, compared exactly), text lower-cased, or empty. */
+type Key = string | StoredNumber | null;
 
 function sortKey(value: StoredValue | undefined): Key {
   if (value === undefined || value === null || value === "") return null;
-  if (typeof value === "object") return value.filename.toLowerCase();
+  if (isContainerRef(value)) return value.filename.toLowerCase();
   return typeof value === "string" ? value.toLowerCase() : value;
 }
 
@@ -30,7 +32,7 @@ function sortKey(value: StoredValue | undefined): Key {
 function valueListKey(field: TableField, value: StoredValue | undefined, positions: Map<string, number>): [number, Key] {
   const own = sortKey(value);
   if (own === null) return [positions.size + 1, null];
-  const text = typeof value === "object" && value !== null ? value.filename : encodeWireValue(field.type, value ?? null, () => "");
+  const text = isContainerRef(value) ? value.filename : scriptValue(encodeWireValue(field.type, value ?? null, () => ""));
   const at = positions.get(String(text).toLowerCase());
   return at === undefined ? [positions.size, own] : [at, null];
 }
@@ -75,7 +77,10 @@ function compareKeys(a: Key, b: Key): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
-  if (typeof a === typeof b) return a < b ? -1 : 1;
-  // A number field holding text cannot happen here; order numbers before text to stay total.
-  return typeof a === "number" ? -1 : 1;
+  const numberA = isStoredNumber(a);
+  const numberB = isStoredNumber(b);
+  if (numberA && numberB) return compareNumbers(a, b);
+  if (!numberA && !numberB) return a < b ? -1 : 1;
+  // A number field holding text ("?", a calculation's invalid result) orders numbers before text, to stay total.
+  return numberA ? -1 : 1;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ContainerRef, StoredValue } from "./stored-value.js";
+import { isContainerRef, isStoredNumber, type ContainerRef, type StoredValue } from "./stored-value.js";
+import { sameNumber, storedNumberOf, numberText, type StoredNumber } from "./exact-number.js";
 import { FieldIndex, lookupCost } from "./field-index.js";
 import type { DatabaseModel, LayoutModel, TableField, TableModel } from "./model.js";
 
@@ -43,7 +44,8 @@ export class TableData {
   /** The file's values of global fields (seed data); sessions read them until they set their own (globals.ts). */
   readonly globals = new Map<string, StoredValue[]>();
   private nextRecordId = 1;
-  private readonly serials = new Map<string, number>();
+  /** Each serial field's next value, exactly (a serial may pass 2^53: a seed's 58-digit key). */
+  private readonly serials = new Map<string, bigint>();
   /**
    * While an atomic changeset runs (records/atomic-changes.ts): told what each put/remove replaces (undefined: the
    * record is new; `removed`: by remove), so that a failing changeset can put every record back.
@@ -78,17 +80,17 @@ export class TableData {
   }
 
   /**
-   * The records whose field's first repetition is exactly `value` (text and numbers apart, as `===` compares them),
-   * in creation order: what addressing a record by its key (OData's `T('k')`) finds. A FileMaker server finds it
+   * The records whose field's first repetition is exactly `value` (text and numbers apart; numbers by value, exactly:
+   * `1.5` is `1.50`, two 58-digit keys differing in their last digit are two values), in creation order: what addressing a record by its key (OData's `T('k')`) finds. A FileMaker server finds it
    * through the field's index, so this looks it up: the field is indexed on its first lookup (one pass over the
    * table), and put/remove keep the index current from then on (writes, deletes, key changes, and the undo of a
    * failed atomic change, which goes through them). Global and computed values are not the record's stored ones:
    * those fields are scanned. Rows visited count in `lookupCost` (field-index.ts).
    */
-  recordsWithValue(field: TableField, value: string | number): StoredRecord[] {
+  recordsWithValue(field: TableField, value: string | StoredNumber): StoredRecord[] {
     if (field.global || field.computed) {
       lookupCost.ids += this.records.size;
-      return [...this.records.values()].filter((r) => this.valuesOf(r, field)[0] === value);
+      return [...this.records.values()].filter((r) => sameValue(this.valuesOf(r, field)[0], value));
     }
     const name = `value:${field.name}`;
     let index = this.indexes.get(name);
@@ -103,7 +105,7 @@ export class TableData {
     // The index's key is a candidate's; the stored value itself decides, as the scan it replaces compared it.
     return index.lookup(key).flatMap((id) => {
       const record = this.records.get(id);
-      return record !== undefined && this.valuesOf(record, field)[0] === value ? [record] : [];
+      return record !== undefined && sameValue(this.valuesOf(record, field)[0], value) ? [record] : [];
     });
   }
 
@@ -158,11 +160,11 @@ export class TableData {
   }
 
   /** The next record id and serial numbers, to put back when an atomic changeset fails (records/atomic-changes.ts). */
-  counters(): { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> } {
+  counters(): { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, bigint> } {
     return { nextRecordId: this.nextRecordId, serials: new Map(this.serials) };
   }
 
-  restoreCounters(saved: { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, number> }): void {
+  restoreCounters(saved: { readonly nextRecordId: number; readonly serials: ReadonlyMap<string, bigint> }): void {
     this.nextRecordId = saved.nextRecordId;
     this.serials.clear();
     for (const [k, v] of saved.serials) this.serials.set(k, v);
@@ -185,14 +187,19 @@ export class TableData {
     for (const [id, record] of all) this.records.set(id, record);
   }
 
-  /** Next serial number for a field: one past the highest value it has held. */
-  peekSerial(field: string): number {
-    return this.serials.get(field) ?? 1;
+  /**
+   * Next serial number for a field: one past the highest whole value it has held, counted exactly (a double up to
+   * 2^53, an ExactNumber past it: one past a 58-digit key is that key's last digit plus one).
+   */
+  peekSerial(field: string): StoredNumber {
+    const next = this.serials.get(field) ?? 1n;
+    return next <= BigInt(Number.MAX_SAFE_INTEGER) && next >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(next) : (storedNumberOf(String(next)) as StoredNumber);
   }
 
+  /** A record now holds this value in a serial field: a whole number at or past the next serial moves it on. */
   noteSerialValue(field: string, value: StoredValue): void {
-    const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
-    if (Number.isInteger(n) && n >= (this.serials.get(field) ?? 1)) this.serials.set(field, n + 1);
+    const whole = wholeNumber(value);
+    if (whole !== undefined && whole >= (this.serials.get(field) ?? 1n)) this.serials.set(field, whole + 1n);
   }
 
   /**
@@ -212,8 +219,23 @@ export class TableData {
  */
 function valueKey(field: TableField, value: StoredValue | undefined): string | undefined {
   if (value === undefined) return field.type === "text" ? "s:" : undefined;
-  if (value === null || typeof value === "object") return undefined;
-  return typeof value === "number" ? `n:${value}` : `s:${value}`;
+  if (value === null || isContainerRef(value)) return undefined;
+  // A number by its canonical text: one key per value, every digit of it.
+  return isStoredNumber(value) ? `n:${numberText(value)}` : `s:${value}`;
+}
+
+/** Whether a stored value is `value`: text as `===` compares it, numbers by value (exactly), never text and a number. */
+function sameValue(stored: StoredValue | undefined, value: string | StoredNumber): boolean {
+  if (typeof value === "string" || typeof stored === "string") return stored === value;
+  return isStoredNumber(stored) && sameNumber(stored, value);
+}
+
+/** A serial field's value as a whole number (a number, or text of one: a text serial field), else undefined. */
+function wholeNumber(value: StoredValue): bigint | undefined {
+  const number = typeof value === "string" ? storedNumberOf(value.trim()) : value;
+  if (!isStoredNumber(number)) return undefined;
+  const text = numberText(number);
+  return /^-?[0-9]+$/.test(text) ? BigInt(text) : undefined;
 }
 
 export function emptyValues(field: TableField): StoredValue[] {
@@ -298,7 +320,7 @@ export class ContainerStore {
   /** A stored record's repetitions now hold these values (`+1`) or no longer do (`-1`). */
   recordHolds(values: readonly StoredValue[] | undefined, change: 1 | -1): void {
     for (const value of values ?? []) {
-      if (value === null || typeof value !== "object") continue;
+      if (!isContainerRef(value)) continue;
       const entry = this.files.get(value.id);
       if (!entry) continue;
       entry.records += change;
@@ -312,7 +334,7 @@ export class ContainerStore {
   /** A scope's global field was set to these values (the ones it held before are checked when asked). */
   globalHolds(scope: GlobalScope, table: TableData, field: string, values: readonly StoredValue[] | undefined): void {
     for (const value of values ?? []) {
-      if (value === null || typeof value !== "object") continue;
+      if (!isContainerRef(value)) continue;
       const entry = this.files.get(value.id);
       if (entry && !entry.globals.some((g) => g.scope === scope && g.table === table && g.field === field)) entry.globals.push({ scope, table, field });
     }
@@ -320,7 +342,7 @@ export class ContainerStore {
 
   private held(entry: StoredEntry): boolean {
     if (entry.records > 0) return true;
-    entry.globals = entry.globals.filter(({ scope, table, field }) => this.scopeLive(scope) && (scope.own(table, field) ?? []).some((v) => v !== null && typeof v === "object" && v.id === entry.file.id));
+    entry.globals = entry.globals.filter(({ scope, table, field }) => this.scopeLive(scope) && (scope.own(table, field) ?? []).some((v) => isContainerRef(v) && v.id === entry.file.id));
     return entry.globals.length > 0;
   }
 

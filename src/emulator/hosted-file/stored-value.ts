@@ -1,17 +1,20 @@
 import type { FieldType } from "../../layout/schema.js";
+import { NumberToken } from "../../runtime/core/json-numbers.js";
 import { isNumericText } from "../../runtime/core/numeric-text.js";
+import { ExactNumber, numberText, storedNumberOf, wireNumber, type StoredNumber } from "./exact-number.js";
 
 /**
  * How the emulator keeps one field value (one repetition). Chronological types are numbers so that
  * finds and sorts over many records compare numbers, never re-parse strings:
  * - text: string ("" when empty)
- * - number: number | null
+ * - number: StoredNumber | null (exact-number.ts: a double when it holds the value digit for digit, else an
+ *   ExactNumber, its decimal text, up to 400 significant digits; docs/emulator.md, "Numbers")
  * - date: days since 1970-01-01 (proleptic Gregorian) | null
  * - time: seconds since midnight | null
  * - timestamp: seconds since 1970-01-01T00:00:00, zone-less | null
  * - container: ContainerRef | null
  */
-export type StoredScalar = string | number | null;
+export type StoredScalar = string | StoredNumber | null;
 export interface ContainerRef {
   id: string;
   filename: string;
@@ -19,6 +22,16 @@ export interface ContainerRef {
   size: number;
 }
 export type StoredValue = StoredScalar | ContainerRef;
+
+/** Whether a stored value is a number field's number (a double or an ExactNumber); chronological values are doubles too. */
+export function isStoredNumber(value: unknown): value is StoredNumber {
+  return typeof value === "number" || value instanceof ExactNumber;
+}
+
+/** Whether a stored value is a container's file (the one object a value is besides an ExactNumber). */
+export function isContainerRef(value: StoredValue | undefined): value is ContainerRef {
+  return typeof value === "object" && value !== null && !(value instanceof ExactNumber);
+}
 
 const SECONDS_PER_DAY = 86_400;
 
@@ -115,19 +128,49 @@ export const WIRE_FORM: Record<FieldType, string> = {
   container: "an upload",
 };
 
-/** Outcome of reading a client-supplied wire value into a field of the given type. */
-export type DecodeResult = { ok: true; value: StoredScalar } | { ok: false };
+/** A value as an answer carries it: text, a JSON number, or a NumberToken for a number a double does not hold. */
+export type WireValue = string | number | NumberToken;
 
-/** Decodes a value a client sent for a field (create, edit, seed data). "" always means empty. */
+/**
+ * A wire value as a script handler or a calculation reads it (docs/emulator.md, "Numbers"): a number a double does
+ * not hold as its decimal text (a string: every digit, which a JavaScript number would round), every other as it is.
+ */
+export function scriptValue(value: WireValue): string | number {
+  return value instanceof NumberToken ? value.text : value;
+}
+
+/**
+ * Outcome of reading a client-supplied wire value into a field of the given type; `problem`, when there is one, is
+ * why a number is not one FileMaker keeps, in words a refusal ends with (decimal-text.ts: more than 400 significant
+ * digits, beyond 10^±400).
+ */
+export type DecodeResult = { ok: true; value: StoredScalar } | { ok: false; problem?: string };
+
+/**
+ * A number field's value from a client: a JSON number as it is (`-0` is 0), a NumberToken (a token a double does not
+ * hold, parseJson) read by JSON's grammar, a string read leniently (trimmed; `+5`, `.5`, `5.`, `1e3`), each kept
+ * exactly (exact-number.ts).
+ */
+function decodeNumber(value: string | number | NumberToken | ExactNumber): DecodeResult {
+  if (value instanceof ExactNumber) return { ok: true, value };
+  if (typeof value === "number") return Number.isFinite(value) ? { ok: true, value: value + 0 } : { ok: false };
+  const stored = value instanceof NumberToken ? storedNumberOf(value.text, "json") : storedNumberOf(value.trim(), "lenient");
+  return typeof stored === "string" ? { ok: false, problem: stored } : { ok: true, value: stored };
+}
+
+/**
+ * Decodes a value a client sent for a field (create, edit, seed data). "" always means empty. A NumberToken (or an
+ * ExactNumber) is a number's text: a text field keeps it as it is written, a number field exactly.
+ */
 export function decodeWireValue(type: FieldType, value: unknown): DecodeResult {
-  if (typeof value !== "string" && typeof value !== "number") return { ok: false };
-  if (type === "text") return { ok: true, value: typeof value === "number" ? String(value) : value };
+  const exact = value instanceof NumberToken || value instanceof ExactNumber;
+  if (typeof value !== "string" && typeof value !== "number" && !exact) return { ok: false };
+  if (type === "text") return { ok: true, value: typeof value === "number" ? String(value) : exact ? value.text : value };
   if (value === "") return { ok: true, value: null };
+  if (type === "number") return decodeNumber(value);
+  if (exact) return { ok: false };
   let parsed: number | null;
   switch (type) {
-    case "number":
-      parsed = parseWireNumber(value);
-      break;
     case "date":
       parsed = typeof value === "string" ? parseWireDate(value) : null;
       break;
@@ -143,12 +186,16 @@ export function decodeWireValue(type: FieldType, value: unknown): DecodeResult {
   return parsed === null ? { ok: false } : { ok: true, value: parsed };
 }
 
-/** The wire form of a stored value: JSON numbers for number fields, "" for every empty value. */
-export function encodeWireValue(type: FieldType, value: StoredValue, containerUrl: (ref: ContainerRef) => string): string | number {
+/**
+ * The wire form of a stored value: JSON numbers for number fields (a NumberToken for one a double does not hold, which
+ * stringifyJson writes as its bare token: answers are written through it), "" for every empty value.
+ */
+export function encodeWireValue(type: FieldType, value: StoredValue, containerUrl: (ref: ContainerRef) => string): WireValue {
   if (value === null) return "";
-  if (typeof value === "object") return containerUrl(value);
+  if (isContainerRef(value)) return containerUrl(value);
   // Text in a field of another type is a calculation's invalid result, "?" (calculations.ts), answered as it is.
   if (typeof value === "string") return value;
+  if (value instanceof ExactNumber) return type === "number" ? wireNumber(value) : numberText(value);
   switch (type) {
     case "text":
       return String(value);

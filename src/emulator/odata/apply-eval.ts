@@ -14,7 +14,9 @@ import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-sche
 import { formatDate, formatTimeOfDay, formatTimestamp } from "./filter-values.js";
 import type { AggregateItem, ApplyStep, ComputeItem } from "./apply-parse.js";
 import { ODataError, quoted } from "./odata-error.js";
-import { decimalText, divideDecimal, sumDecimals, type Decimal } from "./apply-decimal.js";
+import { averageDecimal, decimalText, digitsOf, storedOf, sumDecimals, type Decimal } from "./apply-decimal.js";
+import { ExactNumber, numberText, type StoredNumber } from "../hosted-file/exact-number.js";
+import { isStoredNumber } from "../hosted-file/stored-value.js";
 
 /** A column's type: the Edm types a value can have (containers are Edm.Binary). */
 export type ColumnType = Exclude<FilterType, "Boolean" | "Null">;
@@ -229,7 +231,7 @@ function compileAggregate(items: readonly AggregateItem[], schema: ApplySchema, 
     const numeric = type === D;
     if (type === "Edm.Binary" || ((item.method === "sum" || item.method === "average") && !numeric)) throw incompatibleTypes();
     const values = (rows: readonly ApplyRow[]) => {
-      const out: (string | number)[] = [];
+      const out: (string | StoredNumber)[] = [];
       for (const r of rows) {
         const v = asColumnValue(e.evaluate(r));
         if (v !== null && typeof v !== "boolean") out.push(v);
@@ -251,38 +253,43 @@ function compileAggregate(items: readonly AggregateItem[], schema: ApplySchema, 
 }
 
 /**
- * An aggregate's value: a plain value, or an exact decimal (sum, average) whose row value is the nearest finite double
- * (what `$filter`, `$orderby` and `compute` read) and whose text, under exactText, is what the answer writes.
+ * An aggregate's value: a plain value, or an exact decimal (sum, average), kept as a stored number (every digit, what
+ * `$filter`, `$orderby`, `compute` and the answer read); past FileMaker's numbers (over 400 digits, beyond 10^±400)
+ * its row value is the nearest finite double and its text, under exactText, is what the answer writes.
  */
 type Aggregated = FilterValue | Decimal;
+
+const isDecimal = (v: Aggregated): v is Decimal => typeof v === "object" && v !== null && !(v instanceof ExactNumber);
 
 /** The key a row keeps a column's exact decimal text under; no column is named so (names hold no NUL). */
 export const exactText = (name: string) => `${name}\u0000exact`;
 
 /** sum, average (of numbers), min, max, countdistinct: over the non-empty values; empty input → null (0 for countdistinct). */
-function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (string | number)[]): (rows: readonly ApplyRow[]) => Aggregated {
+function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (string | StoredNumber)[]): (rows: readonly ApplyRow[]) => Aggregated {
   switch (method) {
     case "sum":
       return (rows) => {
-        const vs = values(rows) as number[];
+        const vs = values(rows) as StoredNumber[];
         return vs.length === 0 ? null : exactSum(vs);
       };
     case "average":
       return (rows) => {
-        const vs = values(rows) as number[];
+        const vs = values(rows) as StoredNumber[];
         return vs.length === 0 ? null : exactAverage(vs);
       };
     case "min":
     case "max": {
+      // Compared exactly (compareValues: compareNumbers), the value as stored: its every digit is the answer.
       const sign = method === "min" ? -1 : 1;
       return (rows) => {
-        let best: string | number | null = null;
+        let best: string | StoredNumber | null = null;
         for (const v of values(rows)) if (best === null || compareValues(v, best) * sign > 0) best = v;
         return best;
       };
     }
     default:
-      return (rows) => new Set(values(rows).map((v) => `${typeof v}:${v}`)).size;
+      // A number by its canonical text: two stored forms of one value are one value.
+      return (rows) => new Set(values(rows).map((v) => (isStoredNumber(v) ? `number:${numberText(v)}` : `string:${v}`))).size;
   }
 }
 
@@ -291,20 +298,35 @@ function aggregator(method: string, values: (rows: readonly ApplyRow[]) => (stri
  * `1e308 + 1e308` is 2e308, not Infinity. A value that is not finite (a compute that overflowed) makes it the
  * floating-point sum.
  */
-export function exactSum(values: readonly number[]): Decimal | number {
-  return values.every(Number.isFinite) ? sumDecimals(values) : values.reduce((a, b) => a + b, 0);
+export function exactSum(values: readonly StoredNumber[]): Decimal | number {
+  const finite = values.every((v) => typeof v !== "number" || Number.isFinite(v));
+  return finite ? sumDecimals(values) : (values as number[]).reduce((a, b) => a + b, 0);
 }
 
-/** The exact sum divided by the count, to AVERAGE_DIGITS significant digits (apply-decimal.ts). */
-function exactAverage(values: readonly number[]): Decimal | number {
+/**
+ * The exact sum divided by the count (apply-decimal.ts): exact when its decimal ends within 400 digits, else to as
+ * many significant digits as the widest value has, at least AVERAGE_DIGITS.
+ */
+function exactAverage(values: readonly StoredNumber[]): Decimal | number {
   const sum = exactSum(values);
-  return typeof sum === "number" ? sum / values.length : divideDecimal(sum, values.length);
+  if (typeof sum === "number") return sum / values.length;
+  let widest = 0;
+  for (const v of values) widest = Math.max(widest, digitsOf(v));
+  return averageDecimal(sum, values.length, widest);
 }
 
-/** Sets an aggregate's value in a row's values: a decimal as its nearest double, and its text beside it. */
+/**
+ * Sets an aggregate's value in a row's values: a decimal as a stored number when it is one; past FileMaker's numbers
+ * as its nearest double, and its text beside it.
+ */
 function setAggregated(values: Map<string, FilterValue>, name: string, value: Aggregated): void {
-  if (value === null || typeof value !== "object") {
+  if (!isDecimal(value)) {
     values.set(name, value);
+    return;
+  }
+  const stored = storedOf(value);
+  if (stored !== undefined) {
+    values.set(name, stored);
     return;
   }
   const text = decimalText(value);
@@ -523,9 +545,9 @@ function rowView(schema: ApplySchema, src: ApplySource): (row: ApplyRow) => Filt
 }
 
 /** A typed value back to the text `$filter` reads (filter-schema.ts): dates `YYYY-MM-DD`, times, timestamps. */
-function wireValue(v: FilterValue, type: ColumnType): string | number | null {
+function wireValue(v: FilterValue, type: ColumnType): string | number | ExactNumber | null {
   if (v === null || typeof v === "boolean") return v === null ? null : v ? 1 : 0;
-  if (typeof v === "string") return v;
+  if (typeof v === "string" || v instanceof ExactNumber) return v;
   if (type === "Edm.Date") return formatDate(v);
   if (type === "Edm.TimeOfDay") return formatTimeOfDay(v);
   if (type === "Edm.DateTimeOffset") return formatTimestamp(v);

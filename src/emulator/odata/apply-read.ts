@@ -3,7 +3,9 @@
 // the other options after `$apply`. Rows hold their keys and aliases, no `@id` (2.9's choice); rows that are still
 // whole records (only `filter`/`compute` ran) show their fields as the read path does, aliases after them.
 
+import { compareNumbers, ExactNumber, type StoredNumber } from "../hosted-file/exact-number.js";
 import type { StoredRecord } from "../hosted-file/store.js";
+import { numberJson } from "./exact-values.js";
 import { parseFilter } from "./filter-parser.js";
 import type { FilterValue } from "./filter-check.js";
 import { formatDate, formatTimeOfDay, formatTimestamp } from "./filter-values.js";
@@ -105,18 +107,20 @@ function sorted(rows: ApplyRow[], keys: readonly { read: (r: ApplyRow) => Filter
   return keyed.map((k) => k.row);
 }
 
-function sortKey(v: FilterValue): string | number | null {
+function sortKey(v: FilterValue): string | StoredNumber | null {
   if (v === null) return null;
   if (typeof v === "boolean") return v ? 1 : 0;
   return typeof v === "string" ? v.toLowerCase() : v;
 }
 
-function compareKeys(a: string | number | null, b: string | number | null): number {
+/** Empty first, numbers (exactly: compareNumbers) before text. */
+function compareKeys(a: string | StoredNumber | null, b: string | StoredNumber | null): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
-  if (typeof a === typeof b) return a < b ? -1 : 1;
-  return typeof a === "number" ? -1 : 1;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : 1;
+  if (typeof a !== "string" && typeof b !== "string") return compareNumbers(a, b);
+  return typeof a === "string" ? 1 : -1;
 }
 
 /** One result row: a record's fields as the read path writes them, then its values in their Edm JSON form (1.4). */
@@ -135,23 +139,18 @@ function rowJson(set: EntitySet, row: ApplyRow, columns: readonly ApplyColumn[],
     else if (row.values.has(c.name)) out[c.name] = valueJson(row.values.get(c.name) ?? null, c.type, ctx);
     else if (c.field !== undefined && row.record !== undefined) {
       const value = fieldJson(set, row.record, c.field, ctx.containers, ctx.db.model.name);
-      out[c.name] = c.type === "Edm.Decimal" && ctx.annotations.ieee754 ? textNumbers(value) : value;
+      out[c.name] = c.type === "Edm.Decimal" ? numberJson(value, ctx.annotations.ieee754 === true) : value;
     }
     // A concat branch's row without this column shows none.
   }
   return out;
 }
 
-/** With `IEEE754Compatible=true` (2.1), Edm.Decimal values are strings, as the read path writes number fields. */
-function textNumbers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(textNumbers);
-  return typeof value === "number" ? String(value) : value;
-}
-
 function valueJson(v: FilterValue, type: ColumnType, ctx: ReadContext): unknown {
   if (v === null) return null;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v === "string") return v;
+  if (v instanceof ExactNumber) return numberJson(v, ctx.annotations.ieee754 === true);
   switch (type) {
     case "Edm.Date":
       return formatDate(v);
@@ -160,6 +159,7 @@ function valueJson(v: FilterValue, type: ColumnType, ctx: ReadContext): unknown 
     case "Edm.DateTimeOffset":
       return formatTimestamp(v);
     default:
-      return ctx.annotations.ieee754 ? String(v) : v;
+      // Every digit (exact-values.ts): a bare token, or its canonical text under IEEE754Compatible.
+      return numberJson(v, ctx.annotations.ieee754 === true);
   }
 }

@@ -8,8 +8,10 @@ import type { EmulatorClock } from "../hosted-file/clock.js";
 import type { TableField } from "../hosted-file/model.js";
 import { writeTableContainer } from "../hosted-file/records/record-transaction.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
+import { isContainerRef } from "../hosted-file/stored-value.js";
 import { mediaTypeOf } from "../http/media-type.js";
 import { attachmentDisposition, BINARY_UPLOAD_TYPES, dispositionFilename, sniffMediaType, untitled } from "./container-media.js";
+import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import { findField, findRecord, isSpecialColumn, navigations, recordKey, type EntitySet } from "./entity-sets.js";
 import { readEntity, type ReadContext } from "./entity-read.js";
 import { hostedWrite, MAX_WRITE_BODY } from "./entity-write.js";
@@ -86,7 +88,7 @@ export function uploadBinary(set: EntitySet, key: EntityKey, member: string, que
   const stored = hostedWrite(() =>
     writeTableContainer(host.db, set.data, record.recordId, field, 0, () => host.containers.put(host.db.model.name, filename, contentType, bytes), host.clock),
   );
-  return { status: 200, contentType: "application/json;charset=utf-8", body: Buffer.from(JSON.stringify(readEntity(set, recordKey(set, stored), ctx))) };
+  return { status: 200, contentType: "application/json;charset=utf-8", body: Buffer.from(stringifyJson(readEntity(set, recordKey(set, stored), ctx))) };
 }
 
 /**
@@ -100,7 +102,7 @@ export function downloadContainer(set: EntitySet, key: EntityKey, member: string
   const record = findRecord(set, key);
   // A repeating container gives its first repetition (2.3).
   const value = set.data.valuesOf(record, field)[0];
-  if (value === null || value === undefined || typeof value !== "object") return undefined;
+  if (!isContainerRef(value)) return undefined;
   const file = ctx.containers.get(ctx.db.model.name, value.id);
   if (file === undefined) return undefined;
   const asksName = (accept ?? "").split(",").some((range) => mediaTypeOf(range) === "application/octet-stream");

@@ -10,6 +10,7 @@ import { forEachField, mapFields, type FilterNode } from "./filter-ast.js";
 import { checkFilter } from "./filter-check.js";
 import { compileFilter } from "./filter-eval.js";
 import { parseFilter } from "./filter-parser.js";
+import { numberJson } from "./exact-values.js";
 import { fieldId, fieldJson, filterRow, filterTable, findSet, recordKey, type EntitySet } from "./entity-sets.js";
 import { columns, MAX_PAGE, MAX_RECORDS_PER_RESPONSE, type Body, type ReadContext } from "./entity-read.js";
 import { ODataError, parseFailure, quoted, syntaxError } from "./odata-error.js";
@@ -96,15 +97,10 @@ function rowJson(sets: readonly EntitySet[], combination: readonly StoredRecord[
         continue;
       }
       const value = fieldJson(set, record, c.field, ctx.containers, ctx.db.model.name);
-      out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = c.field.type === "number" && ctx.annotations.ieee754 ? textNumbers(value) : value;
+      out[ctx.prefer.entityIds ? fieldId(set, c.field) : c.field.name] = c.field.type === "number" ? numberJson(value, ctx.annotations.ieee754 === true) : value;
     }
   });
   return out;
-}
-
-function textNumbers(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(textNumbers);
-  return typeof value === "number" ? String(value) : value;
 }
 
 /**

@@ -6,7 +6,10 @@ import type { TableField } from "../hosted-file/model.js";
 import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
 import { sortRecords, type SortKey } from "../hosted-file/sorting.js";
+import { isContainerRef, isStoredNumber } from "../hosted-file/stored-value.js";
 import { compileODataFilter } from "./filter.js";
+import { numberJson } from "./exact-values.js";
+import { numberText } from "../hosted-file/exact-number.js";
 import { ODataError } from "./odata-error.js";
 import type { Preferences } from "./query-options-prefer.js";
 import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
@@ -141,10 +144,10 @@ function entityJson(set: EntitySet, record: StoredRecord, cols: readonly Column[
   return out;
 }
 
-/** With `IEEE754Compatible=true` (2.1), a number field's values are strings. */
+/** With `IEEE754Compatible=true` (2.1), a number field's values are strings, every digit (exact-values.ts). */
 function numbersAsText(field: TableField, value: unknown, ctx: ReadContext): unknown {
-  if (!ctx.annotations.ieee754 || field.type !== "number") return value;
-  return Array.isArray(value) ? value.map((v) => (typeof v === "number" ? String(v) : v)) : typeof value === "number" ? String(value) : value;
+  if (field.type !== "number") return value;
+  return numberJson(value, ctx.annotations.ieee754 === true);
 }
 
 /** Counts `n` more records into the response before they are built; past the bound, the request fails at once. */
@@ -303,7 +306,8 @@ export function readValue(set: EntitySet, key: EntityKey, member: string, ctx: R
   if (c.kind === "special") return text(String(c.name === "ROWID" ? record.recordId : record.modId));
   // A repeating field gives its first repetition (2.3).
   const value = set.data.valuesOf(record, c.field)[0];
-  if (value !== null && typeof value === "object") {
+  if (c.field.type === "number" && isStoredNumber(value)) return text(numberText(value));
+  if (isContainerRef(value)) {
     const file = ctx.containers.get(ctx.db.model.name, value.id);
     if (file) return { contentType: file.contentType, body: Buffer.from(file.bytes) };
     return text("");

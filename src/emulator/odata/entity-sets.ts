@@ -7,7 +7,10 @@ import type { TableField, TableModel } from "../hosted-file/model.js";
 import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
 import { schemaGeneration } from "../hosted-file/schema-changes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
-import { formatWireTime, type StoredValue } from "../hosted-file/stored-value.js";
+import { formatWireTime, isContainerRef, isStoredNumber, type StoredValue } from "../hosted-file/stored-value.js";
+import { ExactNumber, numberText, storedNumberOf, type StoredNumber } from "../hosted-file/exact-number.js";
+import type { NumberToken } from "../../runtime/core/json-numbers.js";
+import { numberJson } from "./exact-values.js";
 import { incompatibleTypes } from "./filter-error.js";
 import { SPECIAL_COLUMNS, type FilterRow, type FilterTable } from "./filter-schema.js";
 import { filterTablesOf } from "./metadata-filter.js";
@@ -109,6 +112,13 @@ export function findRecord(set: EntitySet, key: EntityKey): StoredRecord {
   if ((field.type === "number") !== (literal.type === "number")) throw incompatibleTypes();
   // Looked up through the key's index (store.ts), as a FileMaker server does: a scan from the first row made every
   // call by key cost more the later its row came in the table. The first record in creation order holding the key.
+  if (literal.type === "number") {
+    // A number key is read from its text, exactly: `T(123456789012345678901234567890)` is that record, not its
+    // neighbour; a literal no number field can hold (401 digits) names no record.
+    const value = storedNumberOf(literal.text, "lenient");
+    if (typeof value === "string") throw notFound();
+    return set.data.recordsWithValue(field, value)[0] ?? throwError(notFound());
+  }
   return set.data.recordsWithValue(field, literal.value)[0] ?? throwError(notFound());
 }
 
@@ -120,7 +130,8 @@ function throwError(error: ODataError): never {
 export function recordKey(set: EntitySet, record: StoredRecord): EntityKey {
   const value = set.key === undefined ? undefined : set.data.valuesOf(record, set.key)[0];
   if (typeof value === "string" && value !== "") return { kind: "single", value: { type: "string", value } };
-  if (typeof value === "number") return { kind: "single", value: { type: "number", value, text: String(value) } };
+  // A number key is written digit for digit (`T(123456789012345678901234567890)`), never as a double's exponent.
+  if (isStoredNumber(value)) return { kind: "single", value: { type: "number", value: Number(numberText(value)), text: numberText(value) } };
   if (set.key === undefined) return { kind: "single", value: { type: "number", value: record.recordId, text: String(record.recordId) } };
   return { kind: "rowid", rowid: record.recordId };
 }
@@ -131,10 +142,14 @@ function isoDate(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A stored value as OData's JSON shows it (1.4): null when empty; dates, times, timestamps (UTC, `Z`) as text. */
-export function jsonValue(field: TableField, value: StoredValue | undefined, containers: ContainerStore, database: string): string | number | null {
+/**
+ * A stored value as OData's JSON shows it (1.4): null when empty; dates, times, timestamps (UTC, `Z`) as text; a
+ * number a double does not hold as its bare token (NumberToken, every digit).
+ */
+export function jsonValue(field: TableField, value: StoredValue | StoredNumber | undefined, containers: ContainerStore, database: string): string | number | NumberToken | null {
   if (value === null || value === undefined || value === "") return null;
-  if (typeof value === "object") {
+  if (value instanceof ExactNumber) return numberJson(value, false) as NumberToken;
+  if (isContainerRef(value)) {
     // 2.6's choice: a container (only when selected) is its bytes in base64.
     const file = containers.get(database, value.id);
     return file ? Buffer.from(file.bytes).toString("base64") : null;
@@ -216,7 +231,8 @@ export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatab
       }
       const value = set.data.valuesOf(record, field)[0];
       if (value === null || value === undefined || value === "") return null;
-      if (typeof value === "object") return value.id;
+      if (value instanceof ExactNumber) return value;
+      if (isContainerRef(value)) return value.id;
       if (typeof value === "string") return value;
       if (field.type === "date") return isoDate(value);
       if (field.type === "time") return formatWireTime(value);

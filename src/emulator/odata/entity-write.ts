@@ -13,10 +13,12 @@ import { holdChanges } from "../hosted-file/change-feed.js";
 import { checkWritable, USER_ENTRY } from "../hosted-file/records/entry-options.js";
 import { buildEditedRecord, buildNewRecord, commitRecord, type FieldChange } from "../hosted-file/records/record-writes.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
-import { daysFromCivil, parseWireNumber, type StoredScalar } from "../hosted-file/stored-value.js";
+import { daysFromCivil, type StoredScalar } from "../hosted-file/stored-value.js";
+import { NumberToken, parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { findField, findRecord, fieldMissing, filterRow, filterTable, type EntitySet } from "./entity-sets.js";
 import { checkContainerAnnotation, containerChange } from "./container-json.js";
 import { compileODataFilter } from "./filter.js";
+import { bodyNumber } from "./exact-values.js";
 import { ODataError, quoted } from "./odata-error.js";
 import type { EntityKey } from "./url-path.js";
 
@@ -34,13 +36,16 @@ export interface WriteContext {
   readonly containers: ContainerStore;
 }
 
-/** The JSON object a write's body holds; malformed JSON or anything but one object is 400 -1002 (choice). */
+/**
+ * The JSON object a write's body holds; malformed JSON or anything but one object is 400 -1002 (choice). Number tokens
+ * a double does not hold are kept as their text (parseJsonExactly: NumberToken), so a number field gets every digit.
+ */
 export function parseWriteBody(body: Buffer | undefined): Record<string, unknown> {
   const text = body === undefined ? "" : body.toString("utf8").trim();
   if (text === "") throw new ODataError(400, "-1002", "Error: the request body must be a JSON object (it is empty)");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonExactly(text);
   } catch (error) {
     throw new ODataError(400, "-1002", `Error: malformed JSON in the request body (${quoted((error as Error).message)})`);
   }
@@ -121,23 +126,27 @@ function checkControl(set: EntitySet, key: string, raw: unknown): void {
 
 const incompatible = (key: string, why: string) => new ODataError(400, "8309", `incompatible data types: '${quoted(key)}': ${why}`);
 
+/** parseDecimal's problems for decimal text past FileMaker's 400 digits or 10^±400 (decimal-text.ts). */
+const OUT_OF_BOUNDS = /significant digits|range of numbers/;
+
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,12})?)?$/;
 
 /** One JSON value as the stored form of its field (1.4); null (and "" for non-text) clears it. */
 function decodeValue(field: TableField, key: string, raw: unknown, ctx: WriteContext): StoredScalar {
   if (raw === null) return null;
-  const bad = (form: string) => incompatible(key, `${JSON.stringify(raw)?.slice(0, 60) ?? typeof raw} is not ${form}`);
+  const bad = (form: string) => incompatible(key, `${shownValue(raw)} is not ${form}`);
   switch (field.type) {
     case "text":
       if (typeof raw !== "string") throw bad("a string (Edm.String)");
       return raw;
     case "number": {
-      if (typeof raw === "number") return raw;
-      if (typeof raw === "string" && ctx.ieee754) {
-        if (raw === "") return null;
-        const n = parseWireNumber(raw);
-        if (n !== null) return n;
-      }
+      // A decimal of up to 400 significant digits, kept digit for digit (exact-values.ts); "" clears it.
+      if (raw === "" && ctx.ieee754) return null;
+      const n = bodyNumber(raw, ctx.ieee754);
+      if (n !== undefined && typeof n === "object" && "problem" in n) {
+        // Decimal text past FileMaker's bounds names them; a string that is no number at all is refused as before.
+        if (OUT_OF_BOUNDS.test(n.problem)) throw incompatible(key, `${shownValue(raw)} is not a number FileMaker keeps: ${n.problem}`);
+      } else if (n !== undefined) return n;
       throw bad(ctx.ieee754 ? "a number or numeric string (Edm.Decimal)" : "a number (Edm.Decimal; strings need IEEE754Compatible=true)");
     }
     case "date": {
@@ -169,6 +178,13 @@ function decodeValue(field: TableField, key: string, raw: unknown, ctx: WriteCon
       // decodeChanges hands containers to container-json.ts before this.
       throw incompatible(key, "a container takes base64 text");
   }
+}
+
+/** A body's value as an error quotes it: its JSON, the first 60 characters (a long token's too). */
+function shownValue(raw: unknown): string {
+  const text = raw instanceof NumberToken ? raw.text : JSON.stringify(raw);
+  if (text === undefined) return typeof raw;
+  return text.slice(0, 60);
 }
 
 function isoDate(text: string): number | null {

@@ -1,6 +1,8 @@
 // The tree a `$filter` parses to (filter-parser.ts), before any schema is known. `at` is the offset of the node's
 // first character in the filter text.
 
+import type { StoredNumber } from "../hosted-file/exact-number.js";
+
 export type ComparisonOperator = "eq" | "ne" | "gt" | "ge" | "lt" | "le";
 export type ArithmeticOperator = "add" | "sub" | "mul" | "div" | "mod";
 
@@ -10,7 +12,8 @@ export type EdmType =
 
 export type FilterLiteral =
   | { readonly kind: "string"; readonly value: string }
-  | { readonly kind: "number"; readonly value: number }
+  /** As written, every digit: a double when it holds the value, else an ExactNumber (exact-number.ts). */
+  | { readonly kind: "number"; readonly value: StoredNumber }
   /** `true`/`false`: FileMaker has no boolean; they stand for 1 and 0 (choice of 2.7). */
   | { readonly kind: "boolean"; readonly value: boolean }
   | { readonly kind: "null" }

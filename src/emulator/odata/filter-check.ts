@@ -2,6 +2,7 @@
 // 'X' does not exist in a specified table (9)"), every operator and function given operands of types it takes
 // (otherwise 8309 "incompatible data types"). The result is a tree the evaluator compiles once.
 
+import type { ExactNumber } from "../hosted-file/exact-number.js";
 import type { ArithmeticOperator, ComparisonOperator, EdmType, FilterNode, FunctionName } from "./filter-ast.js";
 import { incompatibleTypes, unknownField } from "./filter-error.js";
 import { SPECIAL_COLUMNS, type FilterField, type FilterTable } from "./filter-schema.js";
@@ -9,8 +10,11 @@ import { SPECIAL_COLUMNS, type FilterField, type FilterTable } from "./filter-sc
 /** The type of a checked expression. Containers (`Edm.Stream` too) are "Edm.Binary"; "Null" is the `null` literal. */
 export type FilterType = Exclude<EdmType, "Edm.Stream"> | "Boolean" | "Null";
 
-/** Runtime values: strings, numbers (dates and times as numbers, see filter-values.ts), booleans, null. */
-export type FilterValue = string | number | boolean | null;
+/**
+ * Runtime values: strings, numbers (dates and times as numbers, see filter-values.ts), booleans, null; an Edm.Decimal
+ * a double does not hold is an ExactNumber (exact-number.ts), every digit.
+ */
+export type FilterValue = string | number | ExactNumber | boolean | null;
 
 export type CheckedNode =
   | { readonly kind: "const"; readonly type: FilterType; readonly value: FilterValue; readonly quotedText: boolean }

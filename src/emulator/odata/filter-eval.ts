@@ -1,9 +1,13 @@
 // A checked `$filter` compiled once into a predicate over rows: each node becomes one closure, so a row costs one
 // pass over the tree. Semantics (docs/emulator.md, "The OData API"): text compares by code point, case-sensitively; an
 // empty value is null and `''` is empty; `eq null` matches empty; other comparisons with null are false, `ne` is
-// `not eq`; a `Nav/Field` comparison holds when some related record satisfies it.
+// `not eq`; a `Nav/Field` comparison holds when some related record satisfies it. Numbers are decimals, compared and
+// added exactly (filter-numbers.ts; `div` is a double's).
 
 import { compareCodePoints } from "../hosted-file/find/code-point-order.js";
+import { compareNumbers, ExactNumber, numberText, storedNumberOf } from "../hosted-file/exact-number.js";
+import { isStoredNumber } from "../hosted-file/stored-value.js";
+import { arithmetic, negate, wholeNumber } from "./filter-numbers.js";
 import type { CheckedNode, FilterType, FilterValue } from "./filter-check.js";
 import type { FilterRow } from "./filter-schema.js";
 import {
@@ -113,7 +117,7 @@ function compileNode(node: CheckedNode, now: number): Evaluate {
       const operand = compileNode(node.operand, now);
       return (scope) => {
         const v = operand(scope);
-        return typeof v === "number" ? finite(-v) : null;
+        return typeof v === "number" ? finite(-v) : v instanceof ExactNumber ? negate(v) : null;
       };
     }
     case "arithmetic":
@@ -141,18 +145,20 @@ function compileField(name: string, type: FilterType, navigation: string | undef
   };
 }
 
-type Raw = string | number | null | undefined;
+type Raw = string | number | ExactNumber | null | undefined;
 
-const textOf = (raw: Raw): string | null => (raw === null || raw === undefined || raw === "" ? null : String(raw));
+const textOf = (raw: Raw): string | null => (raw === null || raw === undefined || raw === "" ? null : raw instanceof ExactNumber ? raw.text : String(raw));
 
 const FIELD_READERS: Partial<Record<FilterType, (raw: Raw) => FilterValue>> = {
   "Edm.String": textOf,
   "Edm.Decimal": (raw) => {
     if (typeof raw === "number") return Number.isFinite(raw) ? raw : null;
+    if (raw instanceof ExactNumber) return raw;
+    // Text (a calculation's, or cast from Edm.String) read as decimal text, every digit.
     const text = textOf(raw)?.trim();
     if (!text || !isDecimalText(text)) return null;
-    const n = Number(text);
-    return Number.isFinite(n) ? n : null;
+    const n = storedNumberOf(text, "lenient");
+    return typeof n === "string" ? null : n;
   },
   "Edm.Date": (raw) => (typeof raw === "string" ? parseDate(raw) : null),
   "Edm.TimeOfDay": (raw) => (typeof raw === "string" ? parseTimeOfDay(raw) : null),
@@ -172,27 +178,24 @@ function isDecimalText(text: string): boolean {
 
 const finite = (n: number): number | null => (Number.isFinite(n) ? n : null);
 
+/** Decimal arithmetic (filter-numbers.ts): add, sub, mul and mod exact, div a double's; null for no number. */
 function compileArithmetic(op: string, left: Evaluate, right: Evaluate): Evaluate {
-  const apply =
-    op === "add"
-      ? (a: number, b: number) => a + b
-      : op === "sub"
-        ? (a: number, b: number) => a - b
-        : op === "mul"
-          ? (a: number, b: number) => a * b
-          : op === "div"
-            ? (a: number, b: number) => (b === 0 ? Number.NaN : a / b)
-            : (a: number, b: number) => (b === 0 ? Number.NaN : a % b);
   return (scope) => {
     const a = left(scope);
     const b = right(scope);
-    return typeof a === "number" && typeof b === "number" ? finite(apply(a, b)) : null;
+    if (typeof a === "number" && !Number.isFinite(a)) return null;
+    if (typeof b === "number" && !Number.isFinite(b)) return null;
+    return isStoredNumber(a) && isStoredNumber(b) ? arithmetic(op, a, b) : null;
   };
 }
 
-/** Strings by Unicode code point (not UTF-16 unit), as the hosted file sorts them; numbers numerically, false before true. */
-export function compareValues(a: string | number | boolean, b: string | number | boolean): number {
+/**
+ * Strings by Unicode code point (not UTF-16 unit), as the hosted file sorts them; numbers by value, exactly (a 58-digit
+ * literal against its neighbour: compareNumbers); false before true.
+ */
+export function compareValues(a: Exclude<FilterValue, null>, b: Exclude<FilterValue, null>): number {
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
+  if (isStoredNumber(a) && isStoredNumber(b) && (a instanceof ExactNumber || b instanceof ExactNumber)) return compareNumbers(a, b);
   const x = Number(a);
   const y = Number(b);
   return x < y ? -1 : x > y ? 1 : 0;
@@ -312,11 +315,14 @@ function compileCall(
     case "maxdatetime":
       return () => MAX_DATETIME;
     case "round":
-      return num((x) => Math.sign(x) * Math.round(Math.abs(x)));
     case "floor":
-      return num(Math.floor);
     case "ceiling":
-      return num(Math.ceil);
+      // Exactly, an ExactNumber too (filter-numbers.ts); round is half away from zero.
+      return (scope) => {
+        const v = a(scope);
+        if (typeof v === "number" && !Number.isFinite(v)) return null;
+        return isStoredNumber(v) ? wholeNumber(name, v) : null;
+      };
     default:
       throw new Error(`compileCall: no evaluator for the function ${name}`);
   }
@@ -336,7 +342,8 @@ function castFunction(from: FilterType, to: FilterType): (v: FilterValue) => Fil
     if (from === "Edm.Date") return (v) => formatDate(v as number);
     if (from === "Edm.TimeOfDay") return (v) => formatTimeOfDay(v as number);
     if (from === "Edm.DateTimeOffset") return (v) => formatTimestamp(v as number);
-    return (v) => String(v);
+    // A number as its text, every digit (an ExactNumber's canonical text; a double as JavaScript writes it).
+    return (v) => (v instanceof ExactNumber ? numberText(v) : String(v));
   }
   if (from === "Edm.String") return (v) => FIELD_READERS[to]?.(v as string) ?? null;
   if (from === "Edm.DateTimeOffset" && to === "Edm.Date") return (v) => dayStart(v as number);

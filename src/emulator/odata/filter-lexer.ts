@@ -1,6 +1,7 @@
 // Tokens of a `$filter`, pulled one at a time by the parser so that errors come in text order. One pass, each
 // character looked at a bounded number of times; no RegExp.
 
+import { storedNumberOf, type StoredNumber } from "../hosted-file/exact-number.js";
 import { syntaxError } from "./odata-error.js";
 import { scanDate, scanTime, scanZone } from "./filter-values.js";
 
@@ -26,8 +27,10 @@ export interface Token {
   readonly text: string;
   /** The token as written, to quote in an error. */
   readonly raw: string;
-  /** For number, date, time and timestamp tokens. */
+  /** For number, date, time and timestamp tokens (a number's nearest double). */
   readonly value: number;
+  /** A number token's value, every digit (up to 400 significant digits, FileMaker's numbers). */
+  readonly number?: StoredNumber;
   readonly start: number;
   readonly end: number;
   /** The token with the blanks around it, as the server quotes an operator it refuses (`' in '`). */
@@ -157,9 +160,10 @@ export class FilterLexer {
       end += 2;
       while (isDigit(s.charCodeAt(end))) end++;
     }
-    const value = Number(s.slice(start, end));
-    if (!Number.isFinite(value)) throw syntaxError(s.slice(start, end));
-    return make("number", end, undefined, value);
+    // Read exactly: a literal a double does not hold keeps its digits; one past 400 digits or 10^±400 is refused.
+    const number = storedNumberOf(s.slice(start, end), "lenient");
+    if (typeof number === "string") throw syntaxError(s.slice(start, end));
+    return { ...make("number", end, undefined, Number(s.slice(start, end))), number };
   }
 
   /** The run of non-blank characters at `i`, to quote a malformed literal. */

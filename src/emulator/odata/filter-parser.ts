@@ -207,6 +207,8 @@ class FilterParser {
         this.advance();
         return leaf({ kind: "literal", literal: { kind: "string", value: token.text }, at: token.start });
       case "number":
+        this.advance();
+        return leaf({ kind: "literal", literal: { kind: "number", value: token.number ?? token.value }, at: token.start });
       case "date":
       case "timeOfDay":
       case "dateTimeOffset":

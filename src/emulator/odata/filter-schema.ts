@@ -1,6 +1,7 @@
 // What the `$filter` checker needs to know of a table (one OData entity set): its fields with their Edm types and
 // FMFIDs, and its navigation properties. The emulator builds this from its own model; this folder never imports it.
 
+import type { ExactNumber } from "../hosted-file/exact-number.js";
 import type { EdmType } from "./filter-ast.js";
 
 export interface FilterField {
@@ -25,7 +26,8 @@ export interface FilterTable {
  * `ROWMODID` are asked for by those names when the table has no field so named.
  */
 export interface FilterRow {
-  value(field: string): string | number | null | undefined;
+  /** A number field's value may be an ExactNumber (a decimal a double does not hold, exact-number.ts). */
+  value(field: string): string | number | ExactNumber | null | undefined;
   /** The related records through a navigation property; none when absent. */
   related?(navigation: string): Iterable<FilterRow>;
 }

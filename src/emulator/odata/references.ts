@@ -10,6 +10,7 @@
 // - Only a navigation of one step whose match field is on the target (the portal's child side) can be written; the
 //   reverse direction (the match field is this record's own) and several pairs of fields are 400 -1002.
 
+import { parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { globalScopeOf } from "../hosted-file/globals.js";
 import type { DatabaseModel } from "../hosted-file/model.js";
 import { USER_ENTRY } from "../hosted-file/records/entry-options.js";
@@ -118,7 +119,7 @@ function bodyId(body: Buffer | undefined): string {
   const text = body === undefined ? "" : body.toString("utf8").trim();
   let parsed: unknown;
   try {
-    parsed = text === "" ? undefined : JSON.parse(text);
+    parsed = text === "" ? undefined : parseJsonExactly(text);
   } catch {
     throw new ODataError(400, "-1002", "Error: the request body must be a JSON object with @odata.id (it is not JSON)");
   }

@@ -4,6 +4,7 @@
 // (FSP/06 only, UNCONFIRMED) run it with the table's records, or the one record, as its found set. Takes plain values
 // (no IncomingMessage), so a `$batch` part can be answered by it too.
 
+import { NumberToken, parseJsonExactly, stringifyJson } from "../../runtime/core/json-numbers.js";
 import { viewContext } from "../hosted-file/container-urls.js";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
 import type { LayoutModel } from "../hosted-file/model.js";
@@ -79,7 +80,7 @@ function scriptParameter(body: Buffer | undefined): string {
   if (text === "") return "";
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonExactly(text);
   } catch (error) {
     throw new ODataError(400, "-1002", `Error: malformed JSON in the script request body (${quoted((error as Error).message)})`);
   }
@@ -93,9 +94,11 @@ function scriptParameter(body: Buffer | undefined): string {
   const value = (parsed as Record<string, unknown>)[PARAMETER];
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
+  // A number a double does not hold is passed as its token, every digit (parseJsonExactly keeps it).
+  if (value instanceof NumberToken) return value.text;
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     try {
-      return JSON.stringify(value);
+      return stringifyJson(value);
     } catch {
       // Only nesting deep enough to exhaust the stack makes a parsed value unprintable.
       throw new ODataError(400, "-1002", `Error: ${PARAMETER} nests too deeply to be passed as text`);

@@ -2,6 +2,7 @@
 // is registered: every value's type, every string's length, the headers' names and values, and where the webhook may
 // POST (loopback unless the emulator allows more). Every refusal is 400 -1002 naming the key (choice).
 
+import { NumberToken, parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { isIPv6 } from "node:net";
 import { MAX_PAGE } from "./entity-read.js";
 import { MAX_URL_LENGTH, ODataError, quoted } from "./odata-error.js";
@@ -50,7 +51,7 @@ export function parseJsonObject(body: Buffer | undefined, what: string, emptyOk:
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonExactly(text);
   } catch (error) {
     throw badBody(`${what}: malformed JSON in the request body (${quoted((error as Error).message)})`);
   }
@@ -59,7 +60,7 @@ export function parseJsonObject(body: Buffer | undefined, what: string, emptyOk:
 }
 
 const shown = (value: unknown): string => {
-  const text = typeof value === "string" ? JSON.stringify(quoted(value)) : Array.isArray(value) ? "an array" : value === null ? "null" : typeof value === "object" ? "an object" : String(value);
+  const text = typeof value === "string" ? JSON.stringify(quoted(value)) : value instanceof NumberToken ? value.text.slice(0, 60) : Array.isArray(value) ? "an array" : value === null ? "null" : typeof value === "object" ? "an object" : String(value);
   return text;
 };
 

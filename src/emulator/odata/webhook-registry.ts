@@ -7,6 +7,7 @@
 // for or fails by one), one at a time per webhook in the order the changes happened, retried with a capped
 // exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left.
 
+import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import type { RecordChange } from "../hosted-file/change-feed.js";
 import { onChange } from "../hosted-file/change-feed.js";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
@@ -275,7 +276,8 @@ export class WebhookRegistry {
       return;
     }
     op.sendAttempts++;
-    const json = JSON.stringify(payload);
+    // stringifyJson: a long number field's token is written bare, digit for digit.
+    const json = stringifyJson(payload);
     let attempt: PostAttempt;
     try {
       attempt = postJson(hook.url, hook.headers, json, this.timing.timeoutMs);

@@ -1,3 +1,4 @@
+import { parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { dataApiRequest, errorResult, type DataApiCall } from "./step-request.js";
 
 /**
@@ -90,11 +91,14 @@ export class WebViewerBridge {
   }
 }
 
-/** The protocol's parameter: a call the bridge can answer (maybe with an error result), or why it cannot answer at all. */
+/**
+ * The protocol's parameter: a call the bridge can answer (maybe with an error result), or why it cannot answer at all.
+ * Its number tokens a double does not hold stay NumberTokens (parseJsonExactly), which the Data API call carries on whole.
+ */
 function readParameter(parameter: unknown): { call: BridgeCall; error?: string } | { unreadable: string } {
   let value: unknown;
   try {
-    value = JSON.parse(String(parameter ?? ""));
+    value = parseJsonExactly(String(parameter ?? ""));
   } catch {
     return { unreadable: "not JSON" };
   }

@@ -4,6 +4,7 @@ import { readBody } from "../http/request-body.js";
 import type { HttpApi } from "../http/server.js";
 import type { WebViewerBridge } from "./bridge.js";
 import { shimScript } from "./shim.js";
+import { parseJsonExactly, stringifyJson } from "../../runtime/core/json-numbers.js";
 
 /** Where the shim and its calls are served. */
 export const WEBVIEWER_PREFIX = "/fmgen";
@@ -65,7 +66,7 @@ async function serve(options: WebViewerHttpOptions, req: IncomingMessage): Promi
       const raw = await readBody(req, options.maxJsonBytes, () => new BadCall(413, `the call's body is larger than ${options.maxJsonBytes} bytes`));
       const call = parseCall(raw);
       const answer = await options.bridgeFor(call.account, call.webViewer).perform(call.script, call.parameter);
-      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(JSON.stringify({ answer: answer ?? null })) };
+      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(stringifyJson({ answer: answer ?? null })) };
     }
   } catch (error) {
     const status = error instanceof BadCall ? error.status : 400;
@@ -87,7 +88,7 @@ class BadCall extends Error {
 function parseCall(raw: Buffer): { account: string | undefined; webViewer: string | undefined; script: string; parameter: string } {
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = parseJsonExactly(raw.toString("utf8"));
   } catch {
     throw new BadCall(400, "the call's body is not JSON");
   }

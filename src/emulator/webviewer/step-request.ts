@@ -1,3 +1,5 @@
+import { NumberToken, stringifyJson } from "../../runtime/core/json-numbers.js";
+
 /**
  * The `Execute FileMaker Data API` step's request (a JSON object: `action`, `layouts`, `query`, `recordId`, ...) as
  * the Data API call that does the same work, and that call's answer as the step's result text. The step answers in
@@ -48,8 +50,8 @@ export function dataApiRequest(database: string, step: Record<string, unknown>):
   if (typeof layout !== "string" || layout === "") return { error: errorResult("1708", "layouts (the layout's name) is required") };
   const records = `${db}/layouts/${encodeURIComponent(layout)}/records`;
   const recordId = step.recordId;
-  if (recordId !== undefined && typeof recordId !== "string" && typeof recordId !== "number") return { error: errorResult("1708", "recordId must be a record id") };
-  const id = recordId === undefined ? undefined : encodeURIComponent(String(recordId));
+  if (recordId !== undefined && typeof recordId !== "string" && typeof recordId !== "number" && !(recordId instanceof NumberToken)) return { error: errorResult("1708", "recordId must be a record id") };
+  const id = recordId === undefined ? undefined : encodeURIComponent(recordId instanceof NumberToken ? recordId.text : String(recordId));
   const body = rest(step);
   const needId = (what: string) => ({ error: errorResult("1708", `${what} needs recordId`) });
   switch (action) {
@@ -77,13 +79,14 @@ function rest(step: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The step's keys as a GET's query string: `offset`, `limit`, `sort` and their portal forms (`offset.Invoices`) get
- * the underscore the Data API's GETs name them with; a JSON value (sort, portal) is sent as its JSON text.
+ * the underscore the Data API's GETs name them with; a JSON value (sort, portal) is sent as its JSON text (number
+ * tokens a double does not hold written back bare: stringifyJson).
  */
 function queryOf(keys: Record<string, unknown>, underscore: boolean): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(keys)) {
     const name = underscore && UNDERSCORED.test(key) ? `_${key}` : key;
-    params.append(name, typeof value === "string" ? value : JSON.stringify(value));
+    params.append(name, typeof value === "string" ? value : stringifyJson(value));
   }
   const text = params.toString();
   return text === "" ? "" : `?${text}`;

@@ -34,11 +34,12 @@ export function emitDefinition(plan: LayoutPlan, name: string, call: string, val
 }
 
 /**
- * A field's runtime spec (`FieldSpec`), on one line: its type, repetitions and value list, and where no group
- * says so (portal fields), `readOnly`.
+ * A field's runtime spec (`FieldSpec`), on one line: its type, `exact` (a number field read as decimal text),
+ * repetitions and value list, and where no group says so (portal fields), `readOnly`.
  */
 export function fieldSpecText(field: FieldDescription, withReadOnly: boolean): string {
   const parts = [`type: ${stringLiteral(field.type)}`];
+  if (field.type === "number" && field.exact) parts.push("exact: true");
   const n = repetitionsOf(field);
   if (n !== 1) parts.push(`repetitions: ${n}`);
   if (withReadOnly && field.readOnly) parts.push("readOnly: true");

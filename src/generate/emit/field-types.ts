@@ -10,7 +10,7 @@ import { docText, propertyKey, stringLiteral } from "../text.js";
  * | type | read |
  * |---|---|
  * | text | `string`; with a value list the union of its values and `""` |
- * | number | `number \| null` |
+ * | number | `number \| null`; with `exact`, `string \| null` (decimal text, every digit) |
  * | date, time, timestamp | `string \| null` (ISO date, `HH:MM:SS`, ISO timestamp) |
  * | container | `string \| null` (its URL) |
  *
@@ -20,7 +20,7 @@ import { docText, propertyKey, stringLiteral } from "../text.js";
 export const MAX_TUPLE = 100;
 
 /** What the read type of a field depends on: a layout's field, or a table's (OData, which has no value lists). */
-export type TypedField = Pick<FieldDescription, "type" | "repetitions" | "valueList">;
+export type TypedField = Pick<FieldDescription, "type" | "repetitions" | "valueList" | "exact">;
 
 function valueListUnion(values: readonly string[]): string {
   const unique = [...new Set([...values, ""])];
@@ -32,7 +32,7 @@ function readScalar(field: TypedField): string {
     case "text":
       return field.valueList ? valueListUnion(field.valueList) : "string";
     case "number":
-      return "number | null";
+      return field.exact ? "string | null" : "number | null";
     default:
       return "string | null";
   }
@@ -56,9 +56,17 @@ export const TEMPORAL_HINTS = {
 
 const FORMAT_HINTS: Partial<Record<FieldDescription["type"], string>> = { ...TEMPORAL_HINTS, container: "Container: the URL of its file; write it with upload()." };
 
+/** What the strings of an exact number field hold, in both APIs. */
+export const EXACT_HINT = 'Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.';
+
+/** What a field's strings hold, if it reads as strings of a form: a date's, a container's, an exact number's. */
+export function formatHint(field: Pick<FieldDescription, "type" | "exact">, hints: Partial<Record<FieldDescription["type"], string>> = FORMAT_HINTS): string {
+  return field.type === "number" && field.exact ? EXACT_HINT : (hints[field.type] ?? "");
+}
+
 /** JSDoc of a field: its description, then what its strings hold. */
 export function fieldDocs(field: FieldDescription): string | undefined {
-  const parts = [field.description ? docText(field.description) : "", FORMAT_HINTS[field.type] ?? ""].filter(Boolean);
+  const parts = [field.description ? docText(field.description) : "", formatHint(field)].filter(Boolean);
   return parts.length ? parts.join("\n\n") : undefined;
 }
 

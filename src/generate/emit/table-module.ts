@@ -4,7 +4,7 @@ import { TABLE_IMPORTS, TABLE_RUNTIME_MODULE, type TablePlan } from "../plan/tab
 import { importStatement, importStatements, objectLiteral, objectType, printedModule, relativeSpecifier, withDocs, type ImportedName, type PrintedFile } from "../print.js";
 import type { LayoutModuleTemplate } from "../template.js";
 import { docText, literalKey, propertyKey, stringLiteral } from "../text.js";
-import { readMembers, TEMPORAL_HINTS } from "./field-types.js";
+import { formatHint, readMembers, TEMPORAL_HINTS } from "./field-types.js";
 
 /** What a table module may import from the runtime: its one value, `defineTable`, and types. */
 const RUNTIME_IMPORTS: readonly ImportedName[] = TABLE_IMPORTS.map((name) => ({ name, isTypeOnly: name !== "defineTable", from: TABLE_RUNTIME_MODULE }));
@@ -111,9 +111,13 @@ export function emitTableModule(plan: TablePlan, template: Pick<LayoutModuleTemp
   return printedModule(template.header, [...importStatements(RUNTIME_IMPORTS, used), ...relatedImports], statements);
 }
 
-/** A field's spec, on one line: its kind, then only what differs from the default (read-only, repetitions, notNull, auto-enter, FMFID). */
+/**
+ * A field's spec, on one line: its kind, then only what differs from the default (exact, read-only, repetitions,
+ * notNull, auto-enter, FMFID).
+ */
 export function fieldSpecText(field: TableFieldDescription): string {
   const parts = [`type: ${stringLiteral(field.type)}`];
+  if (field.type === "number" && field.exact) parts.push("exact: true");
   // A global field is never written through OData, as a calculation is not.
   if (field.readOnly || field.global) parts.push("readOnly: true");
   if ((field.repetitions ?? 1) !== 1) parts.push(`repetitions: ${field.repetitions}`);
@@ -131,6 +135,6 @@ const FORMAT_HINTS: Partial<Record<TableFieldDescription["type"], string>> = {
 /** JSDoc of a field: its description, what its strings hold, and what the spec does not say (global, maximum length). */
 export function fieldDocs(field: TableFieldDescription): string | undefined {
   const facts = [field.global ? "Global: one value shared by every row." : "", field.maxLength !== undefined ? `At most ${field.maxLength} characters.` : ""].filter(Boolean).join(" ");
-  const parts = [field.description ? docText(field.description) : "", FORMAT_HINTS[field.type] ?? "", facts].filter(Boolean);
+  const parts = [field.description ? docText(field.description) : "", formatHint(field, FORMAT_HINTS), facts].filter(Boolean);
   return parts.length ? parts.join("\n\n") : undefined;
 }

@@ -2,8 +2,8 @@
 // and what a write takes for a value read as `T`.
 
 /**
- * A field's kind on the wire and in TypeScript: `text` (string), `number` (number or null), `date`, `time` and
- * `timestamp` (ISO strings or null), `container` (its URL).
+ * A field's kind on the wire and in TypeScript: `text` (string), `number` (number or null; decimal text or null when
+ * its spec says `exact`), `date`, `time` and `timestamp` (ISO strings or null), `container` (its URL).
  */
 export type FieldKind = "text" | "number" | "date" | "time" | "timestamp" | "container";
 

@@ -1,6 +1,8 @@
 import type { FieldKind, FieldSpec } from "./definition.js";
 import { isNumericText } from "../core/numeric-text.js";
 import { getOwn } from "../core/own.js";
+import { doubleHolds, parseDecimal, plainDecimal, surelyHeld, type DecimalGrammar } from "../core/decimal-text.js";
+import { NumberToken, stringifyJson } from "../core/json-numbers.js";
 
 /** Raised when a wire value does not decode for its field's type; nothing is coerced silently. */
 export class DecodeError extends Error {
@@ -11,17 +13,18 @@ export class DecodeError extends Error {
   declare readonly field: string;
   /** The record's recordId. */
   declare readonly recordId: string;
-  /** The value as it travelled. */
+  /** The value as it travelled (a number token a JavaScript number cannot hold: its text, a string). */
   declare readonly raw: unknown;
   /** The kind the layout's definition says the field is. */
   declare readonly expected: FieldKind;
 
-  constructor(layout: string, field: string, recordId: string, raw: unknown, expected: FieldKind) {
-    super(`layout "${layout}", field "${field}", record ${recordId}: ${quoteRaw(raw)} is not a valid ${expected} value`);
+  /** `why`: what is wrong with the value, in words the message ends with (a number that would lose digits, say). */
+  constructor(layout: string, field: string, recordId: string, raw: unknown, expected: FieldKind, why?: string) {
+    super(`layout "${layout}", field "${field}", record ${recordId}: ${quoteRaw(raw)} is not a valid ${expected} value${why ? `: ${why}` : ""}`);
     this.layout = layout;
     this.field = field;
     this.recordId = recordId;
-    this.raw = raw;
+    this.raw = raw instanceof NumberToken ? raw.text : raw;
     this.expected = expected;
     this.name = "DecodeError";
   }
@@ -31,16 +34,18 @@ const MAX_QUOTED = 120;
 
 /**
  * A server's value, quoted in a message: at most MAX_QUOTED characters of its JSON, whatever it holds (`raw`
- * keeps the value itself). A value too deep for JSON.stringify (100,000 nested arrays) is named by its kind.
+ * keeps the value itself), a number token as it travelled. A value too deep for JSON.stringify (100,000 nested
+ * arrays) is named by its kind.
  */
-function quoteRaw(raw: unknown): string {
+export function quoteRaw(raw: unknown): string {
   let text: string;
+  const token = raw instanceof NumberToken;
   try {
-    text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : String(JSON.stringify(raw));
+    text = typeof raw === "string" ? JSON.stringify(raw.slice(0, MAX_QUOTED + 1)) : token ? raw.text.slice(0, MAX_QUOTED + 1) : String(stringifyJson(raw));
   } catch {
     return `${Array.isArray(raw) ? "an array" : "an object"} nested too deep to quote`;
   }
-  const length = typeof raw === "string" ? raw.length : text.length;
+  const length = typeof raw === "string" ? raw.length : token ? raw.text.length : text.length;
   return length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}… (${length} characters)` : text;
 }
 
@@ -108,16 +113,65 @@ function decodeTimestamp(raw: string): string | typeof INVALID {
  * directly.
  */
 export const DECODERS: Readonly<Record<FieldKind, (raw: unknown) => unknown>> = {
-  // Older servers send numbers as numeric strings, with whitespace around them at times.
-  // Some servers send numbers for text fields that hold digits only; text stays text.
-  text: (raw) => (typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : INVALID),
-  number: (raw) =>
-    typeof raw === "number" ? (Number.isFinite(raw) ? raw : INVALID) : raw === "" ? null : typeof raw === "string" && isNumericText(raw.trim()) ? Number(raw) : INVALID,
+  // Some servers send numbers for text fields that hold digits only (a long run of them as a number token); text stays
+  // text.
+  text: (raw) => (typeof raw === "string" ? raw : typeof raw === "number" ? String(raw) : raw instanceof NumberToken ? raw.text : INVALID),
+  // `+ 0` reads -0 as 0. A number token (digits a double cannot hold) is INVALID: never a rounded number. Older servers
+  // send numbers as numeric strings, with whitespace around them at times: read only when a double holds them.
+  number: (raw) => (typeof raw === "number" ? (Number.isFinite(raw) ? raw + 0 : INVALID) : raw === "" ? null : typeof raw === "string" ? numericString(raw.trim()) : INVALID),
   date: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeDate(raw) : INVALID),
   time: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTime(raw) : INVALID),
   timestamp: (raw) => (raw === "" ? null : typeof raw === "string" ? decodeTimestamp(raw) : INVALID),
   container: (raw) => (raw === "" ? null : typeof raw === "string" ? raw : INVALID),
 };
+
+/** An older server's numeric string as a number, when a double holds it digit for digit. */
+function numericString(text: string): number | typeof INVALID {
+  return isNumericText(text) && (surelyHeld(text) || doubleHolds(text)) ? Number(text) + 0 : INVALID;
+}
+
+/** Decimal text in its canonical form (`plainDecimal`), or INVALID when the text is not an exact value. */
+function canonical(text: string, grammar: DecimalGrammar): string | typeof INVALID {
+  const decimal = parseDecimal(text, grammar);
+  return typeof decimal === "string" ? INVALID : plainDecimal(decimal);
+}
+
+/**
+ * Wire value -> decimal text, for a number field with `exact: true` (docs/reading-and-writing.md, "Exact numbers"):
+ * a number token or a short number as its canonical text, a numeric string (older servers) likewise, `""` null.
+ */
+export function decodeExact(raw: unknown): string | null | typeof INVALID {
+  if (typeof raw === "number") return Number.isFinite(raw) ? canonical(String(raw), "lenient") : INVALID;
+  if (raw instanceof NumberToken) return canonical(raw.text, "json");
+  if (raw === "") return null;
+  return typeof raw === "string" ? canonical(raw.trim(), "lenient") : INVALID;
+}
+
+/** What a number that does not fit a double is told. */
+const NOT_HELD = 'it has more digits than a JavaScript number holds; describe the field with "exact": true to read it as decimal text, every digit kept';
+
+/**
+ * Why a wire value of a number field did not decode, in words a DecodeError ends with; undefined when its kind says
+ * enough (an object for a number). Worked out only once a value has failed.
+ */
+export function whyNotNumber(raw: unknown, exact: boolean | undefined): string | undefined {
+  const text = raw instanceof NumberToken ? raw.text : typeof raw === "string" ? raw.trim() : undefined;
+  if (text === undefined) return undefined;
+  const decimal = parseDecimal(text, raw instanceof NumberToken ? "json" : "lenient");
+  if (typeof decimal === "string") return decimal;
+  return exact ? undefined : NOT_HELD;
+}
+
+/**
+ * Why a value is not one an exact field takes, in words; undefined when it is decimal text (JSON's grammar: what is
+ * sent is the app's text, digit for digit).
+ */
+export function exactProblem(value: unknown): string | undefined {
+  if (typeof value === "number") return 'an exact field takes decimal text (a string such as "12.50"), not a JavaScript number, which may have lost digits already';
+  if (typeof value !== "string") return "an exact field takes decimal text (a string)";
+  const decimal = parseDecimal(value, "json");
+  return typeof decimal === "string" ? decimal : undefined;
+}
 
 function encodeDate(iso: string): string | typeof INVALID {
   const m = ISO_DATE.exec(iso);
@@ -155,9 +209,15 @@ export function repetitionKey(name: string, index: number): string {
   return index === 0 ? name : `${name}(${index + 1})`;
 }
 
-/** Encodes a partial input object to wire fieldData; unknown, read-only and container fields are refused. */
-export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: Record<string, unknown>, layout: string, encoders = ENCODERS): Record<string, string | number> {
-  const out: Record<string, string | number> = Object.create(null);
+/** A field's value as a request body holds it: an exact field's as a NumberToken, which stringifyJson writes bare. */
+export type WireValue = string | number | NumberToken;
+
+/**
+ * Encodes a partial input object to wire fieldData; unknown, read-only and container fields are refused. An exact
+ * field's decimal text travels as a NumberToken: the body must be written with stringifyJson.
+ */
+export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: Record<string, unknown>, layout: string, encoders = ENCODERS): Record<string, WireValue> {
+  const out: Record<string, WireValue> = Object.create(null);
   for (const name of Object.keys(input)) {
     const value = input[name];
     if (value === undefined) continue;
@@ -166,7 +226,14 @@ export function encodeFields(specs: Readonly<Record<string, FieldSpec>>, input: 
     if (spec.readOnly || spec.type === "container") {
       throw new TypeError(`layout "${layout}", field "${name}" is ${spec.type === "container" ? "a container (use upload)" : "read-only"}`);
     }
+    const exact = spec.type === "number" && spec.exact;
     const encodeAt = (v: unknown, key: string) => {
+      if (exact && v !== null) {
+        const why = exactProblem(v);
+        if (why !== undefined) throw new TypeError(`layout "${layout}", field "${key}": ${quoteRaw(v)} is not a valid exact number value: ${why}`);
+        out[key] = new NumberToken(v as string);
+        return;
+      }
       const wire = v === null ? "" : encoders[spec.type](v);
       if (wire === INVALID) throw new TypeError(`layout "${layout}", field "${key}": ${describe(v)} is not a valid ${spec.type} value${ISO_FORM[spec.type] ? ` (expected "${ISO_FORM[spec.type]}")` : ""}`);
       out[key] = wire;

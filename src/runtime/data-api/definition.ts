@@ -22,6 +22,12 @@ export interface FieldSpec {
   readOnly?: boolean;
   /** The values of the field's value list: its TypeScript type is their union (or `""`). */
   valueList?: readonly string[];
+  /**
+   * A number field whose values keep every digit: read as decimal text (`string | null`, canonical: `"-1200.05"`), and
+   * written and found from decimal text, sent digit for digit. For keys such as `Get ( UUIDNumber )`'s, which a
+   * JavaScript number would round (docs/reading-and-writing.md, "Exact numbers").
+   */
+  exact?: boolean;
 }
 
 /** A field of a spec's `containers`: a container field, its type implied. */
@@ -165,11 +171,12 @@ function withAllFields(spec: LayoutSpec): LayoutSpec {
 // groups, `readOnly` and `containers`, make that filtering unnecessary.)
 
 /**
- * The TypeScript value of a field as read: text a string (a value list's union), number a number or null, date, time
- * and timestamp an ISO string or null, container its URL or null; a repeating field is a tuple (an array past 100).
+ * The TypeScript value of a field as read: text a string (a value list's union), number a number or null (an exact one
+ * decimal text or null), date, time and timestamp an ISO string or null, container its URL or null; a repeating field
+ * is a tuple (an array past 100).
  */
 export type ReadValue<F> = F extends { readonly repetitions: infer N extends number } ? (N extends 1 ? Scalar<F> : Repeat<Scalar<F>, N>) : Scalar<F>;
-type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? number | null : string | null;
+type Scalar<F> = F extends { readonly type: "text" } ? (F extends { readonly valueList: readonly (infer V extends string)[] } ? V | "" : string) : F extends { readonly type: "number" } ? (F extends { readonly exact: true } ? string | null : number | null) : string | null;
 type Repeat<T, N extends number, Acc extends T[] = []> = Acc["length"] extends N ? Acc : Acc["length"] extends 100 ? T[] : Repeat<T, N, [...Acc, T]>;
 
 type PortalFields<S extends LayoutSpec, N extends keyof S["portals"]> = NonNullable<S["portals"]>[N]["fields"];

@@ -1,5 +1,6 @@
 import type { FieldSpec, LayoutSpec } from "./definition.js";
-import { describe, ENCODERS, INVALID } from "./codecs.js";
+import { describe, ENCODERS, exactProblem, INVALID, quoteRaw } from "./codecs.js";
+import { parseDecimal, plainDecimal, type Decimal } from "../core/decimal-text.js";
 import { getOwn, setOwn } from "../core/own.js";
 import { HELPERS_BY_KIND, isCriterion, type HelperName } from "./q.js";
 
@@ -44,6 +45,13 @@ export function decimal(n: number): string {
  * with `dateformats` 2). It is never text, so it needs no escape.
  */
 function operand(spec: FieldSpec, value: unknown, encoders: Encoders): string {
+  // An exact field's decimal text, checked as writes check it, in plain notation (FileMaker reads no exponents):
+  // every digit as given.
+  if (spec.type === "number" && spec.exact) {
+    const why = exactProblem(value);
+    if (why !== undefined) throw new BadCriterion(`${quoteRaw(value)} is not a valid exact number value: ${why}`);
+    return plainDecimal(parseDecimal(value as string, "json") as Decimal);
+  }
   // Text is never an operand: it is escaped by exact() or a string helper.
   const wire = spec.type === "text" ? INVALID : encoders[spec.type](value);
   if (wire === INVALID) throw new BadCriterion(`${describe(value)} is not a valid ${spec.type} value`);

@@ -1,5 +1,5 @@
 import { broken, idIn, newRowsIn, pageIn } from "./answer-shape.js";
-import { describe, encodeFields } from "./codecs.js";
+import { describe, encodeFields, type WireValue } from "./codecs.js";
 import { ISO_ENCODERS } from "./iso-dates.js";
 import type { AnyDatabase, ScriptNameOf } from "./database.js";
 import { checkDatabase, type AnyDefinition, type ContainersOf, type InputOf, type PortalInputOf, type PortalsOf, type RecordOf, type SortNameOf, type SortOrderOf } from "./definition.js";
@@ -18,6 +18,7 @@ import { recordDecoder } from "./record-decoder.js";
 import type { Session } from "./session.js";
 import { segment, type Envelope, type WireRequest } from "./transport.js";
 import { pageStream } from "../core/page-stream.js";
+import { stringifyJson } from "../core/json-numbers.js";
 import { listQuery, positive, type CallOptions, type DataInfo, type Page, type SortOrder, type SortSpec } from "./paging.js";
 
 export type { CallOptions, DataInfo, Page, SortOrder, SortSpec } from "./paging.js";
@@ -238,7 +239,8 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   async create(record: { fieldData: object; portalData?: object }, options: Loose = {}): Promise<never> {
     const keys = scriptKeys("create", options);
     const fieldData = this.#encode(record.fieldData);
-    const body = JSON.stringify({ fieldData, ...(await this.#portalWrites({ portalData: record.portalData })), ...keys, ...entryKeys("create", options), dateformats: this.#settings.dateformats });
+    // stringifyJson: an exact field's decimal text is sent as a bare number token, digit for digit.
+    const body = stringifyJson({ fieldData, ...(await this.#portalWrites({ portalData: record.portalData })), ...keys, ...entryKeys("create", options), dateformats: this.#settings.dateformats });
     const req = { method: "POST", path: `${this.#base}/records`, headers: JSON_HEADERS, body } as const;
     return this.#created(req, options, keys);
   }
@@ -286,7 +288,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     const keys = scriptKeys("edit", options);
     const fieldData = this.#encode(change.fieldData ?? {});
     const { portalData, deleteRelated } = await this.#portalWrites(change);
-    const body = JSON.stringify({
+    const body = stringifyJson({
       // deleteRelated joins fieldData only when the call has it (fieldData is not copied otherwise). An undefined member
       // is left out of the JSON.
       fieldData: deleteRelated ? { ...fieldData, deleteRelated } : fieldData,
@@ -340,7 +342,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
   /** A find's response, not yet decoded; undefined when nothing matches. */
   #findResponse(options: ListOptions<string, AnyDefinition, unknown, string> & { query: readonly object[] }, view: View | undefined, keys?: Keys): Promise<Record<string, unknown> | undefined> {
     // Undefined members are left out of the JSON.
-    const body = JSON.stringify({
+    const body = stringifyJson({
       ...view?.keys,
       ...keys,
       query: options.query.map((request) => encodeFindRequest(this.definition, request as Record<string, unknown>, this.#encoders)),
@@ -475,7 +477,7 @@ export class LayoutClient<D extends AnyDefinition, Db extends AnyDatabase = stri
     return `${this.#base}/records/${recordId}`;
   }
 
-  #encode(input: object): Record<string, string | number> {
+  #encode(input: object): Record<string, WireValue> {
     return encodeFields(this.definition.fields, input as Record<string, unknown>, this.definition.layout, this.#encoders);
   }
 

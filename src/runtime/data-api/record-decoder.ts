@@ -1,4 +1,4 @@
-import { DECODERS, DecodeError, INVALID, repetitionKey } from "./codecs.js";
+import { DECODERS, DecodeError, decodeExact, INVALID, repetitionKey, whyNotNumber } from "./codecs.js";
 import { ISO_DECODERS } from "./iso-dates.js";
 import type { FieldKind, FieldSpec, FmRecord, LayoutSpec } from "./definition.js";
 import { getOwn, setOwn } from "../core/own.js";
@@ -10,12 +10,14 @@ type DecodedRecord = FmRecord<Wire, Record<string, Wire[]>>;
 type FieldsDecoder = (wire: Wire, id: string) => Wire;
 
 /** Reports a wire value that does not decode (or falls outside its value list) with its layout, field and record. */
-type Fail = (key: string, raw: unknown, type: FieldKind, id: string, wire: Wire) => never;
+type Fail = (key: string, raw: unknown, slot: Slot, id: string, wire: Wire) => never;
 
 interface Slot {
   name: string;
   decode: (raw: unknown) => unknown;
   type: FieldKind;
+  /** A number field read as decimal text (`exact: true`). */
+  exact: boolean | undefined;
   /** Wire keys: `F`, then `F(2)`... for repetitions. */
   keys: readonly string[];
   /** The value list (with ""), when value lists are checked. */
@@ -86,16 +88,19 @@ function build(spec: LayoutSpec, validate: boolean, interpret: boolean | undefin
 function fieldsDecoder(specs: Readonly<Record<string, FieldSpec>>, layout: string, portal: string | undefined, validate: boolean, interpret: boolean | undefined, decoders: typeof DECODERS): FieldsDecoder {
   const slots: Slot[] = Object.keys(specs).map((name) => {
     const spec = specs[name]!;
+    const exact = spec.type === "number" && spec.exact;
     return {
       name,
-      decode: decoders[spec.type],
+      decode: exact ? decodeExact : decoders[spec.type],
       type: spec.type,
+      exact,
       keys: Array.from({ length: spec.repetitions ?? 1 }, (_, i) => repetitionKey(name, i)),
       values: validate && spec.valueList ? new Set(["", ...spec.valueList]) : undefined,
     };
   });
-  const fail: Fail = (key, raw, type, id, wire) => {
-    throw new DecodeError(layout, key, portal === undefined ? id : `${id} portal "${portal}" row ${String(wire.recordId)}`, raw, type);
+  const fail: Fail = (key, raw, slot, id, wire) => {
+    const record = portal === undefined ? id : `${id} portal "${portal}" row ${String(wire.recordId)}`;
+    throw new DecodeError(layout, key, record, raw, slot.type, slot.type === "number" ? whyNotNumber(raw, slot.exact) : undefined);
   };
   if (!interpret) {
     try {
@@ -121,7 +126,7 @@ function compile(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDecode
       const r = `r${s}_${k}`;
       const v = `v${s}_${k}`;
       const at = JSON.stringify(key);
-      body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}].type,id,w);`;
+      body += `const ${r}=w[${at}],${v}=S[${s}].decode(${r});if(${v}===X${slot.values ? `||typeof ${r}=="string"&&!S[${s}].values.has(${r})` : ""})f(${at},${r},S[${s}],id,w);`;
       return v;
     });
     // A "__proto__" key in a literal would set the prototype; the computed form defines an own property.
@@ -138,7 +143,7 @@ function interpreted(slots: readonly Slot[], row: boolean, fail: Fail): FieldsDe
       const values = slot.keys.map((key) => {
         const raw = wire[key];
         const value = slot.decode(raw);
-        if (value === INVALID || (slot.values && typeof raw === "string" && !slot.values.has(raw))) fail(key, raw, slot.type, id, wire);
+        if (value === INVALID || (slot.values && typeof raw === "string" && !slot.values.has(raw))) fail(key, raw, slot, id, wire);
         return value;
       });
       setOwn(out, slot.name, slot.keys.length === 1 ? values[0] : values);

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ENCODERS, INVALID, ISO_FORM } from "./codecs.js";
+import { ENCODERS, exactProblem, INVALID, ISO_FORM } from "./codecs.js";
 import type { FieldSpec, LayoutSpec } from "./definition.js";
 
 type Zod = typeof z;
@@ -32,7 +32,8 @@ export function buildRecordSchema(z: Zod, spec: LayoutSpec): z.ZodType {
       case "text":
         return field.valueList ? z.enum(["", ...field.valueList] as [string, ...string[]]) : z.string();
       case "number":
-        return z.number().nullable();
+        // An exact field reads as decimal text: what its writes take is what its reads give (canonical text is such).
+        return field.exact ? z.string().refine((value) => exactProblem(value) === undefined, 'expected decimal text (an exact number, such as "-1200.05")').nullable() : z.number().nullable();
       case "container":
         return z.string().nullable();
       default: {

@@ -1,6 +1,7 @@
 import { parseEnvelope, callOf, type Envelope, type Transport, type TransportSettings, type WireRequest } from "./transport.js";
 import type { FailedCall } from "../core/protocol-errors.js";
 import { setOwn } from "../core/own.js";
+import { parseJson } from "../core/json-numbers.js";
 
 /**
  * The Data API's calls as FileMaker's `Execute FileMaker Data API` script step takes them: where a page in a Web
@@ -139,7 +140,8 @@ function queryKeys(search: string): Record<string, unknown> {
 /** A JSON body's keys, offsets and limits as numbers (a find's body sends them as text). */
 function bodyKeys(body: string | undefined): Record<string, unknown> {
   if (body === undefined) return {};
-  const keys = JSON.parse(body) as Record<string, unknown>;
+  // parseJson: an exact field's number token stays its text, which the bridge writes back bare (stringifyJson).
+  const keys = parseJson(body) as Record<string, unknown>;
   for (const key of Object.keys(keys)) {
     if (NUMERIC.test(key) && typeof keys[key] === "string") keys[key] = Number(keys[key]);
   }

@@ -2,6 +2,7 @@ import { ProtocolError, type FailedCall } from "../core/protocol-errors.js";
 import type { Scrub } from "../core/call-bounds.js";
 import type { MultipartBody } from "./multipart.js";
 import type { RawAnswer } from "../core/carrier.js";
+import { parseJson } from "../core/json-numbers.js";
 
 /**
  * What every transport shares: the request and answer shapes, the envelope parser, and how a stop or a fault
@@ -62,7 +63,8 @@ const MAX_QUOTE = 120;
 export function parseEnvelope(status: number, headers: Envelope["headers"], text: string, call: FailedCall, scrub: Scrub = (start) => start): Envelope {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Number tokens a double cannot hold stay their text (NumberToken): an exact field reads every digit of them.
+    json = parseJson(text);
   } catch {
     // Not JSON (an HTML error page, a cut body): no messages, so a ProtocolError below.
   }

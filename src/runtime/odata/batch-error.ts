@@ -4,6 +4,7 @@
  * batch was applied; `batchStep` is that step (1-based), when the server said which. A batch applied whose new row
  * could not be read back: BatchReadBackError (batch-read-back-error.ts, exported by the entries).
  */
+import { parseJson } from "../core/json-numbers.js";
 import { odataError, ODataError, ProtocolError } from "./errors.js";
 
 export interface StepFailure {
@@ -23,7 +24,7 @@ export function batchStepError(failure: StepFailure): ODataError | ProtocolError
   const call = { method: failure.method ?? "POST", path: failure.path ?? "/$batch" };
   let error: { code?: unknown; message?: unknown } | undefined;
   try {
-    error = (JSON.parse(failure.body) as { error?: { code?: unknown; message?: unknown } }).error;
+    error = (parseJson(failure.body) as { error?: { code?: unknown; message?: unknown } }).error;
   } catch {
     error = undefined;
   }

@@ -12,6 +12,8 @@ export interface PartRequest {
   url: string;
   /** A JSON body (none when undefined). */
   body?: string | undefined;
+  /** The body holds an exact number field's value as a string: its Content-Type says `IEEE754Compatible=true`. */
+  exact?: boolean | undefined;
 }
 
 /** One answered request: its status, its headers (names in lower case) and its body's bytes. */
@@ -83,7 +85,7 @@ export function writeBatch(requests: readonly PartRequest[], changeset: boolean)
     if (!/^\S+$/.test(request.url)) throw new TypeError(`batch: step ${i + 1}'s URL holds white space: ${JSON.stringify(request.url)}`);
     const body = request.body ?? "";
     text += changeset ? `${head}Content-ID: ${i + 1}\r\n\r\n${request.method} ${request.url} HTTP/1.1\r\n` : `${head}\r\n${request.method} ${request.url} HTTP/1.1\r\n`;
-    text += body === "" ? "\r\n\r\n\r\n" : `Content-Type: application/json\r\nContent-Length: ${utf8Length(body)}\r\n\r\n${body}\r\n`;
+    text += body === "" ? "\r\n\r\n\r\n" : `Content-Type: application/json${request.exact ? ";IEEE754Compatible=true" : ""}\r\nContent-Length: ${utf8Length(body)}\r\n\r\n${body}\r\n`;
   }
   text += changeset ? `--${boundary}--\r\n--${outer}--\r\n` : `--${boundary}--\r\n`;
   // Text, which the carrier encodes as it sends (natively: TextEncoder on the whole text cost more than its framing).

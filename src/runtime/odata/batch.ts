@@ -23,6 +23,8 @@ import { BatchReadBackError } from "./batch-read-back-error.js";
 import { renderFilter, type Filter } from "./filter.js";
 import { queryString } from "./query-text.js";
 import { rowKey } from "./read-query.js";
+import { hasExactField } from "./values.js";
+import { parseJson } from "../core/json-numbers.js";
 
 type StepKind = "create" | "update" | "delete" | "updateWhere" | "deleteWhere";
 
@@ -59,10 +61,12 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
   if (list.length > MAX_BATCH_STEPS) throw new RangeError(`batch: ${list.length} steps; one changeset takes at most ${MAX_BATCH_STEPS}`);
   const root = serviceRoot(caller.database);
   const written = writeBatch(
-    list.map(({ request: { method, path, body } }) => ({ method, url: root + path, body })),
+    list.map(({ request: { method, path, body, exact } }) => ({ method, url: root + path, body, exact })),
     true,
   );
-  const answer = await caller.call({ method: "POST", path: "/$batch", headers: { "Content-Type": written.contentType }, body: written.body, idempotent: false, signal: options.signal });
+  // A create's part may answer its new row: of a table with an exact number field, with Edm.Decimal values as strings.
+  const exactAnswer = list.some((step) => step.kind === "create" && hasExactField(step.table));
+  const answer = await caller.call({ method: "POST", path: "/$batch", headers: { "Content-Type": written.contentType }, body: written.body, exactAnswer, idempotent: false, signal: options.signal });
   const answers = changesetAnswers(answer, list);
   const results: unknown[] = list.map((step, i) => resultOf(caller, step, i, answers[i]!, answer));
   // The new rows, read back by ROWID in one more request (section 4: a changeset's insert answers its ROWID only).
@@ -74,7 +78,8 @@ export async function runBatch(caller: ODataCaller, build: (b: BatchBuilder<stri
     const get = writeBatch(reads.map((r) => ({ method: "GET", url: `${root}${caller.tablePath(r.step.table)}(ROWID=${r.rowId})` })), false);
     // continue-on-error: a row that is gone answers 404 and the reads after it are still answered (section 4).
     const headers = { "Content-Type": get.contentType, Prefer: "odata.continue-on-error" };
-    const back = await caller.call({ method: "POST", path: "/$batch", headers, body: get.body, idempotent: false, signal: options.signal }).catch((error: unknown) => {
+    const exactBack = reads.some((r) => hasExactField(r.step.table));
+    const back = await caller.call({ method: "POST", path: "/$batch", headers, body: get.body, exactAnswer: exactBack, idempotent: false, signal: options.signal }).catch((error: unknown) => {
       // Whatever failed here, the changeset is applied: say so, so that no one sends it again.
       if (error instanceof Error) error.message = `batch: applied, but reading back its new rows failed: ${error.message}`;
       throw error;
@@ -110,17 +115,17 @@ function batchTable(caller: ODataCaller, owner: object, definition: AnyTable): B
     return `?${queryString([["$filter", renderFilter(filter, caller.refs(definition))]])}`;
   };
   return {
-    create: (row) => step("create", { method: "POST", path, body: caller.encodeRow(definition, row, `batch: create on table "${name}"`) }, `create ${name}`),
+    create: (row) => step("create", { method: "POST", path, ...caller.encodeRow(definition, row, `batch: create on table "${name}"`) }, `create ${name}`),
     update: (ref, changes) => {
       const at = rowKey(definition, ref, "batch: update");
-      return step("update", { method: "PATCH", path: `${path}${at}`, body: caller.encodeRow(definition, changes, `batch: update of ${name}${at}`) }, `update ${name}${at}`);
+      return step("update", { method: "PATCH", path: `${path}${at}`, ...caller.encodeRow(definition, changes, `batch: update of ${name}${at}`) }, `update ${name}${at}`);
     },
     delete: (ref) => {
       const at = rowKey(definition, ref, "batch: delete");
       return step("delete", { method: "DELETE", path: `${path}${at}` }, `delete ${name}${at}`);
     },
     updateWhere: (filter, changes) =>
-      step("updateWhere", { method: "PATCH", path: path + filterQuery(filter, "updateWhere"), body: caller.encodeRow(definition, changes, `batch: updateWhere on table "${name}"`) }, `updateWhere ${name}`),
+      step("updateWhere", { method: "PATCH", path: path + filterQuery(filter, "updateWhere"), ...caller.encodeRow(definition, changes, `batch: updateWhere on table "${name}"`) }, `updateWhere ${name}`),
     deleteWhere: (filter) => step("deleteWhere", { method: "DELETE", path: path + filterQuery(filter, "deleteWhere") }, `deleteWhere ${name}`),
   } as BatchTable<AnyTable>;
 }
@@ -138,7 +143,8 @@ function parsed(answer: ODataAnswer): BatchItem[] {
 
 function json(part: PartAnswer, answer: ODataAnswer): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(part.body));
+    // Long number tokens kept (json-numbers.ts), as the single calls keep them.
+    return parseJson(new TextDecoder().decode(part.body));
   } catch {
     throw broken(answer, "has a part whose body is not JSON");
   }

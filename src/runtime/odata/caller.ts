@@ -7,6 +7,7 @@
 import type { RawAnswer } from "../core/carrier.js";
 import type { TableSpec } from "./definition.js";
 import type { FieldRefs } from "./field-refs.js";
+import type { EncodedRow } from "./values.js";
 
 export interface ODataRequest {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -16,6 +17,13 @@ export interface ODataRequest {
   query?: string;
   headers?: Record<string, string>;
   body?: string | Uint8Array | Blob;
+  /**
+   * The answer holds rows of a table with an exact number field: Accept asks for `IEEE754Compatible=true`, so that
+   * Edm.Decimal values come as strings, digit for digit.
+   */
+  exactAnswer?: boolean;
+  /** The (JSON) body holds an exact number field's value as a string: its Content-Type says `IEEE754Compatible=true`. */
+  exactBody?: boolean;
   /** Safe to send again after a network fault or a proxy's 5xx page (reads). Writes never are. */
   idempotent: boolean;
   signal?: AbortSignal | undefined;
@@ -50,8 +58,11 @@ export interface ODataCaller {
   tablePath(table: TableSpec): string;
   /** How this client names the table's fields in queries. */
   refs(table: TableSpec): FieldRefs;
-  /** A row's JSON for create and update: TypeScript values to OData's, unknown and read-only fields refused by name. */
-  encodeRow(table: TableSpec, values: object, what: string): string;
+  /**
+   * A row's JSON for create and update: TypeScript values to OData's, unknown and read-only fields refused by name;
+   * `exact` when it holds an exact number field's value (sent with `exactBody`).
+   */
+  encodeRow(table: TableSpec, values: object, what: string): EncodedRow;
   /** A row as the app sees it: OData's values to the TypeScript ones (ISO dates, `null` for empty), names mapped back. */
   decodeRow(table: TableSpec, row: unknown, what: string): Record<string, unknown>;
 }

@@ -18,12 +18,15 @@ import { drain, type Carrier, type CarrierBounds, type RawAnswer } from "../core
 import { checkTableDatabase, type TableSpec } from "./definition.js";
 import { CapacityError, odataError } from "./errors.js";
 import { fieldRefs, type FieldRefs } from "./field-refs.js";
-import { decodeRow, encodeRow, fieldIds } from "./values.js";
+import { decodeRow, encodeRow, EXACT_JSON, fieldIds } from "./values.js";
+import { NumberToken, parseJson } from "../core/json-numbers.js";
 
 const MAX_QUOTE = 120;
 const CREATE = "createODataClient";
 const HTTP_URL = "an http:// or https:// URL";
 const ACCEPT = "application/json;odata.metadata=none";
+/** A read of a table with an exact number field: Edm.Decimal values as strings (OData's IEEE754Compatible), every digit. */
+const EXACT_ACCEPT = `${ACCEPT};IEEE754Compatible=true`;
 
 /** The optional options of both entries (their transports' too), and what each must be when given. */
 const OPTIONS: Record<string, string> = {
@@ -115,9 +118,9 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     // `odata.metadata=none`: no `@context`, and no `@id` + `@editLink` on every row (a 100-row page of 20 fields: 39.5 KB
     // instead of 53.7 KB), which the client never reads; `@odata.count` and `@odata.nextLink` are kept (wire contract
     // 2.2: the annotations then come `@odata.`-prefixed, and the client reads both forms).
-    const headers: Record<string, string> = { Accept: ACCEPT, ...request.headers, Authorization: credential };
+    const headers: Record<string, string> = { Accept: request.exactAnswer ? EXACT_ACCEPT : ACCEPT, ...request.headers, Authorization: credential };
     if (entityIds) headers.Prefer = headers.Prefer ? `fmodata.entity-ids, ${headers.Prefer}` : "fmodata.entity-ids";
-    if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
+    if (typeof request.body === "string" && !headers["Content-Type"]) headers["Content-Type"] = request.exactBody ? EXACT_JSON : "application/json";
     const answer = await send(headers);
     if (answer.status === 401 && claris && again === undefined && used) {
       // An opened answer's body is let go before the request is sent again.
@@ -148,14 +151,15 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
     const text = new TextDecoder().decode(bytes.subarray(0, 4 * 1024));
     let json: unknown;
     try {
-      json = JSON.parse(new TextDecoder().decode(bytes));
+      json = parseJson(new TextDecoder().decode(bytes));
     } catch {
       // Not JSON: a ProtocolError below.
     }
     const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-    if (error && (typeof error.code === "string" || typeof error.code === "number")) {
+    const code = error?.code instanceof NumberToken ? error.code.text : error?.code;
+    if (error && (typeof code === "string" || typeof code === "number")) {
       const message = typeof error.message === "string" ? scrubText(error.message) : "";
-      return odataError(String(error.code), message, status, call, /\)$/.test(call.path));
+      return odataError(String(code), message, status, call, /\)$/.test(call.path));
     }
     return notOData(status, text, call);
   };
@@ -184,7 +188,8 @@ export function makeCaller(options: CommonODataClientOptions, carrier: Carrier):
           text: () => (text ??= new TextDecoder().decode(raw.bytes)),
           json: () => {
             try {
-              return JSON.parse(answer.text()) as unknown;
+              // Long number tokens kept as NumberTokens (json-numbers.ts): decodeRow reads them digit for digit.
+              return parseJson(answer.text());
             } catch {
               throw notOData(raw.status, answer.text(), call);
             }

@@ -9,7 +9,7 @@
  */
 import type { FieldKind, InputValue } from "../core/field-types.js";
 import { setOwn } from "../core/own.js";
-import type { Filter } from "./filter.js";
+import type { Filter, FilterKind } from "./filter.js";
 
 export type { FieldKind };
 
@@ -27,6 +27,11 @@ export interface TableFieldSpec {
   readonly autoEnter?: string;
   /** `FMFID:n`: the field's FileMaker id (`entityIds: true` addresses the field by it). */
   readonly id?: string;
+  /**
+   * A number field whose values are decimal text with every digit (`"12345678901234567890123"`), never a JavaScript
+   * number: read as canonical text, written and compared as decimal text (docs/odata.md, "Values").
+   */
+  readonly exact?: boolean;
 }
 
 /** A navigation property of a table: the table occurrence it reaches and how many rows. */
@@ -117,8 +122,8 @@ export interface AnyTableTypes extends TableTypes {
   insert: Record<string, unknown>;
   update: Record<string, unknown>;
   names: string;
-  kinds: Record<string, FieldKind>;
-  filter: Filter<Record<string, FieldKind>>;
+  kinds: Record<string, FilterKind>;
+  filter: Filter<Record<string, FilterKind>>;
   expand: Record<string, unknown>;
 }
 
@@ -177,13 +182,15 @@ export interface TableSpecTypes<Row extends object, Relations extends object, S 
   /** Writable fields, all optional; `null` clears one (not a not-empty one). */
   update: { -readonly [K in WritableName<Row, S["fields"]>]?: WriteValue<Row, S["fields"], K> };
   names: keyof Row & string;
-  kinds: { -readonly [K in keyof S["fields"]]: S["fields"][K]["type"] };
+  kinds: { -readonly [K in keyof S["fields"]]: S["fields"][K] extends ExactField ? "exact number" : S["fields"][K]["type"] };
   filter: Filter<TableSpecTypes<Row, Relations, S>["kinds"]>;
   /** Per relation, `true` (every field) or the target table's own select, filter, orderBy, top, expand. */
   expand: { readonly [R in keyof Relations & string]?: true | (Relations[R] extends AnyTable ? ExpandOptions<Relations[R]> : never) };
 }
 
 type FieldSpecs = TableSpec["fields"];
+/** A number field whose values are decimal text (`exact: true`). */
+type ExactField = { readonly type: "number"; readonly exact: true };
 /** Names of the fields create and update may write: not read-only, not containers (written by `upload`). */
 type WritableName<Row, Fields extends FieldSpecs> = { [K in keyof Fields]: Fields[K] extends { readonly readOnly: true } | { readonly type: "container" } ? never : K }[keyof Fields] &
   keyof Row &
@@ -192,8 +199,18 @@ type WritableName<Row, Fields extends FieldSpecs> = { [K in keyof Fields]: Field
 type RequiredName<Row, Fields extends FieldSpecs> = {
   [K in WritableName<Row, Fields>]: Fields[K] extends { readonly notNull: true } ? (Fields[K] extends { readonly autoEnter: string } ? never : K) : never;
 }[WritableName<Row, Fields>];
-/** What a write takes for field `K`: its input value, without `null` for a not-empty field (validation refuses it). */
-type WriteValue<Row, Fields extends FieldSpecs, K extends keyof Row & keyof Fields> = Fields[K] extends { readonly notNull: true } ? NonNullable<InputValue<Row[K]>> : InputValue<Row[K]>;
+/**
+ * What a write takes for field `K`: its input value (decimal text for an exact number field that does not repeat,
+ * whatever the row says), without `null` for a not-empty field (validation refuses it).
+ */
+type WriteValue<Row, Fields extends FieldSpecs, K extends keyof Row & keyof Fields> = Fields[K] extends { readonly notNull: true }
+  ? NonNullable<FieldInput<Row, Fields, K>>
+  : FieldInput<Row, Fields, K>;
+type FieldInput<Row, Fields extends FieldSpecs, K extends keyof Row & keyof Fields> = Fields[K] extends ExactField
+  ? [Row[K]] extends [readonly unknown[]]
+    ? InputValue<Row[K]>
+    : string | null
+  : InputValue<Row[K]>;
 
 type Types<D extends AnyTable> = D[TableTypesKey];
 type SpecFields<D extends AnyTable> = Types<D>["spec"]["fields"];
@@ -204,7 +221,10 @@ export type TableTypesOf<D extends AnyTable> = Types<D>;
 export type RowOf<D extends AnyTable> = Types<D>["row"];
 /** The field names of table `D`: what `select`, `orderBy` and filters may name (the generated `<Name>FieldName`). */
 export type FieldNameOf<D extends AnyTable> = Types<D>["names"];
-/** Each field's kind: `{ "First Name": "text"; Amount: "number" }`, what `f`'s helpers are checked against (`<Name>Kinds`). */
+/**
+ * Each field's kind: `{ "First Name": "text"; Amount: "number"; Id: "exact number" }`, what `f`'s helpers are checked
+ * against (`<Name>Kinds`); an exact number field's is `"exact number"`: its filters take decimal text.
+ */
 export type KindsOf<D extends AnyTable> = Types<D>["kinds"];
 /** Relation name -> target table definition. */
 export type RelationsOf<D extends AnyTable> = Types<D>["relations"];

@@ -5,6 +5,7 @@
  * handles both reads the same. A body that is not OData JSON (a proxy's HTML page) is a ProtocolError
  * (../core/protocol-errors.ts, shared with the Data API), and a request that did not complete a NetworkError.
  */
+import { NumberToken, stringifyJson } from "../core/json-numbers.js";
 import { getOwn } from "../core/own.js";
 import type { FailedCall } from "../core/protocol-errors.js";
 import { ServerError } from "../core/server-error.js";
@@ -103,14 +104,15 @@ export class ODataDecodeError extends Error {
   declare readonly table: string;
   /** The field whose value did not decode. */
   declare readonly field: string;
-  /** The value as it travelled. */
+  /** The value as it travelled (a number token too long for a JavaScript number: its text, digit for digit). */
   declare readonly value: unknown;
 
   constructor(table: string, field: string, value: unknown, expected: string) {
-    super(`table "${table}", field "${field}": the server sent ${JSON.stringify(value)?.slice(0, 120)}, which is not ${expected}`);
+    // A long number token (json-numbers.ts) is shown bare and kept as its text; tokens inside a row, bare too.
+    super(`table "${table}", field "${field}": the server sent ${value instanceof NumberToken ? value.text.slice(0, 120) : stringifyJson(value)?.slice(0, 120)}, which is not ${expected}`);
     this.table = table;
     this.field = field;
-    this.value = value;
+    this.value = value instanceof NumberToken ? value.text : value;
   }
 }
 ODataDecodeError.prototype.name = "ODataDecodeError";

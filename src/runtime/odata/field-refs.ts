@@ -19,19 +19,19 @@ export interface FieldRefs extends FilterFields {
 const FMFID = /^FMFID:[0-9]+$/;
 
 export function fieldRefs(spec: TableSpec, entityIds: boolean): FieldRefs {
-  const field = (name: string): { kind: FieldKind; ref: string } => {
+  const field = (name: string): { kind: FieldKind; ref: string; exact?: boolean } => {
     const found = typeof name === "string" ? (getOwn(spec.fields, name) as TableFieldSpec | undefined) : undefined;
     if (!found) throw new TypeError(`table "${spec.table}" has no field ${JSON.stringify(name)}`);
     const where = `field ${JSON.stringify(name)} of table "${spec.table}"`;
     if (found.id !== undefined && (typeof found.id !== "string" || !FMFID.test(found.id)))
       throw new TypeError(`${where} has the id ${JSON.stringify(found.id)}: a field id is "FMFID:" and digits`);
     if (entityIds || name.includes('"')) {
-      if (found.id) return { kind: found.type, ref: found.id };
+      if (found.id) return { kind: found.type, ref: found.id, exact: found.exact === true };
       if (entityIds) throw new TypeError(`${where} has no id (FMFID): entityIds: true addresses every field by its id; generate the table's definition with ids (fmgen pull --odata)`);
       throw new TypeError(`${where} holds a double quote: OData can only name it by its FMFID, which its definition lacks`);
     }
     if (loneSurrogateAt(name) >= 0) throw new TypeError(`${where} holds a lone surrogate, which no URL can carry`);
-    return { kind: found.type, ref: `"${name}"` };
+    return { kind: found.type, ref: `"${name}"`, exact: found.exact === true };
   };
   return { field, ref: (name) => field(name).ref };
 }

@@ -5,18 +5,25 @@
  * change the expression's meaning. `f.raw` is the only way to write OData syntax by hand.
  *
  * Values are checked where the filter is made (a finite number, a string a URL can carry, null only for eq/ne) and
- * where it is rendered, against the field's kind: a number as plain decimal digits, a date, time or timestamp only when
- * the server's grammar reads it as one (a real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
+ * where it is rendered, against the field's kind: a number as plain decimal digits (an exact number field's decimal text
+ * digit for digit, never through a double), a date, time or timestamp only when the server's grammar reads it as one (a
+ * real calendar day of 0001 to 4000, a time of day), text quoted with `''`.
  *
  * Types: a filter's type says what it needs of the table (`Filter<{ Age: "number" }>`: a field Age of kind number).
  * The need is in a contravariant position, so a filter fits a table (`FilterOf<typeof T>`, `Filter<KindsOf<T>>`)
  * exactly when the table has every field it names, each of a kind the filter accepts: an unknown field, a text function
  * on a number field or a number compared with a date field fails to compile where the filter is passed.
  */
+import { parseDecimal, plainDecimal, type Decimal } from "../core/decimal-text.js";
 import type { FieldKind } from "../core/field-types.js";
 
 export type Comparison = "eq" | "ne" | "lt" | "le" | "gt" | "ge";
 export type TextFunction = "contains" | "startswith" | "endswith";
+/**
+ * A field's kind as filters see it: its FieldKind, or `"exact number"` for a number field with `exact: true`, whose
+ * comparisons take decimal text (a string), not a JavaScript number.
+ */
+export type FilterKind = FieldKind | "exact number";
 /** A value a comparison takes: the TypeScript values the runtime reads (ISO dates, times and timestamps as strings). */
 export type FilterValue = string | number | null;
 
@@ -42,27 +49,30 @@ export class Filter<N = {}> {
 }
 
 /**
- * The kinds of field a comparison with a value of type `V` fits: a number fits number fields; a string fits text, and
- * date, time or timestamp fields when it may be one (any `string`, or a literal shaped like an ISO date, time or
- * timestamp: `f.eq("Birthday", "yesterday")` does not compile); `null` (emptiness) fits every kind. Not distributive:
- * a value that may be a number or a string fits no field (`never`), since one of the two is refused when sent.
+ * The kinds of field a comparison with a value of type `V` fits: a number fits number fields (not exact ones); a string
+ * fits text, and date, time, timestamp or exact number fields when it may be one (any `string`, or a literal shaped
+ * like an ISO date, time or timestamp, or like a number: `f.eq("Birthday", "yesterday")` does not compile); `null`
+ * (emptiness) fits every kind. Not distributive: a value that may be a number or a string fits no field (`never`),
+ * since one of the two is refused when sent.
  */
 export type KindsAccepting<V> = [Exclude<V, null>] extends [never]
-  ? FieldKind
+  ? FilterKind
   : [Exclude<V, null>] extends [number]
     ? "number"
     : [Exclude<V, null>] extends [string]
       ? StringKinds<Exclude<V, null>>
       : never;
 type StringKinds<S extends string> = string extends S
-  ? "text" | "date" | "time" | "timestamp"
+  ? "text" | "date" | "time" | "timestamp" | "exact number"
   : [S] extends [`${number}-${number}-${number}T${number}:${number}:${number}`]
     ? "text" | "timestamp"
     : [S] extends [`${number}-${number}-${number}`]
       ? "text" | "date"
       : [S] extends [`${number}:${number}:${number}`]
         ? "text" | "time"
-        : "text";
+        : [S] extends [`${number}`]
+          ? "text" | "exact number"
+          : "text";
 type Need<K extends string, Kinds> = { [P in K]: Kinds };
 type NeedsOf<F extends readonly Filter<any>[]> = UnionToIntersection<{ [I in keyof F]: F[I] extends Filter<infer N> ? N : never }[number]>;
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? (unknown extends I ? {} : I) : never;
@@ -135,7 +145,7 @@ export const f = {
     });
   },
   /** The field is empty (`field eq null`). */
-  isNull: <const K extends string>(field: K): Filter<Need<K, FieldKind>> => new Filter({ kind: "compare", op: "eq", field: fieldName(field, "isNull"), value: null }),
+  isNull: <const K extends string>(field: K): Filter<Need<K, FilterKind>> => new Filter({ kind: "compare", op: "eq", field: fieldName(field, "isNull"), value: null }),
   /** The text field contains `value` (case as the server compares it). Text fields only. */
   contains: text("contains", "contains"),
   /** The text field starts with `value`. Text fields only. */
@@ -246,8 +256,11 @@ const TEXT_CALLS: Readonly<Record<TextFunction, string>> = { contains: "contains
 
 /** How a table names its fields in a URL: each field's kind and reference (its quoted name, or its FMFID). */
 export interface FilterFields {
-  /** The field's kind and how the URL names it; throws a TypeError naming the table for a field it does not have. */
-  field(name: string): { kind: FieldKind; ref: string };
+  /**
+   * The field's kind, whether it is an exact number field, and how the URL names it; throws a TypeError naming the
+   * table for a field it does not have.
+   */
+  field(name: string): { kind: FieldKind; ref: string; exact?: boolean };
 }
 
 /** The `$filter` text of a filter (not yet percent-encoded: the client encodes the query as 2.8 of the wire contract says). */
@@ -259,7 +272,7 @@ function render(node: FilterNode, fields: FilterFields, nested: boolean): string
   switch (node.kind) {
     case "compare": {
       const field = fields.field(node.field);
-      return `${field.ref} ${node.op} ${valueText(node.value, field.kind, node.field)}`;
+      return `${field.ref} ${node.op} ${field.exact === true && field.kind === "number" ? exactText(node.value, node.field) : valueText(node.value, field.kind, node.field)}`;
     }
     case "text": {
       const field = fields.field(node.field);
@@ -305,6 +318,26 @@ function valueText(value: FilterValue, kind: FieldKind, field: string): string {
     case "container":
       throw wrong("null (f.isNull): a container cannot be compared with a value");
   }
+}
+
+/**
+ * An exact number field's literal: decimal text (`exactInput`), written bare and digit for digit in its canonical form
+ * (no exponent: FileMaker's $filter is not known to read one), never through a double.
+ */
+function exactText(value: FilterValue, field: string): string {
+  return value === null ? "null" : plainDecimal(exactInput(value, `"${field}"`, "compare it with"));
+}
+
+/**
+ * What an exact number field takes from the app (a write, a comparison, a key): decimal text in a JSON number's
+ * grammar, strictly (`"007"`, `".5"`, `"5."`, `"+5"` and `""` refused), read; anything else a TypeError naming `where`.
+ */
+export function exactInput(value: unknown, where: string, verb: string): Decimal {
+  const start = `${where} is an exact number field`;
+  if (typeof value !== "string") throw new TypeError(`${start}: ${verb} decimal text (a string such as "12345678901234567890"), not ${typeof value === "number" ? `the number ${value}` : describe(value)}`);
+  const decimal = parseDecimal(value, "json");
+  if (typeof decimal === "string") throw new TypeError(`${start}, and ${shown(value)} is not one of its values: ${decimal}`);
+  return decimal;
 }
 
 /** A value as an error shows it: JSON, at most 60 characters of a string (a filter value may be a user's long input). */

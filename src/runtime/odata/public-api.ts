@@ -28,7 +28,7 @@ export type {
   UpdateOf,
   WritableNameOf,
 } from "./definition.js";
-export { f, Filter, type FilterValue, type KindsAccepting } from "./filter.js";
+export { f, Filter, type FilterKind, type FilterValue, type KindsAccepting } from "./filter.js";
 export type { ExpandOf, ExpandOptions, FilterOf, OrderBy } from "./definition.js";
 export type { AllOptions, CallOptions, ListOptions, ListResult, OrderByOf, ReadOptions, RowResult, ShapedRow, SpecialColumns } from "./shapes.js";
 export type { CommonODataClientOptions, ODataAuth, ODataClient, ScriptRunResult, TableClient, UploadOptions } from "./api.js";

@@ -4,10 +4,11 @@
  * its field's kind (filter.ts), the text encoded as wire contract 2.8 demands (query-text.ts). Bad options are a
  * TypeError naming the table and the option.
  */
+import { plainDecimal } from "../core/decimal-text.js";
 import { getOwn } from "../core/own.js";
 import type { ODataCaller } from "./caller.js";
 import type { RelationSpec, TableSpec } from "./definition.js";
-import { renderFilter, type Filter } from "./filter.js";
+import { exactInput, renderFilter, type Filter } from "./filter.js";
 import { queryString, queryValue } from "./query-text.js";
 
 export interface ReadQueryOptions {
@@ -133,7 +134,10 @@ export function rowKey(table: TableSpec, row: unknown, what: string): string {
     return `(ROWID=${rowId as number})`;
   }
   if (!table.key) throw new TypeError(`${what}: table "${table.table}" has no key: address its rows by { rowId }`);
-  const kind = (getOwn(table.fields, table.key) as { type?: string } | undefined)?.type;
+  const key = getOwn(table.fields, table.key) as { type?: string; exact?: boolean } | undefined;
+  const kind = key?.type;
+  // Decimal text, bare and digit for digit (a double would name another row).
+  if (kind === "number" && key!.exact === true) return `(${plainDecimal(exactInput(row, `${what}: key "${table.key}" of table "${table.table}"`, "give"))})`;
   if (kind === "number") {
     if (typeof row !== "number" || !Number.isFinite(row)) throw new TypeError(`${what}: key "${table.key}" of table "${table.table}" is a number field: give a number, not ${JSON.stringify(row) ?? typeof row}`);
     return `(${row})`;

@@ -4,6 +4,7 @@
  * exception; a script the file lacks is the ODataError the caller makes of 404 `104`.
  */
 import type { ScriptRunResult } from "./api.js";
+import { stringifyJson } from "../core/json-numbers.js";
 import { ProtocolError } from "../core/protocol-errors.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import type { CallOptions } from "./shapes.js";
@@ -36,7 +37,8 @@ export function scriptResult(answer: ODataAnswer, path: string): ScriptRunResult
   if (typeof code !== "number" || !Number.isInteger(code)) throw new ProtocolError(answer.status, answer.text().slice(0, 100), { method: "POST", path }, "has no scriptResult.code");
   const value = result!.resultParameter;
   if (value === undefined || value === null) return { code };
-  return { code, result: typeof value === "string" ? value : JSON.stringify(value) };
+  // stringifyJson: a number the script returned keeps every digit (a long token is a NumberToken, json-numbers.ts).
+  return { code, result: typeof value === "string" ? value : stringifyJson(value) };
 }
 
 export async function runScript(caller: ODataCaller, name: string, options: { param?: ScriptParam } & CallOptions = {}): Promise<ScriptRunResult> {

@@ -12,6 +12,8 @@ import type { AnyTable, RelationSpec, TableSpec } from "./definition.js";
 import { renderFilter, type Filter } from "./filter.js";
 import { queryString } from "./query-text.js";
 import { readQuery, rowKey, type ReadQueryOptions } from "./read-query.js";
+import { hasExactField } from "./values.js";
+import { NumberToken } from "../core/json-numbers.js";
 
 /** What a TableClient needs beyond the caller: the calls another module implements (containers). */
 export interface TableClientParts {
@@ -25,12 +27,15 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
   const table: TableSpec = definition;
   const base = caller.tablePath(table);
   const name = `table "${table.table}"`;
+  // Whether the table's rows hold exact number fields: its reads then ask for Edm.Decimal values as strings.
+  const exact = hasExactField(table);
 
   /** An answer's rows, not yet decoded, and its count when it has one. */
   const pageOf = (answer: ODataAnswer, what: string) => {
     const body = answer.json() as { value?: unknown; "@count"?: unknown; "@odata.count"?: unknown } | null;
     if (typeof body !== "object" || body === null || !Array.isArray(body.value)) throw shapeError(answer, what, "has no value array");
     const count = body["@count"] ?? body["@odata.count"];
+    if (count instanceof NumberToken) throw shapeError(answer, what, `has a count of ${count.text.slice(0, 40)} rows, more than a JavaScript number holds`);
     return { rows: body.value as unknown[], count: typeof count === "number" ? count : undefined };
   };
   const shapeError = (answer: ODataAnswer, what: string, detail: string) =>
@@ -48,7 +53,7 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
    */
   const listAt = async (path: string, spec: TableSpec, options: ReadQueryOptions & { signal?: AbortSignal }, what: string) => {
     const { query, preferSpecial } = readQuery(caller, spec, options, what);
-    const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
+    const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), exactAnswer: hasExactField(spec), idempotent: true, signal: options.signal });
     const { rows, count } = pageOf(answer, what);
     const value = rows.map((row) => caller.decodeRow(spec, row, what));
     return count === undefined ? { value } : { value, count };
@@ -74,7 +79,7 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
       const what = `${name}: get`;
       const path = base + rowKey(table, row, what);
       const { query, preferSpecial } = readQuery(caller, table, options as ReadQueryOptions, what);
-      const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), idempotent: true, signal: options.signal });
+      const answer = await caller.call({ method: "GET", path, query, headers: headers(preferSpecial), exactAnswer: exact, idempotent: true, signal: options.signal });
       return caller.decodeRow(table, answer.json(), what) as never;
     },
     all: (options = {}) => ({
@@ -87,7 +92,7 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
         // Each page counts the matches (`$count=true`), so that a page past them is seen (page-stream.ts).
         const read = async (skip: number, top: number) => {
           const { query, preferSpecial } = readQuery(caller, table, { ...rest, orderTail, top, skip, count: true }, what);
-          const answer = await caller.call({ method: "GET", path: base, query, headers: headers(preferSpecial), idempotent: true, signal: rest.signal });
+          const answer = await caller.call({ method: "GET", path: base, query, headers: headers(preferSpecial), exactAnswer: exact, idempotent: true, signal: rest.signal });
           const { rows, count } = pageOf(answer, what);
           // The answer's text (already decoded to parse it) tells one page from another at no cost.
           return { rows, identity: answer.text(), found: count };
@@ -100,18 +105,18 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
       const query = queryString([["$filter", options.filter === undefined ? undefined : renderFilter(options.filter, caller.refs(table))]]);
       const answer = await caller.call({ method: "GET", path: `${base}/$count`, query, idempotent: true, signal: options.signal });
       const text = answer.text().trim();
-      if (!/^\d+$/.test(text)) throw new ProtocolError(answer.status, text.slice(0, 120), { method: "GET", path: `${base}/$count` }, `is not a count (${what})`);
+      if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new ProtocolError(answer.status, text.slice(0, 120), { method: "GET", path: `${base}/$count` }, `is not a count (${what})`);
       return Number(text);
     },
     create: async (row, options = {}) => {
       const what = `${name}: create`;
-      const body = caller.encodeRow(table, row, what);
-      const answer = await caller.call({ method: "POST", path: base, body, headers: { Prefer: "return=representation" }, idempotent: false, signal: options.signal });
+      const { body, exact: exactBody } = caller.encodeRow(table, row, what);
+      const answer = await caller.call({ method: "POST", path: base, body, headers: { Prefer: "return=representation" }, exactAnswer: exact, exactBody, idempotent: false, signal: options.signal });
       if (answer.bytes.length === 0) {
         // A server that left the row out (return=representation ignored): read it where Location says it is.
         const at = /\((ROWID=\d+|[^()]*)\)$/.exec(answer.headers.location ?? "");
         if (!at) throw new ProtocolError(answer.status, "", { method: "POST", path: base }, `holds neither the new row nor its Location (${what})`);
-        const again = await caller.call({ method: "GET", path: `${base}(${at[1]})`, idempotent: true, signal: options.signal });
+        const again = await caller.call({ method: "GET", path: `${base}(${at[1]})`, exactAnswer: exact, idempotent: true, signal: options.signal });
         return caller.decodeRow(table, again.json(), what) as never;
       }
       return caller.decodeRow(table, answer.json(), what) as never;
@@ -119,7 +124,8 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
     update: async (row, changes, options = {}) => {
       const what = `${name}: update`;
       const path = base + rowKey(table, row, what);
-      await caller.call({ method: "PATCH", path, body: caller.encodeRow(table, changes, what), idempotent: false, signal: options.signal });
+      const { body, exact: exactBody } = caller.encodeRow(table, changes, what);
+      await caller.call({ method: "PATCH", path, body, exactBody, idempotent: false, signal: options.signal });
     },
     delete: async (row, options = {}) => {
       const what = `${name}: delete`;
@@ -128,7 +134,8 @@ export function tableClient<D extends AnyTable>(caller: ODataCaller, definition:
     updateWhere: async (filter, changes, options = {}) => {
       const what = `${name}: updateWhere`;
       const query = queryString([["$filter", filterText(filter, what)]]);
-      const answer = await caller.call({ method: "PATCH", path: base, query, body: caller.encodeRow(table, changes, what), idempotent: false, signal: options.signal });
+      const { body, exact: exactBody } = caller.encodeRow(table, changes, what);
+      const answer = await caller.call({ method: "PATCH", path: base, query, body, exactBody, idempotent: false, signal: options.signal });
       return affected(answer, "PATCH");
     },
     deleteWhere: async (filter, options = {}) => {

@@ -6,16 +6,23 @@
  * `select` names it, the server's string (its bytes in base64) or null (containers are written by `upload` and read by
  * `download`).
  *
- * Numbers: the client does not ask for `IEEE754Compatible=true`. The app's value is a JavaScript number either way, and
- * a JSON number is already the shortest text of that double, so strings would cost decoding and gain nothing; numeric
- * strings (a server or proxy that sends them) are read all the same, and any other text in a number field is an
- * ODataDecodeError naming the table, the field and the value, never NaN.
+ * Numbers: a number field reads as a JavaScript number when one holds the value digit for digit (`doubleHolds`), from a
+ * JSON number or a numeric string (a server or proxy that sends them); a longer value (a token parseJson kept as a
+ * NumberToken, or a string) is an ODataDecodeError saying to describe the field with `"exact": true`, never a rounded
+ * number, and any other text is one too, never NaN. An exact field (`exact: true`) reads as canonical decimal text
+ * (decimal-text.ts) whatever form it came in, and takes decimal text only: it is sent as a JSON string, in a body whose
+ * Content-Type says `IEEE754Compatible=true` (OData's way for an Edm.Decimal to travel exactly). A read of a table with
+ * an exact field asks for `IEEE754Compatible=true` too (client-caller.ts): Edm.Decimal values then come as strings,
+ * digit for digit, whatever the server's JSON writer does with long numbers.
  */
+import { doubleHolds, parseDecimal, plainDecimal, surelyHeld } from "../core/decimal-text.js";
 import type { FieldKind } from "../core/field-types.js";
+import { NumberToken } from "../core/json-numbers.js";
 import { isNumericText } from "../core/numeric-text.js";
 import { getOwn, setOwn } from "../core/own.js";
 import type { TableFieldSpec, TableSpec } from "./definition.js";
 import { ODataDecodeError, odataError } from "./errors.js";
+import { exactInput } from "./filter.js";
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?$/;
@@ -45,18 +52,33 @@ function wrong(table: string, field: string, raw: unknown, expected: string): OD
   return new ODataDecodeError(table, field, raw, expected);
 }
 
+/** Why Infinity (a token such as 1e999999: parseJson does not look for positive exponents, and JSON.parse overflows). */
+const OVERFLOW = "it was written with an exponent past a JavaScript number's range (1e309 or more), so its digits are lost";
+const LONG = 'a number a JavaScript number holds digit for digit (it has more digits, or is out of its range): describe the field with "exact": true to read it as decimal text';
+
 /** One value as the app sees it, or ODataDecodeError. */
-function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string): unknown {
+function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string, exact: boolean): unknown {
   switch (kind) {
     case "text":
       if (typeof raw === "string") return raw;
       if (raw === null) return "";
+      // A long number token in a text field: its text, digit for digit.
+      if (raw instanceof NumberToken) return raw.text;
       throw wrong(table, field, raw, "text");
-    case "number":
-      if (typeof raw === "number" && Number.isFinite(raw)) return raw;
+    case "number": {
+      if (exact) return exactValue(raw, table, field);
+      if (typeof raw === "number" && Number.isFinite(raw)) return raw === 0 ? 0 : raw;
       if (raw === null || raw === "") return null;
-      if (typeof raw === "string" && isNumericText(raw.trim())) return Number(raw.trim());
-      throw wrong(table, field, raw, "a number");
+      if (typeof raw === "string") {
+        const text = raw.trim();
+        if (isNumericText(text)) {
+          if (!surelyHeld(text) && !doubleHolds(text)) throw wrong(table, field, raw, LONG);
+          const n = Number(text);
+          return n === 0 ? 0 : n;
+        }
+      }
+      throw wrong(table, field, raw, raw instanceof NumberToken ? LONG : typeof raw === "number" ? `a number: ${OVERFLOW}` : "a number");
+    }
     case "date":
       if (raw === null || raw === "") return null;
       if (typeof raw !== "string" || !isDate(raw)) throw wrong(table, field, raw, 'a date "YYYY-MM-DD"');
@@ -88,14 +110,50 @@ function decodeValue(kind: FieldKind, raw: unknown, table: string, field: string
   }
 }
 
+/**
+ * An exact number field's value: canonical decimal text (`plainDecimal`) of a JSON number, a long token (NumberToken)
+ * or a string (`IEEE754Compatible=true`, or an older server's text, read leniently and trimmed); null when empty. A
+ * value of more than 400 digits, beyond 10^±400, or not a number is an ODataDecodeError saying why.
+ */
+function exactValue(raw: unknown, table: string, field: string): string | null {
+  if (raw === null || raw === "") return null;
+  const decimal =
+    raw instanceof NumberToken
+      ? parseDecimal(raw.text, "json")
+      : typeof raw === "number" && Number.isFinite(raw)
+        ? parseDecimal(String(raw), "lenient")
+        : typeof raw === "string"
+          ? parseDecimal(raw.trim(), "lenient")
+          : typeof raw === "number"
+            ? OVERFLOW
+            : "it is not a number";
+  if (typeof decimal === "string") throw wrong(table, field, raw, `an exact number (decimal text): ${decimal}`);
+  return plainDecimal(decimal);
+}
+
 /** A field's value as the app sees it: a tuple of its repetitions when it repeats (the wire's array, or one value). */
 export function decodeField(spec: TableFieldSpec, raw: unknown, table: string, field: string): unknown {
   const count = spec.repetitions ?? 1;
-  if (count <= 1) return decodeValue(spec.type, Array.isArray(raw) ? (raw[0] ?? null) : raw, table, field);
+  const exact = spec.exact === true;
+  if (count <= 1) return decodeValue(spec.type, Array.isArray(raw) ? (raw[0] ?? null) : raw, table, field, exact);
   const list: unknown[] = Array.isArray(raw) ? raw : [raw];
   if (list.length > count) throw new ODataDecodeError(table, field, raw, `at most ${count} repetitions`);
-  return Array.from({ length: count }, (_, i) => decodeValue(spec.type, list[i] ?? null, table, field));
+  return Array.from({ length: count }, (_, i) => decodeValue(spec.type, list[i] ?? null, table, field, exact));
 }
+
+/** Whether a table has an exact number field: its reads ask for `IEEE754Compatible=true`. Worked out once per table. */
+export function hasExactField(table: TableSpec): boolean {
+  let exact = exactTables.get(table);
+  if (exact === undefined) {
+    exact = Object.values(table.fields).some((field) => field.type === "number" && field.exact === true);
+    exactTables.set(table, exact);
+  }
+  return exact;
+}
+const exactTables = new WeakMap<TableSpec, boolean>();
+
+/** The media type of JSON whose Edm.Decimal values may be strings (OData's `IEEE754Compatible=true`). */
+export const EXACT_JSON = "application/json;IEEE754Compatible=true";
 
 /** How one member of an answer is read: a field (by its name in the definition), or a relation. */
 interface Member {
@@ -160,7 +218,7 @@ export function decodeRow(table: TableSpec, row: unknown, byId: ReadonlyMap<stri
     }
     if (key.includes("@")) continue;
     if (key === "ROWID" || key === "ROWMODID") {
-      if (typeof raw !== "number") throw new ODataDecodeError(table.table, key, raw, "a number");
+      if (typeof raw !== "number") throw new ODataDecodeError(table.table, key, raw, raw instanceof NumberToken ? "a ROWID a JavaScript number holds (a whole number below 2^53)" : "a number");
       out[key === "ROWID" ? "rowId" : "modId"] = raw;
       continue;
     }
@@ -190,10 +248,15 @@ export function fieldIds(table: TableSpec): ReadonlyMap<string, string> {
 // ---- Writing.
 
 /** One value as OData takes it, or a TypeError naming the table and field. */
-function encodeValue(kind: FieldKind, value: unknown, where: string): unknown {
+function encodeValue(kind: FieldKind, value: unknown, where: string, exact: boolean): unknown {
   if (value === null) return null;
   const wrong = (expected: string) =>
     new TypeError(`${where} is a ${kind} field: give it ${expected} or null, not ${value === undefined ? "undefined" : typeof value === "object" ? (Array.isArray(value) ? "an array" : "an object") : JSON.stringify(value)}`);
+  // Decimal text, strictly, sent as the app wrote it: a JSON string (EXACT_JSON).
+  if (exact && kind === "number") {
+    exactInput(value, where, "give it");
+    return value;
+  }
   switch (kind) {
     case "text":
       if (typeof value !== "string") throw wrong("a string");
@@ -217,14 +280,21 @@ function encodeValue(kind: FieldKind, value: unknown, where: string): unknown {
   }
 }
 
+/** A row's JSON, and whether it holds an exact number field's value (then sent as EXACT_JSON). */
+export interface EncodedRow {
+  body: string;
+  exact: boolean;
+}
+
 /**
  * A row's JSON for create and update: each field by its name (or FMFID with `entityIds`), unknown and read-only fields
  * and containers refused by name, every value checked against its field's kind. A repeating field takes a tuple: given
  * whole, it is sent as an array; with repetitions left out (`[, "b"]`), each given one as `"Name[n]"`.
  */
-export function encodeRow(table: TableSpec, values: object, entityIds: boolean, what: string): string {
+export function encodeRow(table: TableSpec, values: object, entityIds: boolean, what: string): EncodedRow {
   if (typeof values !== "object" || values === null || Array.isArray(values)) throw new TypeError(`${what}: the values must be an object of field names, not ${values === null ? "null" : Array.isArray(values) ? "an array" : typeof values}`);
   const out: Record<string, unknown> = {};
+  let exact = false;
   for (const [name, value] of Object.entries(values)) {
     if (value === undefined) continue;
     const where = `${what}: field "${name}" of table "${table.table}"`;
@@ -238,8 +308,11 @@ export function encodeRow(table: TableSpec, values: object, entityIds: boolean, 
       ref = field.id;
     }
     const count = field.repetitions ?? 1;
+    const isExact = field.type === "number" && field.exact === true;
+    // A body holds an exact value when it sets one (null clears it: no digits travel).
+    if (isExact && value !== null && (!Array.isArray(value) || value.some((v) => v !== null && v !== undefined))) exact = true;
     if (count <= 1) {
-      setOwn(out, ref, encodeValue(field.type, value, where));
+      setOwn(out, ref, encodeValue(field.type, value, where, isExact));
       continue;
     }
     if (value === null) {
@@ -248,9 +321,9 @@ export function encodeRow(table: TableSpec, values: object, entityIds: boolean, 
     }
     if (!Array.isArray(value)) throw new TypeError(`${where} repeats ${count} times: give it a tuple (an array of at most ${count} values), not ${typeof value === "object" ? "an object" : JSON.stringify(value)}`);
     if (value.length > count) throw new TypeError(`${where} repeats ${count} times: the array has ${value.length} values`);
-    const encoded = Array.from({ length: value.length }, (_, i) => (value[i] === undefined ? undefined : encodeValue(field.type, value[i], `${where} repetition ${i + 1}`)));
+    const encoded = Array.from({ length: value.length }, (_, i) => (value[i] === undefined ? undefined : encodeValue(field.type, value[i], `${where} repetition ${i + 1}`, isExact)));
     if (encoded.every((v) => v !== undefined)) setOwn(out, ref, encoded);
     else encoded.forEach((v, i) => v !== undefined && setOwn(out, `${ref}[${i + 1}]`, v));
   }
-  return JSON.stringify(out);
+  return { body: JSON.stringify(out), exact };
 }

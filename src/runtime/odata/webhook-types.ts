@@ -66,6 +66,9 @@ export interface WebhookCalls<Db extends string> {
   get(id: number, options?: CallOptions): Promise<Webhook | null>;
   /** Removes a webhook. */
   remove(id: number, options?: CallOptions): Promise<void>;
-  /** Sends the webhook's payload now, for these rows (ROWIDs) or all; resolves to the payload sent. */
+  /**
+   * Sends the webhook's payload now, for these rows (ROWIDs) or all; resolves to the payload sent (as JSON reads it; a
+   * number too long for a JavaScript number as its text, every digit).
+   */
   invoke(id: number, options?: { rowIds?: number[] } & CallOptions): Promise<unknown>;
 }

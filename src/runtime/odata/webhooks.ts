@@ -4,6 +4,7 @@
  * table's field references and `f`'s renderer, as a read's `$select` and `$filter` are; its table goes by name (as
  * `tableName` is documented). Listings are mapped to {@link Webhook}'s names. Loaded on the first `od.webhooks` call.
  */
+import { NumberToken } from "../core/json-numbers.js";
 import { ODataError, ProtocolError } from "./errors.js";
 import type { ODataAnswer, ODataCaller } from "./caller.js";
 import { renderFilter } from "./filter.js";
@@ -73,6 +74,14 @@ function webhookOf(raw: unknown): Webhook | undefined {
   };
 }
 
+/** The payload with each number too long for a JavaScript number (a NumberToken) as its text, digit for digit. */
+function tokensAsText(value: unknown): unknown {
+  if (value instanceof NumberToken) return value.text;
+  if (Array.isArray(value)) return value.map(tokensAsText);
+  if (isRecord(value)) for (const key of Object.keys(value)) value[key] = tokensAsText(value[key]);
+  return value;
+}
+
 const broken = (answer: ODataAnswer, method: string, path: string, what: string) => new ProtocolError(answer.status, answer.text().slice(0, 100), { method, path }, `is not ${what}`);
 
 /** FileMaker's "Specified WebHook not found" (404 -1061), which `get` answers as null. */
@@ -116,7 +125,7 @@ export function webhookCalls<Db extends string>(caller: ODataCaller): WebhookCal
       const path = `/Webhook.Invoke(${idOf(id, "invoke")})`;
       const rowIds = options.rowIds;
       if (rowIds !== undefined && (!Array.isArray(rowIds) || !rowIds.every((n) => Number.isSafeInteger(n) && n > 0))) throw new TypeError("webhooks.invoke: rowIds must be an array of ROWIDs (whole numbers above 0)");
-      return (await call("POST", path, options, rowIds === undefined ? undefined : { rowIDs: rowIds })).json();
+      return tokensAsText((await call("POST", path, options, rowIds === undefined ? undefined : { rowIDs: rowIds })).json());
     },
   };
 }

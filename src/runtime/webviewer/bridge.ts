@@ -1,4 +1,5 @@
 import { NetworkError, type FailedCall } from "../core/protocol-errors.js";
+import { stringifyJson } from "../core/json-numbers.js";
 
 /**
  * The page's side of the Web Viewer bridge: a call goes to FileMaker as `window.FileMaker.PerformScriptWithOption(
@@ -115,7 +116,8 @@ export function createBridge(options: BridgeOptions): Bridge {
     }
     if (pending.settled) return;
     if (!fileMaker) return settle(pending, { error: missingFileMaker(pending.info) });
-    const parameter = JSON.stringify({ v: 1, id: pending.id, callback, webViewer: options.webViewer, ...pending.payload });
+    // stringifyJson: a number token of the call (an exact field's value) is written bare, digit for digit.
+    const parameter = stringifyJson({ v: 1, id: pending.id, callback, webViewer: options.webViewer, ...pending.payload });
     try {
       if (typeof fileMaker.PerformScriptWithOption === "function") fileMaker.PerformScriptWithOption(options.script, parameter, options.option ?? "0");
       else fileMaker.PerformScript!(options.script, parameter);

@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: any;
+  /** The body as it came, byte for byte (JSON.parse rounds a long number token). */
+  text: string;
 }
 
 /**
@@ -36,7 +38,7 @@ export class Receiver {
         } catch {
           body = text;
         }
-        r.got.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body });
+        r.got.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, text });
         const status = r.statuses.length > 1 ? r.statuses.shift()! : (r.statuses[0] ?? 200);
         res.writeHead(status, { "Content-Type": "text/plain" });
         res.end(String(status));

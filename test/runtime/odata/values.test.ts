@@ -72,10 +72,10 @@ describe("decodeRow", () => {
 
 describe("encodeRow", () => {
   it("writes timestamps with Z, repetitions whole as an array or one by one, null clearing, FMFIDs with entityIds", () => {
-    expect(JSON.parse(encodeRow(Contacts, { Seen: "2025-10-31T11:13:13", Tags: ["a", "b"], Age: null }, false, "t"))).toEqual({ Seen: "2025-10-31T11:13:13Z", Tags: ["a", "b"], Age: null });
+    expect(JSON.parse(encodeRow(Contacts, { Seen: "2025-10-31T11:13:13", Tags: ["a", "b"], Age: null }, false, "t").body)).toEqual({ Seen: "2025-10-31T11:13:13Z", Tags: ["a", "b"], Age: null });
     // eslint-disable-next-line no-sparse-arrays
-    expect(JSON.parse(encodeRow(Contacts, { Tags: [, "b"] as never }, false, "t"))).toEqual({ "Tags[2]": "b" });
-    expect(JSON.parse(encodeRow(Contacts, { Name: "x" }, true, "t"))).toEqual({ [Contacts.fields.Name!.id!]: "x" });
+    expect(JSON.parse(encodeRow(Contacts, { Tags: [, "b"] as never }, false, "t").body)).toEqual({ "Tags[2]": "b" });
+    expect(JSON.parse(encodeRow(Contacts, { Name: "x" }, true, "t").body)).toEqual({ [Contacts.fields.Name!.id!]: "x" });
     expect(() => encodeRow(Audit, { N: 1 }, true, "t")).toThrow(/has no FMFID in its definition, which entityIds needs/);
     expect(() => encodeRow(Contacts, [] as never, false, "t")).toThrow(/must be an object of field names, not an array/);
   });

@@ -37,7 +37,10 @@ export async function setGlobals(ctx: RequestContext): Promise<Answer> {
       if (field.type === "container") throw new EmulatorError(400, "102", `"${key}" is a container field; set it through the container upload endpoint`);
       if (field.readOnly) throw new EmulatorError(400, "201", `"${key}" is read-only`);
       const decoded = decodeWireValue(field.type, raw);
-      if (!decoded.ok) throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${WIRE_FORM[field.type]})`);
+      if (!decoded.ok) {
+        const why = decoded.problem === undefined ? "" : `: ${decoded.problem}`;
+        throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${WIRE_FORM[field.type]})${why}`);
+      }
       writes.push({ target, repetition, value: field.type === "text" && decoded.value === null ? "" : decoded.value });
     }
   }

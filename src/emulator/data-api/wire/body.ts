@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { parseJsonExactly } from "../../../runtime/core/json-numbers.js";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { isJsonMediaType } from "../../http/media-type.js";
 import { readBody as readBoundedBody } from "../../http/request-body.js";
@@ -18,7 +19,8 @@ export async function discardBody(req: IncomingMessage, limit: number): Promise<
 }
 
 /**
- * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. With `emptyIsObject`
+ * A JSON object body; 415 without `application/json`, 400 when it is not a JSON object. A number token a double does
+ * not hold is a NumberToken of its text (parseJson; docs/emulator.md, "Numbers"), so a 58-digit key arrives whole. With `emptyIsObject`
  * (the login: docs/emulator.md, "1. Requests every client sends") a body of no bytes at all means `{}`, whatever its
  * Content-Type.
  */
@@ -37,7 +39,7 @@ export async function readJsonObject(req: IncomingMessage, limit: number, option
   const text = raw.toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJsonExactly(text);
   } catch (error) {
     throw new EmulatorError(400, "1708", `body is not valid JSON (${(error as Error).message})`);
   }

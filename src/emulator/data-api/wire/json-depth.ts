@@ -1,5 +1,6 @@
 import { EmulatorError } from "../../hosted-file/fm-error.js";
 import { describeInput, describePath } from "../../hosted-file/input/input-text.js";
+import { NumberToken } from "../../../runtime/core/json-numbers.js";
 
 /**
  * How deeply a request's JSON may nest arrays and objects. The Data API's deepest shape, a portal row in a
@@ -18,7 +19,7 @@ const NAMED_SEGMENTS = 4;
  * limit, whatever the breadth.
  */
 export function assertJsonDepth(value: unknown, name: string, root?: string): void {
-  if (typeof value !== "object" || value === null) return;
+  if (typeof value !== "object" || value === null || value instanceof NumberToken) return;
   interface Frame {
     container: object;
     /** Own keys of an object; undefined for an array. */
@@ -40,7 +41,8 @@ export function assertJsonDepth(value: unknown, name: string, root?: string): vo
     top.next++;
     // An own property: JSON.parse makes even "__proto__" an ordinary key.
     const child: unknown = Object.getOwnPropertyDescriptor(top.container, key)?.value;
-    if (typeof child !== "object" || child === null) continue;
+    // A NumberToken is a number (parseJson), no level of nesting.
+    if (typeof child !== "object" || child === null || child instanceof NumberToken) continue;
     if (stack.length >= MAX_JSON_DEPTH) {
       const path = [...(root === undefined ? [] : [root]), ...stack.slice(1).map((frame) => frame.key!), key];
       const shown = describePath(path.slice(0, NAMED_SEGMENTS)) + (path.length > NAMED_SEGMENTS ? "…" : "");

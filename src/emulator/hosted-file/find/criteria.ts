@@ -9,7 +9,8 @@ import {
 } from "./text-match.js";
 import type { Comparison, Matcher } from "./matcher.js";
 import { type Token, isBare, tokenText, tokenizeCriterion, trimTokens } from "./tokens.js";
-import { type Interval, type TypedFieldType, atOrAfterStart, atOrBeforeEnd, parseTypedOperand } from "./typed-operand.js";
+import { type Interval, type TypedFieldType, atOrAfterStart, atOrBeforeEnd, beforeStart, parseTypedOperand } from "./typed-operand.js";
+import { isStoredNumber } from "../stored-value.js";
 
 /**
  * Compiles one find criterion (the string a client sent for one field of a find request) into a
@@ -148,15 +149,15 @@ function compileTyped(tokens: readonly Token[], type: TypedFieldType, criterion:
     switch (prefix.operator) {
       case "==":
       case "=":
-        return (value) => typeof value === "number" && atOrAfterStart(value, x) && atOrBeforeEnd(value, x);
+        return (value) => isStoredNumber(value) && atOrAfterStart(value, x) && atOrBeforeEnd(value, x);
       case "<":
-        return (value) => typeof value === "number" && value < x.lo;
+        return (value) => isStoredNumber(value) && beforeStart(value, x);
       case "<=":
-        return (value) => typeof value === "number" && atOrBeforeEnd(value, x);
+        return (value) => isStoredNumber(value) && atOrBeforeEnd(value, x);
       case ">":
-        return (value) => typeof value === "number" && !atOrBeforeEnd(value, x);
+        return (value) => isStoredNumber(value) && !atOrBeforeEnd(value, x);
       case ">=":
-        return (value) => typeof value === "number" && atOrAfterStart(value, x);
+        return (value) => isStoredNumber(value) && atOrAfterStart(value, x);
     }
   }
 
@@ -165,9 +166,9 @@ function compileTyped(tokens: readonly Token[], type: TypedFieldType, criterion:
     const lo = range.lo.length === 0 ? null : read(range.lo);
     const hi = range.hi.length === 0 ? null : read(range.hi);
     return (value) =>
-      typeof value === "number" && (lo === null || atOrAfterStart(value, lo)) && (hi === null || atOrBeforeEnd(value, hi));
+      isStoredNumber(value) && (lo === null || atOrAfterStart(value, lo)) && (hi === null || atOrBeforeEnd(value, hi));
   }
 
   const x = read(tokens);
-  return (value) => typeof value === "number" && atOrAfterStart(value, x) && atOrBeforeEnd(value, x);
+  return (value) => isStoredNumber(value) && atOrAfterStart(value, x) && atOrBeforeEnd(value, x);
 }

@@ -1,3 +1,4 @@
+import { NumberToken } from "../../../runtime/core/json-numbers.js";
 import { EmulatorError } from "../fm-error.js";
 import { compileCriterion, FindCriterionError, type CriterionContext } from "./criteria.js";
 import type { Matcher } from "./matcher.js";
@@ -6,7 +7,7 @@ import type { LayoutModel, PortalModel, TableField } from "../model.js";
 import { nullFieldValue } from "../records/record-writes.js";
 import { portalRows } from "../relations.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../store.js";
-import type { StoredScalar, StoredValue } from "../stored-value.js";
+import { isContainerRef, type StoredScalar, type StoredValue } from "../stored-value.js";
 
 type RecordTest = (record: StoredRecord) => boolean;
 
@@ -55,10 +56,11 @@ function compileRequest(db: HostedDatabase, layout: LayoutModel, request: Record
       continue;
     }
     if (raw === null) throw nullFieldValue(name, `query[${index}]`);
-    if (typeof raw !== "string" && typeof raw !== "number") {
+    // A JSON number is its text: a token a double does not hold (a NumberToken) every digit of it.
+    if (typeof raw !== "string" && typeof raw !== "number" && !(raw instanceof NumberToken)) {
       throw new EmulatorError(400, "1708", `query[${index}]["${name}"] must be a criteria string`);
     }
-    const criterion = String(raw);
+    const criterion = raw instanceof NumberToken ? raw.text : String(raw);
     const target = resolveFindField(layout, name);
     // docs/emulator.md, "6. Globals": globals cannot be find criteria (code 102, a choice: the field is no find field).
     if (target.field.global) throw new EmulatorError(400, "102", `cannot find on "${name}": it is a global field, and globals cannot be find criteria`);
@@ -91,7 +93,7 @@ function compile(criterion: string, field: TableField, name: string, context: Cr
 
 /** Containers are found by their file name. */
 function scalar(value: StoredValue): StoredScalar {
-  return value !== null && typeof value === "object" ? value.filename : value;
+  return isContainerRef(value) ? value.filename : value;
 }
 
 /** A repeating field matches when any repetition matches. */

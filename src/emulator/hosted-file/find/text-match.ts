@@ -1,4 +1,5 @@
 import type { StoredScalar } from "../stored-value.js";
+import { numberText } from "../exact-number.js";
 import { foldCase } from "./case-fold.js";
 import { compareCodePoints } from "./code-point-order.js";
 import type { Comparison, Matcher } from "./matcher.js";
@@ -30,7 +31,7 @@ function wildcardOf(token: Token): Wildcard | null {
 }
 
 function textOfValue(value: StoredScalar): string {
-  return typeof value === "string" ? value : value === null ? "" : String(value);
+  return typeof value === "string" ? value : value === null ? "" : numberText(value);
 }
 
 /** Wildcards (bare `*` `@` `#`) and case-folded literal runs; phrase quotes are dropped. */

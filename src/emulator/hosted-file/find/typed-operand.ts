@@ -1,16 +1,18 @@
 import { ISO_DATES, parseIsoDayRange, parseIsoTimestamp, type DateFormat } from "../date-format.js";
-import { daysFromCivil, daysInMonth, parseWireDate, parseWireNumber, parseWireTime, parseWireTimestamp } from "../stored-value.js";
+import { compareNumbers, storedNumberOf, type StoredNumber } from "../exact-number.js";
+import { daysFromCivil, daysInMonth, parseWireDate, parseWireTime, parseWireTimestamp } from "../stored-value.js";
 
 /**
  * Operands of number, date, time and timestamp criteria, read into the stored representation.
  *
  * Every operand is an interval of stored values, so that whole-period criteria compose with the
  * operators: `2024` on a date field is all of 2024, so `<2024` is before Jan 1, `<=2024` up to Dec 31,
- * `2023...2024` both years. A single value is the interval [v, v].
+ * `2023...2024` both years. A single value is the interval [v, v]. A number's bounds are stored numbers (a double, or
+ * an ExactNumber of up to 400 digits), compared exactly with the stored values (exact-number.ts).
  */
 export interface Interval {
-  readonly lo: number;
-  readonly hi: number;
+  readonly lo: StoredNumber;
+  readonly hi: StoredNumber;
   /** True when `hi` itself is outside the interval (whole days on a timestamp field). */
   readonly hiOpen: boolean;
 }
@@ -19,7 +21,7 @@ export type TypedFieldType = "number" | "date" | "time" | "timestamp";
 
 const SECONDS_PER_DAY = 86_400;
 
-const point = (value: number): Interval => ({ lo: value, hi: value, hiOpen: false });
+const point = (value: StoredNumber): Interval => ({ lo: value, hi: value, hiOpen: false });
 
 /**
  * Reads an operand (escapes already resolved), or null when it is not a value of the type. Dates and timestamps
@@ -28,8 +30,9 @@ const point = (value: number): Interval => ({ lo: value, hi: value, hiOpen: fals
 export function parseTypedOperand(type: TypedFieldType, text: string, today: number, format: DateFormat = 0): Interval | null {
   switch (type) {
     case "number": {
-      const n = parseWireNumber(text);
-      return n === null ? null : point(n);
+      // Read as a number field reads a string (`+5`, `.5`, `1e3`), exactly: a 400-digit operand finds its own value.
+      const n = storedNumberOf(text.trim(), "lenient");
+      return typeof n === "string" ? null : point(n);
     }
     case "date": {
       const days = parseDayRange(text, today, format);
@@ -82,11 +85,17 @@ function parseDayRange(text: string, today: number, format: DateFormat): { first
 }
 
 /** value >= lo */
-export function atOrAfterStart(value: number, interval: Interval): boolean {
-  return value >= interval.lo;
+export function atOrAfterStart(value: StoredNumber, interval: Interval): boolean {
+  return compareNumbers(value, interval.lo) >= 0;
 }
 
 /** value <= hi (value < hi when hi is open) */
-export function atOrBeforeEnd(value: number, interval: Interval): boolean {
-  return interval.hiOpen ? value < interval.hi : value <= interval.hi;
+export function atOrBeforeEnd(value: StoredNumber, interval: Interval): boolean {
+  const order = compareNumbers(value, interval.hi);
+  return interval.hiOpen ? order < 0 : order <= 0;
+}
+
+/** value < lo */
+export function beforeStart(value: StoredNumber, interval: Interval): boolean {
+  return compareNumbers(value, interval.lo) < 0;
 }

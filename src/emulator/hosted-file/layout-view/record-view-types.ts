@@ -1,6 +1,6 @@
 import type { DateFormat } from "../date-format.js";
 import type { GlobalScope, TableData } from "../store.js";
-import type { ContainerRef } from "../stored-value.js";
+import type { ContainerRef, WireValue } from "../stored-value.js";
 
 /**
  * What reading a record through a layout takes and gives (record-view.ts reads it): a call's view of a hosted
@@ -8,10 +8,15 @@ import type { ContainerRef } from "../stored-value.js";
  * scripts' contract (whose records are wire records) can name them without importing the reader.
  */
 
-export type WireFields = Record<string, string | number>;
-export interface WireRecord {
-  fieldData: WireFields;
-  portalData: Record<string, (WireFields & { recordId: string; modId: string })[]>;
+/**
+ * A record's field values as an answer carries them: `V` is WireValue (a number a double does not hold is a
+ * NumberToken, which the answer's stringifyJson writes as its bare token), or `string | number` as a script handler
+ * reads a record (that number as its decimal text: script-module.ts).
+ */
+export type WireFields<V = WireValue> = Record<string, V>;
+export interface WireRecord<V = WireValue> {
+  fieldData: WireFields<V>;
+  portalData: Record<string, (WireFields<V> & { recordId: string; modId: string })[]>;
   recordId: string;
   modId: string;
   /** One entry per portal answered; absent when no portal is (docs/emulator.md, "3. Portals"). */

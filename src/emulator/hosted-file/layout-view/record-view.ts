@@ -1,6 +1,7 @@
 import type { LayoutField, LayoutModel } from "../model.js";
 import type { StoredRecord, TableData } from "../store.js";
 import { encodeFieldValue } from "../date-format.js";
+import { scriptValue } from "../stored-value.js";
 import { portalRows } from "../relations.js";
 import { allPortals, type PortalRange } from "./portal-range.js";
 import type { PortalDataInfo, ViewContext, WireFields, WireRecord } from "./record-view-types.js";
@@ -31,6 +32,21 @@ export function recordToWire(layout: LayoutModel, record: StoredRecord, context:
   };
   if (portalDataInfo.length > 0) wire.portalDataInfo = portalDataInfo;
   return wire;
+}
+
+/**
+ * A record as a script handler reads it (script-module.ts, ScriptRecord): the answer's record with each number a
+ * double does not hold as its decimal text (`scriptValue`), every other value as the answer has it.
+ */
+export function scriptRecordOf(wire: WireRecord): WireRecord<string | number> {
+  const fields = <T extends object>(values: WireFields & T): WireFields<string | number> & T => {
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(values)) out[name] = typeof value === "object" ? scriptValue(value) : value;
+    return out as WireFields<string | number> & T;
+  };
+  const portalData: WireRecord<string | number>["portalData"] = Object.create(null);
+  for (const [name, rows] of Object.entries(wire.portalData)) portalData[name] = rows.map((row) => fields(row));
+  return { ...wire, fieldData: fields(wire.fieldData), portalData };
 }
 
 function fieldsToWire(fields: Map<string, LayoutField>, table: TableData, record: StoredRecord, context: ViewContext): WireFields {

@@ -7,7 +7,8 @@ import type { LayoutField, TableField } from "../model.js";
 import { emptyValues, type GlobalScope, type HostedDatabase, type StoredRecord, type TableData } from "../store.js";
 import { emitChange } from "../change-feed.js";
 import { FILE_GLOBALS } from "../globals.js";
-import type { StoredValue } from "../stored-value.js";
+import { isStoredNumber, type StoredValue } from "../stored-value.js";
+import { numberText } from "../exact-number.js";
 import { decodeFieldValue, fieldValueForm, US_DATES, type DateFormat } from "../date-format.js";
 
 /** One value to store: a field, a zero-based repetition, the decoded value (a container's file for uploads). */
@@ -46,7 +47,8 @@ export function parseFieldChanges(fields: Map<string, LayoutField>, fieldData: u
     checkWritable(field, key, entry);
     const decoded = decodeFieldValue(field.type, raw, input.dateFormat ?? US_DATES);
     if (!decoded.ok) {
-      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${fieldValueForm(field.type, input.dateFormat)})`);
+      const why = decoded.problem === undefined ? "" : `: ${decoded.problem}`;
+      throw new EmulatorError(400, TYPE_ERROR_CODE[field.type], `${describeInput(raw)} is not a valid ${field.type} for "${key}" (expected ${fieldValueForm(field.type, input.dateFormat)})${why}`);
     }
     changes.push({ field, repetition, value: decoded.value });
   }
@@ -172,7 +174,7 @@ function autoEnterValue(table: TableData, field: TableField, now: number): Store
     case "serial": {
       // Only peeked: commitRecord advances the serial, so a rejected create consumes no number.
       const next = table.peekSerial(field.name);
-      return field.type === "number" ? next : String(next);
+      return field.type === "number" ? next : numberText(next);
     }
     case "uuid":
       return randomUUID().toUpperCase();
@@ -195,10 +197,14 @@ function isEmpty(value: StoredValue | undefined): boolean {
   return value === null || value === undefined || value === "";
 }
 
-/** Unique validation compares text case-insensitively, as FileMaker's default index does. */
+/**
+ * Unique validation compares text case-insensitively, as FileMaker's default index does, and numbers by value,
+ * exactly: their canonical decimal text (`1.50` is `1.5`; two 58-digit keys differing in the last digit differ).
+ */
 export function uniqueKey(value: StoredValue | undefined): string | undefined {
   if (isEmpty(value)) return undefined;
-  return typeof value === "string" ? value.toLowerCase() : JSON.stringify(value);
+  if (typeof value === "string") return value.toLowerCase();
+  return isStoredNumber(value) ? numberText(value) : JSON.stringify(value);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { EmulatorClock } from "../clock.js";
 import { recordIdParam, sortKeys } from "../input/params.js";
 import type { LayoutModel } from "../model.js";
 import { currentRecord, writeCreate, writeEdit } from "../records/record-transaction.js";
-import { recordToWire } from "../layout-view/record-view.js";
+import { recordToWire, scriptRecordOf } from "../layout-view/record-view.js";
 import type { ViewContext } from "../layout-view/record-view-types.js";
 import { sortRecords } from "../sorting.js";
 import { tableOf, type HostedDatabase, type StoredRecord } from "../store.js";
@@ -49,7 +49,7 @@ export function scriptRecords(scope: ScriptScope): ScriptRecords {
   };
   const toWire = (layout: LayoutModel, records: readonly StoredRecord[]) => {
     const view = scope.view();
-    return records.map((record) => recordToWire(layout, record, view));
+    return records.map((record) => scriptRecordOf(recordToWire(layout, record, view)));
   };
   const recordOf = (layout: LayoutModel, recordId: unknown) => currentRecord(tableOf(db, layout), recordIdParam(typeof recordId === "number" ? String(recordId) : (recordId as string)));
   return {

@@ -19,8 +19,12 @@ export interface ScriptFoundSet {
   readonly records: readonly ScriptRecord[];
 }
 
-/** A record as the Data API answers it (`data[i]` of a list or find). */
-export type ScriptRecord = WireRecord;
+/**
+ * A record as the Data API answers it (`data[i]` of a list or find), but a number a double does not hold (more than
+ * 15 to 17 significant digits: a 58-digit key) is its decimal text, a string, so that no digit is lost; every other
+ * number is a JavaScript number (docs/emulator.md, "Numbers").
+ */
+export type ScriptRecord = WireRecord<string | number>;
 
 /** What a handler gets. */
 export interface ScriptContext {
@@ -34,16 +38,23 @@ export interface ScriptContext {
   foundSet?: ScriptFoundSet;
   /** Finds, reads and writes through a layout, as script steps do (globals.ts: writes to globals stay in the session). */
   records: ScriptRecords;
-  /** The session's global field values, `"TO::field"` (repetitions `"TO::field(n)"`) to wire values: a snapshot. */
+  /**
+   * The session's global field values, `"TO::field"` (repetitions `"TO::field(n)"`) to wire values: a snapshot. A
+   * number a double does not hold is its decimal text, as in a {@link ScriptRecord}.
+   */
   globals: Readonly<Record<string, string | number>>;
 }
 
 /**
  * `records`, what a script handler changes data with (docs/emulator.md, "Scripts: handlers"): find, read, create, edit
  * and delete through a layout of the call's database, as FileMaker script steps do, with the Data API's wire
- * values (dates `MM/DD/YYYY`), the same type checks and modId increments as the Data API calls, in the calling
- * session (a global field written here is the session's, as `PATCH .../globals` sets it). A script's write is not
+ * values (dates `MM/DD/YYYY`; a number a double does not hold, such as a 58-digit key, read as its decimal text, a
+ * string, and every other number as a number: docs/emulator.md, "Numbers"), the same type checks and modId
+ * increments as the Data API calls, in the calling session (a global field written here is the session's, as
+ * `PATCH .../globals` sets it). A script's write is not
  * data entry: `required` and `unique` are checked only for fields whose description says `"validate": "always"`.
+ * A numeric string written into a number field is stored exactly (up to 400 significant digits), so a long number
+ * read and written back, or used in a find criterion, keeps every digit.
  *
  * Each method is synchronous and one atomic step: the record is read, checked and written with no await in
  * between, so no concurrent request can interleave with it. A handler as a whole is not a transaction (as a
@@ -55,11 +66,11 @@ export interface ScriptContext {
  */
 export interface ScriptRecords {
   /** `_find`'s requests (ORed, `omit`, FileMaker criteria) and optional sort; [] when no record matches. */
-  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  find(layout: string, query: readonly Readonly<Record<string, string | number | boolean>>[], options?: { sort?: readonly ScriptSort[] }): ScriptRecord[];
   /** Every record of the layout's table (Show All Records), optionally sorted. */
-  list(layout: string, options?: { sort?: readonly ScriptSort[] }): WireRecord[];
+  list(layout: string, options?: { sort?: readonly ScriptSort[] }): ScriptRecord[];
   /** One record by its record id. */
-  get(layout: string, recordId: string | number): WireRecord;
+  get(layout: string, recordId: string | number): ScriptRecord;
   /** A new record; `portalData` rows are created through the portals' relations, as in a create call. */
   create(layout: string, fieldData: Readonly<Record<string, string | number>>, options?: { portalData?: ScriptPortalData }): { recordId: string; modId: string };
   /** Changes a record; `modId` (optional) is checked as an edit call checks it; `portalData` edits or adds rows. */

@@ -1,11 +1,11 @@
 import type { EmulatorClock } from "../clock.js";
 import { globalsSnapshot } from "../globals.js";
-import { recordToWire } from "../layout-view/record-view.js";
-import type { ViewContext, WireRecord } from "../layout-view/record-view-types.js";
+import { recordToWire, scriptRecordOf } from "../layout-view/record-view.js";
+import type { ViewContext } from "../layout-view/record-view-types.js";
 import type { LayoutModel } from "../model.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../store.js";
 import { scriptRecords, ScriptStepError } from "./handler-api.js";
-import type { ScriptContext, ScriptFoundSet, ScriptHandler } from "./script-module.js";
+import type { ScriptContext, ScriptFoundSet, ScriptHandler, ScriptRecord } from "./script-module.js";
 
 /**
  * Running one script handler, the part both APIs share (the Data API's script keys and standalone call,
@@ -75,14 +75,14 @@ export async function runScriptHandler(run: ScriptRun): Promise<ScriptOutcome> {
 /** The found set a script sees; its records are made (through `layout`) when first read. */
 export function scriptFoundSet(layout: LayoutModel, table: TableData, found: readonly StoredRecord[], view: () => ViewContext): ScriptFoundSet {
   const snapshot = [...found];
-  let records: WireRecord[] | undefined;
+  let records: ScriptRecord[] | undefined;
   return {
     foundCount: snapshot.length,
     totalRecordCount: table.records.size,
     get records() {
       if (!records) {
         const v = view();
-        records = snapshot.map((record) => recordToWire(layout, record, v));
+        records = snapshot.map((record) => scriptRecordOf(recordToWire(layout, record, v)));
       }
       return records;
     },

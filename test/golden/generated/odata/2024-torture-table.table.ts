@@ -53,6 +53,8 @@ const _2024TortureTableSpec = defineTable<_2024TortureTableRow, _2024TortureTabl
       notNull: true,
       id: "FMFID:12884902033",
     },
+    "UUID Key": { type: "number", exact: true },
+    "Exact Reps": { type: "number", exact: true, repetitions: 2 },
   },
   relations: {
     "Self Ref": { table: '2024 "Torture" \\ Table', many: false, target: (): TableSpec => _2024TortureTable },
@@ -126,6 +128,14 @@ export interface _2024TortureTableRow {
   Calc: string;
   "A field name long enough that the spec line of this field alone is wider than the print width of prettier":
     number | null;
+  /**
+   * Get ( UUIDNumber ): 58 digits.
+   *
+   * Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.
+   */
+  "UUID Key": string | null;
+  /** Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number. */
+  "Exact Reps": [string | null, string | null];
 }
 
 /** The tables related to '2024 "Torture" \\ Table', by relation name: what `expand` and `related` reach. */

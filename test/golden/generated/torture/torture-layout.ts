@@ -213,6 +213,8 @@ export const TortureLayoutSpec = defineLayout<TortureLayoutFields>()({
         "Option number 40",
       ],
     },
+    "UUID Key": { type: "number", exact: true },
+    "Exact Reps": { type: "number", exact: true, repetitions: 2 },
   },
   readOnly: {
     "  ": { type: "time" },
@@ -241,6 +243,7 @@ export const TortureLayoutSpec = defineLayout<TortureLayoutFields>()({
     "Extra 30 / text ✓": { type: "text" },
     "Extra 40 / timestamp ✓": { type: "timestamp" },
     "Extra 45 / time ✓": { type: "time" },
+    "Exact Calc": { type: "number", exact: true },
   },
   containers: {
     "Company::Name": { repetitions: 4 },
@@ -281,6 +284,7 @@ export const TortureLayoutSpec = defineLayout<TortureLayoutFields>()({
     "Line Items": {
       fields: {
         "Lines::Amount": { type: "number" },
+        "Lines::Exact Key": { type: "number", exact: true },
         'Lines::Note "quoted"': { type: "text", valueList: ["x", "y"] },
         "Lines::__proto__": { type: "date" },
         "Lines::Calc": { type: "number", readOnly: true },
@@ -795,6 +799,16 @@ export interface TortureLayoutFields {
     | "";
   /** Container: the URL of its file; write it with upload(). */
   "Container Reps": [string | null, string | null];
+  /**
+   * Get ( UUIDNumber ): 58 digits.
+   *
+   * Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number.
+   */
+  "UUID Key": string | null;
+  /** Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number. */
+  "Exact Reps": [string | null, string | null];
+  /** Exact number: decimal text with every digit ("-1200.05"), never a rounded JavaScript number. */
+  "Exact Calc": string | null;
 }
 
 /**
