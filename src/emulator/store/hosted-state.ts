@@ -4,9 +4,8 @@
 // global values, container files (bytes as blobs), and the schema changes made while it ran (replayed in order).
 import type { FieldType } from "../../layout/schema.js";
 import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
-import { decodeWireValue, encodeWireValue } from "../hosted-file/stored-value.js";
+import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
-import { isNumberToken } from "../../runtime/core/json-numbers.js";
 
 /** A value as kept: the wire form of its type (containers as their file's facts; `null` for empty non-text). */
 export type KeptValue = string | number | null | KeptContainer | { readonly text: string };
@@ -20,10 +19,10 @@ export interface KeptContainer {
 /** One record: id, modId, and each stored field's repetitions. */
 export type KeptRecord = readonly [recordId: number, modId: number, fields: Readonly<Record<string, readonly KeptValue[]>>];
 
-/** A table's counters: the next record id, each serial field's next value. */
+/** A table's counters: the next record id, each serial field's next value (decimal text: serials run past 2^53). */
 export interface KeptCounters {
   readonly next: number;
-  readonly serials: Readonly<Record<string, number>>;
+  readonly serials: Readonly<Record<string, string>>;
 }
 
 /** One table, whole (a snapshot's). */
@@ -57,7 +56,7 @@ export interface KeptChanges {
 
 /** A stored value in its kept form. */
 export function keptValue(type: FieldType, value: StoredValue): KeptValue {
-  if (value !== null && typeof value === "object" && "filename" in value) return { i: value.id, n: value.filename, t: value.contentType, s: value.size };
+  if (isContainerRef(value)) return { i: value.id, n: value.filename, t: value.contentType, s: value.size };
   return encodeWireValue(type, value, () => "") as KeptValue;
 }
 
@@ -66,7 +65,7 @@ export function storedValue(type: FieldType, kept: KeptValue): StoredValue | und
   if (kept === null) return null;
   if (typeof kept === "object" && "i" in kept) return type === "container" ? ({ id: kept.i, filename: kept.n, contentType: kept.t, size: kept.s } satisfies ContainerRef) : undefined;
   if (type === "container") return undefined;
-  const decoded = decodeWireValue(type, isNumberToken(kept) ? kept : (kept as string | number));
+  const decoded = decodeWireValue(type, kept);
   return decoded.ok ? decoded.value : undefined;
 }
 
@@ -84,7 +83,7 @@ export function keptRecord(table: TableData, record: StoredRecord): KeptRecord {
 /** A table's counters in their kept form. */
 export function keptCounters(table: TableData): KeptCounters {
   const { nextRecordId, serials } = table.counters();
-  return { next: nextRecordId, serials: Object.fromEntries(serials) };
+  return { next: nextRecordId, serials: Object.fromEntries([...serials].map(([field, n]) => [field, String(n)])) };
 }
 
 /** The file's values of a table's global fields. */
@@ -141,7 +140,9 @@ export function restoreRecord(db: string, table: TableData, kept: KeptRecord, no
 /** Sets a table's counters as kept (never below what its records need). */
 export function restoreCounters(table: TableData, kept: KeptCounters): void {
   const highest = Math.max(0, ...table.records.keys());
-  table.restoreCounters({ nextRecordId: Math.max(kept.next, highest + 1), serials: new Map(Object.entries(kept.serials)) });
+  const serials = new Map<string, bigint>();
+  for (const [field, text] of Object.entries(kept.serials)) if (/^-?\d+$/.test(String(text))) serials.set(field, BigInt(text));
+  table.restoreCounters({ nextRecordId: Math.max(kept.next, highest + 1), serials });
 }
 
 /** Sets a table's file globals as kept (fields that are no longer globals are skipped). */
@@ -161,7 +162,7 @@ export function heldContainerIds(db: HostedDatabase): Set<string> {
   const ids = new Set<string>();
   for (const table of db.tables.values()) {
     const add = (values: readonly StoredValue[] | undefined) => {
-      for (const v of values ?? []) if (v !== null && typeof v === "object" && "filename" in v) ids.add(v.id);
+      for (const v of values ?? []) if (isContainerRef(v)) ids.add(v.id);
     };
     for (const record of table.records.values()) for (const values of record.values.values()) add(values);
     for (const values of table.globals.values()) add(values);

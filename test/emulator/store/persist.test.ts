@@ -100,6 +100,22 @@ describe("hosted files that persist", () => {
     await emu.close();
   });
 
+  it("keeps a number a double does not hold, digit for digit", async () => {
+    const dir = await freshDir();
+    const long = "1234567890123456789012345678901234567890123456789012345678.5";
+    let emu = await start(dir);
+    const fm = createClient({ server: emu.url, database: DB, auth: ACCOUNT });
+    const Exact = defineLayout({ database: DB, layout: "Items Web", fields: { Name: { type: "text" }, Qty: { type: "number", exact: true } } });
+    const { recordId } = await fm.layout(Exact).create({ fieldData: { Name: "long", Qty: long } });
+    await fm.close();
+    await emu.close();
+    emu = await start(dir);
+    const again = createClient({ server: emu.url, database: DB, auth: ACCOUNT });
+    expect((await again.layout(Exact).get(recordId)).fieldData.Qty).toBe(long);
+    await again.close();
+    await emu.close();
+  });
+
   it("starts over with reset, and refuses a second emulator on the same folder", async () => {
     const dir = await freshDir();
     const first = await start(dir);
