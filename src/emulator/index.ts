@@ -53,6 +53,7 @@ import type { DataApiCall } from "./webviewer/step-request.js";
 import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-bridge.js";
 import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
+import { Persistence } from "./store/persistence.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 import { RequestLog } from "./http/request-log.js";
 import { inspectorApi, INSPECTOR_PREFIX } from "./inspector/http-api.js";
@@ -153,6 +154,15 @@ export interface EmulatorOptions {
    * found in the folders among `layouts`.
    */
   databases?: readonly (string | DatabaseDescriptionInput)[];
+  /**
+   * A folder the hosted files persist in (docs/emulator.md, "Hosted files that persist"): records, record ids and
+   * modIds, serials, container files, schema changes and the file's globals survive a restart. The first start fills
+   * it from `data`; later starts read it instead (the seed's accounts still apply), carrying the data into the
+   * descriptions as they are then. A write is answered once it is on disk. One emulator at a time may hold a folder.
+   */
+  dataDir?: string;
+  /** With `dataDir`: start over, from the descriptions and `data`, as if the folder were empty. */
+  reset?: boolean;
   /** Where the emulator's log lines go (a script that throws, for one); default: stderr. */
   log?: (line: string) => void;
   /**
@@ -257,6 +267,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
+  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state);
   const webhooks = new WebhookRegistry(state, webhookOptions);
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
@@ -268,11 +279,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     faults: options.faults ? new FaultPlan(options.faults) : undefined,
     restart: () => dropAllSessions(state),
     requestLog: inspectorLog(options.inspector),
+    ...(persistence ? { durable: () => persistence.durable() } : {}),
   };
   const data = dataApi(state);
   const log = state.log;
   // The Web Viewer bridge answers through the Data API's own router and handlers, in process (webviewer/ imports neither API).
-  const bridge = (wv: WebViewerOptions) => new WebViewerBridge({ ...bridgeTarget(state, wv), call: inProcessDataApi(data, state, wv.account), webViewer: wv.webViewer, log });
+  const bridge = (wv: WebViewerOptions) => new WebViewerBridge({ ...bridgeTarget(state, wv), call: inProcessDataApi(data, state, wv.account, shell.durable), webViewer: wv.webViewer, log });
   const shimBridges = new Map<string, WebViewerBridge>();
   const shimApi = webViewerApi({
     maxJsonBytes: state.maxJsonBytes,
@@ -313,7 +325,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       new Promise<void>((resolve, reject) => {
         clearInterval(sweeper);
         webhooks.close();
-        server.close((error) => (error ? reject(error) : resolve()));
+        server.close((error) => {
+          // What the last requests wrote is on disk before the folder is let go.
+          const closed = persistence ? persistence.close() : Promise.resolve();
+          closed.then(() => (error ? reject(error) : resolve()), reject);
+        });
         server.closeAllConnections();
       }),
     advanceTime: (ms) => state.clock.advance(ms),
@@ -365,7 +381,7 @@ function bridgeTarget(state: DataApiState, wv: WebViewerOptions): { database: st
  * `account`, as the step does with the user's account: one session, signed in on first use and again once the
  * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body.
  */
-function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined): DataApiCall {
+function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined, durable?: () => Promise<void>): DataApiCall {
   const account = state.accounts.passwordAccount(accountName);
   if (!account) throw new Error(accountName === undefined ? "webViewer: the emulator has no password account to run the bridge with" : `webViewer: no password account named ${JSON.stringify(accountName)}`);
   const tokens = new Map<string, string>();
@@ -380,6 +396,8 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     if (bytes) req.push(bytes);
     req.push(null);
     const answer = await data.serve(req);
+    // As over HTTP: what the call wrote is on disk before the page hears of it.
+    await durable?.();
     return answer.body.toString("utf8");
   };
   const signIn = async (database: string) => {
@@ -426,6 +444,8 @@ const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a nu
   startTime: "a Date",
   serverStatuses: "true or false",
   metadata: "true or false",
+  dataDir: "a non-empty string",
+  reset: "true or false",
   faults: "an object",
   calculations: "an object",
   inspector: "true, false or an object",
@@ -498,7 +518,8 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
   const source = typeof options.data === "string" ? options.data : "<seed>";
   if (seed) {
     for (const account of seedAccounts(seed)) accounts.add(account);
-    seedRecords(seed, databases, clock, source);
+    // With a data directory, records come from it, or from the seed at its first start (openDataDir).
+    if (options.dataDir === undefined) seedRecords(seed, databases, clock, source);
   }
   for (const account of options.accounts ?? []) accounts.add(account);
   return {
@@ -521,6 +542,13 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
     ),
     log,
   };
+}
+
+/** Opens the data directory and fills the state from it, or from the seed at its first start. */
+async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState): Promise<Persistence> {
+  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
+  const source = typeof options.data === "string" ? options.data : "<seed>";
+  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && seedRecords(seed, state.databases, state.clock, source) });
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */

@@ -6,6 +6,8 @@ interface ServeArgs {
   layouts: string[];
   tables: string[];
   data?: string;
+  dataDir?: string;
+  reset: boolean;
   account: string[];
   apiKey: string[];
   host: string;
@@ -38,6 +40,11 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe: "Table description files or folders of *.table.json: hosted tables (OData) even when no layout shows them",
         })
         .option("data", { type: "string", describe: "Seed data JSON file (accounts and records)" })
+        .option("data-dir", {
+          type: "string",
+          describe: "A folder the hosted files persist in: what clients write survives a restart (the first start fills it from --data; later starts read it)",
+        })
+        .option("reset", { type: "boolean", default: false, describe: "With --data-dir: start over from the descriptions and --data" })
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest and fmodata privileges (repeatable)" })
         .option("api-key", {
           type: "string",
@@ -66,7 +73,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           type: "string",
           describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
         })
-        .check((args) => (args.layouts.length > 0 || args.tables.length > 0 ? true : "fmgen serve needs --layouts, --tables or both")) as never,
+        .check((args) => (args.layouts.length > 0 || args.tables.length > 0 ? true : "fmgen serve needs --layouts, --tables or both"))
+        .check((args) => (args.reset && args.dataDir === undefined ? "--reset starts a --data-dir over: give --data-dir too" : true)) as never,
     handler: async (args) => {
       const accounts = args.account.map(parseAccount);
       const apiKeys = args.apiKey.map(parseApiKey);
@@ -81,12 +89,14 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         serverStatuses: args.serverStatuses,
         metadata: args.metadata,
         ...(args.data ? { data: args.data } : {}),
+        ...(args.dataDir !== undefined ? { dataDir: args.dataDir, reset: args.reset } : {}),
         ...(args.faults !== undefined ? { faults: parseFaultOptions(args.faults) } : {}),
         ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
         inspector: args.inspector ? { logSize: args.requestLogSize } : false,
       });
       io.stdout(emulator.url);
       for (const line of baseUrlLines(emulator.url, apiKeys)) io.stdout(line);
+      if (args.dataDir !== undefined) io.stdout(`Data:     ${args.dataDir} (kept across restarts; --reset starts over)`);
       if (args.inspector) io.stdout(`Inspector: ${emulator.url}/fmgen/`);
       await io.stopSignal();
       await emulator.close();

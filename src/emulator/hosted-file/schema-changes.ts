@@ -242,6 +242,62 @@ function newField(db: HostedDatabase, table: TableModel, data: TableData, def: F
   return field;
 }
 
+/** A schema change as its call gave it (what the data directory keeps, and replays at the next start). */
+export type SchemaChange =
+  | { readonly op: "createTable"; readonly table: string; readonly fields: readonly FieldDefinition[] }
+  | { readonly op: "addField"; readonly table: string; readonly field: FieldDefinition }
+  | { readonly op: "deleteField"; readonly table: string; readonly field: string }
+  | { readonly op: "deleteTable"; readonly table: string }
+  | { readonly op: "setFieldIndex"; readonly table: string; readonly field: string; readonly on: boolean };
+
+const observers = new WeakMap<DatabaseModel, (change: SchemaChange) => void>();
+
+/** Tells `observer` of each schema change made to `model` from now on; the function returned stops it. */
+export function observeSchemaChanges(model: DatabaseModel, observer: (change: SchemaChange) => void): () => void {
+  observers.set(model, observer);
+  return () => {
+    if (observers.get(model) === observer) observers.delete(model);
+  };
+}
+
+/**
+ * Makes a schema change again (a data directory's, at a later start): undefined once made, or why it is not (a table
+ * or field that today's descriptions already have, or no longer have).
+ */
+export function replaySchemaChange(db: HostedDatabase, containers: ContainerStore | undefined, change: { readonly op: string } & Readonly<Record<string, unknown>>): string | undefined {
+  const c = change as SchemaChange;
+  const table = "table" in c ? db.model.tables.get(c.table) : undefined;
+  switch (c.op) {
+    case "createTable":
+      if (table) return `table "${c.table}" exists`;
+      createTable(db, containers, c.table, c.fields);
+      return undefined;
+    case "addField":
+      if (!table) return `table "${c.table}" is not there`;
+      if (table.fields.has(c.field.name)) return `table "${c.table}" has a field "${c.field.name}"`;
+      addField(db, table, c.field);
+      return undefined;
+    case "deleteField": {
+      const field = table?.fields.get(c.field);
+      if (!table || !field) return `table "${c.table}" has no field "${c.field}"`;
+      deleteField(db, table, field);
+      return undefined;
+    }
+    case "deleteTable":
+      if (!table) return `table "${c.table}" is not there`;
+      deleteTable(db, table);
+      return undefined;
+    case "setFieldIndex": {
+      const field = table?.fields.get(c.field);
+      if (!table || !field) return `table "${c.table}" has no field "${c.field}"`;
+      setFieldIndex(db, table, field, c.on);
+      return undefined;
+    }
+    default:
+      return `a change of an unknown kind ${JSON.stringify((c as { op: unknown }).op)}`;
+  }
+}
+
 /** Creates a table with its fields (no records, no layout); returns its model. */
 export function createTable(db: HostedDatabase, containers: ContainerStore | undefined, name: string, fields: readonly FieldDefinition[]): TableModel {
   const state = stateOf(db.model);
@@ -252,6 +308,7 @@ export function createTable(db: HostedDatabase, containers: ContainerStore | und
   tableNumber(state, table);
   for (const def of fields) newField(db, table, data, def);
   changed(db, name);
+  observers.get(db.model)?.({ op: "createTable", table: name, fields });
   return table;
 }
 
@@ -260,6 +317,7 @@ export function addField(db: HostedDatabase, table: TableModel, def: FieldDefini
   stateOf(db.model);
   const field = newField(db, table, db.tables.get(table.name)!, def);
   changed(db, table.name);
+  observers.get(db.model)?.({ op: "addField", table: table.name, field: def });
   return field;
 }
 
@@ -287,6 +345,7 @@ export function deleteField(db: HostedDatabase, table: TableModel, field: TableF
   }
   reviseLayouts(db.model, (f) => gone.has(f), undefined);
   changed(db, table.name);
+  observers.get(db.model)?.({ op: "deleteField", table: table.name, field: field.name });
 }
 
 /**
@@ -322,12 +381,14 @@ export function deleteTable(db: HostedDatabase, table: TableModel): void {
   }
   reviseLayouts(db.model, (f) => gone.has(f), table);
   changed(db, table.name);
+  observers.get(db.model)?.({ op: "deleteTable", table: table.name });
 }
 
 /** Sets (FileMaker_Indexes POST) or drops (DELETE) a field's index: `$metadata`'s Index annotation. */
 export function setFieldIndex(db: HostedDatabase, table: TableModel, field: TableField, on: boolean): void {
   stateOf(db.model).indexed.set(field, on);
   changed(db, table.name);
+  observers.get(db.model)?.({ op: "setFieldIndex", table: table.name, field: field.name, on });
 }
 
 /**

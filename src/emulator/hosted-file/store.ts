@@ -293,6 +293,18 @@ export class ContainerStore {
     return ref;
   }
 
+  /** Puts back a file a data directory kept, under its own id (dropped again unless a field holds it by the end of the step). */
+  restoreFile(database: string, ref: ContainerRef, bytes: Uint8Array): void {
+    this.files.set(ref.id, { file: { ...ref, bytes, database }, records: 0, globals: [] });
+    this.candidates.add(ref.id);
+    this.scheduleCollect();
+  }
+
+  /** The file of that id, whoever holds it (what a data directory writes as the file's bytes). */
+  fileOf(id: string): StoredFile | undefined {
+    return this.files.get(id)?.file;
+  }
+
   /** The file of that id, if it belongs to `database` and a field still holds it. */
   get(database: string, id: string): StoredFile | undefined {
     const entry = this.files.get(id);

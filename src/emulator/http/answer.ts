@@ -33,8 +33,8 @@ export function endSocket(socket: Duplex, answer: AnswerBytes): void {
 
 /** What the shell answers itself, before or instead of the API: the API words it in its own wire. */
 export type ShellAnswer =
-  /** A request refused before the API reads it: 421 for a Host not served, 403 for a write of another origin. */
-  | { kind: "refused"; status: 421 | 403; reason: string }
+  /** A request refused: 421 for a Host not served, 403 for a write of another origin (both before the API reads it), 503 for a write the data directory could not keep. */
+  | { kind: "refused"; status: 421 | 403 | 503; reason: string }
   /** An injected fault's error: FileMaker's unknown error (a cut answer's body), or its capacity codes. */
   | { kind: "injected"; status: 500 | 503; code: InjectedCode }
   /** A request Node's HTTP parser refused; `requestLineLength` when its raw bytes start with a request line. */

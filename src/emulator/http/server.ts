@@ -29,6 +29,8 @@ export interface HttpShell {
   restart(): void;
   /** The request log the inspector reads, when kept. */
   requestLog?: RequestLog | undefined;
+  /** With a data directory: resolves once what the request wrote is on disk, before its answer is written. */
+  durable?: () => Promise<void>;
 }
 
 /** An API the shell carries. */
@@ -94,7 +96,15 @@ async function answerRequest(shell: HttpShell, api: HttpApi, target: string, req
   try {
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return undefined;
-    const answer = await api.serve(req);
+    let answer = await api.serve(req);
+    if (shell.durable) {
+      try {
+        await shell.durable();
+      } catch (error) {
+        // In memory but not on disk: the client is told, as a server whose disk failed would answer.
+        answer = api.shellAnswer({ kind: "refused", status: 503, reason: `the emulator cannot write its data directory: ${(error as Error).message}` });
+      }
+    }
     if (fault?.phase === "after") {
       discardUnread(req);
       playAfter(res, fault.kind, answer);

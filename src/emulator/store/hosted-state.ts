@@ -1,0 +1,171 @@
+// The hosted files' data as the data directory keeps it (data-directory.ts): JSON in the Data API's wire forms, so that
+// a later start can read it into descriptions that changed since (a field's values are decoded by its type as it is
+// then). What is kept: every table's records (ids, modIds, stored fields), its next record id and serials, the file's
+// global values, container files (bytes as blobs), and the schema changes made while it ran (replayed in order).
+import type { FieldType } from "../../layout/schema.js";
+import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
+import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
+import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
+
+/** A value as kept: the wire form of its type (containers as their file's facts; `null` for empty non-text). */
+export type KeptValue = string | number | null | KeptContainer | { readonly text: string };
+/** A container value: the file's id, name, type and size (its bytes are blob `i`). */
+export interface KeptContainer {
+  readonly i: string;
+  readonly n: string;
+  readonly t: string;
+  readonly s: number;
+}
+/** One record: id, modId, and each stored field's repetitions. */
+export type KeptRecord = readonly [recordId: number, modId: number, fields: Readonly<Record<string, readonly KeptValue[]>>];
+
+/** A table's counters: the next record id, each serial field's next value (decimal text: serials run past 2^53). */
+export interface KeptCounters {
+  readonly next: number;
+  readonly serials: Readonly<Record<string, string>>;
+}
+
+/** One table, whole (a snapshot's). */
+export interface KeptTable {
+  readonly counters: KeptCounters;
+  readonly globals: Readonly<Record<string, readonly KeptValue[]>>;
+  readonly records: readonly KeptRecord[];
+}
+
+/** A schema change, as it was asked for (replayed by schema-changes.ts's functions at the next start). */
+export type KeptSchemaChange = { readonly op: string } & Readonly<Record<string, unknown>>;
+
+/** One hosted file, whole. */
+export interface KeptDatabase {
+  readonly schema: readonly KeptSchemaChange[];
+  readonly tables: Readonly<Record<string, KeptTable>>;
+}
+
+/** A snapshot's state: every hosted file. */
+export interface KeptState {
+  readonly databases: Readonly<Record<string, KeptDatabase>>;
+}
+
+/** A journal entry: what one group of answered writes changed, table by table. */
+export interface KeptChanges {
+  readonly db: string;
+  /** Schema changes, in the order they were made (before the records below). */
+  readonly schema?: readonly KeptSchemaChange[];
+  readonly tables?: Readonly<Record<string, { readonly counters: KeptCounters; readonly globals?: KeptTable["globals"]; readonly put: readonly KeptRecord[]; readonly removed: readonly number[] }>>;
+}
+
+/** A stored value in its kept form. */
+export function keptValue(type: FieldType, value: StoredValue): KeptValue {
+  if (isContainerRef(value)) return { i: value.id, n: value.filename, t: value.contentType, s: value.size };
+  return encodeWireValue(type, value, () => "") as KeptValue;
+}
+
+/** A kept value as stored in a field of `type` now; undefined when it no longer decodes (a changed type). */
+export function storedValue(type: FieldType, kept: KeptValue): StoredValue | undefined {
+  if (kept === null) return null;
+  if (typeof kept === "object" && "i" in kept) return type === "container" ? ({ id: kept.i, filename: kept.n, contentType: kept.t, size: kept.s } satisfies ContainerRef) : undefined;
+  if (type === "container") return undefined;
+  const decoded = decodeWireValue(type, kept);
+  return decoded.ok ? decoded.value : undefined;
+}
+
+/** A record in its kept form: the fields its table stores (neither computed nor global). */
+export function keptRecord(table: TableData, record: StoredRecord): KeptRecord {
+  const fields: Record<string, KeptValue[]> = {};
+  for (const [name, values] of record.values) {
+    const field = table.model.fields.get(name);
+    if (!field || field.computed || field.global) continue;
+    Object.defineProperty(fields, name, { value: values.map((v) => keptValue(field.type, v)), enumerable: true, configurable: true, writable: true });
+  }
+  return [record.recordId, record.modId, fields];
+}
+
+/** A table's counters in their kept form. */
+export function keptCounters(table: TableData): KeptCounters {
+  const { nextRecordId, serials } = table.counters();
+  return { next: nextRecordId, serials: Object.fromEntries([...serials].map(([field, n]) => [field, String(n)])) };
+}
+
+/** The file's values of a table's global fields. */
+export function keptGlobals(table: TableData): KeptTable["globals"] {
+  const globals: Record<string, KeptValue[]> = {};
+  for (const [name, values] of table.globals) {
+    const field = table.model.fields.get(name);
+    if (field) globals[name] = values.map((v) => keptValue(field.type, v));
+  }
+  return globals;
+}
+
+/** Everything of a table, for a snapshot. */
+export function keptTable(table: TableData): KeptTable {
+  return { counters: keptCounters(table), globals: keptGlobals(table), records: [...table.records.values()].map((r) => keptRecord(table, r)) };
+}
+
+/** What a later start could not carry over into today's descriptions: one note per field, counted. */
+export class CarryNotes {
+  readonly #counts = new Map<string, number>();
+  note(what: string): void {
+    this.#counts.set(what, (this.#counts.get(what) ?? 0) + 1);
+  }
+  lines(): string[] {
+    return [...this.#counts].map(([what, n]) => `${what} (${n} value${n === 1 ? "" : "s"})`);
+  }
+}
+
+/**
+ * Puts a kept record into `table` as today's descriptions shape it: a field no longer there is dropped, a value that
+ * no longer decodes by its field's type is left empty (both noted); a field added since is empty.
+ */
+export function restoreRecord(db: string, table: TableData, kept: KeptRecord, notes: CarryNotes): void {
+  const [recordId, modId, fields] = kept;
+  const values = new Map<string, StoredValue[]>();
+  for (const [name, list] of Object.entries(fields)) {
+    const field = table.model.fields.get(name);
+    if (!field || field.computed || field.global) {
+      notes.note(`${db}: table "${table.model.name}" no longer has a stored field "${name}": its values were dropped`);
+      continue;
+    }
+    const repetitions: StoredValue[] = [];
+    for (let i = 0; i < field.repetitions; i++) {
+      const value = i < list.length ? storedValue(field.type, list[i]!) : null;
+      if (value === undefined) notes.note(`${db}: table "${table.model.name}", field "${name}" is ${field.type} now: values that are not were left empty`);
+      repetitions.push(value ?? (field.type === "text" ? "" : null));
+    }
+    if (list.length > field.repetitions) notes.note(`${db}: table "${table.model.name}", field "${name}" has ${field.repetitions} repetition(s) now: the others were dropped`);
+    values.set(name, repetitions);
+  }
+  table.put({ recordId, modId, values });
+}
+
+/** Sets a table's counters as kept (never below what its records need). */
+export function restoreCounters(table: TableData, kept: KeptCounters): void {
+  const highest = Math.max(0, ...table.records.keys());
+  const serials = new Map<string, bigint>();
+  for (const [field, text] of Object.entries(kept.serials)) if (/^-?\d+$/.test(String(text))) serials.set(field, BigInt(text));
+  table.restoreCounters({ nextRecordId: Math.max(kept.next, highest + 1), serials });
+}
+
+/** Sets a table's file globals as kept (fields that are no longer globals are skipped). */
+export function restoreGlobals(table: TableData, kept: KeptTable["globals"]): void {
+  for (const [name, list] of Object.entries(kept)) {
+    const field = table.model.fields.get(name);
+    if (!field?.global) continue;
+    table.globals.set(
+      name,
+      list.map((v) => storedValue(field.type, v) ?? null),
+    );
+  }
+}
+
+/** The ids of the container files every kept record and global of `db` holds. */
+export function heldContainerIds(db: HostedDatabase): Set<string> {
+  const ids = new Set<string>();
+  for (const table of db.tables.values()) {
+    const add = (values: readonly StoredValue[] | undefined) => {
+      for (const v of values ?? []) if (isContainerRef(v)) ids.add(v.id);
+    };
+    for (const record of table.records.values()) for (const values of record.values.values()) add(values);
+    for (const values of table.globals.values()) add(values);
+  }
+  return ids;
+}

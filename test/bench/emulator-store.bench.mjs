@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// The emulator's data directory and request log (`npm run bench:emulator` runs it after emulator.bench.mjs; or
+// `node test/bench/emulator-store.bench.mjs` after `npm run build`). Not a test: it measures and reports, and exits 1
+// only when a measurement could not be made or an answer was wrong.
+//
+// 1. Writes per second: 16 clients at once, each creating records through the Data API (one keep-alive connection
+//    each), against `fmgen serve` in memory and with `--data-dir` (every answer waits for its journal line to be on
+//    disk: fdatasync, shared by the writes that came in meanwhile). Target: with --data-dir at least half the rate.
+// 2. Start-up with 100,000 records in the data directory: the time from spawning `fmgen serve --data-dir` to its first
+//    stdout line (the URL), which comes once the directory is read and a fresh snapshot written. Target: under 3 s.
+// 3. The request log's cost per request: GET one record, 8 in flight, with the inspector (and its log) on and with
+//    `--no-inspector`, interleaved rounds. Target: under 5 %.
+//
+// Every loop is bounded in count and in time; every child is stopped in a `finally`. Results: stdout and
+// test/bench/results/emulator-store.md.
+
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve, dirname } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Pool } from "undici";
+import { machineTable, spawnEmulator } from "./support.mjs";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const RESULTS_FILE = join(ROOT, "test/bench/results/emulator-store.md");
+const LAYOUTS = join(ROOT, "examples/contacts/layouts");
+const DB = "Contacts";
+const LAYOUT = "Contacts Web";
+const BASIC = `Basic ${Buffer.from("web:secret").toString("base64")}`;
+
+const CLIENTS = 16;
+const WRITES = Number(process.env.BENCH_STORE_WRITES ?? 4_000);
+const STARTUP_RECORDS = Number(process.env.BENCH_STORE_RECORDS ?? 100_000);
+const GET_ROUNDS = 10;
+const GETS_PER_ROUND = 1_000;
+const PHASE_MAX_MS = 120_000;
+const STARTUP_TIMEOUT_MS = 180_000;
+
+const problems = [];
+const targets = [];
+const stops = [];
+const f0 = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "n/a");
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "n/a");
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+function contact(i) {
+  return { "First Name": `First${i}`, "Last Name": `Last${i % 997}`, Email: `c${i}@example.com`, Status: i % 3 ? "Active" : "Inactive", Birthday: "12/10/1815" };
+}
+
+async function seedFile(dir, records) {
+  const file = join(dir, `seed-${records}.json`);
+  const rows = Array.from({ length: records }, (_, i) => contact(i));
+  await writeFile(file, JSON.stringify({ accounts: [{ username: "web", password: "secret" }], records: { Contacts: rows } }));
+  return file;
+}
+
+async function start(seed, serveArgs) {
+  const emu = await spawnEmulator({ layouts: LAYOUTS, data: seed, serveArgs, timeoutMs: STARTUP_TIMEOUT_MS });
+  stops.push(emu.stop);
+  return emu;
+}
+
+async function login(pool) {
+  const res = await pool.request({ method: "POST", path: `/fmi/data/vLatest/databases/${DB}/sessions`, headers: { authorization: BASIC, "content-type": "application/json" }, body: "{}" });
+  const json = await res.body.json();
+  if (res.statusCode !== 200) throw new Error(`login: HTTP ${res.statusCode}`);
+  return json.response.token;
+}
+
+/** 16 clients, each creating records one after another, WRITES in all; creates per second. */
+async function writeRate(url) {
+  const pool = new Pool(url, { connections: CLIENTS, pipelining: 1 });
+  try {
+    const token = await login(pool);
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const path = `/fmi/data/vLatest/databases/${DB}/layouts/${encodeURIComponent(LAYOUT)}/records`;
+    let next = 0;
+    const deadline = performance.now() + PHASE_MAX_MS;
+    const client = async () => {
+      while (next < WRITES && performance.now() < deadline) {
+        const i = next++;
+        const res = await pool.request({ method: "POST", path, headers, body: JSON.stringify({ fieldData: contact(1_000_000 + i) }) });
+        const json = await res.body.json();
+        if (res.statusCode !== 200) throw new Error(`create: HTTP ${res.statusCode} ${JSON.stringify(json.messages)}`);
+      }
+    };
+    // Warm-up: 200 creates, not counted.
+    const warm = WRITES;
+    next = warm - 200;
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    const seconds = (performance.now() - t0) / 1000;
+    if (next < WRITES) problems.push(`writes: stopped after ${next} of ${WRITES} (time bound ${PHASE_MAX_MS} ms)`);
+    return Math.min(next, WRITES) / seconds;
+  } finally {
+    await pool.close();
+  }
+}
+
+/** GETs of one record, 8 in flight, GETS_PER_ROUND per call of this; milliseconds per GET. */
+async function getRound(pool, token) {
+  const headers = { authorization: `Bearer ${token}` };
+  let n = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (n < GETS_PER_ROUND) {
+      n++;
+      const res = await pool.request({ method: "GET", path: `/fmi/data/vLatest/databases/${DB}/layouts/${encodeURIComponent(LAYOUT)}/records/${1 + (n % 1000)}`, headers });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`get: HTTP ${res.statusCode}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return (performance.now() - t0) / GETS_PER_ROUND;
+}
+
+async function main() {
+  const tmp = await mkdtemp(join(tmpdir(), "fmgen-bench-store-"));
+  const out = ["# The emulator's data directory and request log", "", `Run ${new Date().toISOString()} with \`node test/bench/emulator-store.bench.mjs\` (after \`npm run build\`).`, "", ...machineTable(), ""];
+  try {
+    const small = await seedFile(tmp, 1_000);
+    // 1. Writes per second.
+    const memory = await start(small, []);
+    const inMemory = await writeRate(memory.url);
+    await memory.stop();
+    const disk = await start(small, ["--data-dir", join(tmp, "writes")]);
+    const onDisk = await writeRate(disk.url);
+    await disk.stop();
+    out.push(
+      "## 1. Writes per second, 16 clients at once",
+      "",
+      `${f0(WRITES)} creates (after 200 not counted), 16 clients each on its own keep-alive connection, one create after another; the Contacts layout of examples/contacts, 1,000 seeded records. With \`--data-dir\` each answer waits until its journal line is on disk (fdatasync), one write serving every create that came in meanwhile.`,
+      "",
+      "| emulator | creates/s | x in memory |",
+      "|---|---|---|",
+      `| in memory | ${f0(inMemory)} | 1.00 |`,
+      `| --data-dir | ${f0(onDisk)} | ${f2(onDisk / inMemory)} |`,
+      "",
+    );
+    targets.push({ what: "--data-dir: at least half the in-memory write rate", measured: `${f2(onDisk / inMemory)}x (${f0(onDisk)} vs ${f0(inMemory)} creates/s)`, met: onDisk / inMemory >= 0.5 });
+
+    // 2. Start-up with 100,000 records.
+    const big = await seedFile(tmp, STARTUP_RECORDS);
+    const dir = join(tmp, "startup");
+    const first = await start(big, ["--data-dir", dir]);
+    const firstMs = first.startupMs;
+    await first.stop();
+    const times = [];
+    for (let run = 0; run < 3; run++) {
+      const again = await start(big, ["--data-dir", dir]);
+      times.push(again.startupMs);
+      const pool = new Pool(again.url, { connections: 1 });
+      const token = await login(pool);
+      const res = await pool.request({ method: "GET", path: `/fmi/data/vLatest/databases/${DB}/layouts/${encodeURIComponent(LAYOUT)}/records?_limit=1`, headers: { authorization: `Bearer ${token}` } });
+      const found = (await res.body.json()).response?.dataInfo?.totalRecordCount;
+      await pool.close();
+      if (found !== STARTUP_RECORDS) throw new Error(`start-up: the restarted emulator holds ${found} records, not ${STARTUP_RECORDS}`);
+      await again.stop();
+    }
+    const startup = median(times);
+    out.push(
+      `## 2. Start-up with ${f0(STARTUP_RECORDS)} records`,
+      "",
+      `From spawning \`fmgen serve --data-dir\` (node's own start-up included) to its first stdout line, the URL, printed once the data directory is read and a new snapshot written; 3 restarts, the median (each checked to hold every record). The first start, which reads the seed and writes the directory, beside it.`,
+      "",
+      "| start | ms |",
+      "|---|---|",
+      `| first (seed into an empty directory) | ${f0(firstMs)} |`,
+      `| later (from the directory), median of 3 | ${f0(startup)} |`,
+      "",
+    );
+    targets.push({ what: `start-up with ${f0(STARTUP_RECORDS)} records under 3 s`, measured: `${f0(startup)} ms`, met: startup < 3_000 });
+
+    // 3. The request log's cost.
+    const withLog = await start(small, []);
+    const without = await start(small, ["--no-inspector"]);
+    const pools = [new Pool(withLog.url, { connections: 8 }), new Pool(without.url, { connections: 8 })];
+    try {
+      const tokens = [await login(pools[0]), await login(pools[1])];
+      const per = [[], []];
+      for (let i = 0; i < 2; i++) await getRound(pools[i], tokens[i]);
+      for (let round = 0; round < GET_ROUNDS; round++) {
+        for (const i of round % 2 ? [1, 0] : [0, 1]) per[i].push(await getRound(pools[i], tokens[i]));
+      }
+      const on = median(per[0]);
+      const off = median(per[1]);
+      out.push(
+        "## 3. The request log's cost per request",
+        "",
+        `GET one record, 8 in flight, ${f0(GETS_PER_ROUND)} per round, ${GET_ROUNDS} interleaved rounds, the median; two emulators side by side, one with the inspector and its log (the default), one with \`--no-inspector\`.`,
+        "",
+        "| emulator | ms per GET | x without |",
+        "|---|---|---|",
+        `| with the log | ${f2(on)} | ${f2(on / off)} |`,
+        `| --no-inspector | ${f2(off)} | 1.00 |`,
+        "",
+      );
+      targets.push({ what: "the request log under 5 % per request", measured: `${f2((on / off - 1) * 100)} %`, met: on / off < 1.05 });
+    } finally {
+      for (const pool of pools) await pool.close();
+    }
+    out.push("## Targets", "", "| target | measured | met |", "|---|---|---|", ...targets.map((t) => `| ${t.what} | ${t.measured} | ${t.met ? "yes" : "**no**"} |`), "");
+    if (problems.length) out.push("## Problems", "", ...problems.map((p) => `- ${p}`), "");
+    const report = out.join("\n");
+    console.log(report);
+    await writeFile(RESULTS_FILE, report);
+  } finally {
+    for (const stop of stops.splice(0)) await stop().catch(() => {});
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
