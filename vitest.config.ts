@@ -72,7 +72,7 @@ export const INTEGRATION_TESTS = [
   "test/cli/{getting-started,serve,serve-tables,version}.test.ts",
   "test/emulator/find-wildcard-bound.test.ts",
   "test/emulator/odata/{webhooks-backlog,webhooks-close}.test.ts",
-  "test/emulator/store/kill.test.ts",
+  "test/emulator/store/{kill,serve-kill}.test.ts",
   "test/runtime/{deferred-loading,file-token-store,package,record-decoder,redis-token-store}.test.ts",
   "test/webviewer/*.test.ts",
   "test/inspector/chromium.test.ts",

@@ -47,11 +47,15 @@ import { gzipSync } from "node:zlib";
 // budget 2,380 B; webviewer 16,200 -> 17,951 B, budget 18,490 B.
 const ENTRIES = [
   // What `import "@fmgen/runtime"` loads on Node: the undici transport.
-  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 17_070 },
+// Issue 35 at merge: Infinity refused with why, long tokens restored by a walk rather than a reviver, the key made on
+// first use (workerd refuses random values at load): node 17,076 B, fetch 17,022 B, schema 2,412 B, webviewer 18,463 B,
+// odata 15,819 / 15,741 B; budgets re-set about 3 % above. Before issue 35 node was 14,831 B: the 2,245 B it added are
+// the two core modules (decimal-text.ts, json-numbers.ts, about 1,600 B) and the exact codecs and checks.
+  { name: "node (index.ts)", file: "../src/runtime/index.ts", platform: "node", budget: 17_590 },
   // What Workers, Deno, Bun and browsers load: the fetch transport, no node: module.
-  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 17_000 },
+  { name: "fetch (fetch.ts)", file: "../src/runtime/fetch.ts", platform: "neutral", budget: 17_530 },
   // What `<Name>Schema` exports load, on Node (zod itself excluded).
-  { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 2_380 },
+  { name: "schema (schema-node.ts)", file: "../src/runtime/schema-node.ts", platform: "node", budget: 2_480 },
   // What fmgen pull loads for layout metadata and undecoded records; and, since `$metadata` is read over the OData
   // client's carrier (odataMetadata: the answer whatever its status, its body as UTF-8 text), for tables: 1,981 ->
   // 2,142 B, budget re-set to 2,210 B (about 3 %). Issue 33 item 5: layoutMetadata, wireRecords and odataMetadata check
@@ -96,9 +100,9 @@ const ENTRIES = [
   // bundle's inputs say so). 16,180 B when set (issue 34), the fetch entry's client plus the step's request mapping
   // and the bridge, less the fetch carrier: budget +5 %. Its download.ts loads the call bounds and answer helpers the
   // fetch carrier would have loaded: 2,279 B when set, its own budget +5 %.
-  { name: "webviewer (webviewer.ts)", file: "../src/runtime/webviewer.ts", platform: "browser", budget: 18_490, deferred: { "data-api/download.ts": 2_400 } },
-  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 15_770 },
-  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 15_680 },
+  { name: "webviewer (webviewer.ts)", file: "../src/runtime/webviewer.ts", platform: "browser", budget: 19_020, deferred: { "data-api/download.ts": 2_400 } },
+  { name: "odata node (odata/index.ts)", file: "../src/runtime/odata/index.ts", platform: "node", budget: 16_290 },
+  { name: "odata fetch (odata/fetch.ts)", file: "../src/runtime/odata/fetch.ts", platform: "neutral", budget: 16_210 },
 ];
 
 // What the entries load on first use (a dynamic import), each bundled alone: the size when set, plus about 5 %.

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+// docs/emulator.md, "Hosted files that persist", durability: `fmgen serve --data-dir` (the built CLI) killed with
+// SIGKILL at seeded random moments while 8 clients create records; after each kill it starts again from the folder and
+// holds every record whose create was answered, with its values. Bounded: KILLS rounds, each at most 900 ms of writing
+// and every wait with a timeout.
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const BIN = join(ROOT, "dist/cli/bin.js");
+const LAYOUTS = join(ROOT, "examples/contacts/layouts");
+const SEED = join(ROOT, "examples/contacts/seed.json");
+const KILLS = 6;
+const CLIENTS = 8;
+const BASIC = `Basic ${Buffer.from("web:secret").toString("base64")}`;
+const RECORDS = "/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records";
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, "serve", "--layouts", LAYOUTS, "--data", SEED, "--data-dir", dataDir, "--port", "0", "--no-inspector"], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${err}`)), 20_000);
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => {
+      clearTimeout(timer);
+      resolve({ child, url: chunk.split("\n")[0]!.trim() });
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`fmgen serve exited (code ${code}) before its URL: ${err}`));
+    });
+  });
+}
+
+async function token(url: string): Promise<string> {
+  const res = await fetch(`${url}/fmi/data/vLatest/databases/Contacts/sessions`, { method: "POST", headers: { Authorization: BASIC, "Content-Type": "application/json" }, body: "{}" });
+  return ((await res.json()) as { response: { token: string } }).response.token;
+}
+
+describe("fmgen serve --data-dir, killed while clients write", () => {
+  it("holds every answered create after each restart, and opens the folder every time", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fmgen-serve-kill-"));
+    dirs.push(dir);
+    const answered = new Map<string, string>();
+    let seed = 36;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let n = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      const { child, url } = await serve(dir);
+      const bearer = { Authorization: `Bearer ${await token(url)}`, "Content-Type": "application/json" };
+      // Every record answered so far is there, with its values.
+      const res = await fetch(`${url}${RECORDS}?_limit=100000`, { headers: bearer });
+      const held = new Map(((await res.json()) as { response: { data: { recordId: string; fieldData: Record<string, unknown> }[] } }).response.data.map((r) => [r.recordId, r.fieldData["First Name"]]));
+      const lost = [...answered].filter(([recordId, name]) => held.get(recordId) !== name);
+      expect(lost, `kill ${kill}: answered but lost`).toEqual([]);
+      let stopped = false;
+      const client = async () => {
+        while (!stopped) {
+          const name = `Writer ${++n}`;
+          try {
+            const res = await fetch(`${url}${RECORDS}`, { method: "POST", headers: bearer, body: JSON.stringify({ fieldData: { "First Name": name, Status: "Active" } }) });
+            const body = (await res.json()) as { response: { recordId?: string } };
+            if (res.status === 200 && body.response.recordId) answered.set(body.response.recordId, name);
+          } catch {
+            // The connection died with the process: this create was not answered.
+            return;
+          }
+        }
+      };
+      const writers = Array.from({ length: CLIENTS }, client);
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.floor(random() * 800)));
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      stopped = true;
+      await exited;
+      await Promise.all(writers);
+    }
+    expect(answered.size).toBeGreaterThan(KILLS * CLIENTS);
+    // A last start: everything is still there.
+    const { child, url } = await serve(dir);
+    const bearer = { Authorization: `Bearer ${await token(url)}` };
+    const res = await fetch(`${url}${RECORDS}?_limit=1`, { headers: bearer });
+    const total = ((await res.json()) as { response: { dataInfo: { totalRecordCount: number } } }).response.dataInfo.totalRecordCount;
+    expect(total).toBeGreaterThanOrEqual(answered.size);
+    child.kill("SIGKILL");
+  });
+});
