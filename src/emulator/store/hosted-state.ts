@@ -62,7 +62,8 @@ export function keptValue(type: FieldType, value: StoredValue): KeptValue {
 
 /** A kept value as stored in a field of `type` now; undefined when it no longer decodes (a changed type). */
 export function storedValue(type: FieldType, kept: KeptValue): StoredValue | undefined {
-  if (kept === null) return null;
+  // Empty, in whatever type: "" is how the wire writes every empty value (containers included).
+  if (kept === null || kept === "") return type === "text" ? "" : null;
   if (typeof kept === "object" && "i" in kept) return type === "container" ? ({ id: kept.i, filename: kept.n, contentType: kept.t, size: kept.s } satisfies ContainerRef) : undefined;
   if (type === "container") return undefined;
   const decoded = decodeWireValue(type, kept);
@@ -75,7 +76,10 @@ export function keptRecord(table: TableData, record: StoredRecord): KeptRecord {
   for (const [name, values] of record.values) {
     const field = table.model.fields.get(name);
     if (!field || field.computed || field.global) continue;
-    Object.defineProperty(fields, name, { value: values.map((v) => keptValue(field.type, v)), enumerable: true, configurable: true, writable: true });
+    const kept = values.map((v) => keptValue(field.type, v));
+    // Assigned (fast); a field named "__proto__" is defined, so that it stays a field.
+    if (name === "__proto__") Object.defineProperty(fields, name, { value: kept, enumerable: true, configurable: true, writable: true });
+    else fields[name] = kept;
   }
   return [record.recordId, record.modId, fields];
 }

@@ -65,7 +65,8 @@ export class Persistence {
       if (stored.snapshot === undefined && stored.entries.length === 0) options.seed();
       else await persistence.#restore(stored.snapshot, stored.entries);
       await persistence.#writeBlobs(server.databases.values());
-      await directory.snapshot(persistence.#state());
+      // A snapshot unless DIR holds one with nothing after it (a clean close): that one is the state already.
+      if (stored.snapshot === undefined || stored.entries.length > 0) await directory.snapshot(persistence.#state());
       await directory.pruneBlobs(persistence.#blobs);
       persistence.#listen();
       return persistence;
@@ -118,7 +119,6 @@ export class Persistence {
   /** One entry of what changed since the last one, its container files first; nothing when nothing did. */
   async #write(): Promise<void> {
     const entry: KeptChanges[] = [];
-    const touched: HostedDatabase[] = [];
     for (const [name, db] of this.server.databases) {
       const schema = this.#schema.get(name);
       const dirty = this.#dirty.get(name);
@@ -140,14 +140,32 @@ export class Persistence {
         tables[table.model.name] = { counters: keptCounters(table), globals: keptGlobals(table), put, removed };
       }
       entry.push({ db: name, ...(schema?.length ? { schema } : {}), tables });
-      touched.push(db);
     }
     if (entry.length === 0) return;
-    await this.#writeBlobs(touched);
+    await this.#writeEntryBlobs(entry);
     await this.directory.append(entry);
     if (this.directory.journalBytes > COMPACT_AFTER_BYTES) {
       await this.directory.snapshot(this.#state());
       await this.directory.pruneBlobs(new Set([...this.server.databases.values()].flatMap((db) => [...heldContainerIds(db)])));
+    }
+  }
+
+  /** Writes the bytes of the container files an entry's records name that the directory does not have yet. */
+  async #writeEntryBlobs(entry: readonly KeptChanges[]): Promise<void> {
+    for (const change of entry) {
+      for (const table of Object.values(change.tables ?? {})) {
+        for (const [, , fields] of table.put) {
+          for (const values of Object.values(fields)) {
+            for (const v of values) {
+              if (v === null || typeof v !== "object" || !("i" in v) || this.#blobs.has(v.i)) continue;
+              const file = this.server.containers.fileOf(v.i);
+              if (!file) continue;
+              await this.directory.writeBlob(v.i, file.bytes);
+              this.#blobs.add(v.i);
+            }
+          }
+        }
+      }
     }
   }
 
