@@ -16,7 +16,8 @@ export interface Decimal {
 export const AVERAGE_DIGITS = 16;
 
 const ZERO: Decimal = { coefficient: 0n, exponent: 0 };
-const pow10 = (n: number) => 10n ** BigInt(n);
+/** 10^n as a BigInt. */
+export const pow10 = (n: number) => 10n ** BigInt(n);
 
 /**
  * A stored number as a decimal: a finite double as the decimal its shortest text writes (`String(0.1)` is "0.1": 0.1
@@ -92,14 +93,17 @@ export function divideDecimal(d: Decimal, n: number, digits = AVERAGE_DIGITS): D
   const shift = Math.max(0, digits + 2 + divisor.toString().length - magnitude.toString().length);
   let quotient = (magnitude * pow10(shift)) / divisor;
   let exponent = d.exponent - shift;
-  const drop = quotient.toString().length - digits;
-  if (drop > 0) {
-    const unit = pow10(drop);
-    const rest = quotient % unit;
-    quotient = quotient / unit + (rest * 2n >= unit ? 1n : 0n);
-    exponent += drop;
-  }
+  ({ magnitude: quotient, exponent } = roundToDigits(quotient, exponent, digits));
   return { coefficient: negative ? -quotient : quotient, exponent };
+}
+
+/** `magnitude × 10^exponent` (magnitude ≥ 0) to at most `digits` significant digits, the last rounded half away from zero. */
+export function roundToDigits(magnitude: bigint, exponent: number, digits: number): { magnitude: bigint; exponent: number } {
+  const drop = magnitude.toString().length - digits;
+  if (drop <= 0) return { magnitude, exponent };
+  const unit = pow10(drop);
+  const rest = magnitude % unit;
+  return { magnitude: magnitude / unit + (rest * 2n >= unit ? 1n : 0n), exponent: exponent + drop };
 }
 
 /** The decimal as JavaScript writes a number: plain from 1e-6 to below 1e21, else `d.ddde±n`; no trailing zeros. */

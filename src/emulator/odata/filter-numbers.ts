@@ -6,34 +6,14 @@
 // rounded to 400 significant digits; past 10^±400 it is null, as a double's overflow was.
 
 import { MAX_DIGITS } from "../../runtime/core/decimal-text.js";
-import { decimalOf, ExactNumber, numberText, storedNumberOf, type StoredNumber } from "../hosted-file/exact-number.js";
-
-/** `coefficient × 10^exponent`. */
-interface Big {
-  readonly coefficient: bigint;
-  readonly exponent: number;
-}
-
-const pow10 = (n: number) => 10n ** BigInt(n);
-
-function big(value: StoredNumber): Big {
-  const d = decimalOf(value);
-  return { coefficient: d.digits === "" ? 0n : BigInt(d.negative ? `-${d.digits}` : d.digits), exponent: d.exponent };
-}
+import { ExactNumber, numberText, storedNumberOf, type StoredNumber } from "../hosted-file/exact-number.js";
+import { decimalOf as big, pow10, roundToDigits, type Decimal as Big } from "./apply-decimal.js";
 
 /** A BigInt decimal as a stored number: rounded (half away from zero) to 400 significant digits; null past 10^±400. */
 function stored(value: Big): StoredNumber | null {
   if (value.coefficient === 0n) return 0;
   const negative = value.coefficient < 0n;
-  let magnitude = negative ? -value.coefficient : value.coefficient;
-  let exponent = value.exponent;
-  const drop = magnitude.toString().length - MAX_DIGITS;
-  if (drop > 0) {
-    const unit = pow10(drop);
-    const rest = magnitude % unit;
-    magnitude = magnitude / unit + (rest * 2n >= unit ? 1n : 0n);
-    exponent += drop;
-  }
+  const { magnitude, exponent } = roundToDigits(negative ? -value.coefficient : value.coefficient, value.exponent, MAX_DIGITS);
   const read = storedNumberOf(`${negative ? "-" : ""}${magnitude}e${exponent}`, "lenient");
   return typeof read === "string" ? null : read;
 }
