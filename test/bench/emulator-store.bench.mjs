@@ -78,26 +78,25 @@ async function writeRate(url) {
     const token = await login(pool);
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
     const path = `/fmi/data/vLatest/databases/${DB}/layouts/${encodeURIComponent(LAYOUT)}/records`;
-    let next = 0;
-    // Each create's Email is unique (the layout says so): the warm-up's from another range than the measured ones'.
-    let base = 2_000_000;
     const deadline = performance.now() + PHASE_MAX_MS;
-    const client = async () => {
-      while (next < WRITES && performance.now() < deadline) {
-        const i = next++;
-        const res = await pool.request({ method: "POST", path, headers, body: JSON.stringify({ fieldData: contact(base + i) }) });
-        const json = await res.body.json();
-        if (res.statusCode !== 200) throw new Error(`create: HTTP ${res.statusCode} ${JSON.stringify(json.messages)}`);
-      }
+    let next = 0;
+    /** `count` creates by 16 clients; each Email unique (the layout says so), from `base` on. */
+    const creates = (count, base) => {
+      next = 0;
+      const client = async () => {
+        while (next < count && performance.now() < deadline) {
+          const i = next++;
+          const res = await pool.request({ method: "POST", path, headers, body: JSON.stringify({ fieldData: contact(base + i) }) });
+          const json = await res.body.json();
+          if (res.statusCode !== 200) throw new Error(`create: HTTP ${res.statusCode} ${JSON.stringify(json.messages)}`);
+        }
+      };
+      return Promise.all(Array.from({ length: CLIENTS }, client));
     };
     // Warm-up: 200 creates, not counted.
-    const warm = WRITES;
-    next = warm - 200;
-    await Promise.all(Array.from({ length: CLIENTS }, client));
-    next = 0;
-    base = 1_000_000;
+    await creates(200, 2_000_000);
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: CLIENTS }, client));
+    await creates(WRITES, 1_000_000);
     const seconds = (performance.now() - t0) / 1000;
     if (next < WRITES) problems.push(`writes: stopped after ${next} of ${WRITES} (time bound ${PHASE_MAX_MS} ms)`);
     return Math.min(next, WRITES) / seconds;

@@ -78,11 +78,3 @@ function compareMagnitudes(a: Decimal, b: Decimal): number {
   const db = b.digits.padEnd(length, "0");
   return da < db ? -1 : da > db ? 1 : 0;
 }
-
-/**
- * The double nearest a stored number: for arithmetic done in doubles (calculations.ts), and where a caller has not
- * been made exact yet. A double is itself; an ExactNumber is rounded (`Number` of its text).
- */
-export function nearestDouble(value: StoredNumber): number {
-  return typeof value === "number" ? value : Number(value.text);
-}
