@@ -45,7 +45,10 @@ export class Persistence {
   readonly #schemaLog = new Map<string, KeptSchemaChange[]>();
   /** Container files whose bytes are in the directory already. */
   readonly #blobs = new Set<string>();
-  #chain: Promise<void> = Promise.resolve();
+  /** The write under way: what it took from the changes above is on disk once it resolves. */
+  #inFlight: Promise<void> | undefined;
+  /** The write that starts when that one ends, taking every change made until then: all who wait share it. */
+  #queued: Promise<void> | undefined;
   readonly #stops: (() => void)[] = [];
 
   private constructor(
@@ -76,11 +79,27 @@ export class Persistence {
     }
   }
 
-  /** Resolves once every change made so far is on disk. */
+  /**
+   * Resolves once every change made so far is on disk. Every caller while a write is under way shares the one write
+   * after it (a group commit: one fdatasync for all of them, not one each in turn); a caller with nothing new to write
+   * (a read) waits only for the write under way, which may hold what it read.
+   */
   durable(): Promise<void> {
-    const run = this.#chain.then(() => this.#write());
-    this.#chain = run.catch(() => {});
-    return run;
+    if (this.#dirty.size === 0 && this.#schema.size === 0) return this.#inFlight ?? Promise.resolve();
+    return (this.#queued ??= this.#writeAfter(this.#inFlight));
+  }
+
+  async #writeAfter(previous: Promise<void> | undefined): Promise<void> {
+    await previous?.catch(() => {});
+    this.#queued = undefined;
+    // #write takes the changes synchronously, before its first await: a change made after this joins the next write.
+    const run = this.#write();
+    this.#inFlight = run;
+    try {
+      await run;
+    } finally {
+      if (this.#inFlight === run) this.#inFlight = undefined;
+    }
   }
 
   /** Writes what is left, replaces the snapshot (a quick next start) and lets DIR go. */
