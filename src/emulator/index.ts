@@ -514,12 +514,11 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
     for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);
     databases.set(name, { model, tables });
   }
-  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
-  const source = typeof options.data === "string" ? options.data : "<seed>";
+  // With a data directory, records come from it, or from the seed at its first start (openDataDir): here, its accounts.
+  const seed = await readSeed(options, { records: options.dataDir === undefined });
   if (seed) {
     for (const account of seedAccounts(seed)) accounts.add(account);
-    // With a data directory, records come from it, or from the seed at its first start (openDataDir).
-    if (options.dataDir === undefined) seedRecords(seed, databases, clock, source);
+    if (options.dataDir === undefined) seedRecords(seed, databases, clock, seedSource(options));
   }
   for (const account of options.accounts ?? []) accounts.add(account);
   return {
@@ -546,9 +545,27 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
 
 /** Opens the data directory and fills the state from it, or from the seed at its first start. */
 async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState): Promise<Persistence> {
-  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
-  const source = typeof options.data === "string" ? options.data : "<seed>";
-  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && seedRecords(seed, state.databases, state.clock, source) });
+  // Read before DIR is opened when it is to be emptied (`reset`): a seed file that does not read refuses the start
+  // with DIR as it was.
+  const early = options.reset ? await readSeed(options, { records: true }) : undefined;
+  return Persistence.open(dir, state, {
+    reset: options.reset,
+    seed: async () => {
+      const seed = early ?? (await readSeed(options, { records: true }));
+      if (seed) seedRecords(seed, state.databases, state.clock, seedSource(options));
+    },
+  });
+}
+
+/** `data`, read: a seed file, or the object itself; with `records: false` a file's accounts only (seed.ts). */
+async function readSeed(options: EmulatorOptions, { records }: { records: boolean }): Promise<SeedData | undefined> {
+  if (typeof options.data === "string") return readSeedFile(options.data, { records });
+  return options.data ? parseSeed(options.data) : undefined;
+}
+
+/** How errors in `data` name it. */
+function seedSource(options: EmulatorOptions): string {
+  return typeof options.data === "string" ? options.data : "<seed>";
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */

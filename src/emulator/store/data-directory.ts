@@ -6,7 +6,7 @@
 //
 // Files in DIR (nothing else there is touched):
 // - `fmgen.lock`: the process holding DIR (its pid); a second process refuses to open DIR while that one lives.
-// - `snapshot.json`: `{ "format": 1, "seq": N, "state": … }`, the whole state after entry N; replaced atomically
+// - `snapshot.json`: `{ "format": 2, "seq": N, "state": … }` (format 1, an earlier release's, is read too), the whole state after entry N; replaced atomically
 //   (written beside, synced, renamed, the directory synced).
 // - `journal.log`: one line per entry after the snapshot: `crc32 seq json\n`. A last line without its newline is a
 //   write the process was killed in (never answered): dropped, and cut off so the next append starts a clean line.
@@ -18,7 +18,9 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { parseJson, stringifyJson } from "../../runtime/core/json-numbers.js";
 
-const FORMAT = 1;
+/** The snapshot format written; those read besides (format 1 named every field in every record: hosted-state.ts). */
+const FORMAT = 2;
+const FORMATS_READ: readonly unknown[] = [1, 2];
 const LOCK = "fmgen.lock";
 const SNAPSHOT = "snapshot.json";
 const JOURNAL = "journal.log";
@@ -343,8 +345,8 @@ async function readSnapshot<S>(dir: string): Promise<{ seq: number; state: S } |
   } catch (error) {
     throw new DataDirectoryError(`${file}: not a snapshot fmgen wrote (${(error as Error).message}): move it away, or start over with --reset`);
   }
-  if (typeof parsed !== "object" || parsed === null || parsed.format !== FORMAT || typeof parsed.seq !== "number") {
-    throw new DataDirectoryError(`${file}: not a snapshot of format ${FORMAT} (it says format ${JSON.stringify(parsed?.format)}): move it away, or start over with --reset`);
+  if (typeof parsed !== "object" || parsed === null || !FORMATS_READ.includes(parsed.format) || typeof parsed.seq !== "number") {
+    throw new DataDirectoryError(`${file}: not a snapshot of format ${FORMATS_READ.join(" or ")} (it says format ${JSON.stringify(parsed?.format)}): move it away, or start over with --reset`);
   }
   return { seq: parsed.seq, state: parsed.state as S };
 }

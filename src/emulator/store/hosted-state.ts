@@ -5,6 +5,7 @@
 import type { FieldType } from "../../layout/schema.js";
 import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
 import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
+import type { TableField } from "../hosted-file/model.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
 
 /** A value as kept: the wire form of its type (containers as their file's facts; `null` for empty non-text). */
@@ -25,12 +26,25 @@ export interface KeptCounters {
   readonly serials: Readonly<Record<string, string>>;
 }
 
-/** One table, whole (a snapshot's). */
+/** One table, whole (a snapshot's of format 1: each record as a KeptRecord, its fields named in every one). */
 export interface KeptTable {
   readonly counters: KeptCounters;
   readonly globals: Readonly<Record<string, readonly KeptValue[]>>;
   readonly records: readonly KeptRecord[];
 }
+
+/**
+ * One table, whole, as a snapshot of format 2 keeps it: the stored fields named once, then each record as one row,
+ * `[recordId, modId, ...a slot per field]`, a slot being the field's value, or an array of them when the field has
+ * several repetitions (a KeptValue is never an array). A third of the objects of format 1 to parse at a start.
+ */
+export interface KeptTableRows {
+  readonly counters: KeptCounters;
+  readonly globals: Readonly<Record<string, readonly KeptValue[]>>;
+  readonly fields: readonly string[];
+  readonly rows: readonly KeptRow[];
+}
+export type KeptRow = readonly [recordId: number, modId: number, ...slots: (KeptValue | readonly KeptValue[])[]];
 
 /** A schema change, as it was asked for (replayed by schema-changes.ts's functions at the next start). */
 export type KeptSchemaChange = { readonly op: string } & Readonly<Record<string, unknown>>;
@@ -38,7 +52,8 @@ export type KeptSchemaChange = { readonly op: string } & Readonly<Record<string,
 /** One hosted file, whole. */
 export interface KeptDatabase {
   readonly schema: readonly KeptSchemaChange[];
-  readonly tables: Readonly<Record<string, KeptTable>>;
+  /** KeptTableRows as written now; KeptTable in a snapshot of format 1, still read. */
+  readonly tables: Readonly<Record<string, KeptTable | KeptTableRows>>;
 }
 
 /** A snapshot's state: every hosted file. */
@@ -100,9 +115,21 @@ export function keptGlobals(table: TableData): KeptTable["globals"] {
   return globals;
 }
 
-/** Everything of a table, for a snapshot. */
-export function keptTable(table: TableData): KeptTable {
-  return { counters: keptCounters(table), globals: keptGlobals(table), records: [...table.records.values()].map((r) => keptRecord(table, r)) };
+/** Everything of a table, for a snapshot: its stored fields named once, a row per record. */
+export function keptTableRows(table: TableData): KeptTableRows {
+  const fields = [...table.model.fields.values()].filter((f) => !f.computed && !f.global);
+  const rows: KeptRow[] = [];
+  for (const record of table.records.values()) {
+    const row: (number | KeptValue | KeptValue[])[] = [record.recordId, record.modId];
+    for (const field of fields) {
+      const values = record.values.get(field.name);
+      if (values === undefined) row.push(null);
+      else if (values.length === 1) row.push(keptValue(field.type, values[0]!));
+      else row.push(values.map((v) => keptValue(field.type, v)));
+    }
+    rows.push(row as unknown as KeptRow);
+  }
+  return { counters: keptCounters(table), globals: keptGlobals(table), fields: fields.map((f) => f.name), rows };
 }
 
 /** What a later start could not carry over into today's descriptions: one note per field, counted. */
@@ -123,22 +150,49 @@ export class CarryNotes {
 export function restoreRecord(db: string, table: TableData, kept: KeptRecord, notes: CarryNotes): void {
   const [recordId, modId, fields] = kept;
   const values = new Map<string, StoredValue[]>();
-  for (const [name, list] of Object.entries(fields)) {
-    const field = table.model.fields.get(name);
-    if (!field || field.computed || field.global) {
-      notes.note(`${db}: table "${table.model.name}" no longer has a stored field "${name}": its values were dropped`);
-      continue;
-    }
-    const repetitions: StoredValue[] = [];
-    for (let i = 0; i < field.repetitions; i++) {
-      const value = i < list.length ? storedValue(field.type, list[i]!) : null;
-      if (value === undefined) notes.note(`${db}: table "${table.model.name}", field "${name}" is ${field.type} now: values that are not were left empty`);
-      repetitions.push(value ?? (field.type === "text" ? "" : null));
-    }
-    if (list.length > field.repetitions) notes.note(`${db}: table "${table.model.name}", field "${name}" has ${field.repetitions} repetition(s) now: the others were dropped`);
-    values.set(name, repetitions);
+  for (const name of Object.keys(fields)) {
+    const field = storedField(db, table, name, notes);
+    if (field) values.set(name, restoredRepetitions(db, table, field, fields[name]!, notes));
   }
   table.put({ recordId, modId, values });
+}
+
+/** Puts a snapshot's rows into `table`, as {@link restoreRecord} puts each record. */
+export function restoreRows(db: string, table: TableData, kept: KeptTableRows, notes: CarryNotes): void {
+  // Each column's field, looked up once (undefined: no longer stored, its values noted as dropped row by row).
+  const columns = kept.fields.map((name) => {
+    const field = table.model.fields.get(name);
+    return field && !field.computed && !field.global ? field : undefined;
+  });
+  for (const row of kept.rows) {
+    const values = new Map<string, StoredValue[]>();
+    for (let c = 0; c < columns.length; c++) {
+      const field = columns[c] ?? storedField(db, table, kept.fields[c]!, notes);
+      if (field) values.set(field.name, restoredRepetitions(db, table, field, row[c + 2] as KeptValue | readonly KeptValue[], notes));
+    }
+    table.put({ recordId: row[0], modId: row[1], values });
+  }
+}
+
+/** The stored field `name` is now, or undefined (noted) when the table no longer stores one of that name. */
+function storedField(db: string, table: TableData, name: string, notes: CarryNotes): TableField | undefined {
+  const field = table.model.fields.get(name);
+  if (field && !field.computed && !field.global) return field;
+  notes.note(`${db}: table "${table.model.name}" no longer has a stored field "${name}": its values were dropped`);
+  return undefined;
+}
+
+/** A field's kept repetitions (or its one value) as stored now: as many as the field has, each decoded by its type. */
+function restoredRepetitions(db: string, table: TableData, field: TableField, kept: KeptValue | readonly KeptValue[], notes: CarryNotes): StoredValue[] {
+  const list: readonly KeptValue[] = Array.isArray(kept) ? kept : [kept as KeptValue];
+  const repetitions: StoredValue[] = new Array(field.repetitions);
+  for (let i = 0; i < field.repetitions; i++) {
+    const value = i < list.length ? storedValue(field.type, list[i]!) : null;
+    if (value === undefined) notes.note(`${db}: table "${table.model.name}", field "${field.name}" is ${field.type} now: values that are not were left empty`);
+    repetitions[i] = value ?? (field.type === "text" ? "" : null);
+  }
+  if (list.length > field.repetitions) notes.note(`${db}: table "${table.model.name}", field "${field.name}" has ${field.repetitions} repetition(s) now: the others were dropped`);
+  return repetitions;
 }
 
 /** Sets a table's counters as kept (never below what its records need). */

@@ -19,10 +19,11 @@ import {
   keptCounters,
   keptGlobals,
   keptRecord,
-  keptTable,
+  keptTableRows,
   restoreCounters,
   restoreGlobals,
   restoreRecord,
+  restoreRows,
   type KeptChanges,
   type KeptContainer,
   type KeptDatabase,
@@ -61,11 +62,11 @@ export class Persistence {
    * start (or with `reset`), what `seed` puts in. Then a snapshot is taken, and changes are heard from then on. Lines
    * about what could not be carried over (a field removed or retyped since) go to the server's log.
    */
-  static async open(dir: string, server: HostedServer, options: { reset?: boolean | undefined; seed: () => void }): Promise<Persistence> {
+  static async open(dir: string, server: HostedServer, options: { reset?: boolean | undefined; seed: () => void | Promise<void> }): Promise<Persistence> {
     const { directory, stored } = await DataDirectory.open<KeptState, Entry>(dir, { reset: options.reset });
     const persistence = new Persistence(directory, server);
     try {
-      if (stored.snapshot === undefined && stored.entries.length === 0) options.seed();
+      if (stored.snapshot === undefined && stored.entries.length === 0) await options.seed();
       else await persistence.#restore(stored.snapshot, stored.entries);
       await persistence.#writeBlobs(server.databases.values());
       // A snapshot unless DIR holds one with nothing after it (a clean close): that one is the state already.
@@ -205,7 +206,7 @@ export class Persistence {
   #state(): KeptState {
     const databases: Record<string, KeptDatabase> = {};
     for (const [name, db] of this.server.databases) {
-      databases[name] = { schema: this.#schemaLog.get(name) ?? [], tables: Object.fromEntries([...db.tables].map(([t, data]) => [t, keptTable(data)])) };
+      databases[name] = { schema: this.#schemaLog.get(name) ?? [], tables: Object.fromEntries([...db.tables].map(([t, data]) => [t, keptTableRows(data)])) };
     }
     return { databases };
   }
@@ -220,7 +221,11 @@ export class Persistence {
     };
     for (const [db, kept] of Object.entries(snapshot?.databases ?? {})) {
       for (const table of Object.values(kept.tables)) {
-        for (const [, , fields] of table.records) for (const values of Object.values(fields)) collect(db, values);
+        if ("rows" in table) {
+          for (const row of table.rows) for (let c = 2; c < row.length; c++) collect(db, slotValues(row[c]!));
+        } else {
+          for (const [, , fields] of table.records) for (const values of Object.values(fields)) collect(db, values);
+        }
         for (const values of Object.values(table.globals)) collect(db, values);
       }
     }
@@ -245,7 +250,8 @@ export class Persistence {
           notes.note(`${name}: the data directory holds table "${tableName}", which no description names now: its records were left out`);
           continue;
         }
-        for (const record of table.records) restoreRecord(name, data, record, notes);
+        if ("rows" in table) restoreRows(name, data, table, notes);
+        else for (const record of table.records) restoreRecord(name, data, record, notes);
         restoreCounters(data, table.counters);
         restoreGlobals(data, table.globals);
       }
@@ -273,4 +279,9 @@ export class Persistence {
     if (outcome !== undefined) notes.note(`${name}: a schema change made before was not made again (${outcome})`);
     this.#schemaLog.set(name, [...(this.#schemaLog.get(name) ?? []), change]);
   }
+}
+
+/** A row's slot as a list of values (one value, or the repetitions). */
+function slotValues(slot: KeptValue | readonly KeptValue[]): readonly KeptValue[] {
+  return Array.isArray(slot) ? slot : [slot as KeptValue];
 }

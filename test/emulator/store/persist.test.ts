@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -115,6 +115,48 @@ describe("hosted files that persist", () => {
     expect((await again.layout(Exact).get(recordId)).fieldData.Qty).toBe(long);
     await again.close();
     await emu.close();
+  });
+
+  it("reads a snapshot an earlier release wrote (format 1: every record naming its fields), and writes today's at close", async () => {
+    const dir = await freshDir();
+    const kept = (id: number, mod: number, name: string, qty: number) => [id, mod, { id: [id], Name: [name], Qty: [qty], Photo: [null], Gone: ["x"] }];
+    const state = { databases: { [DB]: { schema: [], tables: { Items: { counters: { next: 8, serials: { id: "8" } }, globals: {}, records: [kept(3, 2, "three", 3), kept(7, 5, "seven", 7)] } } } } };
+    await writeFile(join(dir, "snapshot.json"), JSON.stringify({ format: 1, seq: 0, state }));
+    const lines: string[] = [];
+    const emu = await startEmulator({ port: 0, layouts: [layout(FIELDS)], data: { accounts: [ACCOUNT] }, dataDir: dir, log: (line) => lines.push(line) });
+    const fm = createClient({ server: emu.url, database: DB, auth: ACCOUNT });
+    const all = await fm.layout(Item).list();
+    expect(all.data.map((r) => [r.recordId, r.modId, r.fieldData.Name, r.fieldData.Qty])).toEqual([
+      ["3", "2", "three", 3],
+      ["7", "5", "seven", 7],
+    ]);
+    expect(lines).toEqual([`${DB}: table "Items" no longer has a stored field "Gone": its values were dropped (2 values)`]);
+    const next = await fm.layout(Item).create({ fieldData: { Name: "next" } });
+    expect([next.recordId, (await fm.layout(Item).get(next.recordId)).fieldData.id]).toEqual(["8", 8]);
+    await fm.close();
+    await emu.close();
+    const written = JSON.parse(await readFile(join(dir, "snapshot.json"), "utf8"));
+    expect(written.format).toBe(2);
+    expect(written.state.databases[DB].tables.Items.fields).toEqual(["id", "Name", "Qty", "Photo"]);
+    expect(written.state.databases[DB].tables.Items.rows).toHaveLength(3);
+  });
+
+  it("reads only a seed file's accounts at later starts: its records come from the folder", async () => {
+    const dir = await freshDir();
+    const seedFile = join(dir, "..", `${dir.split("/").pop()}-seed.json`);
+    dirs.push(seedFile);
+    await writeFile(seedFile, JSON.stringify({ accounts: [ACCOUNT], records: { Items: [{ Name: "seeded" }] } }));
+    const open = () => startEmulator({ port: 0, layouts: [layout(FIELDS)], data: seedFile, dataDir: dir });
+    let emu = await open();
+    await emu.close();
+    // Records the folder does not take any more (no such field): a later start does not read them; a reset would refuse them.
+    await writeFile(seedFile, JSON.stringify({ accounts: [{ username: "other", password: "pw" }], records: { Items: [{ Nope: 1 }] } }));
+    emu = await open();
+    const fm = createClient({ server: emu.url, database: DB, auth: { username: "other", password: "pw" } });
+    expect((await fm.layout(Item).list()).data.map((r) => r.fieldData.Name)).toEqual(["seeded"]);
+    await fm.close();
+    await emu.close();
+    await expect(startEmulator({ port: 0, layouts: [layout(FIELDS)], data: seedFile, dataDir: dir, reset: true })).rejects.toThrow(`${seedFile}: records.Items[0]["Nope"]: table "Items" has no such field`);
   });
 
   it("starts over with reset, and refuses a second emulator on the same folder", async () => {
