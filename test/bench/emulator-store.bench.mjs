@@ -9,12 +9,12 @@
 // 2. Start-up with 100,000 records in the data directory: the time from spawning `fmgen serve --data-dir` to its first
 //    stdout line (the URL), which comes once the directory is read and a fresh snapshot written. Target: under 3 s.
 // 3. The request log's cost per request: GET one record, 8 in flight, with the inspector (and its log) on and with
-//    `--no-inspector`, interleaved rounds. Target: under 5 %.
+//    `--no-inspector`, interleaved rounds; each emulator's CPU time per GET (and the wall time). Target: under 5 %.
 //
 // Every loop is bounded in count and in time; every child is stopped in a `finally`. Results: stdout and
 // test/bench/results/emulator-store.md.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -122,6 +122,14 @@ async function getRound(pool, token) {
   return (performance.now() - t0) / GETS_PER_ROUND;
 }
 
+/** A process's CPU time so far (user + system) in clock ticks of 10 ms, from /proc (Linux). */
+async function processTicks(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command's closing parenthesis: utime is the 14th field of the line, stime the 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 async function main() {
   const tmp = await mkdtemp(join(tmpdir(), "fmgen-bench-store-"));
   const out = ["# The emulator's data directory and request log", "", `Run ${new Date().toISOString()} with \`node test/bench/emulator-store.bench.mjs\` (after \`npm run build\`).`, "", ...machineTable(), ""];
@@ -186,24 +194,36 @@ async function main() {
     try {
       const tokens = [await login(pools[0]), await login(pools[1])];
       const per = [[], []];
+      const pids = [withLog.pid, without.pid];
+      const cpuTicks = [0, 0];
       for (let i = 0; i < 2; i++) await getRound(pools[i], tokens[i]);
       for (let round = 0; round < GET_ROUNDS; round++) {
-        for (const i of round % 2 ? [1, 0] : [0, 1]) per[i].push(await getRound(pools[i], tokens[i]));
+        for (const i of round % 2 ? [1, 0] : [0, 1]) {
+          const before = await processTicks(pids[i]);
+          per[i].push(await getRound(pools[i], tokens[i]));
+          cpuTicks[i] += (await processTicks(pids[i])) - before;
+        }
       }
       const on = median(per[0]);
       const off = median(per[1]);
+      // The emulator's own CPU time per GET (user and system, from /proc): what the log costs, apart from the client's
+      // share of two cores and the scheduler, which move the wall time by more than the log does.
+      const cpuPerGet = cpuTicks.map((t) => (t * 10_000) / (GET_ROUNDS * GETS_PER_ROUND));
       out.push(
         "## 3. The request log's cost per request",
         "",
         `GET one record, 8 in flight, ${f0(GETS_PER_ROUND)} per round, ${GET_ROUNDS} interleaved rounds, the median; two emulators side by side, one with the inspector and its log (the default), one with \`--no-inspector\`.`,
         "",
-        "| emulator | ms per GET | x without |",
-        "|---|---|---|",
-        `| with the log | ${f2(on)} | ${f2(on / off)} |`,
-        `| --no-inspector | ${f2(off)} | 1.00 |`,
+        "| emulator | ms per GET (wall) | x without | emulator CPU µs per GET | x without |",
+        "|---|---|---|---|---|",
+        `| with the log | ${f2(on)} | ${f2(on / off)} | ${f0(cpuPerGet[0])} | ${f2(cpuPerGet[0] / cpuPerGet[1])} |`,
+        `| --no-inspector | ${f2(off)} | 1.00 | ${f0(cpuPerGet[1])} | 1.00 |`,
+        "",
+        "The target is judged on the emulator's CPU time per request (the log's cost); the wall time beside it.",
         "",
       );
-      targets.push({ what: "the request log under 5 % per request", measured: `${f2((on / off - 1) * 100)} %`, met: on / off < 1.05 });
+      const cost = cpuPerGet[0] / cpuPerGet[1];
+      targets.push({ what: "the request log under 5 % per request", measured: `${f2((cost - 1) * 100)} % of CPU per GET (wall: ${f2((on / off - 1) * 100)} %)`, met: cost < 1.05 });
     } finally {
       for (const pool of pools) await pool.close();
     }

@@ -7,7 +7,7 @@ import type { AnswerBytes } from "./answer.js";
 // (its account, through logEntryOf) and its answer carries its code (AnswerBytes.code). What is kept is raw and
 // bounded: the request's headers object as Node gave it, at most BODY_BYTES of each body (a copy, so a large body
 // is not held), only for JSON and text bodies (never a container's bytes). Secrets are removed when the log is read
-// (../inspector/redact.ts), not per request: a request costs an object, a WeakMap entry and two small copies.
+// (../inspector/redact.ts), not per request: a request costs an object, a property on the request and two small copies.
 
 /** How many requests the log keeps by default, the oldest dropped first. */
 export const DEFAULT_LOG_SIZE = 500;
@@ -49,11 +49,13 @@ export interface CapturedBody {
   readonly bytes: Buffer | undefined;
 }
 
-const ENTRIES = new WeakMap<IncomingMessage, LogEntry>();
+/** Where a logged request holds its entry: a property of its own, not a WeakMap (an ephemeron per request for GC). */
+const ENTRY = Symbol("fmgen.logEntry");
+type Logged = IncomingMessage & { [ENTRY]?: LogEntry };
 
 /** The log entry of a request, when it is logged: what an API annotates (`entry.account = ...`). */
 export function logEntryOf(req: IncomingMessage): LogEntry | undefined {
-  return ENTRIES.get(req);
+  return (req as Logged)[ENTRY];
 }
 
 /** The last `size` requests, oldest first. */
@@ -75,7 +77,7 @@ export class RequestLog {
   open(req: IncomingMessage, api: string): LogEntry {
     const entry: LogEntry = { id: this.nextId++, at: Date.now(), started: performance.now(), api, method: req.method ?? "GET", target: req.url ?? "", requestHeaders: req.headers };
     this.ring[(entry.id - 1) % this.size] = entry;
-    ENTRIES.set(req, entry);
+    (req as Logged)[ENTRY] = entry;
     return entry;
   }
 
@@ -104,7 +106,7 @@ export class RequestLog {
 
 /** Notes a request body an API read (request-body.ts calls it): its first bytes when its type is JSON or text. */
 export function noteRequestBody(req: IncomingMessage, body: Buffer): void {
-  const entry = ENTRIES.get(req);
+  const entry = logEntryOf(req);
   if (entry) entry.requestBody = capture(req.headers["content-type"], body);
 }
 
