@@ -14,6 +14,7 @@ import type { LiveLayout, LiveSource } from "./live.js";
 import { mergeLayout, type MergeResult, type UncertainField } from "./merge.js";
 import { sampleLayout } from "./sample.js";
 import { PullSettingsError, readCredentials, resolvePullSettings, type PullSettings, type SettingsRequest } from "./settings.js";
+import { DEFAULT_SAMPLE } from "./sample-count.js";
 import { PullState } from "./state.js";
 
 /**
@@ -90,7 +91,7 @@ export interface PullResult extends PullHead, PullTotals {
   skipped: string[];
 }
 
-export const DEFAULT_SAMPLE = 100;
+export { DEFAULT_SAMPLE } from "./sample-count.js";
 
 type Existing = ExistingDescription<LayoutDescriptionInput>;
 

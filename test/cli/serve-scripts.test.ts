@@ -25,7 +25,7 @@ async function serving(cwd: string, args: string[], work: (url: string) => Promi
   let done: Promise<number>;
   try {
     done = run(["serve", ...args], io);
-    await expect.poll(() => io.out.length + io.err.length).toBeGreaterThan(0);
+    await expect.poll(() => io.out.length + io.err.length, { timeout: 30_000 }).toBeGreaterThan(0);
   } finally {
     process.chdir(previous);
   }

@@ -48,7 +48,7 @@ describe("fmgen serve", () => {
     let stop!: () => void;
     const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
     const done = run(["serve", "--layouts", "examples/contacts/layouts"], io);
-    await expect.poll(() => io.out.length).toBeGreaterThan(0);
+    await expect.poll(() => io.out.length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(io.out[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     stop();
     expect(await done).toBe(0);
@@ -58,7 +58,7 @@ describe("fmgen serve", () => {
     let stop!: () => void;
     const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
     const done = run(["serve", "--layouts", "examples/contacts/layouts", "--account", "me:pw", "--api-key", "k1", "--api-key", "k2@/otto"], io);
-    await expect.poll(() => io.out.length).toBe(6);
+    await expect.poll(() => io.out.length, { timeout: 30_000 }).toBe(6);
     const url = io.out[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(io.out.slice(1)).toEqual([

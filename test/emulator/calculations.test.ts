@@ -214,7 +214,7 @@ describe("fmgen serve --scripts: the module's calculations export", () => {
     const io: CliIo = { stdout: (l) => out.push(l), stderr: (l) => err.push(l), stopSignal: () => new Promise<void>((resolve) => (stop = resolve)) };
     const done = run(["serve", "--layouts", LAYOUTS, "--data", SEED, "--scripts", MODULE], io);
     try {
-      await expect.poll(() => out.length + err.length).toBeGreaterThan(0);
+      await expect.poll(() => out.length + err.length, { timeout: 30_000 }).toBeGreaterThan(0);
       expect(err).toEqual([]);
       const api = new DataApi(out[0]!);
       const token = await api.login("web", "secret", DB);

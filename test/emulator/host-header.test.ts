@@ -151,7 +151,7 @@ describe("fmgen serve --allowed-host", () => {
       stderr: (l) => err.push(l),
       stopSignal: () => new Promise<void>((resolve) => (stop = resolve)),
     });
-    await expect.poll(() => out.length).toBeGreaterThan(0);
+    await expect.poll(() => out.length, { timeout: 30_000 }).toBeGreaterThan(0);
     try {
       const served = { url: out[0]! } as Emulator;
       for (const host of ["fm.example.com:443", "lan-box", `localhost:${new URL(out[0]!).port}`]) expectOk(toResult(await productInfo(served, host)));

@@ -16,7 +16,7 @@ describe("fmgen serve --faults", () => {
     let stop!: () => void;
     const io = memoryIo(new Promise<void>((resolve) => (stop = resolve)));
     const done = run(["serve", "--layouts", "examples/contacts/layouts", "--account", "web:secret", "--faults", '{"rates":{"capacity956":1},"seed":3}'], io);
-    await expect.poll(() => io.out.length).toBeGreaterThan(0);
+    await expect.poll(() => io.out.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const res = await fetch(`${io.out[0]}/fmi/data/vLatest/databases/Contacts/sessions`, {
       method: "POST",
       headers: { authorization: `Basic ${Buffer.from("web:secret").toString("base64")}`, "content-type": "application/json" },

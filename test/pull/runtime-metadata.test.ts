@@ -120,7 +120,7 @@ describe("an emulator started with metadata: false", () => {
     let stop!: () => void;
     const io = memoryIo({ stopSignal: () => new Promise<void>((resolve) => (stop = resolve)) });
     const done = run(["serve", "--layouts", join(EXAMPLES, "contacts/layouts"), "--account", `${PULL_USER}:${PULL_PASSWORD}`, "--no-metadata"], io);
-    await expect.poll(() => io.out.length).toBeGreaterThan(0);
+    await expect.poll(() => io.out.length, { timeout: 30_000 }).toBeGreaterThan(0);
     const fm = connect(io.out[0]!);
     await expect(fm.layouts()).rejects.toMatchObject({ code: "1630", httpStatus: 404 });
     await fm.close();

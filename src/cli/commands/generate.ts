@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import type { CommandModule } from "yargs";
-import { generateAndCheck, generateAndWrite, checkAppSetup, resolveGenerateSettings, schemasFileNote, SettingsError, watchAndGenerate, type GenerateSettings, type WriteReport } from "../../generate/index.js";
+import type { GenerateSettings, WriteReport } from "../../generate/index.js";
 import { IMPORT_EXTENSIONS, type ImportExtension } from "../../project/index.js";
 import type { CliIo } from "../io.js";
 
@@ -43,6 +43,9 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
         .option("watch", { type: "boolean", default: false, describe: "Regenerate whenever a description changes, until stopped" }) as never,
     handler: async (args) => {
       if (args.check && args.watch) throw usageError("--check and --watch cannot be combined");
+      // Loaded when the command runs: fmgen's other commands do not load the generator (test/cli/lazy-commands.test.ts).
+      const { generateAndCheck, generateAndWrite, checkAppSetup, resolveGenerateSettings, schemasFileNote, SettingsError, watchAndGenerate } = await import("../../generate/index.js");
+      const describeReport = (report: WriteReport, settings: GenerateSettings, show: (path: string) => string) => reportLine(report, settings, show, schemasFileNote);
       const cwd = process.cwd();
       const loadSettings = async () => {
         try {
@@ -102,7 +105,7 @@ export function generateCommand(io: CliIo, setExitCode: (code: number) => void, 
   };
 }
 
-function describeReport(report: WriteReport, settings: GenerateSettings, show: (path: string) => string): string {
+function reportLine(report: WriteReport, settings: GenerateSettings, show: (path: string) => string, schemasFileNote: (settings: GenerateSettings, deleted: readonly string[]) => string | undefined): string {
   const changes = [...report.written.map((p) => `wrote ${p}`), ...report.deleted.map((p) => `deleted ${p}`)];
   const total = report.written.length + report.unchanged.length;
   if (changes.length === 0) return `fmgen generate: ${show(settings.outDir)} is up to date (${total} files)`;

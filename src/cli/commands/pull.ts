@@ -1,19 +1,6 @@
 import type { CommandModule } from "yargs";
-import {
-  closingLine,
-  DEFAULT_SAMPLE,
-  layoutReport,
-  listServerLayouts,
-  listServerTables,
-  pull,
-  pullTables,
-  PullSettingsError,
-  reportJson,
-  reportLines,
-  tableReport,
-  type PullReport,
-  type SourceChoice,
-} from "../../pull/index.js";
+import type { PullReport, SourceChoice } from "../../pull/index.js";
+import { DEFAULT_SAMPLE } from "../../pull/sample-count.js";
 import type { CliIo } from "../io.js";
 
 interface PullArgs {
@@ -61,6 +48,9 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
         .option("json", { type: "boolean", default: false, describe: "Print the report as JSON" })
         .option("list", { type: "boolean", default: false, describe: "List the server's layouts and exit" }) as never,
     handler: async (args) => {
+      // Loaded when the command runs: fmgen's other commands do not load the pull (test/cli/lazy-commands.test.ts).
+      const pulling = await import("../../pull/index.js");
+      const { layoutReport, listServerLayouts, listServerTables, pull, pullTables, PullSettingsError, reportJson, tableReport } = pulling;
       const cwd = process.cwd();
       const request = { cwd, config: args.config, server: args.server, database: args.database, dir: args.dir, envFile: args.env };
       try {
@@ -75,7 +65,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
           }
           const result = await pullTables({ ...request, tables: args.layout, name: args.name, check: args.check });
           if (args.json) io.stdout(reportJson(result));
-          else printReport(io, tableReport(result));
+          else printReport(io, tableReport(result), pulling);
           setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
           return;
         }
@@ -97,7 +87,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
         });
         io.progress?.("");
         if (args.json) io.stdout(reportJson(result));
-        else printReport(io, layoutReport(result));
+        else printReport(io, layoutReport(result), pulling);
         setExitCode(args.check ? (result.drift ? 1 : 0) : result.failed ? 1 : 0);
       } catch (error) {
         io.progress?.("");
@@ -108,7 +98,7 @@ export function pullCommand(io: CliIo, setExitCode: (code: number) => void, usag
 }
 
 /** The report's lines on stdout, its closing line on stderr when something failed or drifts. */
-function printReport(io: CliIo, report: PullReport): void {
+function printReport(io: CliIo, report: PullReport, { reportLines, closingLine }: typeof import("../../pull/index.js")): void {
   for (const line of reportLines(report)) io.stdout(line);
   const closing = closingLine(report);
   (closing.toStderr ? io.stderr : io.stdout)(closing.line);

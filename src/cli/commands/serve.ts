@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { parseFaultOptions, startEmulator, type Account, type ApiKey } from "../../emulator/index.js";
+import type { Account, ApiKey } from "../../emulator/index.js";
 import type { CliIo } from "../io.js";
 
 interface ServeArgs {
@@ -76,6 +76,8 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         .check((args) => (args.layouts.length > 0 || args.tables.length > 0 ? true : "fmgen serve needs --layouts, --tables or both"))
         .check((args) => (args.reset && args.dataDir === undefined ? "--reset starts a --data-dir over: give --data-dir too" : true)) as never,
     handler: async (args) => {
+      // Loaded when the command runs: fmgen's other commands do not load the emulator (test/cli/lazy-commands.test.ts).
+      const { parseFaultOptions, startEmulator } = await import("../../emulator/index.js");
       const accounts = args.account.map(parseAccount);
       const apiKeys = args.apiKey.map(parseApiKey);
       const emulator = await startEmulator({

@@ -240,7 +240,7 @@ describe("9. a proxy's static API key", () => {
     const err: string[] = [];
     const io: CliIo = { stdout: (l) => out.push(l), stderr: (l) => err.push(l), stopSignal: () => new Promise<void>((resolve) => (stop = resolve)) };
     const done = run(["serve", "--layouts", CONFORMANCE_LAYOUTS, "--api-key", "cli-key", "--api-key", "cli-otto@/otto/v2"], io);
-    await expect.poll(() => out.length).toBeGreaterThan(0);
+    await expect.poll(() => out.length, { timeout: 30_000 }).toBeGreaterThan(0);
     try {
       const url = out[0]!;
       expect(expectOk(await new DataApi(url).call("GET", p`/databases/${DB}/layouts`, { token: "cli-key" })).layouts.length).toBeGreaterThan(0);

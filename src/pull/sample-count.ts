@@ -1,0 +1,2 @@
+/** Records `fmgen pull` samples per layout when the server has no metadata endpoint (`--sample`). */
+export const DEFAULT_SAMPLE = 100;
