@@ -267,8 +267,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
-  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state);
   const webhooks = new WebhookRegistry(state, webhookOptions);
+  // With a data directory, the webhooks' registrations are kept too (registered again there, after the records).
+  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state, webhooks).catch((error: unknown) => {
+    webhooks.close();
+    throw error;
+  });
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
   const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(state, webhooks, p) })), { prefix: SERVICE_ROOT, api: odataApi(state, webhooks) }];
@@ -545,10 +549,10 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
 }
 
 /** Opens the data directory and fills the state from it, or from the seed at its first start. */
-async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState): Promise<Persistence> {
+async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState, webhooks: WebhookRegistry): Promise<Persistence> {
   const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
   const source = typeof options.data === "string" ? options.data : "<seed>";
-  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && seedRecords(seed, state.databases, state.clock, source) });
+  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && seedRecords(seed, state.databases, state.clock, source), webhooks });
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */
