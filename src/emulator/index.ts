@@ -308,6 +308,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         log: requestLog,
         sessions: () => state.sessions.list(),
         webhooks: (database) => webhooks.list(database),
+        deliveries: webhooks.deliveries,
         faults: () => (shell.faults ? { options: shell.faults.options, counts: { ...shell.faults.counts } } : undefined),
       })
     : undefined;

@@ -5,7 +5,8 @@
 // more: a write's work for its webhooks is a few steps per record. Payloads are built when sent, one per turn of the
 // event loop across all webhooks, so no request waits behind them. Deliveries are asynchronous (a write never waits
 // for or fails by one), one at a time per webhook in the order the changes happened, retried with a capped
-// exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left.
+// exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left. Each attempt, once
+// it ends, goes in a bounded history (webhook-history.ts) the inspector shows.
 // With a data directory, registrations (not the deliveries waiting) are kept: observe() tells it of each one added or
 // deleted, restore() registers them again at the next start (store/persistence.ts, through index.ts).
 
@@ -18,6 +19,7 @@ import type { Body } from "./entity-read.js";
 import { ODataError } from "./odata-error.js";
 import { WebhookTargets, type WebhookSpec } from "./webhook-add.js";
 import { FileBacklog, type PendingOperation, type WebhookQueue } from "./webhook-backlog.js";
+import { DeliveryHistory } from "./webhook-history.js";
 import { deletePayload, recordsPayload, schemaPayload, tableFacts, type TableFacts } from "./webhook-payload.js";
 import { postJson, type PostAttempt } from "./webhook-post.js";
 
@@ -101,6 +103,8 @@ export function checkWebhookOptions(options: unknown): WebhookOptions {
 
 export class WebhookRegistry {
   readonly targets: WebhookTargets;
+  /** The last attempts at a delivery, delivered or not (the inspector's). */
+  readonly deliveries = new DeliveryHistory();
   private readonly files = new Map<string, HostedFileHooks>();
   private readonly stops: (() => void)[] = [];
   private readonly timing: typeof DEFAULTS;
@@ -320,12 +324,18 @@ export class WebhookRegistry {
     backlog.seal(hook);
     const op = hook.pending[0]!;
     backlog.tried(op);
+    const at = Date.now();
+    const started = performance.now();
+    const ended = (status: number | undefined, error: string | undefined) =>
+      this.deliveries.add({ at, database: hook.file.name, webhookId: hook.id, tableName: hook.tableName, operation: op.operation, records: op.rowIDs.length, url: hook.webhook, delivered: error === undefined, status, error, attempt: op.sendAttempts, ms: performance.now() - started });
     let payload: Body | undefined;
     try {
       payload = this.payloadOf(hook, op);
     } catch (error) {
       op.sendAttempts++;
-      this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, (error as Error)?.message ?? String(error));
+      const message = (error as Error)?.message ?? String(error);
+      ended(undefined, message);
+      this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, message);
       return;
     }
     if (payload === undefined) {
@@ -342,13 +352,16 @@ export class WebhookRegistry {
       attempt = postJson(hook.url, hook.headers, json, this.timing.timeoutMs);
     } catch (error) {
       // Node refused to make the request at all (it runs in a timer: never let it escape).
-      this.failed(hook, op, -1, `Error: ${(error as Error)?.message ?? String(error)}`);
+      const message = `Error: ${(error as Error)?.message ?? String(error)}`;
+      ended(undefined, message);
+      this.failed(hook, op, -1, message);
       return;
     }
     hook.sending = { attempt, bytes: json.length };
     this.inFlightBytes += json.length;
     void attempt.done.then((outcome) => {
       if (hook.sending?.attempt !== attempt) return;
+      ended(outcome.code > 0 ? outcome.code : undefined, outcome.delivered ? undefined : outcome.message);
       this.sent(hook);
       if (outcome.delivered) backlog.remove(hook, op);
       else this.failed(hook, op, outcome.code, outcome.message);
