@@ -51,8 +51,9 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { WebViewerBridge } from "./webviewer/bridge.js";
 import type { DataApiCall } from "./webviewer/step-request.js";
 import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-bridge.js";
-import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
+import { WEB_VIEWER_LOG_NAME, webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
+import type { AnswerBytes } from "./http/answer.js";
 import { Persistence } from "./store/persistence.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 import { RequestLog } from "./http/request-log.js";
@@ -288,7 +289,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const data = dataApi(state);
   const log = state.log;
   // The Web Viewer bridge answers through the Data API's own router and handlers, in process (webviewer/ imports neither API).
-  const bridge = (wv: WebViewerOptions) => new WebViewerBridge({ ...bridgeTarget(state, wv), call: inProcessDataApi(data, state, wv.account, shell.durable), webViewer: wv.webViewer, log });
+  // webViewer()'s calls reach no HTTP route: each Data API call its bridge makes is a "Web Viewer" entry of the request
+  // log (the shim's bridges are not: the shim's own request is the call's entry).
+  const bridge = (wv: WebViewerOptions, requestLog?: RequestLog) => {
+    const call = inProcessDataApi(data, state, wv.account, shell.durable, requestLog);
+    return new WebViewerBridge({ ...bridgeTarget(state, wv), call: call.run, account: call.account, webViewer: wv.webViewer, log });
+  };
   const shimBridges = new Map<string, WebViewerBridge>();
   const shimApi = webViewerApi({
     maxJsonBytes: state.maxJsonBytes,
@@ -342,7 +348,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     setFaults: (faults) => {
       shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
-    webViewer: (wv = {}) => emulatedWebViewer(bridge(wv), log),
+    webViewer: (wv = {}) => emulatedWebViewer(bridge(wv, shell.requestLog), log),
     stats: () => ({
       faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
@@ -384,9 +390,11 @@ function bridgeTarget(state: DataApiState, wv: WebViewerOptions): { database: st
 /**
  * Runs Data API requests in process through the Data API's router and handlers (`dataApi(state).serve`) as
  * `account`, as the step does with the user's account: one session, signed in on first use and again once the
- * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body.
+ * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body; with
+ * `requestLog`, each is an entry of it (as "Web Viewer", with the account and FileMaker code the Data API notes).
+ * Returns the call, and the account's name.
  */
-function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined, durable?: () => Promise<void>): DataApiCall {
+function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined, durable?: () => Promise<void>, requestLog?: RequestLog): { run: DataApiCall; account: string } {
   const account = state.accounts.passwordAccount(accountName);
   if (!account) throw new Error(accountName === undefined ? "webViewer: the emulator has no password account to run the bridge with" : `webViewer: no password account named ${JSON.stringify(accountName)}`);
   const tokens = new Map<string, string>();
@@ -400,9 +408,15 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     req.headers = { host: state.baseUrl === "" ? "127.0.0.1" : new URL(state.baseUrl).host, ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
     if (bytes) req.push(bytes);
     req.push(null);
-    const answer = await data.serve(req);
-    // As over HTTP: what the call wrote is on disk before the page hears of it.
-    await durable?.();
+    const entry = requestLog?.open(req, WEB_VIEWER_LOG_NAME);
+    let answer: AnswerBytes | undefined;
+    try {
+      answer = await data.serve(req);
+      // As over HTTP: what the call wrote is on disk before the page hears of it.
+      await durable?.();
+    } finally {
+      if (entry) requestLog!.close(entry, answer, answer?.status ?? 0);
+    }
     return answer.body.toString("utf8");
   };
   const signIn = async (database: string) => {
@@ -413,7 +427,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     tokens.set(database, token);
     return { token };
   };
-  return async ({ method, path, body }) => {
+  const call: DataApiCall = async ({ method, path, body }) => {
     const database = decodeURIComponent(/^databases\/([^/?]+)/.exec(path)?.[1] ?? "");
     for (let attempt = 0; ; attempt++) {
       let token = tokens.get(database);
@@ -430,6 +444,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
       return text;
     }
   };
+  return { run: call, account: account.username };
 }
 
 /** What each option must be when given: a list, a path or an object, a number, a flag, an object, a function. */
