@@ -157,9 +157,10 @@ export interface EmulatorOptions {
   databases?: readonly (string | DatabaseDescriptionInput)[];
   /**
    * A folder the hosted files persist in (docs/emulator.md, "Hosted files that persist"): records, record ids and
-   * modIds, serials, container files, schema changes and the file's globals survive a restart. The first start fills
-   * it from `data`; later starts read it instead (the seed's accounts still apply), carrying the data into the
-   * descriptions as they are then. A write is answered once it is on disk. One emulator at a time may hold a folder.
+   * modIds, serials, container files, schema changes, OData webhooks (not their waiting deliveries) and the file's
+   * globals survive a restart. The first start fills it from `data`; later starts read it instead (the seed's
+   * accounts still apply), carrying the data into the descriptions as they are then. A write (a webhook's
+   * registration too) is answered once it is on disk. One emulator at a time may hold a folder.
    */
   dataDir?: string;
   /** With `dataDir`: start over, from the descriptions and `data`, as if the folder were empty. */
