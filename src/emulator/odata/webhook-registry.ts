@@ -158,7 +158,12 @@ export class WebhookRegistry {
   /** A file's registrations in id order, and the id the next one gets. */
   registrations(database: string): { next: number; hooks: RegisteredWebhook[] } {
     const file = this.files.get(database);
-    return { next: file?.nextId ?? 1, hooks: [...(file?.hooks.values() ?? [])].map(registrationOf) };
+    return { next: this.nextId(database), hooks: [...(file?.hooks.values() ?? [])].map(registrationOf) };
+  }
+
+  /** The id a file's next webhook gets. */
+  nextId(database: string): number {
+    return this.files.get(database)?.nextId ?? 1;
   }
 
   /**

@@ -2,10 +2,11 @@
 // kept in a data directory (data-directory.ts) as it changes, and read back at the next start.
 //
 // What changes is heard from the change feed (records added, updated, deleted, by either API, a script or a cascade),
-// from schema changes and from the OData webhooks' registrations (WebhookRegistrations); it is written when a request is answered: `durable()`, which the shell awaits before it
-// writes an answer, turns what changed since the last write into one journal entry (each changed record as it is then,
-// container files as blobs first) and resolves once it is on disk. Writes one after another, each waiting for the one
-// before: what many requests changed while one was being written goes in the next one, together (a group commit).
+// from schema changes and from the OData webhooks' registrations (WebhookRegistrations); it is written when a request
+// is answered: `durable()`, which the shell awaits before it writes an answer, turns what changed since the last
+// write into one journal entry (each changed record as it is then, container files as blobs first) and resolves
+// once it is on disk. Writes one after another, each waiting for the one before: what many requests changed while
+// one was being written goes in the next one, together (a group commit).
 // An atomic changeset is one synchronous step (records/atomic-changes.ts), so no entry holds half of one.
 // Webhooks come back last at a start, once the tables are as they will be: one whose table is gone is dropped, logged.
 import { onChange } from "../hosted-file/change-feed.js";
@@ -50,6 +51,8 @@ export interface WebhookRegistrations {
   registration(database: string, id: number): KeptWebhook | undefined;
   /** A file's webhooks as they are now, and the id the next one gets. */
   registrations(database: string): KeptWebhooks;
+  /** The id a file's next webhook gets. */
+  nextId(database: string): number;
   /** Registers kept webhooks again at a start; returns a line for each it leaves out (and why). */
   restore(database: string, kept: KeptWebhooks): string[];
 }
@@ -192,7 +195,7 @@ export class Persistence {
       if (hook) put.push(hook);
       else removed.push(id);
     }
-    return { next: this.webhooks!.registrations(database).next, put, removed };
+    return { next: this.webhooks!.nextId(database), put, removed };
   }
 
   /** Writes the bytes of the container files an entry's records name that the directory does not have yet. */
