@@ -67,7 +67,8 @@ export function overview(source: InspectorSource): unknown {
         fields: [...table.fields.values()].map((f) => ({ name: f.name, type: f.type, ...(f.global ? { global: true } : {}), ...(f.computed ? { computed: f.computed.kind } : {}) })),
         records: db.tables.get(table.name)?.records.size ?? 0,
       })),
-      webhooks: safe(() => source.webhooks(db.model.name), []).map(shownWebhook),
+      // Their headers' values and their URLs' secret parameters removed (redactJson: a `headers` object, a `webhook` URL).
+      webhooks: redactJson(safe(() => source.webhooks(db.model.name), [])),
     })),
     sessions: source.sessions().map((s) => ({ ...s, created: iso(s.createdMs), lastUsed: iso(s.lastUsedMs) })),
     faults: source.faults() ?? null,
@@ -75,15 +76,6 @@ export function overview(source: InspectorSource): unknown {
     log: { size: source.log.size, total: source.log.total },
     deliveries: { size: source.deliveries.size, total: source.deliveries.total },
   };
-}
-
-/** A webhook as `Webhook.Get` shows it, its headers' values and its URL's secrets removed. */
-function shownWebhook(hook: unknown): unknown {
-  const shown = redactJson(hook);
-  if (typeof hook === "object" && hook !== null && typeof (hook as { webhook?: unknown }).webhook === "string") {
-    (shown as Record<string, unknown>).webhook = redactUrl((hook as { webhook: string }).webhook);
-  }
-  return shown;
 }
 
 /** The delivery attempts after `after`, newest last, URLs and error messages with their secrets removed. */
