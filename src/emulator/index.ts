@@ -51,8 +51,9 @@ import { loadScriptModule, type ScriptHandlers } from "./hosted-file/scripts/scr
 import { WebViewerBridge } from "./webviewer/bridge.js";
 import type { DataApiCall } from "./webviewer/step-request.js";
 import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-bridge.js";
-import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
+import { WEB_VIEWER_LOG_NAME, webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
+import type { AnswerBytes } from "./http/answer.js";
 import { Persistence } from "./store/persistence.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 import { RequestLog } from "./http/request-log.js";
@@ -156,9 +157,10 @@ export interface EmulatorOptions {
   databases?: readonly (string | DatabaseDescriptionInput)[];
   /**
    * A folder the hosted files persist in (docs/emulator.md, "Hosted files that persist"): records, record ids and
-   * modIds, serials, container files, schema changes and the file's globals survive a restart. The first start fills
-   * it from `data`; later starts read it instead (the seed's accounts still apply), carrying the data into the
-   * descriptions as they are then. A write is answered once it is on disk. One emulator at a time may hold a folder.
+   * modIds, serials, container files, schema changes, OData webhooks (not their waiting deliveries) and the file's
+   * globals survive a restart. The first start fills it from `data`; later starts read it instead (the seed's
+   * accounts still apply), carrying the data into the descriptions as they are then. A write (a webhook's
+   * registration too) is answered once it is on disk. One emulator at a time may hold a folder.
    */
   dataDir?: string;
   /** With `dataDir`: start over, from the descriptions and `data`, as if the folder were empty. */
@@ -267,8 +269,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
   const state = await createState(options);
-  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state);
   const webhooks = new WebhookRegistry(state, webhookOptions);
+  // With a data directory, the webhooks' registrations are kept too (registered again there, after the records).
+  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state, webhooks).catch((error: unknown) => {
+    webhooks.close();
+    throw error;
+  });
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
   const odataRoutes = [...state.apiKeys.pathPrefixes().map((p) => ({ prefix: p + SERVICE_ROOT, api: odataApi(state, webhooks, p) })), { prefix: SERVICE_ROOT, api: odataApi(state, webhooks) }];
@@ -284,7 +290,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const data = dataApi(state);
   const log = state.log;
   // The Web Viewer bridge answers through the Data API's own router and handlers, in process (webviewer/ imports neither API).
-  const bridge = (wv: WebViewerOptions) => new WebViewerBridge({ ...bridgeTarget(state, wv), call: inProcessDataApi(data, state, wv.account, shell.durable), webViewer: wv.webViewer, log });
+  // webViewer()'s calls reach no HTTP route: each Data API call its bridge makes is a "Web Viewer" entry of the request
+  // log (the shim's bridges are not: the shim's own request is the call's entry).
+  const bridge = (wv: WebViewerOptions, requestLog?: RequestLog) => {
+    const call = inProcessDataApi(data, state, wv.account, shell.durable, requestLog);
+    return new WebViewerBridge({ ...bridgeTarget(state, wv), call: call.run, account: call.account, webViewer: wv.webViewer, log });
+  };
   const shimBridges = new Map<string, WebViewerBridge>();
   const shimApi = webViewerApi({
     maxJsonBytes: state.maxJsonBytes,
@@ -304,6 +315,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         log: requestLog,
         sessions: () => state.sessions.list(),
         webhooks: (database) => webhooks.list(database),
+        deliveries: webhooks.deliveries,
         faults: () => (shell.faults ? { options: shell.faults.options, counts: { ...shell.faults.counts } } : undefined),
       })
     : undefined;
@@ -337,7 +349,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     setFaults: (faults) => {
       shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
-    webViewer: (wv = {}) => emulatedWebViewer(bridge(wv), log),
+    webViewer: (wv = {}) => emulatedWebViewer(bridge(wv, shell.requestLog), log),
     stats: () => ({
       faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
@@ -379,9 +391,11 @@ function bridgeTarget(state: DataApiState, wv: WebViewerOptions): { database: st
 /**
  * Runs Data API requests in process through the Data API's router and handlers (`dataApi(state).serve`) as
  * `account`, as the step does with the user's account: one session, signed in on first use and again once the
- * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body.
+ * token has expired (a 952 answer). Each request is a request object of its own, with its JSON body; with
+ * `requestLog`, each is an entry of it (as "Web Viewer", with the account and FileMaker code the Data API notes).
+ * Returns the call, and the account's name.
  */
-function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined, durable?: () => Promise<void>): DataApiCall {
+function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: string | undefined, durable?: () => Promise<void>, requestLog?: RequestLog): { run: DataApiCall; account: string } {
   const account = state.accounts.passwordAccount(accountName);
   if (!account) throw new Error(accountName === undefined ? "webViewer: the emulator has no password account to run the bridge with" : `webViewer: no password account named ${JSON.stringify(accountName)}`);
   const tokens = new Map<string, string>();
@@ -395,9 +409,15 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     req.headers = { host: state.baseUrl === "" ? "127.0.0.1" : new URL(state.baseUrl).host, ...headers, ...(bytes ? { "content-type": "application/json", "content-length": String(bytes.byteLength) } : {}) };
     if (bytes) req.push(bytes);
     req.push(null);
-    const answer = await data.serve(req);
-    // As over HTTP: what the call wrote is on disk before the page hears of it.
-    await durable?.();
+    const entry = requestLog?.open(req, WEB_VIEWER_LOG_NAME);
+    let answer: AnswerBytes | undefined;
+    try {
+      answer = await data.serve(req);
+      // As over HTTP: what the call wrote is on disk before the page hears of it.
+      await durable?.();
+    } finally {
+      if (entry) requestLog!.close(entry, answer, answer?.status ?? 0);
+    }
     return answer.body.toString("utf8");
   };
   const signIn = async (database: string) => {
@@ -408,7 +428,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
     tokens.set(database, token);
     return { token };
   };
-  return async ({ method, path, body }) => {
+  const call: DataApiCall = async ({ method, path, body }) => {
     const database = decodeURIComponent(/^databases\/([^/?]+)/.exec(path)?.[1] ?? "");
     for (let attempt = 0; ; attempt++) {
       let token = tokens.get(database);
@@ -425,6 +445,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
       return text;
     }
   };
+  return { run: call, account: account.username };
 }
 
 /** What each option must be when given: a list, a path or an object, a number, a flag, an object, a function. */
@@ -544,7 +565,7 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
 }
 
 /** Opens the data directory and fills the state from it, or from the seed at its first start. */
-async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState): Promise<Persistence> {
+async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState, webhooks: WebhookRegistry): Promise<Persistence> {
   // Read before DIR is opened when it is to be emptied (`reset`): a seed file that does not read refuses the start
   // with DIR as it was.
   const early = options.reset ? await readSeed(options, { records: true }) : undefined;
@@ -554,6 +575,7 @@ async function openDataDir(dir: string, options: EmulatorOptions, state: DataApi
       const seed = early ?? (await readSeed(options, { records: true }));
       if (seed) seedRecords(seed, state.databases, state.clock, seedSource(options));
     },
+    webhooks,
   });
 }
 

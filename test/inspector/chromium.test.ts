@@ -4,12 +4,14 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../src/emulator/index.js";
 import { chromiumSkipReason, findChromium } from "../support/chromium.js";
+import { listenLoopback, type LoopbackServer } from "../support/loopback-server.js";
 
 // The inspector (docs/inspector.md) in a real headless Chromium (Debian's package, driven by playwright-core, which
 // downloads no browser), as test/webviewer/chromium.test.ts runs it: the emulator runs here, in process, on
 // 127.0.0.1; a record is created through the Data API and one through OData, then the page is opened. It must show
 // both records and the requests that created them with their codes, show a request made after it loaded (it polls),
-// and nowhere hold a secret. Screenshots go to test/inspector/screenshots/ (ignored by git). Without chromium it is
+// show a webhook registered over OData and its delivery (to a receiver on 127.0.0.1) made after it loaded, and
+// nowhere hold a secret (the webhook's header value and its URL's token included). Screenshots go to test/inspector/screenshots/ (ignored by git). Without chromium it is
 // skipped with a message, unless FMGEN_REQUIRE_CHROMIUM=1 (.ci/run sets it).
 
 const SKIP = chromiumSkipReason();
@@ -30,6 +32,8 @@ const DATA_SOURCE_PASSWORD = "ds-browser-pass-3838";
 const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
 const V = "/fmi/data/vLatest";
 const RECORDS = `${V}/databases/Contacts/layouts/Contacts%20Web/records`;
+const HOOK_HEADER_SECRET = "hook-browser-header-5959";
+const HOOK_URL_SECRET = "hook-browser-token-6060";
 
 async function post(url: string, path: string, headers: Record<string, string>, body: unknown): Promise<any> {
   const res = await fetch(`${url}${path}`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -57,8 +61,17 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
     mkdirSync(SHOTS, { recursive: true });
     let emulator: RunningEmulator | undefined;
     let browser: Browser | undefined;
+    let receiver: LoopbackServer | undefined;
     const log: string[] = [];
     try {
+      let delivered = 0;
+      receiver = await listenLoopback((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          delivered++;
+          res.end("ok");
+        });
+      });
       emulator = await startEmulator({ host: "127.0.0.1", port: 0, layouts: [LAYOUTS], data: SEED, accounts: [{ username: USER, password: PASSWORD }], log: () => undefined });
       const url = emulator.url;
       const login = await post(url, `${V}/databases/Contacts/sessions`, { Authorization: BASIC }, { fmDataSource: [{ database: "Other", username: "x", password: DATA_SOURCE_PASSWORD }] });
@@ -67,6 +80,8 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
       expect(created.messages[0].code).toBe("0");
       const inserted = await post(url, "/fmi/odata/v4/Contacts/Contacts", { Authorization: BASIC }, { "First Name": "Odata", "Last Name": "Browserperson" });
       expect(inserted["First Name"]).toBe("Odata");
+      const hook = await post(url, "/fmi/odata/v4/Contacts/Webhook.Add", { Authorization: BASIC }, { webhook: `${receiver.url}/hook?token=${HOOK_URL_SECRET}`, tableName: "Contacts", endpointHeaders: { "X-Hook-Secret": HOOK_HEADER_SECRET } });
+      expect(hook.webhookResult.webhookID).toBe(1);
 
       browser = await chromium.launch({ executablePath, headless: true, timeout: LAUNCH_MS, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
       const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -98,6 +113,18 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
       expect(((await missing.json()) as any).messages[0].code).toBe("101");
       await rowShown(page, "log-table", ["Data API", "GET", `${RECORDS}/424242`, USER, String(missing.status), "101"]);
 
+      // The webhook, and its delivery of a record created after the page loaded: URL token and header value removed.
+      await page.waitForSelector('#webhook-list [data-hook="Contacts/1"]', { timeout: SHOWN_MS });
+      const registered = (await page.textContent('#webhook-list [data-hook="Contacts/1"]')) ?? "";
+      expect(registered).toContain(`${receiver.url}/hook?token=[removed]`);
+      expect(registered).toContain("X-Hook-Secret (values removed)");
+      expect(await page.textContent("#delivery-empty")).toBe("no delivery yet");
+      await post(url, "/fmi/odata/v4/Contacts/Contacts", { Authorization: BASIC }, { "First Name": "Hooked", "Last Name": "Browserperson" });
+      await rowShown(page, "delivery-table", ["Contacts · 1", "Contacts", "ADD · 1", `${receiver.url}/hook?token=[removed]`, "delivered · HTTP 200", "1"]);
+      expect(delivered).toBe(1);
+      expect(await page.isVisible("#delivery-empty")).toBe(false);
+      await page.screenshot({ path: `${SHOTS}inspector-webhooks.png`, fullPage: true });
+
       // A record's detail (its portal) and the login's detail (its bodies and headers, secrets removed).
       await page.click('#record-table tbody tr[data-record="1"]');
       await page.waitForSelector("#record-1", { timeout: SHOWN_MS });
@@ -120,7 +147,7 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
       const text: string = await page.evaluate(() => (globalThis as any).document.body.innerText);
       const html = await page.content();
       const basicValue = BASIC.slice("Basic ".length);
-      for (const [name, secret] of Object.entries({ PASSWORD, token, basicValue, DATA_SOURCE_PASSWORD })) {
+      for (const [name, secret] of Object.entries({ PASSWORD, token, basicValue, DATA_SOURCE_PASSWORD, HOOK_HEADER_SECRET, HOOK_URL_SECRET })) {
         expect(text.includes(secret), `${name} in the page's text`).toBe(false);
         expect(html.includes(secret), `${name} in the page's HTML`).toBe(false);
       }
@@ -129,6 +156,7 @@ describe.skipIf(SKIP !== undefined)("the inspector in headless Chromium", () => 
     } finally {
       await browser?.close().catch(() => undefined);
       await emulator?.close();
+      await receiver?.close();
     }
   });
 });

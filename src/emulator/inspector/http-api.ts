@@ -5,7 +5,7 @@ import type { HttpApi } from "../http/server.js";
 import { INSPECTOR_HTML } from "./page.js";
 import { INSPECTOR_SCRIPT } from "./page-script.js";
 import { INSPECTOR_STYLE } from "./page-style.js";
-import { logEntries, logEntry, MAX_PAGE, NotFound, overview, record, records, type InspectorSource } from "./views.js";
+import { deliveries, logEntries, logEntry, MAX_PAGE, NotFound, overview, record, records, type InspectorSource } from "./views.js";
 
 /** Where the inspector is served: its page at `/fmgen/`, its JSON under `/fmgen/api/`. */
 export const INSPECTOR_PREFIX = "/fmgen";
@@ -63,6 +63,8 @@ function serve(source: InspectorSource, req: IncomingMessage): AnswerBytes {
         return json(logEntries(source.log, whole(q, "after", 0, Number.MAX_SAFE_INTEGER), whole(q, "limit", source.log.size, source.log.size)));
       case `${INSPECTOR_PREFIX}/api/request`:
         return json(logEntry(source.log, whole(q, "id", 0, Number.MAX_SAFE_INTEGER)));
+      case `${INSPECTOR_PREFIX}/api/deliveries`:
+        return json(deliveries(source.deliveries, whole(q, "after", 0, Number.MAX_SAFE_INTEGER)));
       case `${INSPECTOR_PREFIX}/api/container`:
         return container(source, req, q);
     }

@@ -1,14 +1,16 @@
 // The inspector page's script, run by the browser as it is (no build step, no library). It reads the JSON of
 // /fmgen/api/ and builds the page with DOM nodes and textContent only (no HTML from data), polls the request log
 // once a second for entries after the last it has (bounded: at most LOG_ROWS rows are kept), and refreshes the
-// overview and the records shown when a request that may have changed them arrives.
+// overview and the records shown when a request that may have changed them arrives. The webhooks' deliveries are
+// polled the same way (at most DELIVERY_ROWS rows).
 
 export const INSPECTOR_SCRIPT = String.raw`"use strict";
 (function () {
   var POLL_MS = 1000;
   var LOG_ROWS = 500;
+  var DELIVERY_ROWS = 200;
   var PAGE = 20;
-  var state = { overview: null, file: null, layout: null, table: null, offset: 0, search: "", lastLog: 0, selectedRecord: null, selectedRequest: null, polling: false };
+  var state = { overview: null, file: null, layout: null, table: null, offset: 0, search: "", lastLog: 0, lastDelivery: 0, selectedRecord: null, selectedRequest: null, polling: false };
 
   function $(id) { return document.getElementById(id); }
   function el(tag, attrs, children) {
@@ -84,7 +86,7 @@ export const INSPECTOR_SCRIPT = String.raw`"use strict";
       (file.webhooks || []).forEach(function (hook) {
         any = true;
         var pending = hook.pendingOperations || [];
-        box.appendChild(el("div", { className: "detail" }, [
+        box.appendChild(el("div", { className: "detail", "data-hook": file.name + "/" + hook.webhookID }, [
           el("h3", { text: file.name + " · webhook " + hook.webhookID + " on " + hook.tableName }),
           el("p", null, ["POSTs to ", el("code", { text: String(hook.webhook) }), "; headers: " + Object.keys(hook.headers || {}).join(", ") + (Object.keys(hook.headers || {}).length ? " (values removed)" : "none")]),
           el("p", { text: pending.length ? pending.length + " delivery(ies) waiting:" : "no delivery waiting" }),
@@ -93,6 +95,35 @@ export const INSPECTOR_SCRIPT = String.raw`"use strict";
       });
     });
     if (!any) box.appendChild(el("p", { className: "empty", text: "no webhook" }));
+  }
+
+  function deliveryRow(d, fresh) {
+    var outcome = d.delivered ? "delivered" : "failed";
+    return el("tr", { className: fresh ? "fresh" : "", "data-delivery": String(d.id), "data-webhook": d.file + "/" + d.webhookID }, [
+      el("td", { text: d.at.slice(11, 23) }),
+      el("td", { text: d.file + " · " + d.webhookID }),
+      el("td", { text: d.table }),
+      el("td", { text: d.operation + " · " + d.records }),
+      el("td", { text: d.url }),
+      el("td", { className: d.delivered ? "good" : "bad", text: outcome + (d.status === null ? "" : " · HTTP " + d.status) + (d.error === null ? "" : " · " + d.error) }),
+      el("td", { text: String(d.attempt) }),
+      el("td", { text: String(d.ms) }),
+    ]);
+  }
+
+  // The deliveries: attempts after the last one shown, newest first; refreshes the overview (its waiting deliveries).
+  function pollDeliveries() {
+    return getJson("/fmgen/api/deliveries?after=" + state.lastDelivery).then(function (h) {
+      var body = $("delivery-table").tBodies[0];
+      h.entries.forEach(function (d) {
+        body.insertBefore(deliveryRow(d, state.lastDelivery > 0), body.firstChild);
+        if (d.id > state.lastDelivery) state.lastDelivery = d.id;
+      });
+      while (body.rows.length > DELIVERY_ROWS) body.deleteRow(body.rows.length - 1);
+      $("delivery-info").textContent = "(" + h.total + (h.total === 1 ? " attempt" : " attempts") + ", the last " + h.size + " kept)";
+      $("delivery-empty").hidden = body.rows.length > 0;
+      if (h.entries.length) return loadOverview();
+    });
   }
 
   function renderFaults() {
@@ -240,7 +271,7 @@ export const INSPECTOR_SCRIPT = String.raw`"use strict";
     }).catch(function (e) { setStatus("offline: " + e.message, true); });
   }
   function loop() {
-    pollLog().then(function () { setTimeout(loop, POLL_MS); });
+    pollLog().then(pollDeliveries).catch(function (e) { setStatus("offline: " + e.message, true); }).then(function () { setTimeout(loop, POLL_MS); });
   }
 
   function start() {
@@ -248,7 +279,7 @@ export const INSPECTOR_SCRIPT = String.raw`"use strict";
     $("search-clear").addEventListener("click", function () { $("search-text").value = ""; state.search = ""; state.offset = 0; loadRecords(); });
     $("prev").addEventListener("click", function () { state.offset = Math.max(0, state.offset - PAGE); loadRecords(); });
     $("next").addEventListener("click", function () { state.offset += PAGE; loadRecords(); });
-    loadOverview().then(loadRecords).then(function () { document.body.setAttribute("data-ready", "true"); loop(); })
+    loadOverview().then(loadRecords).then(pollDeliveries).then(function () { document.body.setAttribute("data-ready", "true"); loop(); })
       .catch(function (e) { setStatus("cannot read the emulator: " + e.message, true); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

@@ -36,7 +36,12 @@ export const INSPECTOR_HTML = `<!doctype html>
       <div id="request-detail"></div>
     </section>
     <section id="sessions"><h2>Data API sessions</h2><div id="session-list"></div></section>
-    <section id="webhooks"><h2>OData webhooks</h2><div id="webhook-list"></div></section>
+    <section id="webhooks"><h2>OData webhooks</h2><div id="webhook-list"></div>
+      <h3>Deliveries <span class="muted" id="delivery-info"></span></h3>
+      <p class="muted">Each attempt, delivered or not, newest first, live. URLs lose their secret parameters; headers are never shown.</p>
+      <div class="scroll"><table id="delivery-table"><thead><tr><th>time</th><th>webhook</th><th>table</th><th>operation · records</th><th>URL</th><th>outcome</th><th>attempt</th><th>ms</th></tr></thead><tbody></tbody></table></div>
+      <p id="delivery-empty" class="empty">no delivery yet</p>
+    </section>
     <section id="faults"><h2>Injected faults</h2><div id="fault-plan"></div></section>
   </main>
 </div>

@@ -4,13 +4,14 @@ import { BODY_BYTES, type CapturedBody } from "../http/request-log.js";
 // Secrets out of what the inspector shows of a request: its path, its headers, its bodies. The log keeps requests as
 // they came (../http/request-log.ts); this runs when the inspector reads them, so a request pays nothing for it.
 // - Paths: a logout's `/sessions/{token}`, a container URL's token (`/Streaming/{db}/{id}/{token}/{file}`), and any
-//   query parameter whose name reads as a secret.
+//   query parameter whose name reads as a secret; a webhook's URL the same (its user name, password, fragment too).
 // - Headers: only those of ALLOWED_HEADERS keep their value; every other shows as removed (Authorization keeps its
 //   scheme: "Basic [removed]"). So Authorization, Cookie, Set-Cookie, X-FM-Data-Access-Token, the OAuth headers
 //   and any header a client invents never show.
 // - Bodies: a whole JSON body is parsed and every value of a key that reads as a secret (password, token, secret,
 //   API key, authorization, cookie, credential, OAuth, FMID) is removed, as is every value of a `headers` object
-//   (a webhook's); a cut or other text body gets the same by pattern. In every string: credentials after
+//   (a webhook's), and a webhook's URL (`webhook`) loses its secret parameters as a path does; a cut or other text
+//   body gets the same by pattern. In every string: credentials after
 //   Basic/Bearer/FMID, container URL tokens, and runs of 200 or more base64 characters (container bytes sent inline).
 
 export const REMOVED = "[removed]";
@@ -45,6 +46,8 @@ const ALLOWED_HEADERS = new Set([
 
 /** A key whose value is a secret, wherever it is in a JSON body (fmDataSource's password, a login's token). */
 const SECRET_KEY = /pass(?:word|wd)?|pwd|token|secret|api[-_ ]?key|authori[sz]ation|cookie|credential|oauth|fmid|session[-_]?key/i;
+/** A key whose value is a webhook's URL. */
+const WEBHOOK_KEY = /^webhook$/i;
 const SECRET_PARAM = /pass|pwd|token|secret|key|auth|cookie|credential|signature|sig$/i;
 
 /** The path and query, with tokens and secret parameters removed. */
@@ -62,6 +65,21 @@ export function redactTarget(target: string): string {
     })
     .join("&");
   return `${path}?${query}`;
+}
+
+/**
+ * A URL as shown (a webhook's): its scheme and host, its path and query as redactTarget shows a request's (secret
+ * parameters removed), any user name or password and its fragment removed.
+ */
+export function redactUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return redactTarget(text);
+  }
+  const user = url.username !== "" || url.password !== "" ? `${REMOVED}@` : "";
+  return `${url.protocol}//${user}${url.host}${redactTarget(`${url.pathname}${url.search}`)}${url.hash === "" ? "" : `#${REMOVED}`}`;
 }
 
 /** Headers as shown: the allowed ones with their value, the scheme of Authorization, every other removed. */
@@ -111,7 +129,10 @@ export function redactJson(value: unknown, inHeaders = false): unknown {
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      out[key] = SECRET_KEY.test(key) && v !== null ? REMOVED : redactJson(v, inHeaders || /^headers$/i.test(key));
+      if (SECRET_KEY.test(key) && v !== null) out[key] = REMOVED;
+      // A webhook's URL (Webhook.Add's body, Webhook.Get's answer): its secret parameters, as a request's.
+      else if (!inHeaders && typeof v === "string" && WEBHOOK_KEY.test(key)) out[key] = redactUrl(v);
+      else out[key] = redactJson(v, inHeaders || /^headers$/i.test(key));
     }
     return out;
   }
@@ -126,6 +147,8 @@ function redactJsonText(text: string): string {
       .replace(/("(?:[^"\\]|\\.)*")(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$)|[^\s,}\]]+)/g, (all, key: string, colon: string) =>
         SECRET_KEY.test(key) ? `${key}${colon}"${REMOVED}"` : all,
       )
+      // a webhook's URL, its secret parameters removed
+      .replace(/("webhook"\s*:\s*")((?:[^"\\]|\\.)*)/gi, (_all, key: string, url: string) => `${key}${redactTarget(url)}`)
       // a webhook's "headers": { … }, cut or whole
       .replace(/("headers"\s*:\s*)\{[^}]*\}?/gi, `$1{"${REMOVED}":"${REMOVED}"}`)
       // header lines of a `$batch` part

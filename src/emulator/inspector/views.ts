@@ -5,11 +5,11 @@ import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/sto
 import { encodeWireValue, isContainerRef, type StoredValue } from "../hosted-file/stored-value.js";
 import type { LogEntry, RequestLog } from "../http/request-log.js";
 import { isNumberToken } from "../../runtime/core/json-numbers.js";
-import { redactBody, redactHeaders, redactJson, redactTarget } from "./redact.js";
+import { redactBody, redactHeaders, redactJson, redactTarget, redactUrl, scrubText } from "./redact.js";
 
 // What the inspector's JSON endpoints answer (http-api.ts): the hosted files, records as the emulator holds them,
-// the request log with its secrets removed (redact.ts), sessions, webhooks, the fault plan. Only the emulator's own
-// data; nothing is written.
+// the request log with its secrets removed (redact.ts), sessions, webhooks and their deliveries, the fault plan. Only
+// the emulator's own data; nothing is written.
 
 /** What the inspector reads of a running emulator; index.ts gives it, so that the inspector imports neither API. */
 export interface InspectorSource {
@@ -19,8 +19,31 @@ export interface InspectorSource {
   sessions(): readonly { id: string; database: string; account: string; createdMs: number; lastUsedMs: number; expired: boolean }[];
   /** The OData webhooks of a hosted file, as `Webhook.Get` shows them (their headers' values are removed here). */
   webhooks(database: string): readonly unknown[];
+  /** The webhooks' last delivery attempts, raw (odata/webhook-history.ts): their URLs are redacted here. */
+  readonly deliveries: DeliverySource;
   /** The injected faults' plan and what it played, when the emulator injects faults. */
   faults(): { options: unknown; counts: Record<string, number> } | undefined;
+}
+
+/** The webhooks' delivery history as the inspector reads it. */
+export interface DeliverySource {
+  readonly size: number;
+  readonly total: number;
+  since(after: number): readonly {
+    readonly id: number;
+    readonly at: number;
+    readonly database: string;
+    readonly webhookId: number;
+    readonly tableName: string;
+    readonly operation: string;
+    readonly records: number;
+    readonly url: string;
+    readonly delivered: boolean;
+    readonly status: number | undefined;
+    readonly error: string | undefined;
+    readonly attempt: number;
+    readonly ms: number;
+  }[];
 }
 
 /** A page of records at most this long. */
@@ -44,12 +67,37 @@ export function overview(source: InspectorSource): unknown {
         fields: [...table.fields.values()].map((f) => ({ name: f.name, type: f.type, ...(f.global ? { global: true } : {}), ...(f.computed ? { computed: f.computed.kind } : {}) })),
         records: db.tables.get(table.name)?.records.size ?? 0,
       })),
+      // Their headers' values and their URLs' secret parameters removed (redactJson: a `headers` object, a `webhook` URL).
       webhooks: redactJson(safe(() => source.webhooks(db.model.name), [])),
     })),
     sessions: source.sessions().map((s) => ({ ...s, created: iso(s.createdMs), lastUsed: iso(s.lastUsedMs) })),
     faults: source.faults() ?? null,
     clock: iso(server.clock.now()),
     log: { size: source.log.size, total: source.log.total },
+    deliveries: { size: source.deliveries.size, total: source.deliveries.total },
+  };
+}
+
+/** The delivery attempts after `after`, newest last, URLs and error messages with their secrets removed. */
+export function deliveries(source: DeliverySource, after: number): unknown {
+  return {
+    size: source.size,
+    total: source.total,
+    entries: source.since(after).map((d) => ({
+      id: d.id,
+      at: new Date(d.at).toISOString(),
+      file: d.database,
+      webhookID: d.webhookId,
+      table: d.tableName,
+      operation: d.operation,
+      records: d.records,
+      url: redactUrl(d.url),
+      delivered: d.delivered,
+      status: d.status ?? null,
+      error: d.error === undefined ? null : scrubText(d.error),
+      attempt: d.attempt,
+      ms: Math.round(d.ms * 10) / 10,
+    })),
   };
 }
 

@@ -5,7 +5,10 @@
 // more: a write's work for its webhooks is a few steps per record. Payloads are built when sent, one per turn of the
 // event loop across all webhooks, so no request waits behind them. Deliveries are asynchronous (a write never waits
 // for or fails by one), one at a time per webhook in the order the changes happened, retried with a capped
-// exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left.
+// exponential backoff until a 2xx, and stopped by close(): no timer, socket or listener is left. Each attempt, once
+// it ends, goes in a bounded history (webhook-history.ts) the inspector shows.
+// With a data directory, registrations (not the deliveries waiting) are kept: observe() tells it of each one added or
+// deleted, restore() registers them again at the next start (store/persistence.ts, through index.ts).
 
 import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import type { RecordChange } from "../hosted-file/change-feed.js";
@@ -16,6 +19,7 @@ import type { Body } from "./entity-read.js";
 import { ODataError } from "./odata-error.js";
 import { WebhookTargets, type WebhookSpec } from "./webhook-add.js";
 import { FileBacklog, type PendingOperation, type WebhookQueue } from "./webhook-backlog.js";
+import { DeliveryHistory } from "./webhook-history.js";
 import { deletePayload, recordsPayload, schemaPayload, tableFacts, type TableFacts } from "./webhook-payload.js";
 import { postJson, type PostAttempt } from "./webhook-post.js";
 
@@ -99,6 +103,8 @@ export function checkWebhookOptions(options: unknown): WebhookOptions {
 
 export class WebhookRegistry {
   readonly targets: WebhookTargets;
+  /** The last attempts at a delivery, delivered or not (the inspector's). */
+  readonly deliveries = new DeliveryHistory();
   private readonly files = new Map<string, HostedFileHooks>();
   private readonly stops: (() => void)[] = [];
   private readonly timing: typeof DEFAULTS;
@@ -108,6 +114,8 @@ export class WebhookRegistry {
   private readonly line: Webhook[] = [];
   private turn: NodeJS.Immediate | undefined;
   private inFlightBytes = 0;
+  /** Told of each webhook registered or deleted (a data directory keeps them). */
+  private observer: ((database: string, id: number) => void) | undefined;
 
   constructor(
     private readonly host: WebhookHost,
@@ -128,8 +136,67 @@ export class WebhookRegistry {
     const file = this.file(database);
     if (file.hooks.size >= MAX_WEBHOOKS) throw new ODataError(400, "-1002", `Error: Webhook.Add: the file holds ${MAX_WEBHOOKS} webhooks, the emulator's most; delete one first`);
     const id = file.nextId++;
-    file.hooks.set(id, { ...spec, id, file, pending: [], facts: tableFacts(file.db, spec.tableName), sending: undefined, retry: undefined, scheduled: false, waiting: false, deleted: false });
+    this.register(file, id, spec);
+    this.observer?.(database, id);
     return id;
+  }
+
+  /** Tells `observer` of each webhook registered or deleted from now on; the function returned stops it. */
+  observe(observer: (database: string, id: number) => void): () => void {
+    this.observer = observer;
+    return () => {
+      if (this.observer === observer) this.observer = undefined;
+    };
+  }
+
+  /** A webhook's registration, as a data directory keeps it; undefined when there is none. */
+  registration(database: string, id: number): RegisteredWebhook | undefined {
+    const hook = this.files.get(database)?.hooks.get(id);
+    return hook && registrationOf(hook);
+  }
+
+  /** A file's registrations in id order, and the id the next one gets. */
+  registrations(database: string): { next: number; hooks: RegisteredWebhook[] } {
+    const file = this.files.get(database);
+    return { next: this.nextId(database), hooks: [...(file?.hooks.values() ?? [])].map(registrationOf) };
+  }
+
+  /** The id a file's next webhook gets. */
+  nextId(database: string): number {
+    return this.files.get(database)?.nextId ?? 1;
+  }
+
+  /**
+   * Registers webhooks kept from before (a data directory's, at a start) under their ids; the next id is never below
+   * `next`. Returns a line for each one left out: its table is not in the file now, or its URL is not one this
+   * emulator may POST to (its webhooks.allowedHosts changed), or the file holds MAX_WEBHOOKS already.
+   */
+  restore(database: string, kept: { readonly next: number; readonly hooks: readonly RegisteredWebhook[] }): string[] {
+    const file = this.files.get(database);
+    if (!file) return [];
+    const lines: string[] = [];
+    const dropped = (hook: RegisteredWebhook, why: string) => lines.push(`webhook ${hook.id} (${hook.tableName}, registered before) was dropped: ${why}`);
+    for (const hook of kept.hooks) {
+      let url: URL | undefined;
+      try {
+        url = new URL(hook.webhook);
+      } catch {
+        url = undefined;
+      }
+      if (tableFacts(file.db, hook.tableName) === undefined) dropped(hook, `the file has no table "${hook.tableName}" now`);
+      else if (url === undefined || !this.targets.allows(url)) dropped(hook, `its URL names a host the emulator does not POST to now (webhooks.allowedHosts)`);
+      else if (file.hooks.size >= MAX_WEBHOOKS) dropped(hook, `the file holds ${MAX_WEBHOOKS} webhooks, the emulator's most`);
+      else this.register(file, hook.id, { ...hook, url });
+      file.nextId = Math.max(file.nextId, hook.id + 1);
+    }
+    file.nextId = Math.max(file.nextId, kept.next);
+    return lines;
+  }
+
+  private register(file: HostedFileHooks, id: number, spec: WebhookSpec & { url: URL }): void {
+    const { webhook, tableName, headers, queryHeaders, notifySchemaChanges, select, filter, maxFailedAttempts, url } = spec;
+    const registered = { webhook, tableName, headers, queryHeaders, notifySchemaChanges, select, filter, maxFailedAttempts, url };
+    file.hooks.set(id, { ...registered, id, file, pending: [], facts: tableFacts(file.db, tableName), sending: undefined, retry: undefined, scheduled: false, waiting: false, deleted: false });
   }
 
   /** The webhook as `Webhook.Get` shows it (404 -1061 when unknown). */
@@ -149,6 +216,7 @@ export class WebhookRegistry {
     hook.deleted = true;
     hook.file.backlog.clear(hook);
     this.file(database).hooks.delete(id);
+    this.observer?.(database, id);
   }
 
   /**
@@ -261,12 +329,18 @@ export class WebhookRegistry {
     backlog.seal(hook);
     const op = hook.pending[0]!;
     backlog.tried(op);
+    const at = Date.now();
+    const started = performance.now();
+    const ended = (status: number | undefined, error: string | undefined) =>
+      this.deliveries.add({ at, database: hook.file.name, webhookId: hook.id, tableName: hook.tableName, operation: op.operation, records: op.rowIDs.length, url: hook.webhook, delivered: error === undefined, status, error, attempt: op.sendAttempts, ms: performance.now() - started });
     let payload: Body | undefined;
     try {
       payload = this.payloadOf(hook, op);
     } catch (error) {
       op.sendAttempts++;
-      this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, (error as Error)?.message ?? String(error));
+      const message = (error as Error)?.message ?? String(error);
+      ended(undefined, message);
+      this.failed(hook, op, error instanceof ODataError ? Number(error.code) : -1, message);
       return;
     }
     if (payload === undefined) {
@@ -283,13 +357,16 @@ export class WebhookRegistry {
       attempt = postJson(hook.url, hook.headers, json, this.timing.timeoutMs);
     } catch (error) {
       // Node refused to make the request at all (it runs in a timer: never let it escape).
-      this.failed(hook, op, -1, `Error: ${(error as Error)?.message ?? String(error)}`);
+      const message = `Error: ${(error as Error)?.message ?? String(error)}`;
+      ended(undefined, message);
+      this.failed(hook, op, -1, message);
       return;
     }
     hook.sending = { attempt, bytes: json.length };
     this.inFlightBytes += json.length;
     void attempt.done.then((outcome) => {
       if (hook.sending?.attempt !== attempt) return;
+      ended(outcome.code > 0 ? outcome.code : undefined, outcome.delivered ? undefined : outcome.message);
       this.sent(hook);
       if (outcome.delivered) backlog.remove(hook, op);
       else this.failed(hook, op, outcome.code, outcome.message);
@@ -326,6 +403,14 @@ export class WebhookRegistry {
     const payload = recordsPayload({ db: file.db, containers: this.host.containers, now: this.host.clock.now() }, hook, op.rowIDs);
     return payload.rowIDs.length === 0 ? undefined : payload.body;
   }
+}
+
+/** A registration as a data directory keeps it: Webhook.Add's checked body and the webhook's id. */
+export type RegisteredWebhook = WebhookSpec & { readonly id: number };
+
+function registrationOf(hook: Webhook): RegisteredWebhook {
+  const { id, webhook, tableName, headers, queryHeaders, notifySchemaChanges, select, filter, maxFailedAttempts } = hook;
+  return { id, webhook, tableName, headers: { ...headers }, queryHeaders: { ...queryHeaders }, notifySchemaChanges, select, filter, maxFailedAttempts };
 }
 
 /** A webhook as Get and GetAll list it (22.0.x: `headers`, never endpointHeaders/queryHeaders/maxFailedAttempts). */

@@ -1,7 +1,8 @@
 // The hosted files' data as the data directory keeps it (data-directory.ts): JSON in the Data API's wire forms, so that
 // a later start can read it into descriptions that changed since (a field's values are decoded by its type as it is
 // then). What is kept: every table's records (ids, modIds, stored fields), its next record id and serials, the file's
-// global values, container files (bytes as blobs), and the schema changes made while it ran (replayed in order).
+// global values, container files (bytes as blobs), the schema changes made while it ran (replayed in order), and its
+// OData webhooks' registrations with the next webhook id (their deliveries waiting are not kept).
 import type { FieldType } from "../../layout/schema.js";
 import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
 import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
@@ -49,11 +50,34 @@ export type KeptRow = readonly [recordId: number, modId: number, ...slots: (Kept
 /** A schema change, as it was asked for (replayed by schema-changes.ts's functions at the next start). */
 export type KeptSchemaChange = { readonly op: string } & Readonly<Record<string, unknown>>;
 
+/** An OData webhook's registration, as `Webhook.Add` gave it once checked: what its deliveries are made with. */
+export interface KeptWebhook {
+  readonly id: number;
+  readonly tableName: string;
+  /** The URL it POSTs to. */
+  readonly webhook: string;
+  /** Its endpoint headers, values and all (secrets too: the data directory is the user's own). */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly queryHeaders: Readonly<Record<string, string>>;
+  readonly notifySchemaChanges: boolean;
+  readonly select: string;
+  readonly filter: string;
+  readonly maxFailedAttempts: number;
+}
+
+/** A hosted file's webhooks: their registrations and the id the next one gets (ids are never reused). */
+export interface KeptWebhooks {
+  readonly next: number;
+  readonly hooks: readonly KeptWebhook[];
+}
+
 /** One hosted file, whole. */
 export interface KeptDatabase {
   readonly schema: readonly KeptSchemaChange[];
   /** KeptTableRows as written now; KeptTable in a snapshot of format 1, still read. */
   readonly tables: Readonly<Record<string, KeptTable | KeptTableRows>>;
+  /** Absent in a snapshot written before webhooks were kept. */
+  readonly webhooks?: KeptWebhooks;
 }
 
 /** A snapshot's state: every hosted file. */
@@ -67,6 +91,8 @@ export interface KeptChanges {
   /** Schema changes, in the order they were made (before the records below). */
   readonly schema?: readonly KeptSchemaChange[];
   readonly tables?: Readonly<Record<string, { readonly counters: KeptCounters; readonly globals?: KeptTable["globals"]; readonly put: readonly KeptRecord[]; readonly removed: readonly number[] }>>;
+  /** Webhooks registered (`put`) and deleted (`removed`, ids) since the entry before, and the next id then. */
+  readonly webhooks?: { readonly next: number; readonly put: readonly KeptWebhook[]; readonly removed: readonly number[] };
 }
 
 /** A stored value in its kept form. */

@@ -1,12 +1,14 @@
 // Hosted files that persist (`fmgen serve --data-dir DIR`, `startEmulator({ dataDir })`): the hosted server's data
 // kept in a data directory (data-directory.ts) as it changes, and read back at the next start.
 //
-// What changes is heard from the change feed (records added, updated, deleted, by either API, a script or a cascade)
-// and from schema changes; it is written when a request is answered: `durable()`, which the shell awaits before it
-// writes an answer, turns what changed since the last write into one journal entry (each changed record as it is then,
-// container files as blobs first) and resolves once it is on disk. Writes one after another, each waiting for the one
-// before: what many requests changed while one was being written goes in the next one, together (a group commit).
+// What changes is heard from the change feed (records added, updated, deleted, by either API, a script or a cascade),
+// from schema changes and from the OData webhooks' registrations (WebhookRegistrations); it is written when a request
+// is answered: `durable()`, which the shell awaits before it writes an answer, turns what changed since the last
+// write into one journal entry (each changed record as it is then, container files as blobs first) and resolves
+// once it is on disk. Writes one after another, each waiting for the one before: what many requests changed while
+// one was being written goes in the next one, together (a group commit).
 // An atomic changeset is one synchronous step (records/atomic-changes.ts), so no entry holds half of one.
+// Webhooks come back last at a start, once the tables are as they will be: one whose table is gone is dropped, logged.
 import { onChange } from "../hosted-file/change-feed.js";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
 import { observeSchemaChanges, replaySchemaChange } from "../hosted-file/schema-changes.js";
@@ -30,12 +32,31 @@ import {
   type KeptSchemaChange,
   type KeptState,
   type KeptValue,
+  type KeptWebhook,
+  type KeptWebhooks,
 } from "./hosted-state.js";
 
 /** Past this many bytes of journal, the next write also replaces the snapshot (so that a start replays little). */
 const COMPACT_AFTER_BYTES = 64 * 1024 * 1024;
 
 type Entry = readonly KeptChanges[];
+
+/**
+ * The OData webhooks' registrations as a data directory keeps them (odata/webhook-registry.ts gives them, through
+ * index.ts, so that store/ imports no API). Deliveries waiting are not kept: a start sends nothing again.
+ */
+export interface WebhookRegistrations {
+  /** Tells `observer` of each webhook registered or deleted from now on (its file and id); the function returned stops it. */
+  observe(observer: (database: string, id: number) => void): () => void;
+  /** The webhook `id` of a file as it is now; undefined once deleted. */
+  registration(database: string, id: number): KeptWebhook | undefined;
+  /** A file's webhooks as they are now, and the id the next one gets. */
+  registrations(database: string): KeptWebhooks;
+  /** The id a file's next webhook gets. */
+  nextId(database: string): number;
+  /** Registers kept webhooks again at a start; returns a line for each it leaves out (and why). */
+  restore(database: string, kept: KeptWebhooks): string[];
+}
 
 /** A hosted server's data directory, kept current. */
 export class Persistence {
@@ -44,6 +65,8 @@ export class Persistence {
   readonly #schema = new Map<string, KeptSchemaChange[]>();
   /** Each database's schema changes since its start, in order: a snapshot keeps them all. */
   readonly #schemaLog = new Map<string, KeptSchemaChange[]>();
+  /** Per database, the webhooks registered or deleted since the last write. */
+  readonly #hooks = new Map<string, Set<number>>();
   /** Container files whose bytes are in the directory already. */
   readonly #blobs = new Set<string>();
   /** The write under way: what it took from the changes above is on disk once it resolves. */
@@ -55,16 +78,18 @@ export class Persistence {
   private constructor(
     readonly directory: DataDirectory<KeptState, Entry>,
     private readonly server: HostedServer,
+    private readonly webhooks: WebhookRegistrations | undefined,
   ) {}
 
   /**
    * Opens DIR and fills the hosted server from it: the data it holds, carried into today's descriptions, or, at a first
    * start (or with `reset`), what `seed` puts in. Then a snapshot is taken, and changes are heard from then on. Lines
-   * about what could not be carried over (a field removed or retyped since) go to the server's log.
+   * about what could not be carried over (a field removed or retyped since, a webhook whose table is gone) go to the
+   * server's log.
    */
-  static async open(dir: string, server: HostedServer, options: { reset?: boolean | undefined; seed: () => void | Promise<void> }): Promise<Persistence> {
+  static async open(dir: string, server: HostedServer, options: { reset?: boolean | undefined; seed: () => void | Promise<void>; webhooks?: WebhookRegistrations | undefined }): Promise<Persistence> {
     const { directory, stored } = await DataDirectory.open<KeptState, Entry>(dir, { reset: options.reset });
-    const persistence = new Persistence(directory, server);
+    const persistence = new Persistence(directory, server, options.webhooks);
     try {
       if (stored.snapshot === undefined && stored.entries.length === 0) await options.seed();
       else await persistence.#restore(stored.snapshot, stored.entries);
@@ -86,8 +111,13 @@ export class Persistence {
    * (a read) waits only for the write under way, which may hold what it read.
    */
   durable(): Promise<void> {
-    if (this.#dirty.size === 0 && this.#schema.size === 0) return this.#inFlight ?? Promise.resolve();
+    if (!this.#changed()) return this.#inFlight ?? Promise.resolve();
     return (this.#queued ??= this.#writeAfter(this.#inFlight));
+  }
+
+  /** Whether anything changed since the last write took the changes: records, schema changes or webhooks. */
+  #changed(): boolean {
+    return this.#dirty.size > 0 || this.#schema.size > 0 || this.#hooks.size > 0;
   }
 
   async #writeAfter(previous: Promise<void> | undefined): Promise<void> {
@@ -134,6 +164,15 @@ export class Persistence {
         }),
       );
     }
+    if (this.webhooks) {
+      this.#stops.push(
+        this.webhooks.observe((database, id) => {
+          let ids = this.#hooks.get(database);
+          if (!ids) this.#hooks.set(database, (ids = new Set()));
+          ids.add(id);
+        }),
+      );
+    }
   }
 
   /** One entry of what changed since the last one, its container files first; nothing when nothing did. */
@@ -142,9 +181,11 @@ export class Persistence {
     for (const [name, db] of this.server.databases) {
       const schema = this.#schema.get(name);
       const dirty = this.#dirty.get(name);
-      if (!schema?.length && !dirty?.size) continue;
+      const hooks = this.#hooks.get(name);
+      if (!schema?.length && !dirty?.size && !hooks?.size) continue;
       this.#schema.delete(name);
       this.#dirty.delete(name);
+      this.#hooks.delete(name);
       if (schema) this.#schemaLog.set(name, [...(this.#schemaLog.get(name) ?? []), ...schema]);
       const tables: Record<string, NonNullable<KeptChanges["tables"]>[string]> = {};
       for (const [table, ids] of dirty ?? []) {
@@ -159,7 +200,7 @@ export class Persistence {
         }
         tables[table.model.name] = { counters: keptCounters(table), globals: keptGlobals(table), put, removed };
       }
-      entry.push({ db: name, ...(schema?.length ? { schema } : {}), tables });
+      entry.push({ db: name, ...(schema?.length ? { schema } : {}), tables, ...(hooks?.size ? { webhooks: this.#keptHooks(name, hooks) } : {}) });
     }
     if (entry.length === 0) return;
     await this.#writeEntryBlobs(entry);
@@ -168,6 +209,18 @@ export class Persistence {
       await this.directory.snapshot(this.#state());
       await this.directory.pruneBlobs(new Set([...this.server.databases.values()].flatMap((db) => [...heldContainerIds(db)])));
     }
+  }
+
+  /** The webhooks `ids` names as they are now: those still registered, and those deleted. */
+  #keptHooks(database: string, ids: ReadonlySet<number>): NonNullable<KeptChanges["webhooks"]> {
+    const put: KeptWebhook[] = [];
+    const removed: number[] = [];
+    for (const id of ids) {
+      const hook = this.webhooks!.registration(database, id);
+      if (hook) put.push(hook);
+      else removed.push(id);
+    }
+    return { next: this.webhooks!.nextId(database), put, removed };
   }
 
   /** Writes the bytes of the container files an entry's records name that the directory does not have yet. */
@@ -206,7 +259,11 @@ export class Persistence {
   #state(): KeptState {
     const databases: Record<string, KeptDatabase> = {};
     for (const [name, db] of this.server.databases) {
-      databases[name] = { schema: this.#schemaLog.get(name) ?? [], tables: Object.fromEntries([...db.tables].map(([t, data]) => [t, keptTableRows(data)])) };
+      databases[name] = {
+        schema: this.#schemaLog.get(name) ?? [],
+        tables: Object.fromEntries([...db.tables].map(([t, data]) => [t, keptTableRows(data)])),
+        ...(this.webhooks ? { webhooks: this.webhooks.registrations(name) } : {}),
+      };
     }
     return { databases };
   }
@@ -214,6 +271,15 @@ export class Persistence {
   /** Fills the server from a snapshot and the entries after it, into today's descriptions. */
   async #restore(snapshot: KeptState | undefined, entries: readonly Entry[]): Promise<void> {
     const notes = new CarryNotes();
+    /** Per database, the webhooks kept: registered again once the tables are as they will be. */
+    const hooks = new Map<string, { next: number; hooks: Map<number, KeptWebhook> }>();
+    const keepHooks = (db: string, next: number, put: readonly KeptWebhook[], removed: readonly number[]) => {
+      let kept = hooks.get(db);
+      if (!kept) hooks.set(db, (kept = { next: 1, hooks: new Map() }));
+      kept.next = Math.max(kept.next, next);
+      for (const id of removed) kept.hooks.delete(id);
+      for (const hook of put) kept.hooks.set(hook.id, hook);
+    };
     // Container files first, so that records put back hold them (the store counts holds as records are put).
     const refs = new Map<string, { db: string; ref: ContainerRef }>();
     const collect = (db: string, values: readonly KeptValue[]) => {
@@ -255,6 +321,7 @@ export class Persistence {
         restoreCounters(data, table.counters);
         restoreGlobals(data, table.globals);
       }
+      if (kept.webhooks) keepHooks(name, kept.webhooks.next, kept.webhooks.hooks, []);
     }
     for (const entry of entries) {
       for (const change of entry) {
@@ -269,9 +336,14 @@ export class Persistence {
           restoreCounters(data, table.counters);
           if (table.globals) restoreGlobals(data, table.globals);
         }
+        if (change.webhooks) keepHooks(change.db, change.webhooks.next, change.webhooks.put, change.webhooks.removed);
       }
     }
     for (const line of notes.lines()) this.server.log(line);
+    for (const [name, kept] of hooks) {
+      if (!this.webhooks) continue;
+      for (const line of this.webhooks.restore(name, { next: kept.next, hooks: [...kept.hooks.values()].sort((a, b) => a.id - b.id) })) this.server.log(`${name}: ${line}`);
+    }
   }
 
   #replaySchema(name: string, db: HostedDatabase, change: KeptSchemaChange, notes: CarryNotes): void {

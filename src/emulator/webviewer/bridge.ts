@@ -36,6 +36,8 @@ export const NEVER_ANSWERING_SCRIPT = "fmgen: never answer";
 /** What the bridge runs calls with: the Data API in process, the hosted file's name, the layout scripts run on. */
 export interface BridgeOptions {
   call: DataApiCall;
+  /** The account the bridge script runs with: what the request log names for the shim's calls. */
+  account?: string | undefined;
   database: string;
   /** The layout a named script runs on (the Web Viewer's layout). */
   scriptLayout: string;
@@ -51,6 +53,11 @@ export class WebViewerBridge {
   private readonly silent: ((call: BridgeCall) => boolean)[] = [];
 
   constructor(private readonly options: BridgeOptions) {}
+
+  /** The account the bridge's calls run with, when known. */
+  get account(): string | undefined {
+    return this.options.account;
+  }
 
   /** From now on, calls matching `predicate` are run by nobody and never answered (a hung script, for timeout tests). */
   neverAnswer(predicate: (call: BridgeCall) => boolean): void {

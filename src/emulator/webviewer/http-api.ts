@@ -1,15 +1,19 @@
 import type { IncomingMessage } from "node:http";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import { readBody } from "../http/request-body.js";
+import { logEntryOf } from "../http/request-log.js";
 import type { HttpApi } from "../http/server.js";
 import type { WebViewerBridge } from "./bridge.js";
 import { shimScript } from "./shim.js";
+import { resultCode } from "./step-request.js";
 import { parseJsonExactly, stringifyJson } from "../../runtime/core/json-numbers.js";
 
 /** Where the shim and its calls are served. */
 export const WEBVIEWER_PREFIX = "/fmgen";
 const SHIM_PATH = `${WEBVIEWER_PREFIX}/webviewer.js`;
 const CALL_PATH = `${WEBVIEWER_PREFIX}/webviewer/call`;
+/** The API's name in the request log: the shim's calls, and the Data API calls of an in-process `webViewer()`. */
+export const WEB_VIEWER_LOG_NAME = "Web Viewer";
 
 /** What the shim's routes need of the emulator: a bridge for an account and Web Viewer name, and the body limit. */
 export interface WebViewerHttpOptions {
@@ -26,7 +30,7 @@ export interface WebViewerHttpOptions {
  */
 export function webViewerApi(options: WebViewerHttpOptions): HttpApi {
   return {
-    logName: "Web Viewer",
+    logName: WEB_VIEWER_LOG_NAME,
     takesFaults: () => false,
     // The shell's Origin check of writes lets the shim's POSTs (and preflights) from a loopback page through.
     allowsOrigin: isLoopbackOrigin,
@@ -66,8 +70,13 @@ async function serve(options: WebViewerHttpOptions, req: IncomingMessage): Promi
     if (url.pathname === CALL_PATH && method === "POST") {
       const raw = await readBody(req, options.maxJsonBytes, () => new BadCall(413, `the call's body is larger than ${options.maxJsonBytes} bytes`));
       const call = parseCall(raw);
-      const answer = await options.bridgeFor(call.account, call.webViewer).perform(call.script, call.parameter);
-      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(stringifyJson({ answer: answer ?? null })) };
+      const bridge = options.bridgeFor(call.account, call.webViewer);
+      const answer = await bridge.perform(call.script, call.parameter);
+      // The request log shows the call as a Data API request: the bridge's account and the result's FileMaker code.
+      const entry = logEntryOf(req);
+      if (entry && bridge.account !== undefined) entry.account = bridge.account;
+      const code = answer === undefined ? undefined : resultCode(answer.result);
+      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(stringifyJson({ answer: answer ?? null })), ...(code === undefined ? {} : { code }) };
     }
   } catch (error) {
     const status = error instanceof BadCall ? error.status : 400;

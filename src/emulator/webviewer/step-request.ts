@@ -25,6 +25,16 @@ const STEP_KEYS = new Set(["action", "version", "layouts", "tables", "recordId"]
 /** The step's keys that name a query parameter of a GET with a leading underscore (`offset` is `_offset`). */
 const UNDERSCORED = /^(offset|limit|sort)(\..+)?$/;
 
+/** The FileMaker code of a step result (its envelope's `messages[0].code`), undefined when it has none. */
+export function resultCode(result: string): string | undefined {
+  try {
+    const code = (JSON.parse(result) as { messages?: { code?: unknown }[] } | null)?.messages?.[0]?.code;
+    return typeof code === "string" ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A step result for an error the step answers before any call. */
 export function errorResult(code: string, message: string): string {
   return JSON.stringify({ response: {}, messages: [{ code, message }] });

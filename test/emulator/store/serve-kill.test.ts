@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,8 +26,8 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--layouts", LAYOUTS, "--data", SEED, "--data-dir", dataDir, "--port", "0", "--no-inspector"], { stdio: ["ignore", "pipe", "pipe"] });
+function serve(dataDir: string, seed = SEED): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [BIN, "serve", "--layouts", LAYOUTS, "--data", seed, "--data-dir", dataDir, "--port", "0", "--no-inspector"], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let err = "";
@@ -95,5 +95,39 @@ describe("fmgen serve --data-dir, killed while clients write", () => {
     const total = ((await res.json()) as { response: { dataInfo: { totalRecordCount: number } } }).response.dataInfo.totalRecordCount;
     expect(total).toBeGreaterThanOrEqual(answered.size);
     child.kill("SIGKILL");
+  });
+
+  it("holds an answered Webhook.Add and Webhook.Delete after a SIGKILL", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fmgen-serve-kill-hooks-"));
+    dirs.push(dir);
+    const hooks = "/fmi/odata/v4/Contacts";
+    // An account OData signs in (the example's has the Data API's privilege only).
+    const seed = `${dir}-seed.json`;
+    await writeFile(seed, JSON.stringify({ accounts: [{ username: "web", password: "secret", privileges: ["fmrest", "fmodata"] }] }));
+    dirs.push(seed);
+    const post = (url: string, path: string, body?: unknown) =>
+      fetch(`${url}${hooks}/${path}`, { method: "POST", headers: { Authorization: BASIC, ...(body === undefined ? {} : { "Content-Type": "application/json" }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const kill = async (child: ChildProcess) => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    };
+    let { child, url } = await serve(dir, seed);
+    const ids: number[] = [];
+    for (const path of ["/one", "/two"]) {
+      const res = await post(url, "Webhook.Add", { webhook: `http://127.0.0.1:9${path}`, tableName: "Contacts", endpointHeaders: { "X-Secret": "kept-on-disk" } });
+      expect(res.status).toBe(200);
+      ids.push(((await res.json()) as { webhookResult: { webhookID: number } }).webhookResult.webhookID);
+    }
+    // Killed right after the answers: nothing was closed or flushed.
+    await kill(child);
+    ({ child, url } = await serve(dir, seed));
+    const all = async () => ((await (await fetch(`${url}${hooks}/Webhook.GetAll`, { headers: { Authorization: BASIC } })).json()) as { webhooks: { webhookID: number; headers: object }[] }).webhooks;
+    expect((await all()).map((h) => [h.webhookID, h.headers])).toEqual(ids.map((id) => [id, { "X-Secret": "kept-on-disk" }]));
+    expect((await post(url, `Webhook.Delete(${ids[0]})`)).status).toBe(200);
+    await kill(child);
+    ({ child, url } = await serve(dir, seed));
+    expect((await all()).map((h) => h.webhookID)).toEqual([ids[1]]);
+    await kill(child);
   });
 });
