@@ -54,12 +54,16 @@ import { emulatedWebViewer, type EmulatedWebViewer } from "./webviewer/page-brid
 import { webViewerApi, WEBVIEWER_PREFIX } from "./webviewer/http-api.js";
 import type { HttpApi } from "./http/server.js";
 import { Persistence } from "./store/persistence.js";
+import { exportSeed, loadSeedFiles } from "./store/seed-snapshot.js";
+import { writeExportFile } from "./store/export-file.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 import { RequestLog } from "./http/request-log.js";
 import { inspectorApi, INSPECTOR_PREFIX } from "./inspector/http-api.js";
 import { stringifyJson } from "../runtime/core/json-numbers.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
+export type { SeedContainer, SeedFieldValue, SeedFile, SeedRecord, SeedSchemaChange, SeedTable, SeedValue } from "./hosted-file/seed-files.js";
+export type { FieldDefinition } from "./hosted-file/schema-changes.js";
 export type { TableDescription, TableDescriptionInput } from "../table/index.js";
 export type { Account } from "./hosted-file/sign-ins.js";
 export type { ApiKey } from "./hosted-file/api-keys.js";
@@ -163,6 +167,12 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** With `dataDir`: start over, from the descriptions and `data`, as if the folder were empty. */
   reset?: boolean;
+  /**
+   * A file `close()` writes the hosted data to, as a seed file `data` reads back (docs/emulator.md, "Snapshots"):
+   * `exportData()`'s document, accounts included. Written atomically (a file beside it, then renamed); a failure
+   * rejects `close()` with an error naming the file, once the emulator has stopped.
+   */
+  exportOnExit?: string;
   /** Where the emulator's log lines go (a script that throws, for one); default: stderr. */
   log?: (line: string) => void;
   /**
@@ -224,6 +234,12 @@ export interface RunningEmulator {
    * which sets `window.FileMaker` and has the page's callbacks called on that object, asynchronously and in order.
    */
   webViewer(options?: WebViewerOptions): EmulatedWebViewer;
+  /**
+   * The hosted data now, as a seed document (docs/emulator.md, "Snapshots"): every hosted file's schema changes and
+   * tables (records with their record ids and modIds, counters, globals, container files as base64), and the accounts
+   * the emulator was started with, as given. `data` reads it back; `JSON.stringify` writes it as a seed file.
+   */
+  exportData(): SeedData;
 }
 
 /** What `webViewer()` and the shim's URL take: whose account the bridge script runs with, and where. */
@@ -266,8 +282,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   checkEmulatorOptions(options);
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
-  const state = await createState(options);
-  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state);
+  const seed = await readSeedOption(options.data);
+  const state = await createState(options, seed);
+  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state, seed);
+  // What the emulator was started with, as given (an export to a file carries them; GET /fmgen/export never does).
+  const startAccounts = distinctAccounts([...(seed?.data.accounts ?? []), ...(options.accounts ?? []).map((a) => structuredClone(a) as NonNullable<SeedData["accounts"]>[number])]);
   const webhooks = new WebhookRegistry(state, webhookOptions);
   // Requests under /fmi/odata/v4 go to the OData API, the rest to the Data API: one hosted file, two APIs.
   // An API key's proxy prefix serves OData too (`/otto/fmi/odata/v4`), before the Data API's routes take the rest.
@@ -326,8 +345,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         clearInterval(sweeper);
         webhooks.close();
         server.close((error) => {
-          // What the last requests wrote is on disk before the folder is let go.
-          const closed = persistence ? persistence.close() : Promise.resolve();
+          // Nothing writes any more: the export is the data as the last request left it. What the last requests
+          // wrote is on disk before the folder is let go, whether the export could be written or not.
+          const exported = options.exportOnExit === undefined ? Promise.resolve() : writeExportFile(options.exportOnExit, exportSeed(state, startAccounts));
+          const closed = exported.finally(() => (persistence ? persistence.close() : undefined));
           closed.then(() => (error ? reject(error) : resolve()), reject);
         });
         server.closeAllConnections();
@@ -338,6 +359,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
     webViewer: (wv = {}) => emulatedWebViewer(bridge(wv), log),
+    exportData: () => exportSeed(state, startAccounts),
     stats: () => ({
       faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
@@ -445,6 +467,7 @@ const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a nu
   serverStatuses: "true or false",
   metadata: "true or false",
   dataDir: "a non-empty string",
+  exportOnExit: "a non-empty string",
   reset: "true or false",
   faults: "an object",
   calculations: "an object",
@@ -484,7 +507,7 @@ function checkEmulatorOptions(options: unknown): asserts options is EmulatorOpti
 }
 
 /** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */
-export async function createState(options: EmulatorOptions): Promise<DataApiState> {
+export async function createState(options: EmulatorOptions, given?: ReadSeed): Promise<DataApiState> {
   const descriptions = await resolveLayouts(options.layouts ?? []);
   const tableDescriptions = await resolveTables(options.tables ?? []);
   if (descriptions.length === 0 && tableDescriptions.length === 0) throw new Error("the emulator needs at least one layout or table description");
@@ -514,12 +537,11 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
     for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);
     databases.set(name, { model, tables });
   }
-  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
-  const source = typeof options.data === "string" ? options.data : "<seed>";
+  const seed = given ?? (await readSeedOption(options.data));
   if (seed) {
-    for (const account of seedAccounts(seed)) accounts.add(account);
+    for (const account of seedAccounts(seed.data)) accounts.add(account);
     // With a data directory, records come from it, or from the seed at its first start (openDataDir).
-    if (options.dataDir === undefined) seedRecords(seed, databases, clock, source);
+    if (options.dataDir === undefined) fillFromSeed(seed, { databases, containers, clock });
   }
   for (const account of options.accounts ?? []) accounts.add(account);
   return {
@@ -544,11 +566,37 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
   };
 }
 
+/** A seed as read, with the name its errors give it (the file's path, or `<seed>` for an object). */
+interface ReadSeed {
+  data: SeedData;
+  source: string;
+}
+
+async function readSeedOption(data: EmulatorOptions["data"]): Promise<ReadSeed | undefined> {
+  if (typeof data === "string") return { data: await readSeedFile(data), source: data };
+  return data ? { data: parseSeed(data), source: "<seed>" } : undefined;
+}
+
+/** An export's hosted files as they were (ids kept), then the seed's records, created after them. */
+function fillFromSeed(seed: ReadSeed, server: Pick<DataApiState, "databases" | "containers" | "clock">): void {
+  if (seed.data.files) loadSeedFiles(seed.data.files, server, seed.source);
+  seedRecords(seed.data, server.databases, server.clock, seed.source);
+}
+
+/** The accounts in order, an exact repeat left out (an account in the seed given again with --account). */
+function distinctAccounts(accounts: NonNullable<SeedData["accounts"]>): NonNullable<SeedData["accounts"]> {
+  const seen = new Set<string>();
+  return accounts.filter((a) => {
+    const key = JSON.stringify(a);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Opens the data directory and fills the state from it, or from the seed at its first start. */
-async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState): Promise<Persistence> {
-  const seed = typeof options.data === "string" ? await readSeedFile(options.data) : options.data ? parseSeed(options.data) : undefined;
-  const source = typeof options.data === "string" ? options.data : "<seed>";
-  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && seedRecords(seed, state.databases, state.clock, source) });
+async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState, seed: ReadSeed | undefined): Promise<Persistence> {
+  return Persistence.open(dir, state, { reset: options.reset, seed: () => seed && fillFromSeed(seed, state) });
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */
