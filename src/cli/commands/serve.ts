@@ -101,12 +101,14 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
         inspector: args.inspector ? { logSize: args.requestLogSize } : false,
       });
+      // Listened for before the URL is printed: a stop asked for as soon as the URL is read is a graceful one (the export is written).
+      const stopped = io.stopSignal();
       io.stdout(emulator.url);
       for (const line of baseUrlLines(emulator.url, apiKeys)) io.stdout(line);
       if (args.dataDir !== undefined) io.stdout(`Data:     ${args.dataDir} (kept across restarts; --reset starts over)`);
       if (args.exportOnExit !== undefined) io.stdout(`Export:   ${args.exportOnExit} (written when stopped)`);
       if (args.inspector) io.stdout(`Inspector: ${emulator.url}/fmgen/`);
-      await io.stopSignal();
+      await stopped;
       // A failed export rejects, naming the file: the command exits 1 (the emulator has stopped either way).
       await emulator.close();
       setExitCode(0);
