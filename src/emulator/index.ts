@@ -183,7 +183,8 @@ export interface EmulatorOptions {
   /**
    * The inspector (docs/inspector.md): a page at `${url}/fmgen/` showing the hosted files, their records, the
    * sessions, webhooks and faults, and the request log (the last `logSize` Data API, OData and Web Viewer requests,
-   * secrets removed; default 500). Default on; `false` serves neither the page nor keeps the log.
+   * secrets removed; default 500), and `${url}/fmgen/export`, the hosted data as a seed file without accounts
+   * (docs/emulator.md, "Snapshots"). Default on; `false` serves none of them and keeps no log.
    */
   inspector?: boolean | { logSize?: number };
 }

@@ -72,7 +72,7 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe:
             "A JavaScript module (.mjs) whose default export maps script names to handlers, and whose calculations export gives calculation fields (docs/emulator.md, Scripts, Calculations)",
         })
-        .option("inspector", { type: "boolean", default: true, describe: "Serve the inspector at /fmgen/ and keep its request log (--no-inspector: neither)" })
+        .option("inspector", { type: "boolean", default: true, describe: "Serve the inspector at /fmgen/ (and the export at /fmgen/export) and keep its request log (--no-inspector: none of them)" })
         .option("request-log-size", { type: "number", default: 500, describe: "How many requests the inspector's log keeps, the oldest dropped first" })
         .option("faults", {
           type: "string",
