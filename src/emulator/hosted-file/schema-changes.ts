@@ -194,17 +194,25 @@ export function externalSecurePathOf(model: DatabaseModel, field: TableField): s
 
 /** A field as a schema change defines it (odata/schema-api.ts reads it from a request body). */
 export interface FieldDefinition {
+  /** The field's name. */
   readonly name: string;
+  /** Its result type. */
   readonly type: FieldType;
+  /** How many repetitions it has (1 to 32000). */
   readonly repetitions: number;
   /** Text: most characters per repetition (`VARCHAR(n)`). */
   readonly maxLength?: number;
+  /** The table's primary key (implies unique and required). */
   readonly primary: boolean;
+  /** No two records hold the same value. */
   readonly unique: boolean;
   /** Not empty (`nullable: false`, or primary). */
   readonly required: boolean;
+  /** One value for the whole file (per session once a session sets it), not per record. */
   readonly global: boolean;
+  /** A value the server enters itself (a default such as CURRENT_TIMESTAMP: creationTimestamp). */
   readonly autoEnter?: AutoEnter;
+  /** A container's external storage path, as declared (kept, not applied). */
   readonly externalSecurePath?: string;
 }
 

@@ -10,10 +10,13 @@ import type { SchemaChange } from "./schema-changes.js";
 
 /** A container's file, included in the seed: its name, type, size and bytes (base64). */
 export interface SeedContainer {
+  /** The file's name: no `/`, `\\`, `..` or control character. */
   filename: string;
+  /** Its media type (`image/png`). */
   contentType: string;
   /** The bytes' length: checked against `base64`. */
   size: number;
+  /** The bytes, base64 (padded). */
   base64: string;
 }
 
@@ -25,8 +28,11 @@ export type SeedFieldValue = SeedValue | readonly SeedValue[];
 
 /** A record as it was: its record id, its modId (default 0) and its stored fields (empty ones left out). */
 export interface SeedRecord {
+  /** The record's id (a positive whole number, once per table). */
   recordId: number;
+  /** Its modId (default 0). */
   modId?: number;
+  /** Field name -> value: the stored fields (no calculation, related or global field). */
   fieldData?: Record<string, SeedFieldValue>;
 }
 
@@ -47,7 +53,9 @@ export type SeedSchemaChange = SchemaChange;
 
 /** One hosted file: the schema changes it had (made again, in order, first), then its tables. */
 export interface SeedFile {
+  /** The schema changes made over OData, in order. */
   schema?: SeedSchemaChange[];
+  /** Table name -> its records, counters and globals. */
   tables?: Record<string, SeedTable>;
 }
 
