@@ -10,7 +10,7 @@ import type { SchemaChange } from "./schema-changes.js";
 
 /** A container's file, included in the seed: its name, type, size and bytes (base64). */
 export interface SeedContainer {
-  /** The file's name: no `/`, `\\`, `..` or control character. */
+  /** The file's name: no slash or backslash, no `..`, no control character. */
   filename: string;
   /** Its media type (`image/png`). */
   contentType: string;
