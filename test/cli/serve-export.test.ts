@@ -66,7 +66,7 @@ describe("fmgen serve --export-on-exit", () => {
     const file = join(dir, "session.json");
     const first = await serve(["--data", SEED, "--export-on-exit", file]);
     const recordId = await create(first.url, "Hand-made");
-    const fromHttp = await (await fetch(`${first.url}/fmgen/export`)).json();
+    const fromHttp = (await (await fetch(`${first.url}/fmgen/export`)).json()) as { files: unknown };
     expect(await first.stop("SIGTERM")).toMatchObject({ code: 0 });
     const exported = JSON.parse(await readFile(file, "utf8"));
     expect(exported.accounts).toEqual(JSON.parse(await readFile(SEED, "utf8")).accounts);
