@@ -348,7 +348,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         server.close((error) => {
           // Nothing writes any more: the export is the data as the last request left it. What the last requests
           // wrote is on disk before the folder is let go, whether the export could be written or not.
-          const exported = options.exportOnExit === undefined ? Promise.resolve() : writeExportFile(options.exportOnExit, exportSeed(state, startAccounts));
+          const file = options.exportOnExit;
+          // In a promise: a throw while the document is built rejects close() rather than escaping this callback.
+          const exported = file === undefined ? Promise.resolve() : Promise.resolve().then(() => writeExportFile(file, exportSeed(state, startAccounts)));
           const closed = exported.finally(() => (persistence ? persistence.close() : undefined));
           closed.then(() => (error ? reject(error) : resolve()), reject);
         });

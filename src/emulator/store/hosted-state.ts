@@ -3,6 +3,7 @@
 // then). What is kept: every table's records (ids, modIds, stored fields), its next record id and serials, the file's
 // global values, container files (bytes as blobs), and the schema changes made while it ran (replayed in order).
 import type { FieldType } from "../../layout/schema.js";
+import { FILE_GLOBALS } from "../hosted-file/globals.js";
 import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
 import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
 import type { HostedDatabase, StoredRecord, TableData } from "../hosted-file/store.js";
@@ -149,12 +150,16 @@ export function restoreCounters(table: TableData, kept: KeptCounters): void {
   table.restoreCounters({ nextRecordId: Math.max(kept.next, highest + 1), serials });
 }
 
-/** Sets a table's file globals as kept (fields that are no longer globals are skipped). */
+/**
+ * Sets a table's file globals as kept (fields that are no longer globals are skipped), through the file's scope, so
+ * that a container file a global holds is counted as held (and not dropped as no field's).
+ */
 export function restoreGlobals(table: TableData, kept: KeptTable["globals"]): void {
   for (const [name, list] of Object.entries(kept)) {
     const field = table.model.fields.get(name);
     if (!field?.global) continue;
-    table.globals.set(
+    FILE_GLOBALS.write(
+      table,
       name,
       list.map((v) => storedValue(field.type, v) ?? null),
     );

@@ -4,16 +4,15 @@
 // the type the field has at the next start. The document is one self-contained JSON text: container files are
 // included (base64), and records carry their record ids and modIds, so that a fixture made from it is the session.
 import { NumberToken } from "../../runtime/core/json-numbers.js";
-import { FILE_GLOBALS } from "../hosted-file/globals.js";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
 import type { TableField } from "../hosted-file/model.js";
 import { replaySchemaChange, schemaChangesMade } from "../hosted-file/schema-changes.js";
 import { ownObject, type SeedContainer, type SeedFieldValue, type SeedFile, type SeedTable, type SeedValue } from "../hosted-file/seed-files.js";
 import type { SeedData } from "../hosted-file/seed.js";
-import { WIRE_FORM, type StoredValue } from "../hosted-file/stored-value.js";
+import { WIRE_FORM } from "../hosted-file/stored-value.js";
 import type { TableData } from "../hosted-file/store.js";
 import { formatJsonPath } from "../../project/index.js";
-import { CarryNotes, keptCounters, keptGlobals, keptRecord, restoreCounters, restoreRecord, storedValue, type KeptValue } from "./hosted-state.js";
+import { CarryNotes, keptCounters, keptGlobals, keptRecord, restoreCounters, restoreGlobals, restoreRecord, storedValue, type KeptValue } from "./hosted-state.js";
 
 type Hosted = Pick<HostedServer, "databases" | "containers">;
 
@@ -113,18 +112,12 @@ export function loadSeedFiles(files: Readonly<Record<string, SeedFile>>, server:
         const fields = ownObject(Object.entries(record.fieldData ?? {}).map(([f, v]) => [f, repetitionsOf(f, v, [...at, "records", i, "fieldData", f], false)[1]]));
         restoreRecord(name, table, [record.recordId, record.modId ?? 0, fields], notes);
       });
-      restoreCounters(table, { next: seeded.nextRecordId ?? 1, serials: { ...Object.fromEntries([...table.counters().serials].map(([f, n]) => [f, String(n)])), ...seeded.serials } });
-      for (const [fieldName, given] of Object.entries(seeded.globals ?? {})) {
-        const [field, kept] = repetitionsOf(fieldName, given, [...at, "globals", fieldName], true);
-        const values: StoredValue[] = [];
-        for (let r = 0; r < field.repetitions; r++) values.push((r < kept.length ? storedValue(field.type, kept[r]!) : undefined) ?? (field.type === "text" ? "" : null));
-        // Through the file's scope, so that a container file a global holds is counted as held.
-        FILE_GLOBALS.write(table, fieldName, values);
-      }
       for (const serial of Object.keys(seeded.serials ?? {})) {
         const field = table.model.fields.get(serial);
         if (field?.autoEnter !== "serial") throw fail([...at, "serials", serial], `table "${tableName}" has no serial field "${serial}"`);
       }
+      restoreCounters(table, { next: seeded.nextRecordId ?? 1, serials: { ...Object.fromEntries([...table.counters().serials].map(([f, n]) => [f, String(n)])), ...seeded.serials } });
+      restoreGlobals(table, ownObject(Object.entries(seeded.globals ?? {}).map(([f, v]) => [f, repetitionsOf(f, v, [...at, "globals", f], true)[1]])));
       // Every value was checked above: a note here is a bug, not the seed's fault.
       const lines = notes.lines();
       if (lines.length > 0) throw fail(at, lines.join("; "));

@@ -257,6 +257,21 @@ describe("exportOnExit", () => {
   });
 });
 
+describe("with a data directory", () => {
+  it("keeps a file global's container file from a seed across restarts (it is held, not dropped as no field's)", async () => {
+    const dir = await freshDir();
+    const gPic = { filename: "g.txt", contentType: "text/plain", size: 2, base64: "aGk=" };
+    let emu = await start({ accounts: [ACCOUNT], files: { [DB]: { tables: { Items: { globals: { gPic } } } } } }, { dataDir: dir });
+    await emu.close();
+    for (let restart = 0; restart < 2; restart++) {
+      emu = await start(undefined, { dataDir: dir });
+      expect(emu.exportData().files![DB]!.tables!.Items!.globals).toEqual({ gPic });
+      expect(emu.stats().containerFiles).toBe(1);
+      await emu.close();
+    }
+  });
+});
+
 describe("hostile documents are refused whole, naming the file and the JSON path", () => {
   const items = (tables: object) => ({ files: { [DB]: { tables: { Items: tables } } } });
   const photo = (c: object) => items({ records: [{ recordId: 1, fieldData: { Photo: { filename: "p.png", contentType: "image/png", size: 3, base64: "AAAA", ...c } } }] });
