@@ -96,7 +96,8 @@ export function keptGlobals(table: TableData): KeptTable["globals"] {
   const globals: Record<string, KeptValue[]> = {};
   for (const [name, values] of table.globals) {
     const field = table.model.fields.get(name);
-    if (field) globals[name] = values.map((v) => keptValue(field.type, v));
+    // Defined, so that a global named "__proto__" stays a field.
+    if (field) Object.defineProperty(globals, name, { value: values.map((v) => keptValue(field.type, v)), enumerable: true, configurable: true, writable: true });
   }
   return globals;
 }

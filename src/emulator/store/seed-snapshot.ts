@@ -22,10 +22,11 @@ type Hosted = Pick<HostedServer, "databases" | "containers">;
  */
 export function exportSeed(server: Hosted, accounts?: SeedData["accounts"]): SeedData & { format: 1; files: Record<string, SeedFile> } {
   const files = ownObject(
-    [...server.databases].map(([name, db]): [string, SeedFile] => [
-      name,
-      { schema: structuredClone([...schemaChangesMade(db.model)]), tables: ownObject([...db.tables].map(([t, data]) => [t, exportTable(server, data)])) },
-    ]),
+    [...server.databases].map(([name, db]): [string, SeedFile] => {
+      const schema = schemaChangesMade(db.model);
+      // Empty parts are left out, so that a fixture reads as what it holds.
+      return [name, { ...(schema.length > 0 ? { schema: structuredClone([...schema]) } : {}), tables: ownObject([...db.tables].map(([t, data]) => [t, exportTable(server, data)])) }];
+    }),
   );
   return { format: 1, ...(accounts && accounts.length > 0 ? { accounts: structuredClone(accounts) } : {}), files };
 }
@@ -44,7 +45,7 @@ function exportTable(server: Hosted, table: TableData): SeedTable {
       const [recordId, modId, fields] = keptRecord(table, record);
       return { recordId, modId, fieldData: fieldValues(server, table, Object.entries(fields)) };
     });
-  return { nextRecordId: next, serials: ownObject(Object.entries(serials)), globals, records };
+  return { nextRecordId: next, ...(Object.keys(serials).length > 0 ? { serials: ownObject(Object.entries(serials)) } : {}), ...(Object.keys(globals).length > 0 ? { globals } : {}), records };
 }
 
 /** Each field's kept repetitions in the seed's form: empty ones left out, a repeating field as an array. */

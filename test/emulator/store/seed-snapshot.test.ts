@@ -195,6 +195,23 @@ describe("an export read back is the same document", () => {
   });
 });
 
+describe('names such as "__proto__"', () => {
+  it("are tables, fields and globals like any other: exported as own keys and read back", async () => {
+    const layouts: LayoutDescriptionInput[] = [
+      { database: "Proto", layout: "P", table: "__proto__", fields: [{ name: "__proto__", type: "text" }, { name: "constructor", type: "number" }] },
+      { database: "Proto", layout: "G", table: "G", fields: [{ name: "__proto__", type: "text", global: true }] },
+    ];
+    const seed = JSON.parse('{"files":{"Proto":{"tables":{"__proto__":{"records":[{"recordId":2,"fieldData":{"__proto__":"seeded","constructor":7}}]},"G":{"globals":{"__proto__":"global"}}}}}}') as SeedData;
+    const exportFrom = async (data: SeedData) => exportSeed(await createState({ layouts, data, log: () => {} }));
+    const first = await exportFrom(seed);
+    const text = seedText(first);
+    expect(text).toContain('"__proto__": "seeded"');
+    expect(text).toContain('"__proto__": "global"');
+    expect(seedText(await exportFrom(JSON.parse(text) as SeedData))).toBe(text);
+    expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+  });
+});
+
 describe("accounts", () => {
   it("exportData() carries the accounts the emulator was started with, as given, the seed's first", async () => {
     const emu = await start({ accounts: [{ username: "a", password: "pa", privileges: ["fmrest"] }, { fmid: "token-x" }] }, { accounts: [{ username: "cli", password: "pc" }] });
