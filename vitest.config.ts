@@ -69,7 +69,7 @@ export const INTEGRATION_TESTS = [
   "test/lint.test.ts",
   "test/bench/scripts.test.ts",
   "test/structure/folder-imports.test.ts",
-  "test/cli/{getting-started,serve,serve-tables,version}.test.ts",
+  "test/cli/{getting-started,serve,serve-export,serve-tables,version}.test.ts",
   "test/emulator/find-wildcard-bound.test.ts",
   "test/emulator/odata/{webhooks-backlog,webhooks-close}.test.ts",
   "test/emulator/store/{kill,serve-kill}.test.ts",

@@ -55,12 +55,16 @@ import { WEB_VIEWER_LOG_NAME, webViewerApi, WEBVIEWER_PREFIX } from "./webviewer
 import type { HttpApi } from "./http/server.js";
 import type { AnswerBytes } from "./http/answer.js";
 import { Persistence } from "./store/persistence.js";
+import { exportSeed, loadSeedFiles } from "./store/seed-snapshot.js";
+import { writeExportFile } from "./store/export-file.js";
 import { checkCalculations, checkCalculationTables, linkComputedFields, mergeCalculations, type Calculations } from "./hosted-file/calculations.js";
 import { RequestLog } from "./http/request-log.js";
 import { inspectorApi, INSPECTOR_PREFIX } from "./inspector/http-api.js";
 import { stringifyJson } from "../runtime/core/json-numbers.js";
 
 export type { SeedData } from "./hosted-file/seed.js";
+export type { SeedContainer, SeedFieldValue, SeedFile, SeedRecord, SeedSchemaChange, SeedTable, SeedValue } from "./hosted-file/seed-files.js";
+export type { FieldDefinition } from "./hosted-file/schema-changes.js";
 export type { TableDescription, TableDescriptionInput } from "../table/index.js";
 export type { Account } from "./hosted-file/sign-ins.js";
 export type { ApiKey } from "./hosted-file/api-keys.js";
@@ -165,6 +169,12 @@ export interface EmulatorOptions {
   dataDir?: string;
   /** With `dataDir`: start over, from the descriptions and `data`, as if the folder were empty. */
   reset?: boolean;
+  /**
+   * A file `close()` writes the hosted data to, as a seed file `data` reads back (docs/emulator.md, "Snapshots"):
+   * `exportData()`'s document, accounts included. Written atomically (a file beside it, then renamed); a failure
+   * rejects `close()` with an error naming the file, once the emulator has stopped.
+   */
+  exportOnExit?: string;
   /** Where the emulator's log lines go (a script that throws, for one); default: stderr. */
   log?: (line: string) => void;
   /**
@@ -175,7 +185,8 @@ export interface EmulatorOptions {
   /**
    * The inspector (docs/inspector.md): a page at `${url}/fmgen/` showing the hosted files, their records, the
    * sessions, webhooks and faults, and the request log (the last `logSize` Data API, OData and Web Viewer requests,
-   * secrets removed; default 500). Default on; `false` serves neither the page nor keeps the log.
+   * secrets removed; default 500), and `${url}/fmgen/export`, the hosted data as a seed file without accounts
+   * (docs/emulator.md, "Snapshots"). Default on; `false` serves none of them and keeps no log.
    */
   inspector?: boolean | { logSize?: number };
 }
@@ -226,6 +237,12 @@ export interface RunningEmulator {
    * which sets `window.FileMaker` and has the page's callbacks called on that object, asynchronously and in order.
    */
   webViewer(options?: WebViewerOptions): EmulatedWebViewer;
+  /**
+   * The hosted data now, as a seed document (docs/emulator.md, "Snapshots"): every hosted file's schema changes and
+   * tables (records with their record ids and modIds, counters, globals, container files as base64), and the accounts
+   * the emulator was started with, as given. `data` reads it back; `JSON.stringify` writes it as a seed file.
+   */
+  exportData(): SeedData;
 }
 
 /** What `webViewer()` and the shim's URL take: whose account the bridge script runs with, and where. */
@@ -268,10 +285,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   checkEmulatorOptions(options);
   const webhookOptions = checkWebhookOptions(options.webhooks);
   // One state: the hosted server both APIs serve, with the Data API's sessions beside it (data-api/state.ts).
-  const state = await createState(options);
+  // With a data directory, a seed file's records (and files) are read only at a start that fills DIR from it.
+  const seed = await readSeedOption(options.data, { whole: options.dataDir === undefined || options.reset === true });
+  const state = await createState(options, seed);
+  // What the emulator was started with, as given (an export to a file carries them; GET /fmgen/export never does).
+  const startAccounts = distinctAccounts([...(seed?.data.accounts ?? []), ...(options.accounts ?? []).map((a) => structuredClone(a) as NonNullable<SeedData["accounts"]>[number])]);
   const webhooks = new WebhookRegistry(state, webhookOptions);
   // With a data directory, the webhooks' registrations are kept too (registered again there, after the records).
-  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state, webhooks).catch((error: unknown) => {
+  const persistence = options.dataDir === undefined ? undefined : await openDataDir(options.dataDir, options, state, seed, webhooks).catch((error: unknown) => {
     webhooks.close();
     throw error;
   });
@@ -338,8 +359,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         clearInterval(sweeper);
         webhooks.close();
         server.close((error) => {
-          // What the last requests wrote is on disk before the folder is let go.
-          const closed = persistence ? persistence.close() : Promise.resolve();
+          // Nothing writes any more: the export is the data as the last request left it. What the last requests
+          // wrote is on disk before the folder is let go, whether the export could be written or not.
+          const file = options.exportOnExit;
+          // In a promise: a throw while the document is built rejects close() rather than escaping this callback.
+          const exported = file === undefined ? Promise.resolve() : Promise.resolve().then(() => writeExportFile(file, exportSeed(state, startAccounts)));
+          const closed = exported.finally(() => (persistence ? persistence.close() : undefined));
           closed.then(() => (error ? reject(error) : resolve()), reject);
         });
         server.closeAllConnections();
@@ -350,6 +375,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       shell.faults = faults ? new FaultPlan(faults) : undefined;
     },
     webViewer: (wv = {}) => emulatedWebViewer(bridge(wv, shell.requestLog), log),
+    exportData: () => exportSeed(state, startAccounts),
     stats: () => ({
       faults: { ...(shell.faults?.counts ?? Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>) },
       logins: state.sessions.logins,
@@ -466,6 +492,7 @@ const OPTION_KINDS: Record<string, "a list" | "a file path or an object" | "a nu
   serverStatuses: "true or false",
   metadata: "true or false",
   dataDir: "a non-empty string",
+  exportOnExit: "a non-empty string",
   reset: "true or false",
   faults: "an object",
   calculations: "an object",
@@ -505,7 +532,7 @@ function checkEmulatorOptions(options: unknown): asserts options is EmulatorOpti
 }
 
 /** Loads descriptions and seed data into a fresh state (the hosted server and the Data API's sessions); every input error is thrown before the server starts. */
-export async function createState(options: EmulatorOptions): Promise<DataApiState> {
+export async function createState(options: EmulatorOptions, given?: ReadSeed): Promise<DataApiState> {
   const descriptions = await resolveLayouts(options.layouts ?? []);
   const tableDescriptions = await resolveTables(options.tables ?? []);
   if (descriptions.length === 0 && tableDescriptions.length === 0) throw new Error("the emulator needs at least one layout or table description");
@@ -535,11 +562,11 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
     for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);
     databases.set(name, { model, tables });
   }
-  // With a data directory, records come from it, or from the seed at its first start (openDataDir): here, its accounts.
-  const seed = await readSeed(options, { records: options.dataDir === undefined });
+  const seed = given ?? (await readSeedOption(options.data, { whole: options.dataDir === undefined }));
   if (seed) {
-    for (const account of seedAccounts(seed)) accounts.add(account);
-    if (options.dataDir === undefined) seedRecords(seed, databases, clock, seedSource(options));
+    for (const account of seedAccounts(seed.data)) accounts.add(account);
+    // With a data directory, records come from it, or from the seed at its first start (openDataDir).
+    if (options.dataDir === undefined) fillFromSeed(seed.data, seed.source, { databases, containers, clock });
   }
   for (const account of options.accounts ?? []) accounts.add(account);
   return {
@@ -564,30 +591,50 @@ export async function createState(options: EmulatorOptions): Promise<DataApiStat
   };
 }
 
-/** Opens the data directory and fills the state from it, or from the seed at its first start. */
-async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState, webhooks: WebhookRegistry): Promise<Persistence> {
-  // Read before DIR is opened when it is to be emptied (`reset`): a seed file that does not read refuses the start
-  // with DIR as it was.
-  const early = options.reset ? await readSeed(options, { records: true }) : undefined;
-  return Persistence.open(dir, state, {
-    reset: options.reset,
-    seed: async () => {
-      const seed = early ?? (await readSeed(options, { records: true }));
-      if (seed) seedRecords(seed, state.databases, state.clock, seedSource(options));
-    },
-    webhooks,
+/** A seed as read, with the name its errors give it (the file's path, or `<seed>` for an object). */
+interface ReadSeed {
+  /** All of it, or (a file read with `whole: false`) its accounts only. */
+  data: SeedData;
+  source: string;
+  /** All of it: `data`, or the file read again whole (a data directory's first start). */
+  whole(): Promise<SeedData>;
+}
+
+/**
+ * `data`, read. `whole: false` reads a seed file's accounts only (seed.ts), for a start whose records and files come
+ * from a data directory; `whole()` reads the rest if they do not (DIR was empty). `--reset` reads it whole up front:
+ * a seed that does not read refuses the start before DIR is emptied.
+ */
+async function readSeedOption(data: EmulatorOptions["data"], { whole }: { whole: boolean }): Promise<ReadSeed | undefined> {
+  if (typeof data === "string") {
+    const read = await readSeedFile(data, { records: whole });
+    return { data: read, source: data, whole: whole ? async () => read : () => readSeedFile(data) };
+  }
+  if (!data) return undefined;
+  const parsed = parseSeed(data);
+  return { data: parsed, source: "<seed>", whole: async () => parsed };
+}
+
+/** An export's hosted files as they were (ids kept), then the seed's records, created after them. */
+function fillFromSeed(seed: SeedData, source: string, server: Pick<DataApiState, "databases" | "containers" | "clock">): void {
+  if (seed.files) loadSeedFiles(seed.files, server, source);
+  seedRecords(seed, server.databases, server.clock, source);
+}
+
+/** The accounts in order, an exact repeat left out (an account in the seed given again with --account). */
+function distinctAccounts(accounts: NonNullable<SeedData["accounts"]>): NonNullable<SeedData["accounts"]> {
+  const seen = new Set<string>();
+  return accounts.filter((a) => {
+    const key = JSON.stringify(a);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 
-/** `data`, read: a seed file, or the object itself; with `records: false` a file's accounts only (seed.ts). */
-async function readSeed(options: EmulatorOptions, { records }: { records: boolean }): Promise<SeedData | undefined> {
-  if (typeof options.data === "string") return readSeedFile(options.data, { records });
-  return options.data ? parseSeed(options.data) : undefined;
-}
-
-/** How errors in `data` name it. */
-function seedSource(options: EmulatorOptions): string {
-  return typeof options.data === "string" ? options.data : "<seed>";
+/** Opens the data directory and fills the state from it, or from the seed at its first start. */
+async function openDataDir(dir: string, options: EmulatorOptions, state: DataApiState, seed: ReadSeed | undefined, webhooks: WebhookRegistry): Promise<Persistence> {
+  return Persistence.open(dir, state, { reset: options.reset, seed: async () => seed && fillFromSeed(await seed.whole(), seed.source, state), webhooks });
 }
 
 /** Empty tables with indexes on unique fields and on the keys portal rows are joined by. */

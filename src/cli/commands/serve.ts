@@ -8,6 +8,7 @@ interface ServeArgs {
   data?: string;
   dataDir?: string;
   reset: boolean;
+  exportOnExit?: string;
   account: string[];
   apiKey: string[];
   host: string;
@@ -45,6 +46,10 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe: "A folder the hosted files persist in: what clients write survives a restart (the first start fills it from --data; later starts read it)",
         })
         .option("reset", { type: "boolean", default: false, describe: "With --data-dir: start over from the descriptions and --data" })
+        .option("export-on-exit", {
+          type: "string",
+          describe: "A file the hosted data is written to when serve is stopped (SIGINT, SIGTERM), as a seed file --data reads back: records with their ids, containers, schema changes, accounts",
+        })
         .option("account", { type: "string", array: true, default: [] as string[], describe: "user:password, with the fmrest and fmodata privileges (repeatable)" })
         .option("api-key", {
           type: "string",
@@ -67,14 +72,15 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
           describe:
             "A JavaScript module (.mjs) whose default export maps script names to handlers, and whose calculations export gives calculation fields (docs/emulator.md, Scripts, Calculations)",
         })
-        .option("inspector", { type: "boolean", default: true, describe: "Serve the inspector at /fmgen/ and keep its request log (--no-inspector: neither)" })
+        .option("inspector", { type: "boolean", default: true, describe: "Serve the inspector at /fmgen/ (and the export at /fmgen/export) and keep its request log (--no-inspector: none of them)" })
         .option("request-log-size", { type: "number", default: 500, describe: "How many requests the inspector's log keeps, the oldest dropped first" })
         .option("faults", {
           type: "string",
           describe: 'Inject faults, as JSON: {"rate":0.2,"seed":1,"kinds":["drop","html","truncate","revoke","restart","capacity812","capacity956"],"rates":{"drop":0.05},"latencyMs":{"min":0,"max":2},"afterRate":0.5}',
         })
         .check((args) => (args.layouts.length > 0 || args.tables.length > 0 ? true : "fmgen serve needs --layouts, --tables or both"))
-        .check((args) => (args.reset && args.dataDir === undefined ? "--reset starts a --data-dir over: give --data-dir too" : true)) as never,
+        .check((args) => (args.reset && args.dataDir === undefined ? "--reset starts a --data-dir over: give --data-dir too" : true))
+        .check((args) => (args.exportOnExit === "" ? "--export-on-exit needs a file name" : true)) as never,
     handler: async (args) => {
       // Loaded when the command runs: fmgen's other commands do not load the emulator (test/cli/lazy-commands.test.ts).
       const { parseFaultOptions, startEmulator } = await import("../../emulator/index.js");
@@ -92,15 +98,20 @@ export function serveCommand(io: CliIo, setExitCode: (code: number) => void): Co
         metadata: args.metadata,
         ...(args.data ? { data: args.data } : {}),
         ...(args.dataDir !== undefined ? { dataDir: args.dataDir, reset: args.reset } : {}),
+        ...(args.exportOnExit !== undefined ? { exportOnExit: args.exportOnExit } : {}),
         ...(args.faults !== undefined ? { faults: parseFaultOptions(args.faults) } : {}),
         ...(args.scripts !== undefined ? { scripts: args.scripts } : {}),
         inspector: args.inspector ? { logSize: args.requestLogSize } : false,
       });
+      // Listened for before the URL is printed: a stop asked for as soon as the URL is read is a graceful one (the export is written).
+      const stopped = io.stopSignal();
       io.stdout(emulator.url);
       for (const line of baseUrlLines(emulator.url, apiKeys)) io.stdout(line);
       if (args.dataDir !== undefined) io.stdout(`Data:     ${args.dataDir} (kept across restarts; --reset starts over)`);
+      if (args.exportOnExit !== undefined) io.stdout(`Export:   ${args.exportOnExit} (written when stopped)`);
       if (args.inspector) io.stdout(`Inspector: ${emulator.url}/fmgen/`);
-      await io.stopSignal();
+      await stopped;
+      // A failed export rejects, naming the file: the command exits 1 (the emulator has stopped either way).
       await emulator.close();
       setExitCode(0);
     },

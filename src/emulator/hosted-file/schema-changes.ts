@@ -194,17 +194,25 @@ export function externalSecurePathOf(model: DatabaseModel, field: TableField): s
 
 /** A field as a schema change defines it (odata/schema-api.ts reads it from a request body). */
 export interface FieldDefinition {
+  /** The field's name. */
   readonly name: string;
+  /** Its result type. */
   readonly type: FieldType;
+  /** How many repetitions it has (1 to 32000). */
   readonly repetitions: number;
   /** Text: most characters per repetition (`VARCHAR(n)`). */
   readonly maxLength?: number;
+  /** The table's primary key (implies unique and required). */
   readonly primary: boolean;
+  /** No two records hold the same value. */
   readonly unique: boolean;
   /** Not empty (`nullable: false`, or primary). */
   readonly required: boolean;
+  /** One value for the whole file (per session once a session sets it), not per record. */
   readonly global: boolean;
+  /** A value the server enters itself (a default such as CURRENT_TIMESTAMP: creationTimestamp). */
   readonly autoEnter?: AutoEnter;
+  /** A container's external storage path, as declared (kept, not applied). */
   readonly externalSecurePath?: string;
 }
 
@@ -250,14 +258,30 @@ export type SchemaChange =
   | { readonly op: "deleteTable"; readonly table: string }
   | { readonly op: "setFieldIndex"; readonly table: string; readonly field: string; readonly on: boolean };
 
-const observers = new WeakMap<DatabaseModel, (change: SchemaChange) => void>();
+const observers = new WeakMap<DatabaseModel, Set<(change: SchemaChange) => void>>();
+/** Every change made to a model since it was built, replayed ones included, in order (what an export carries). */
+const history = new WeakMap<DatabaseModel, SchemaChange[]>();
 
 /** Tells `observer` of each schema change made to `model` from now on; the function returned stops it. */
 export function observeSchemaChanges(model: DatabaseModel, observer: (change: SchemaChange) => void): () => void {
-  observers.set(model, observer);
+  let set = observers.get(model);
+  if (!set) observers.set(model, (set = new Set()));
+  set.add(observer);
   return () => {
-    if (observers.get(model) === observer) observers.delete(model);
+    set.delete(observer);
   };
+}
+
+/** The schema changes made to `model` since it was built (a data directory's or a seed's replays, then new ones). */
+export function schemaChangesMade(model: DatabaseModel): readonly SchemaChange[] {
+  return history.get(model) ?? [];
+}
+
+function told(model: DatabaseModel, change: SchemaChange): void {
+  const list = history.get(model);
+  if (list) list.push(change);
+  else history.set(model, [change]);
+  for (const observer of observers.get(model) ?? []) observer(change);
 }
 
 /**
@@ -308,7 +332,7 @@ export function createTable(db: HostedDatabase, containers: ContainerStore | und
   tableNumber(state, table);
   for (const def of fields) newField(db, table, data, def);
   changed(db, name);
-  observers.get(db.model)?.({ op: "createTable", table: name, fields });
+  told(db.model, { op: "createTable", table: name, fields });
   return table;
 }
 
@@ -317,7 +341,7 @@ export function addField(db: HostedDatabase, table: TableModel, def: FieldDefini
   stateOf(db.model);
   const field = newField(db, table, db.tables.get(table.name)!, def);
   changed(db, table.name);
-  observers.get(db.model)?.({ op: "addField", table: table.name, field: def });
+  told(db.model, { op: "addField", table: table.name, field: def });
   return field;
 }
 
@@ -345,7 +369,7 @@ export function deleteField(db: HostedDatabase, table: TableModel, field: TableF
   }
   reviseLayouts(db.model, (f) => gone.has(f), undefined);
   changed(db, table.name);
-  observers.get(db.model)?.({ op: "deleteField", table: table.name, field: field.name });
+  told(db.model, { op: "deleteField", table: table.name, field: field.name });
 }
 
 /**
@@ -381,14 +405,14 @@ export function deleteTable(db: HostedDatabase, table: TableModel): void {
   }
   reviseLayouts(db.model, (f) => gone.has(f), table);
   changed(db, table.name);
-  observers.get(db.model)?.({ op: "deleteTable", table: table.name });
+  told(db.model, { op: "deleteTable", table: table.name });
 }
 
 /** Sets (FileMaker_Indexes POST) or drops (DELETE) a field's index: `$metadata`'s Index annotation. */
 export function setFieldIndex(db: HostedDatabase, table: TableModel, field: TableField, on: boolean): void {
   stateOf(db.model).indexed.set(field, on);
   changed(db, table.name);
-  observers.get(db.model)?.({ op: "setFieldIndex", table: table.name, field: field.name, on });
+  told(db.model, { op: "setFieldIndex", table: table.name, field: field.name, on });
 }
 
 /**

@@ -11,6 +11,7 @@ import { buildNewRecord, commitRecord, type FieldChange } from "./records/record
 import type { Account } from "./sign-ins.js";
 import type { HostedDatabase, TableData } from "./store.js";
 import { decodeWireValue, WIRE_FORM } from "./stored-value.js";
+import { parseSeedFiles, type SeedFile } from "./seed-files.js";
 
 /** `records` is read by {@link parseSeedRecords}: zod's `record()` drops a key named "__proto__". */
 export const seedSchema = z
@@ -28,20 +29,34 @@ export const seedSchema = z
       )
       .optional(),
     records: z.unknown().optional(),
+    // An export's (docs/emulator.md, "Snapshots"): the seed format's version, and the hosted files as they were.
+    format: z.literal(1).optional(),
+    files: z.unknown().optional(),
   })
   .strict();
 
-/** What an emulator starts with (`data`: this object, or a JSON file of it): accounts, and records per table. */
+/**
+ * What an emulator starts with (`data`: this object, or a JSON file of it): accounts, records per table, and (as an
+ * export writes them: docs/emulator.md, "Snapshots") the hosted files exactly as they were.
+ */
 export interface SeedData {
+  /** The seed format's version: 1 (an export writes it; optional). */
+  format?: 1;
   /** Accounts to sign in with, as `EmulatorOptions.accounts` takes them. */
   accounts?: z.infer<typeof seedSchema>["accounts"];
   /** Table name -> records, each field name -> wire value. */
   records?: Record<string, Record<string, string | number>[]> | undefined;
+  /**
+   * Hosted file name -> its schema changes and tables, each table's records with their record ids and modIds, its
+   * counters and globals: loaded as they are, before `records` (whose records are created after them).
+   */
+  files?: Record<string, SeedFile> | undefined;
 }
 
 /**
- * Reads a seed file. `records: false` reads only its accounts (a data directory's later starts, whose records come
- * from the directory): the records are neither read exactly nor checked, which for 100,000 of them is most of a start.
+ * Reads a seed file. `records: false` reads only its accounts (a data directory's later starts, whose records and
+ * files come from the directory): those are neither read exactly nor checked, which for 100,000 records is most of a
+ * start.
  */
 export async function readSeedFile(file: string, { records = true }: { records?: boolean } = {}): Promise<SeedData> {
   let text: string;
@@ -57,7 +72,7 @@ export async function readSeedFile(file: string, { records = true }: { records?:
     } catch (error) {
       throw new Error(`${file}: ${(error as Error).message}`);
     }
-    return parseSeed(isObject(json) ? { ...json, records: undefined } : json, file);
+    return parseSeed(isObject(json) ? { ...json, records: undefined, files: undefined } : json, file);
   }
   let json: unknown;
   try {
@@ -80,8 +95,9 @@ export function parseSeed(json: unknown, source = "<seed>"): SeedData {
   if (!result.success) {
     throw new Error(`${source}: ${result.error.issues.map((i) => `${formatJsonPath(i.path)}: ${i.message}`).join("; ")}`);
   }
-  const { accounts, records } = result.data;
-  return { ...(accounts ? { accounts } : {}), records: parseSeedRecords(records, source) };
+  const { accounts, records, format, files } = result.data;
+  const parsedFiles = parseSeedFiles(files, source);
+  return { ...(format ? { format } : {}), ...(accounts ? { accounts } : {}), records: parseSeedRecords(records, source), ...(parsedFiles ? { files: parsedFiles } : {}) };
 }
 
 /**
@@ -151,7 +167,7 @@ function seedChange(table: TableData, key: string, raw: string | number, where: 
   if (!field) throw new Error(`${where}: table "${table.model.name}" has no such field`);
   const repetition = field.name === key ? 0 : Number(m![2]) - 1;
   if (repetition < 0 || repetition >= field.repetitions) throw new Error(`${where}: "${field.name}" has ${field.repetitions} repetition(s)`);
-  if (field.type === "container") throw new Error(`${where}: container fields are filled by upload, not seed data`);
+  if (field.type === "container") throw new Error(`${where}: container fields are filled by upload, or by a seed's files part (docs/emulator.md, "Snapshots")`);
   // A seeded value would hide the computation (docs/emulator.md, "Calculations and related fields").
   if (field.computed?.kind === "calculation") throw new Error(`${where}: "${field.name}" is a calculation, computed on every read; remove it from the seed`);
   if (field.computed) throw new Error(`${where}: "${field.name}" is a related field, joined through ${field.computed.describe}; seed the related record instead`);

@@ -2,6 +2,7 @@ import { stringifyJson } from "../../runtime/core/json-numbers.js";
 import type { IncomingMessage } from "node:http";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import type { HttpApi } from "../http/server.js";
+import { exportSeed, seedText } from "../store/seed-snapshot.js";
 import { INSPECTOR_HTML } from "./page.js";
 import { INSPECTOR_SCRIPT } from "./page-script.js";
 import { INSPECTOR_STYLE } from "./page-style.js";
@@ -67,6 +68,8 @@ function serve(source: InspectorSource, req: IncomingMessage): AnswerBytes {
         return json(deliveries(source.deliveries, whole(q, "after", 0, Number.MAX_SAFE_INTEGER)));
       case `${INSPECTOR_PREFIX}/api/container`:
         return container(source, req, q);
+      case `${INSPECTOR_PREFIX}/export`:
+        return exported(source, req);
     }
   } catch (error) {
     if (error instanceof BadQuery) return json({ error: error.message }, 400);
@@ -104,6 +107,22 @@ function container(source: InspectorSource, req: IncomingMessage, q: URLSearchPa
     headers: { "Content-Type": image ? file.contentType : "application/octet-stream" },
     ownHeaders: { ...COMMON, "Content-Disposition": disposition, "Content-Security-Policy": "default-src 'none'; sandbox" },
     body: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+  };
+}
+
+/**
+ * The hosted data as a seed file (docs/emulator.md, "Snapshots"), a download. To loopback clients only, as container
+ * bytes are (it holds them), and without accounts: no password is ever served over HTTP.
+ */
+function exported(source: InspectorSource, req: IncomingMessage): AnswerBytes {
+  if (!isLoopback(req.socket?.remoteAddress)) return text(403, "the export is served to this machine only");
+  const names = [...source.server.databases.keys()];
+  const stem = names.length === 1 ? names[0]!.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") : "";
+  return {
+    status: 200,
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+    ownHeaders: { ...COMMON, "Content-Disposition": `attachment; filename="${stem === "" ? "fmgen" : stem}.seed.json"` },
+    body: Buffer.from(seedText(exportSeed(source.server))),
   };
 }
 

@@ -20,6 +20,8 @@ export const INSPECTOR_HTML = `<!doctype html>
   <nav id="files" aria-label="Hosted files"><h2>Hosted files</h2><div id="file-list"></div>
     <h2>Sections</h2>
     <ul class="links"><li><a href="#records">Records</a></li><li><a href="#requests">Requests</a></li><li><a href="#sessions">Sessions</a></li><li><a href="#webhooks">Webhooks</a></li><li><a href="#faults">Faults</a></li></ul>
+    <h2>Snapshot</h2>
+    <ul class="links"><li><a href="/fmgen/export" download>Export</a> <span class="muted">the hosted data as a seed file (--data reads it back)</span></li></ul>
   </nav>
   <main>
     <section id="records">

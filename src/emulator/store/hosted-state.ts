@@ -4,6 +4,7 @@
 // global values, container files (bytes as blobs), the schema changes made while it ran (replayed in order), and its
 // OData webhooks' registrations with the next webhook id (their deliveries waiting are not kept).
 import type { FieldType } from "../../layout/schema.js";
+import { FILE_GLOBALS } from "../hosted-file/globals.js";
 import type { ContainerRef, StoredValue } from "../hosted-file/stored-value.js";
 import { decodeWireValue, encodeWireValue, isContainerRef } from "../hosted-file/stored-value.js";
 import type { TableField } from "../hosted-file/model.js";
@@ -136,7 +137,8 @@ export function keptGlobals(table: TableData): KeptTable["globals"] {
   const globals: Record<string, KeptValue[]> = {};
   for (const [name, values] of table.globals) {
     const field = table.model.fields.get(name);
-    if (field) globals[name] = values.map((v) => keptValue(field.type, v));
+    // Defined, so that a global named "__proto__" stays a field.
+    if (field) Object.defineProperty(globals, name, { value: values.map((v) => keptValue(field.type, v)), enumerable: true, configurable: true, writable: true });
   }
   return globals;
 }
@@ -229,12 +231,16 @@ export function restoreCounters(table: TableData, kept: KeptCounters): void {
   table.restoreCounters({ nextRecordId: Math.max(kept.next, highest + 1), serials });
 }
 
-/** Sets a table's file globals as kept (fields that are no longer globals are skipped). */
+/**
+ * Sets a table's file globals as kept (fields that are no longer globals are skipped), through the file's scope, so
+ * that a container file a global holds is counted as held (and not dropped as no field's).
+ */
 export function restoreGlobals(table: TableData, kept: KeptTable["globals"]): void {
   for (const [name, list] of Object.entries(kept)) {
     const field = table.model.fields.get(name);
     if (!field?.global) continue;
-    table.globals.set(
+    FILE_GLOBALS.write(
+      table,
       name,
       list.map((v) => storedValue(field.type, v) ?? null),
     );

@@ -11,7 +11,7 @@
 // Webhooks come back last at a start, once the tables are as they will be: one whose table is gone is dropped, logged.
 import { onChange } from "../hosted-file/change-feed.js";
 import type { HostedServer } from "../hosted-file/hosted-server.js";
-import { observeSchemaChanges, replaySchemaChange } from "../hosted-file/schema-changes.js";
+import { observeSchemaChanges, replaySchemaChange, schemaChangesMade } from "../hosted-file/schema-changes.js";
 import type { ContainerRef } from "../hosted-file/stored-value.js";
 import type { HostedDatabase, TableData } from "../hosted-file/store.js";
 import { DataDirectory } from "./data-directory.js";
@@ -91,8 +91,11 @@ export class Persistence {
     const { directory, stored } = await DataDirectory.open<KeptState, Entry>(dir, { reset: options.reset });
     const persistence = new Persistence(directory, server, options.webhooks);
     try {
-      if (stored.snapshot === undefined && stored.entries.length === 0) await options.seed();
-      else await persistence.#restore(stored.snapshot, stored.entries);
+      if (stored.snapshot === undefined && stored.entries.length === 0) {
+        await options.seed();
+        // The schema changes a seed's files made (an export's): kept, as those made later are.
+        for (const [name, db] of server.databases) if (schemaChangesMade(db.model).length > 0) persistence.#schemaLog.set(name, [...schemaChangesMade(db.model)]);
+      } else await persistence.#restore(stored.snapshot, stored.entries);
       await persistence.#writeBlobs(server.databases.values());
       // A snapshot unless DIR holds one with nothing after it (a clean close): that one is the state already.
       if (stored.snapshot === undefined || stored.entries.length > 0) await directory.snapshot(persistence.#state());

@@ -123,9 +123,17 @@ describe("secrets", () => {
         expect(text.includes(secret), `${name} shows in the log`).toBe(false);
       }
       // And neither the page nor its other JSON shows any.
-      const page = [await (await fetch(`${own.url}/fmgen/`)).text(), JSON.stringify(await inspector(own.url, "overview")), JSON.stringify(await inspector(own.url, `records?file=${DB}&layout=${encodeURIComponent(LAYOUT)}&limit=200`))].join("\n");
+      const page = [
+        await (await fetch(`${own.url}/fmgen/`)).text(),
+        JSON.stringify(await inspector(own.url, "overview")),
+        JSON.stringify(await inspector(own.url, `records?file=${DB}&layout=${encodeURIComponent(LAYOUT)}&limit=200`)),
+        // The export holds the records and container files, never an account (docs/emulator.md, "Snapshots").
+        await (await fetch(`${own.url}/fmgen/export`)).text(),
+      ].join("\n");
       expect(page).toContain("X-Hook-Secret");
       for (const [name, secret] of Object.entries(secrets)) expect(page.includes(secret), `${name} shows on the page`).toBe(false);
+      // The container's bytes are the record's data: the export carries them, as base64.
+      expect(page).toContain(Buffer.from(`\x89PNG\r\n\x1a\n${marker}`).toString("base64"));
       // What was removed still says what it was.
       const upload2 = entries.find((e) => e.method === "POST" && /\/containers\/Photo\/1$/.test(e.path));
       expect(upload2.request).toMatchObject({ text: null });
