@@ -7,6 +7,7 @@ import type { DataApiState } from "./state.js";
 import { envelope } from "./wire/envelope.js";
 import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
+import { RC_TYPE } from "../hosted-file/container-urls.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "../http/server.js";
@@ -62,6 +63,19 @@ async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerB
   }
 }
 
+/**
+ * A container URL's query (docs/emulator.md, "11. Container URLs"): `RCType=EmbeddedRCFileProcessor`, as the URL is
+ * given out, or none (*choice*: a client that drops it still downloads); any other parameter, another RCType, or
+ * RCType twice is 400 / 960 (rule one: no parameter is silently ignored), before the file is looked up.
+ */
+function checkContainerQuery(query: URLSearchParams): void {
+  const names = [...new Set(query.keys())].filter((name) => name !== "RCType");
+  if (names.length > 0) throw unknownParameters(names);
+  const rcType = query.getAll("RCType");
+  if (rcType.length > 1) throw new EmulatorError(400, "960", "RCType is given more than once; a container URL carries it once");
+  if (rcType.length === 1 && rcType[0] !== RC_TYPE) throw new EmulatorError(400, "960", `RCType must be ${RC_TYPE}, as the container URL gives it`);
+}
+
 function errorAnswer(state: DataApiState, error: unknown): AnswerBytes {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
@@ -78,9 +92,7 @@ async function dispatch(state: DataApiState, req: IncomingMessage): Promise<Answ
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
-    // A container URL takes no query parameters (rule one: none is read, so none is taken).
-    const names = [...new Set(url.searchParams.keys())];
-    if (names.length > 0) throw unknownParameters(names);
+    checkContainerQuery(url.searchParams);
     const file = serveContainer(state, segments, bearerToken(req), req);
     if (file) return file;
     throw new EmulatorError(404, "1630", "no container data at this URL");

@@ -3,7 +3,7 @@ import { BODY_BYTES, type CapturedBody } from "../http/request-log.js";
 
 // Secrets out of what the inspector shows of a request: its path, its headers, its bodies. The log keeps requests as
 // they came (../http/request-log.ts); this runs when the inspector reads them, so a request pays nothing for it.
-// - Paths: a logout's `/sessions/{token}`, a container URL's token (`/Streaming/{db}/{id}/{token}/{file}`), and any
+// - Paths: a logout's `/sessions/{token}`, a container URL's signed name (`/Streaming/MainDB/{name}.{ext}`), and any
 //   query parameter whose name reads as a secret.
 // - Headers: only those of ALLOWED_HEADERS keep their value; every other shows as removed (Authorization keeps its
 //   scheme: "Basic [removed]"). So Authorization, Cookie, Set-Cookie, X-FM-Data-Access-Token, the OAuth headers
@@ -137,7 +137,8 @@ function redactJsonText(text: string): string {
 export function scrubText(text: string): string {
   return text
     .replace(/\b(Basic|Bearer|FMID)(\s+)[A-Za-z0-9+/=._~-]{4,}/gi, `$1$2${REMOVED}`)
-    .replace(/(\/Streaming[^/\s"]*\/[^/\s"]+\/[^/\s"]+\/)[^/\s"?]+/g, `$1${REMOVED}`)
+    // A container URL's name (its id and signature: what opens the file); its extension stays.
+    .replace(/(\/Streaming[^/\s"]*\/[^/\s"]+\/)[^/\s"?.]+/g, `$1${REMOVED}`)
     .replace(/[A-Za-z0-9+/]{200,}={0,2}/g, (run) => `[${run.length} base64 characters removed]`);
 }
 
