@@ -8,6 +8,7 @@ import { envelope } from "./wire/envelope.js";
 import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { RC_TYPE } from "../hosted-file/container-urls.js";
+import { API_KEY_ACCOUNT_NAME } from "../hosted-file/sign-ins.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "../http/server.js";
@@ -129,11 +130,14 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   // Every request runs with global values of its own (globals.ts): a session's, an API key's, or (a login, a
   // logout) a scope that is dropped with the request. The file's values are written by seed data only.
   let globals: SessionGlobals;
+  let account: string | undefined;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
-    const scope = token === undefined ? undefined : state.sessions.isValid(token, db.model.name) ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
+    const session = token !== undefined && state.sessions.isValid(token, db.model.name);
+    const scope = token === undefined ? undefined : session ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
     if (!scope) throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     globals = scope;
+    account = session ? state.sessions.accountNameOf(token!) : API_KEY_ACCOUNT_NAME;
   } else {
     globals = new SessionGlobals();
   }
@@ -144,7 +148,7 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   }
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
-  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals), layout: layout!, route };
+  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals, account), layout: layout!, route };
   checkQueryNames(ctx);
   return ctx;
 }
