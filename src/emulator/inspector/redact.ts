@@ -11,7 +11,7 @@ import { BODY_BYTES, type CapturedBody } from "../http/request-log.js";
 // - Bodies: a whole JSON body is parsed and every value of a key that reads as a secret (password, token, secret,
 //   API key, authorization, cookie, credential, OAuth, FMID) is removed, as is every value of a `headers` object
 //   (a webhook's); a cut or other text body gets the same by pattern. In every string: credentials after
-//   Basic/Bearer/FMID, container URL tokens, and runs of 200 or more base64 characters (container bytes sent inline).
+//   Basic/Bearer/FMID, container URLs' signed names, and runs of 200 or more base64 characters (container bytes sent inline).
 
 export const REMOVED = "[removed]";
 
@@ -133,7 +133,7 @@ function redactJsonText(text: string): string {
   );
 }
 
-/** What any shown string loses: credentials after an auth scheme, container URL tokens, inline container bytes. */
+/** What any shown string loses: credentials after an auth scheme, container URLs' signed names, inline container bytes. */
 export function scrubText(text: string): string {
   return text
     .replace(/\b(Basic|Bearer|FMID)(\s+)[A-Za-z0-9+/=._~-]{4,}/gi, `$1$2${REMOVED}`)
