@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../src/emulator/index.js";
 import { DataApi } from "../../support/data-api-http.js";
+import { batch, json } from "./batch-support.js";
 import { auth, DB, get, PASSWORD, send as sendTo, startOffice, USER, type Answer } from "./serve-support.js";
 
 // Schema-change defaults USER, USERNAME and CURRENT_USER (section 6; docs/emulator.md, "Schema changes"): a field
@@ -82,6 +83,10 @@ describe("POST FileMaker_Tables with USER, USERNAME, CURRENT_USER defaults", () 
       expect(made.status, made.text).toBe(201);
       expect(await byOf(name.replace(" ", "-")), name).toEqual(all(name));
     }
+    // A `$batch`'s parts write as the batch signed in, in a changeset or not.
+    const answer = await batch(emu.url, [{ kind: "request", method: "POST", url: `${S}/Audit`, ...json({ Note: "batch-1" }) }, { kind: "changeset", requests: [{ method: "POST", url: `${S}/Audit`, ...json({ Note: "batch-2" }) }] }], { Authorization: `FMID ${FMID}` });
+    expect(answer.status, answer.text).toBe(200);
+    for (const note of ["batch-1", "batch-2"]) expect(await byOf(note), note).toEqual(all("Claris ID"));
   });
 
   it("a field added by PATCH FileMaker_Tables/T with such a default: a Data API create fills it with the session's account", async () => {
