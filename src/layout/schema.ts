@@ -9,7 +9,7 @@ import { placedFields, wireKeyCollisions } from "./wire-keys.js";
  */
 
 export const FIELD_TYPES = ["text", "number", "date", "time", "timestamp", "container"] as const;
-export const AUTO_ENTER_KINDS = ["serial", "uuid", "creationTimestamp", "modificationTimestamp"] as const;
+export const AUTO_ENTER_KINDS = ["serial", "uuid", "creationTimestamp", "modificationTimestamp", "creationAccount", "modificationAccount"] as const;
 /** FileMaker's "Validate data in this field": only during data entry (its default), or always. */
 export const VALIDATE_WHEN = ["dataEntry", "always"] as const;
 
@@ -137,6 +137,9 @@ export const AUTO_ENTER_TYPES: Readonly<Record<AutoEnter, readonly FieldType[]>>
   uuid: ["text"],
   creationTimestamp: ["timestamp", "date", "time"],
   modificationTimestamp: ["timestamp", "date", "time"],
+  // FileMaker's "Creation/Modification: Account Name": the name of the account that created or last changed the record.
+  creationAccount: ["text"],
+  modificationAccount: ["text"],
 };
 
 function checkFields(

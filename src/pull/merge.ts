@@ -188,7 +188,7 @@ function mergeField(live: LiveField, file: FieldDescription | undefined, base: L
     autoEnter = undefined;
   }
   if (live.autoEnter === true && autoEnter === undefined && !global && !file) {
-    context.notes.push(`${where}: the server auto-enters a value; set "autoEnter" (serial, uuid, creationTimestamp or modificationTimestamp) by hand, and "readOnly" if it is protected`);
+    context.notes.push(`${where}: the server auto-enters a value; set "autoEnter" (serial, uuid, creationTimestamp, modificationTimestamp, creationAccount or modificationAccount) by hand, and "readOnly" if it is protected`);
   }
 
   const exact = mergeExact(file?.exact, type, where, context.notes);

@@ -59,11 +59,14 @@ async function served(url: string): Promise<Uint8Array | number> {
   return res.status === 200 ? new Uint8Array(await res.arrayBuffer()) : res.status;
 }
 
-/** The URL's path without its signed token, as a session's Bearer token opens it: /Streaming/{db}/{id}/{filename}. */
-function bareUrl(url: string, database?: string): string {
-  const [, streaming, db, id, , name] = new URL(url).pathname.split("/");
-  return `${emu.url}/${streaming}/${database ?? db}/${id}/${name}`;
+/** A URL's name: the container id and its signature for the file's database (32 hex digits each), the extension. */
+function nameOf(url: string): { id: string; signature: string; extension: string } {
+  const m = /^\/Streaming\/MainDB\/([0-9A-F]{32})([0-9A-F]{32})(\.[A-Za-z0-9]+)?$/.exec(new URL(url).pathname)!;
+  return { id: m[1]!, signature: m[2]!, extension: m[3] ?? "" };
 }
+
+/** The URL as a session's Bearer token opens it (no cookie needed). */
+const withBearer = (url: string, token: string) => fetch(url, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
 
 describe("the container store", () => {
   it("holds one file after N replacements of one field, and only the last URL serves", async () => {
@@ -80,7 +83,7 @@ describe("the container store", () => {
     const before = files();
     expectOk(await api.call("DELETE", p`/databases/D/layouts/Docs/records/2`, { token: tokenD }));
     expect(await served(url)).toBe(404);
-    expect((await fetch(bareUrl(url), { headers: { authorization: `Bearer ${tokenD}` } })).status).toBe(404);
+    expect((await withBearer(url, tokenD)).status).toBe(404);
     expect(files()).toBe(before - 1);
   });
 
@@ -115,19 +118,23 @@ describe("the container store", () => {
 });
 
 describe("a container file belongs to its database", () => {
-  it("a session of database E cannot fetch database D's file under E's path", async () => {
+  it("a session of database E cannot fetch database D's file: its token opens only E's, and no name of E's opens D's file", async () => {
     const url = await upload("Docs", "1", "File", 60);
-    expect(new Uint8Array(await (await fetch(bareUrl(url), { headers: { authorization: `Bearer ${tokenD}` } })).arrayBuffer())).toEqual(file(60).bytes);
-    const asE = await fetch(bareUrl(url, "E"), { headers: { authorization: `Bearer ${tokenE}` } });
-    expect(asE.status).toBe(404);
+    expect(new Uint8Array(await (await withBearer(url, tokenD)).arrayBuffer())).toEqual(file(60).bytes);
+    // E's token is no session of D: D's URL answers it as any cookie-less GET (the 302), never the bytes.
+    const asE = await withBearer(url, tokenE);
+    expect(asE.status).toBe(302);
     expect(new Uint8Array(await asE.arrayBuffer())).not.toEqual(file(60).bytes);
-    // And D's URL with E's token is refused before any lookup.
-    expect((await fetch(bareUrl(url), { headers: { authorization: `Bearer ${tokenE}` } })).status).toBe(401);
+    // D's file id under a signature E's file has: the signature binds database and id, so it is refused before any lookup.
+    const eUrl = await upload("Files", "1", "File", 61, tokenE, "E");
+    const d = nameOf(url);
+    const forged = `${emu.url}/Streaming/MainDB/${d.id}${nameOf(eUrl).signature}${d.extension}`;
+    for (const token of [tokenD, tokenE]) expect((await withBearer(forged, token)).status).toBe(401);
   });
 
   it("E's own files serve to E's session", async () => {
     const url = await upload("Files", "1", "File", 70, tokenE, "E");
-    expect(new Uint8Array(await (await fetch(bareUrl(url), { headers: { authorization: `Bearer ${tokenE}` } })).arrayBuffer())).toEqual(file(70).bytes);
+    expect(new Uint8Array(await (await withBearer(url, tokenE)).arrayBuffer())).toEqual(file(70).bytes);
     expectError(await api.call("GET", p`/databases/E/layouts/Files/records/9`, { token: tokenE }), 404, "101");
   });
 });

@@ -35,7 +35,7 @@ describe("an upload to a global container field", () => {
     const file = { bytes: Uint8Array.from([1, 2, 3]), type: "image/png", filename: "logo.png" };
     expect(expectOk(await api.upload(token, "Pages", "1", "Logo", 1, file, "Brand")).modId).toBe("1");
     const records = expectOk(await api.call("GET", p`/databases/Brand/layouts/Pages/records`, { token })).data;
-    expect(records.map((r: { fieldData: { Logo: string } }) => r.fieldData.Logo)).toEqual([expect.stringMatching(/\/logo\.png$/), expect.stringMatching(/\/logo\.png$/)]);
+    expect(records.map((r: { fieldData: { Logo: string } }) => r.fieldData.Logo)).toEqual([expect.stringMatching(/\/Streaming\/MainDB\/[0-9A-F]{64}\.png\?RCType=EmbeddedRCFileProcessor$/), expect.stringMatching(/\.png\?RCType=EmbeddedRCFileProcessor$/)]);
     expect(records.map((r: { modId: string }) => r.modId)).toEqual(["1", "0"]);
     const served = await downloadContainer(records[1].fieldData.Logo);
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(file.bytes);

@@ -72,7 +72,7 @@ describe("Host: any other name is 421 / 1630, and nothing is done", () => {
     const host = raw.replace("PORT", port);
     expectMisdirected(await productInfo(emu, host));
     expectMisdirected(await rawHttp(emu.url, "GET", `${RECORDS}?_limit=1`, { Host: host, Authorization: `Bearer ${token}` }));
-    expectMisdirected(await rawHttp(emu.url, "GET", `/Streaming/${DB}/0123/x/y.png`, { Host: host }));
+    expectMisdirected(await rawHttp(emu.url, "GET", `/Streaming/MainDB/${"0".repeat(64)}.png?RCType=EmbeddedRCFileProcessor`, { Host: host }));
   });
 
   it("a login, a create and a delete under a foreign Host do nothing", async () => {

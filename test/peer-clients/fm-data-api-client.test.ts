@@ -99,7 +99,8 @@ describe(`fm-data-api-client ${peerVersion("fm-data-api-client")} against fmgen 
     const answer = await layout.upload(file, 2, "Photo");
     expect(answer.modId).toMatch(/^\d+$/);
     const got = await layout.get(2);
-    expect(got.data[0].fieldData.Photo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*pixel\.png/);
+    // Real servers' shape: the fixed MainDB segment, a signed hex name with the file's extension, RCType.
+    expect(got.data[0].fieldData.Photo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/Streaming\/MainDB\/[0-9A-F]{64}\.png\?RCType=EmbeddedRCFileProcessor$/);
   });
 
   // Section 1 (`sortOrder` optional, default ascend).

@@ -78,6 +78,7 @@ describe("the emulator's layout metadata", () => {
       const portal = customers.portalMetaData.Invoices!;
       expect(portal.find((f) => f.name === "Invoices::Number")).toMatchObject({ notEmpty: false });
       expect(portal.find((f) => f.name === "Invoices::Status")?.valueList).toBeUndefined();
+      // The server answers no valueLists key for a layout without value lists (as a real one does): read as none.
       expect(customers.valueLists).toEqual([]);
     } finally {
       await fm.close();

@@ -38,7 +38,7 @@ const segment = fc.oneof(
   fc.constantFrom("fmi", "data", "vLatest", "v1", "databases", "Contacts", "layouts", "Contacts Web", "Invoices Web", "records", "_find", "sessions", "containers", "Photo", "1", "2", "0", "-1", "99999999999999999999", "..", "%", "%E0%A4%A", "%00", "Streaming", "script", "globals", "productInfo"),
   fc.string({ unit: "grapheme", maxLength: 10 }).map(encodeURIComponent),
 );
-const prefix = fc.constantFrom("/fmi/data/vLatest/databases/Contacts/", "/fmi/data/v1/databases/Contacts/layouts/Contacts%20Web/", "/", "/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records/", "/Streaming/Contacts/");
+const prefix = fc.constantFrom("/fmi/data/vLatest/databases/Contacts/", "/fmi/data/v1/databases/Contacts/layouts/Contacts%20Web/", "/", "/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records/", "/Streaming/Contacts/", "/Streaming/MainDB/");
 const path = fc.tuple(prefix, fc.array(segment, { maxLength: 4 }), fc.option(fc.string({ maxLength: 20 }).map((q) => `?${encodeURIComponent(q)}=${q.replaceAll(/[#\s]/g, "")}`)))
   .map(([p, segs, q]) => p + segs.join("/") + (q ?? ""));
 const body = fc.oneof(

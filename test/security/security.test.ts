@@ -35,45 +35,46 @@ async function uploadedUrl(filename = "a.bin"): Promise<string> {
 }
 
 describe("container URLs", () => {
-  it("the field's URL (with its signed token) serves the bytes; without any credential it is refused", async () => {
+  /** The URL's name: the container id and its signature (32 hex digits each), and the extension with its dot. */
+  const nameOf = (url: string) => {
+    const m = /^\/Streaming\/MainDB\/([0-9A-F]{32})([0-9A-F]{32})(\.[A-Za-z0-9]+)?$/.exec(new URL(url).pathname);
+    expect(m, url).not.toBeNull();
+    return { id: m![1]!, signature: m![2]!, extension: m![3] ?? "" };
+  };
+
+  it("the field's URL (with its signed name) serves the bytes; a forged or moved name is refused", async () => {
     const url = await uploadedUrl();
     // The field's URL as a client with a cookie jar follows it (302 with X-FMS-Session-Key, then the file).
     expect((await downloadContainer(url)).status).toBe(200);
-    const parts = new URL(url).pathname.split("/"); // ["", "Streaming", db, id, token, filename]
-    expect(parts).toHaveLength(6);
-    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
-    const anonymous = await fetch(bare);
-    expect(anonymous.status).toBe(401);
-    expect(((await anonymous.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
-    const forged = await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${"A".repeat(parts[4]!.length)}/${parts[5]}`);
+    const { id, signature, extension } = nameOf(url);
+    const forged = await fetch(`${emu.url}/Streaming/MainDB/${id}${"A".repeat(signature.length)}${extension}`);
     expect(forged.status).toBe(401);
-    // Another file's token does not open this one.
-    const other = new URL(await uploadedUrl()).pathname.split("/");
-    expect((await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${other[4]}/${parts[5]}`)).status).toBe(401);
+    expect(((await forged.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
+    // Another file's signature does not open this one.
+    const other = nameOf(await uploadedUrl());
+    expect((await fetch(`${emu.url}/Streaming/MainDB/${id}${other.signature}${extension}`)).status).toBe(401);
   });
 
   it.each([".", ".."])("a file named %j: its URL still serves the bytes (no dot segment in it for fetch to collapse)", async (filename) => {
     const url = await uploadedUrl(filename);
-    expect(new URL(url).pathname.split("/")).toHaveLength(6);
+    expect(nameOf(url).extension).toBe("");
     const res = await downloadContainer(url);
     expect(res.status).toBe(200);
     expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
   });
 
-  it("a live session's Bearer token opens the bare URL; a logged-out token does not", async () => {
+  it("a live session's Bearer token opens the URL with no cookie; a logged-out token is sent the cookie's 302", async () => {
     const url = await uploadedUrl();
-    const parts = new URL(url).pathname.split("/");
-    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
     const token = await tokenFor();
-    const res = await fetch(bare, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: "manual" });
     expect(res.status).toBe(200);
     expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([1, 2, 3]);
     await fetch(`${emu.url}/fmi/data/vLatest/databases/${DATABASE}/sessions/${token}`, { method: "DELETE" });
-    expect((await fetch(bare, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${token}` }, redirect: "manual" })).status).toBe(302);
   });
 
-  it("an unknown container id is refused the same way without a credential (no probing)", async () => {
-    expect((await fetch(`${emu.url}/Streaming/${DATABASE}/NOPE/x.bin`)).status).toBe(401);
+  it("an unknown container id is refused the same way as a forged name (no probing)", async () => {
+    expect((await fetch(`${emu.url}/Streaming/MainDB/${"0".repeat(64)}.bin`)).status).toBe(401);
   });
 });
 

@@ -14,3 +14,15 @@ export async function downloadContainer(url: string, init: RequestInit = {}): Pr
   const location = new URL(first.headers.get("location") ?? url, url).toString();
   return fetch(location, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string> | undefined), cookie } });
 }
+
+/**
+ * The name of the file a container URL serves, as its download's Content-Disposition gives it (a container URL keeps
+ * only the file's extension, as real servers' do); undefined when the URL serves no file.
+ */
+export async function containerFileName(url: string): Promise<string | undefined> {
+  const res = await downloadContainer(url);
+  await res.arrayBuffer();
+  if (res.status !== 200) return undefined;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(res.headers.get("content-disposition") ?? "")?.[1];
+  return extended === undefined ? undefined : decodeURIComponent(extended);
+}

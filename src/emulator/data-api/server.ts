@@ -7,6 +7,8 @@ import type { DataApiState } from "./state.js";
 import { envelope } from "./wire/envelope.js";
 import { checkQueryNames } from "./wire/known-params.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
+import { RC_TYPE } from "../hosted-file/container-urls.js";
+import { API_KEY_ACCOUNT_NAME } from "../hosted-file/sign-ins.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "../http/server.js";
@@ -62,6 +64,19 @@ async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerB
   }
 }
 
+/**
+ * A container URL's query (docs/emulator.md, "11. Container URLs"): `RCType=EmbeddedRCFileProcessor`, as the URL is
+ * given out, or none (*choice*: a client that drops it still downloads); any other parameter, another RCType, or
+ * RCType twice is 400 / 960 (rule one: no parameter is silently ignored), before the file is looked up.
+ */
+function checkContainerQuery(query: URLSearchParams): void {
+  const names = [...new Set(query.keys())].filter((name) => name !== "RCType");
+  if (names.length > 0) throw unknownParameters(names);
+  const rcType = query.getAll("RCType");
+  if (rcType.length > 1) throw new EmulatorError(400, "960", "RCType is given more than once; a container URL carries it once");
+  if (rcType.length === 1 && rcType[0] !== RC_TYPE) throw new EmulatorError(400, "960", `RCType must be ${RC_TYPE}, as the container URL gives it`);
+}
+
 function errorAnswer(state: DataApiState, error: unknown): AnswerBytes {
   if (error instanceof EmulatorError) {
     // FileMaker Server answers 500 for FileMaker errors; 1630/1708 are HTTP-level and keep their status.
@@ -78,9 +93,7 @@ async function dispatch(state: DataApiState, req: IncomingMessage): Promise<Answ
   const segments = state.apiKeys.route(req, decodeSegments(url.pathname));
 
   if (segments[0] === "Streaming" && req.method === "GET") {
-    // A container URL takes no query parameters (rule one: none is read, so none is taken).
-    const names = [...new Set(url.searchParams.keys())];
-    if (names.length > 0) throw unknownParameters(names);
+    checkContainerQuery(url.searchParams);
     const file = serveContainer(state, segments, bearerToken(req), req);
     if (file) return file;
     throw new EmulatorError(404, "1630", "no container data at this URL");
@@ -117,11 +130,14 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   // Every request runs with global values of its own (globals.ts): a session's, an API key's, or (a login, a
   // logout) a scope that is dropped with the request. The file's values are written by seed data only.
   let globals: SessionGlobals;
+  let account: string | undefined;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
-    const scope = token === undefined ? undefined : state.sessions.isValid(token, db.model.name) ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
+    const session = token !== undefined && state.sessions.isValid(token, db.model.name);
+    const scope = token === undefined ? undefined : session ? state.sessions.globalsOf(token) : state.apiKeys.globalsOf(req, token);
     if (!scope) throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     globals = scope;
+    account = session ? state.sessions.accountNameOf(token!) : API_KEY_ACCOUNT_NAME;
   } else {
     globals = new SessionGlobals();
   }
@@ -132,7 +148,7 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   }
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
-  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals), layout: layout!, route };
+  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals, account), layout: layout!, route };
   checkQueryNames(ctx);
   return ctx;
 }

@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { EmulatorClock } from "../hosted-file/clock.js";
 import { SessionGlobals } from "../hosted-file/globals.js";
-import { signInName, type AccountBook, type Privilege, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
+import { enteredAccountName, signInName, type AccountBook, type Privilege, type SignIn, type SignInCheck } from "../hosted-file/sign-ins.js";
 
 interface Session {
   database: string;
   lastUsedMs: number;
   /** Who signed in (signInName: a user name, "OAuth", "Claris ID") and when: what the inspector shows. */
   account: string;
+  /** The account name its writes auto-enter (sign-ins.ts, enteredAccountName). */
+  accountName: string;
   createdMs: number;
   /** The global field values this session has set (made on first use); they go with the session. */
   globals?: SessionGlobals;
@@ -58,7 +60,7 @@ export class SessionRegistry {
     // A login is what adds sessions: it sweeps the expired ones first, at most once a minute of the clock.
     if (this.clock.now() - this.lastSweepMs >= SWEEP_EVERY_MS) this.sweep();
     const token = randomBytes(24).toString("hex");
-    this.sessions.set(token, { database, lastUsedMs: this.clock.now(), account: signInName(signIn), createdMs: this.clock.now() });
+    this.sessions.set(token, { database, lastUsedMs: this.clock.now(), account: signInName(signIn), accountName: enteredAccountName(this.accounts, signIn), createdMs: this.clock.now() });
     this.logins++;
     return { ok: true, token };
   }
@@ -125,6 +127,11 @@ export class SessionRegistry {
   /** The account a token's session signed in (undefined for no session): what the request log names. */
   accountOf(token: string): string | undefined {
     return this.sessions.get(token)?.account;
+  }
+
+  /** The account name a token's session's writes auto-enter (undefined for no session). */
+  accountNameOf(token: string): string | undefined {
+    return this.sessions.get(token)?.accountName;
   }
 
   /**

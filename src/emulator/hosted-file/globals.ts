@@ -53,9 +53,12 @@ export function globalScopeOf(db: HostedDatabase): GlobalScope {
   return db.globals ?? FILE_GLOBALS;
 }
 
-/** The hosted database as one session sees it: the same model and tables, with the session's global values. */
-export function sessionDatabase(db: HostedDatabase, globals: SessionGlobals): HostedDatabase {
-  return { ...db, globals };
+/**
+ * The hosted database as one session sees it: the same model and tables, with the session's global values and the
+ * account name its writes auto-enter (none: a login or logout, which write nothing).
+ */
+export function sessionDatabase(db: HostedDatabase, globals: SessionGlobals, account?: string): HostedDatabase {
+  return { ...db, globals, ...(account !== undefined ? { account } : {}) };
 }
 
 /** A global field by its fully qualified name (`TO::field`), and the table holding it. */

@@ -151,6 +151,23 @@ export class AccountBook {
   }
 }
 
+/** What a write auto-enters as the account name of an OAuth or Claris ID sign-in, which names no account of its own. */
+export const OAUTH_ACCOUNT_NAME = "OAuth";
+export const FMID_ACCOUNT_NAME = "Claris ID";
+/** What a write through an API key auto-enters as the account name (a key names no account: api-keys.ts). */
+export const API_KEY_ACCOUNT_NAME = "API key";
+
+/**
+ * The account name a signed-in request's writes auto-enter (`creationAccount`, `modificationAccount`: FileMaker's
+ * Get ( AccountName )): a Basic account's name as the account was defined (names are case-insensitive, so the
+ * account's own spelling, not the sign-in's); an OAuth or Claris ID sign-in, which the emulator knows by no name,
+ * "OAuth" or "Claris ID" (docs/emulator.md, "Schema changes": a choice).
+ */
+export function enteredAccountName(accounts: AccountBook, signIn: SignIn): string {
+  if (signIn.kind === "basic") return accounts.passwordAccount(signIn.username)?.username ?? signIn.username;
+  return signIn.kind === "oauth" ? OAUTH_ACCOUNT_NAME : FMID_ACCOUNT_NAME;
+}
+
 function oauthKey(requestId: string, identifier: string): string {
   return digestHex(`${requestId}\u0000${identifier}`);
 }

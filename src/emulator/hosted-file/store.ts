@@ -248,6 +248,11 @@ export interface HostedDatabase {
   tables: Map<string, TableData>;
   /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
   globals?: GlobalScope;
+  /**
+   * The account name the request's writes auto-enter (`creationAccount`, `modificationAccount`): its session's, an
+   * API key's, an OData sign-in's (sign-ins.ts, enteredAccountName); none (empty values) for seed data.
+   */
+  account?: string;
 }
 
 /** Container bytes, addressed by the id that a container field's URL carries, of one hosted database. */

@@ -3,7 +3,7 @@ import { BODY_BYTES, type CapturedBody } from "../http/request-log.js";
 
 // Secrets out of what the inspector shows of a request: its path, its headers, its bodies. The log keeps requests as
 // they came (../http/request-log.ts); this runs when the inspector reads them, so a request pays nothing for it.
-// - Paths: a logout's `/sessions/{token}`, a container URL's token (`/Streaming/{db}/{id}/{token}/{file}`), and any
+// - Paths: a logout's `/sessions/{token}`, a container URL's signed name (`/Streaming/MainDB/{name}.{ext}`), and any
 //   query parameter whose name reads as a secret; a webhook's URL the same (its user name, password, fragment too).
 // - Headers: only those of ALLOWED_HEADERS keep their value; every other shows as removed (Authorization keeps its
 //   scheme: "Basic [removed]"). So Authorization, Cookie, Set-Cookie, X-FM-Data-Access-Token, the OAuth headers
@@ -12,7 +12,7 @@ import { BODY_BYTES, type CapturedBody } from "../http/request-log.js";
 //   API key, authorization, cookie, credential, OAuth, FMID) is removed, as is every value of a `headers` object
 //   (a webhook's), and a webhook's URL (`webhook`) loses its secret parameters as a path does; a cut or other text
 //   body gets the same by pattern. In every string: credentials after
-//   Basic/Bearer/FMID, container URL tokens, and runs of 200 or more base64 characters (container bytes sent inline).
+//   Basic/Bearer/FMID, container URLs' signed names, and runs of 200 or more base64 characters (container bytes sent inline).
 
 export const REMOVED = "[removed]";
 
@@ -156,11 +156,12 @@ function redactJsonText(text: string): string {
   );
 }
 
-/** What any shown string loses: credentials after an auth scheme, container URL tokens, inline container bytes. */
+/** What any shown string loses: credentials after an auth scheme, container URLs' signed names, inline container bytes. */
 export function scrubText(text: string): string {
   return text
     .replace(/\b(Basic|Bearer|FMID)(\s+)[A-Za-z0-9+/=._~-]{4,}/gi, `$1$2${REMOVED}`)
-    .replace(/(\/Streaming[^/\s"]*\/[^/\s"]+\/[^/\s"]+\/)[^/\s"?]+/g, `$1${REMOVED}`)
+    // A container URL's name (its id and signature: what opens the file); its extension stays.
+    .replace(/(\/Streaming[^/\s"]*\/[^/\s"]+\/)[^/\s"?.]+/g, `$1${REMOVED}`)
     .replace(/[A-Za-z0-9+/]{200,}={0,2}/g, (run) => `[${run.length} base64 characters removed]`);
 }
 

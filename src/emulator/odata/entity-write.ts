@@ -220,7 +220,7 @@ export function createEntity(set: EntitySet, body: Record<string, unknown>, ctx:
   const changes = decodeChanges(set, body, ctx);
   return hostedWrite(() => {
     const scope = globalScopeOf(ctx.db);
-    const built = buildNewRecord(set.data, changes, ctx.clock, scope, USER_ENTRY);
+    const built = buildNewRecord(set.data, changes, ctx.clock, scope, USER_ENTRY, ctx.db.account);
     commitRecord(set.data, built, scope, ctx.db);
     return built.record;
   });
@@ -248,7 +248,7 @@ export function updateEntities(set: EntitySet, records: readonly StoredRecord[],
     try {
       return records.map((r) => {
         const current = set.data.records.get(r.recordId) ?? r;
-        const built = buildEditedRecord(set.data, current, changes, ctx.clock, scope, USER_ENTRY);
+        const built = buildEditedRecord(set.data, current, changes, ctx.clock, scope, USER_ENTRY, ctx.db.account);
         commitRecord(set.data, built, scope, ctx.db);
         previous.push(current);
         return built.record;

@@ -24,7 +24,7 @@ export interface ODataProperty {
   readonly type: EdmType;
   /** false only for fields that must not be empty (`required`): `Nullable="false"`. */
   readonly nullable: boolean;
-  /** The raw auto-enter value FileMaker reports (`CURRENT_TIMESTAMP`, `CURRENT_DATE`, `CURRENT_TIME`). */
+  /** The raw auto-enter value FileMaker reports (`CURRENT_TIMESTAMP`, `CURRENT_DATE`, `CURRENT_TIME`, `USER`). */
   readonly defaultValue?: string;
   /** `FMFID:n` (absent before 22.x, whose hosts send no ids). */
   readonly fieldId?: string;
@@ -144,6 +144,9 @@ function keyOf(fields: readonly TableField[]): TableField | undefined {
 }
 
 function defaultValueOf(field: TableField): string | undefined {
+  // An account name auto-enter reads as `USER`, the raw value real servers state (choice: for both kinds, as the
+  // timestamps state CURRENT_* for both).
+  if (field.autoEnter === "creationAccount" || field.autoEnter === "modificationAccount") return "USER";
   if (field.autoEnter !== "creationTimestamp" && field.autoEnter !== "modificationTimestamp") return undefined;
   return field.type === "date" ? "CURRENT_DATE" : field.type === "time" ? "CURRENT_TIME" : "CURRENT_TIMESTAMP";
 }

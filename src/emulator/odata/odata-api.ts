@@ -55,11 +55,11 @@ async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string):
     if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
     // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
-    authenticateOData(host.server, req.headers, pathPrefix);
+    const account = authenticateOData(host.server, req.headers, pathPrefix);
     noteODataAccount(req);
     // A write's body is read whole before the write begins, at most `limit` bytes (413 beyond: choice).
     const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
-    reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.server.baseUrl)}${SERVICE_ROOT}`);
+    reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.server.baseUrl)}${SERVICE_ROOT}`, account);
   } catch (error) {
     reply = failureReply(error);
   }
@@ -68,19 +68,21 @@ async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string):
 
 /**
  * The dispatch every request goes through, top-level or a `$batch` part (signing in already checked): the target,
- * Accept, then the route. `root` is the service root URL answers link to (`http://host:port/fmi/odata/v4`).
+ * Accept, then the route. `root` is the service root URL answers link to (`http://host:port/fmi/odata/v4`);
+ * `account` the account name the sign-in's writes auto-enter (a `$batch`'s parts write as the batch signed in).
  */
-function answer(host: ODataHost, request: ODataRequest, root: string): Reply | Promise<Reply> {
+function answer(host: ODataHost, request: ODataRequest, root: string, account: string): Reply | Promise<Reply> {
   const { method, target, body } = request;
   if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
   const { path, query } = parseODataRequestTarget(target);
   const accept = readAccept(request.headers, query.format);
   // A `$batch`'s body is multipart, and it resolves its file after its own checks (batch-serve.ts).
-  if (path.kind === "batch") return serveBatch({ host: host.server, method, path, query, request, root }, (part) => answer(host, part, root));
+  if (path.kind === "batch") return serveBatch({ host: host.server, method, path, query, request, root }, (part) => answer(host, part, root, account));
   refuseNonJsonBody({ method, target, contentType: request.headers["content-type"], body }, path);
   if (path.kind === "serviceRoot") return readServiceRoot({ host, request, path, query, accept, root }, [...host.server.databases.keys()]);
   // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
-  const { name: hostedName, db } = hostedDatabase(host.server.databases, path.db);
+  const { name: hostedName, db: hosted } = hostedDatabase(host.server.databases, path.db);
+  const db = { ...hosted, account };
   checkSchemaVersion(db, query.schemaversion);
   return matchRoute(ROUTES, method, path.kind)({ host, request, path, query, accept, root, db, hostedName });
 }

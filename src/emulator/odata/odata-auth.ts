@@ -3,7 +3,7 @@
 // FileMaker Cloud) and a proxy's static API key (`Authorization: Bearer dk_…` under the key's path prefix, OttoFMS).
 
 import type { HostedServer } from "../hosted-file/hosted-server.js";
-import { signInOf } from "../hosted-file/sign-ins.js";
+import { API_KEY_ACCOUNT_NAME, enteredAccountName, signInOf } from "../hosted-file/sign-ins.js";
 import { ODataError } from "./odata-error.js";
 
 /** What authentication reads of the hosted server: its accounts, its API keys, its clock (an FMID token lasts an hour). */
@@ -19,13 +19,14 @@ const INVALID = "(212): Invalid account/password";
  * request signs in: Basic for an account with `fmodata`; `FMID <token>` for a Claris ID account with `fmodata`
  * whose hour has not run out; `Bearer <key>` for an API key of the path prefix the request came in under
  * (`pathPrefix`, `""` when none). A Data API session token is no key: 401 (section 8). OAuth headers are a Data API
- * login, not an OData credential (choice): 401. Header names are lower-case, as Node gives them.
+ * login, not an OData credential (choice): 401. Header names are lower-case, as Node gives them. Answers the account
+ * name the request's writes auto-enter (sign-ins.ts, enteredAccountName; "API key" for a key).
  */
-export function authenticateOData(signIns: ODataSignIns, headers: HeaderRecord, pathPrefix: string): void {
+export function authenticateOData(signIns: ODataSignIns, headers: HeaderRecord, pathPrefix: string): string {
   const authorization = one(headers.authorization);
   const bearer = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (bearer) {
-    if (signIns.apiKeys.acceptsUnder(pathPrefix, bearer[1]!)) return;
+    if (signIns.apiKeys.acceptsUnder(pathPrefix, bearer[1]!)) return API_KEY_ACCOUNT_NAME;
     throw new ODataError(401, "212", INVALID);
   }
   const signIn = signInOf(headers as Record<string, string | string[] | undefined>);
@@ -33,6 +34,7 @@ export function authenticateOData(signIns: ODataSignIns, headers: HeaderRecord, 
   const check = signIns.accounts.check(signIn, signIns.clock.now(), "fmodata");
   if (check === "expired") throw new ODataError(401, "212", `${INVALID}: the FMID id token has expired (it lasts an hour); sign in with a new one`);
   if (check !== "ok") throw new ODataError(401, "212", INVALID);
+  return enteredAccountName(signIns.accounts, signIn);
 }
 
 function one(value: string | readonly string[] | undefined): string | undefined {

@@ -182,7 +182,7 @@ function writeMatchField(host: RefHost, target: EntitySet, child: StoredRecord, 
   const scope = globalScopeOf(host.db);
   const stored = hostedWrite(() => {
     const current = target.data.records.get(child.recordId) ?? child;
-    const built = buildEditedRecord(target.data, current, [{ field: step.toField, repetition: 0, value }], host.clock, scope, USER_ENTRY);
+    const built = buildEditedRecord(target.data, current, [{ field: step.toField, repetition: 0, value }], host.clock, scope, USER_ENTRY, host.db.account);
     commitRecord(target.data, built, scope, host.db);
     return built.record;
   });

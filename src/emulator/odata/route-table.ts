@@ -50,7 +50,8 @@ export const ROUTES: readonly ODataRoute[] = [
     const { method, target, body } = request;
     if (method === "GET" && !accept.json) throw notAcceptable();
     const databases = host.server.databases;
-    const sameDatabase = (urlName: string) => databases.get(urlName) === db || databases.get(urlName.replace(/\.fmp12$/i, "")) === db;
+    // By model: `db` is the request's view of the hosted file (with its account name), not the map's object.
+    const sameDatabase = (urlName: string) => databases.get(urlName)?.model === db.model || databases.get(urlName.replace(/\.fmp12$/i, ""))?.model === db.model;
     const done = serveReference({ db, clock: host.server.clock }, { method, path, query, target, body, root, annotations: accept.annotations, sameDatabase });
     return done.status === 200 ? json(done.body) : noContent();
   }),

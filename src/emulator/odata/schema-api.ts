@@ -227,17 +227,21 @@ const TYPES: Record<string, FieldType> = {
   CONTAINER: "container",
 };
 
-/** Defaults (6) and the auto-enter each is, on the one type it fits. */
-const DEFAULTS: Record<string, { type: FieldType; autoEnter?: AutoEnter }> = {
+/**
+ * Defaults (6) and the auto-enter each is, on the one type it fits: the date, time and timestamp of the record's
+ * creation, and the account name of the request that creates it (USER, USERNAME, CURRENT_USER: FileMaker's
+ * Get ( AccountName ), the account the request signed in as: sign-ins.ts, enteredAccountName).
+ */
+const DEFAULTS: Record<string, { type: FieldType; autoEnter: AutoEnter }> = {
   CURRENT_DATE: { type: "date", autoEnter: "creationTimestamp" },
   CURDATE: { type: "date", autoEnter: "creationTimestamp" },
   CURRENT_TIME: { type: "time", autoEnter: "creationTimestamp" },
   CURTIME: { type: "time", autoEnter: "creationTimestamp" },
   CURRENT_TIMESTAMP: { type: "timestamp", autoEnter: "creationTimestamp" },
   CURTIMESTAMP: { type: "timestamp", autoEnter: "creationTimestamp" },
-  USER: { type: "text" },
-  USERNAME: { type: "text" },
-  CURRENT_USER: { type: "text" },
+  USER: { type: "text", autoEnter: "creationAccount" },
+  USERNAME: { type: "text", autoEnter: "creationAccount" },
+  CURRENT_USER: { type: "text", autoEnter: "creationAccount" },
 };
 
 const TYPE_SYNTAX = /^([A-Za-z]+(?: +[A-Za-z]+)?) *(?:\( *(\d{1,9}) *\))? *(?:\[ *(\d{1,9}) *\])?$/;
@@ -285,7 +289,6 @@ export function fieldDefinition(entry: unknown, where: string): FieldDefinition 
     if (known === undefined) throw invalid(`${at}.default '${quoted(def.default)}' is not one of ${Object.keys(DEFAULTS).join(", ")}`);
     if (known.type !== type) throw invalid(`${at}.default '${quoted(def.default)}' fits a ${known.type} field, not a ${type} field`);
     if (global) throw invalid(`${at}: a global field takes no default (it belongs to no record)`);
-    if (known.autoEnter === undefined) throw invalid(`${at}.default '${quoted(def.default)}' (the creator's account name) is not emulated: the hosted file does not know the account a record is created by`);
     autoEnter = known.autoEnter;
   }
   let externalSecurePath: string | undefined;

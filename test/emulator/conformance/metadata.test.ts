@@ -4,7 +4,8 @@ import { CONTACTS, DataApi, DB, expectError, expectOk, INVOICES, NOTES, p } from
 
 // Layout metadata in FileMaker Server's own shape (docs/emulator.md, "Layout metadata"):
 //   GET /databases/{db}/layouts           -> response.layouts[] with name
-//   GET /databases/{db}/layouts/{layout}  -> response.fieldMetaData[], portalMetaData{}, valueLists[]
+//   GET /databases/{db}/layouts/{layout}  -> response.fieldMetaData[], portalMetaData{}, valueLists[] (only when
+//                                            the layout uses value lists: a real layout with none has no such key)
 
 let emu: Emulator;
 let api: DataApi;
@@ -133,15 +134,20 @@ describe("GET /databases/{database}/layouts/{layout}", () => {
     for (const f of rows) expect(f.type).toBe("normal");
   });
 
-  it("Metadata: a layout without portals or value lists has an empty portalMetaData and valueLists", async () => {
+  it("Metadata: a layout without portals or value lists answers an empty portalMetaData and no valueLists key", async () => {
     const response = await layoutMeta(INVOICES);
     expect((response.fieldMetaData as FieldMeta[]).map((f) => [f.name, f.result])).toEqual([
       ["ContactID", "number"],
       ["Amount", "number"],
       ["Issued", "date"],
     ]);
+    // As a recorded real answer: fieldMetaData and portalMetaData, in that order, and nothing else.
+    expect(Object.keys(response)).toEqual(["fieldMetaData", "portalMetaData"]);
     expect(response.portalMetaData).toEqual({});
-    expect(response.valueLists ?? []).toEqual([]);
+  });
+
+  it("Metadata: a layout whose fields use value lists answers the three keys, valueLists last", async () => {
+    expect(Object.keys(await layoutMeta(CONTACTS))).toEqual(["fieldMetaData", "portalMetaData", "valueLists"]);
   });
 
   it("Metadata: 404 / 105 for an unknown layout; 401 / 952 without a token", async () => {

@@ -44,7 +44,10 @@ describe("bodies", () => {
 describe("paths and headers", () => {
   it("removes a logout's token, a container URL's token and secret query parameters", () => {
     expect(redactTarget("/fmi/data/vLatest/databases/C/sessions/abc123def")).toBe("/fmi/data/vLatest/databases/C/sessions/[removed]");
-    expect(redactTarget("/Streaming/Contacts/ID1/SIGNED_TOKEN/photo.png")).toBe("/Streaming/Contacts/ID1/[removed]/photo.png");
+    // The name (the container id and its signature) is what opens the file; the extension and RCType stay.
+    const name = `${"0A".repeat(16)}${"F1".repeat(16)}`;
+    expect(redactTarget(`/Streaming/MainDB/${name}.png?RCType=EmbeddedRCFileProcessor`)).toBe("/Streaming/MainDB/[removed].png?RCType=EmbeddedRCFileProcessor");
+    expect(redactTarget(`/Streaming/MainDB/${name}`)).toBe("/Streaming/MainDB/[removed]");
     expect(redactTarget("/x?api_key=k-66666666&token=t-7777777&_limit=5")).toBe("/x?api_key=[removed]&token=[removed]&_limit=5");
   });
 

@@ -95,8 +95,9 @@ describe("secrets", () => {
       expect(upload.status).toBe(200);
       const read = await call(own.url, "GET", `${RECORDS}/${recordId}`, bearer);
       const photoUrl = read.body.response.data[0].fieldData.Photo as string;
-      const urlToken = new URL(photoUrl).pathname.split("/")[4]!;
-      expect(urlToken.length).toBeGreaterThan(10);
+      // Its signed name (/Streaming/MainDB/<name>.png): what opens the file.
+      const urlToken = new URL(photoUrl).pathname.split("/")[3]!.split(".")[0]!;
+      expect(urlToken).toMatch(/^[0-9A-F]{64}$/);
       // The first download answers a redirect setting the streaming session's cookie; the second sends it back.
       const first = await fetch(photoUrl, { redirect: "manual" });
       const cookie = (first.headers.getSetCookie()[0] ?? "").split(";")[0]!;

@@ -42,18 +42,18 @@ async function ids(key: string): Promise<{ ROWID: number; ROWMODID: number }> {
 }
 
 /** The bytes the Data API serves for a record's container (its field value is the container URL). */
-async function viaDataApi(recordId: number, field = "Photo"): Promise<{ type: string | null; bytes: Uint8Array; url: string }> {
+async function viaDataApi(recordId: number, field = "Photo"): Promise<{ type: string | null; disposition: string | null; bytes: Uint8Array; url: string }> {
   const token = await api().login(USER, PASSWORD, DB);
   const record = await api().getOk(token, "Contacts", String(recordId), DB);
   const url = record.fieldData[field] as string;
-  expect(url).toMatch(/\/Streaming\//);
+  expect(url).toMatch(/\/Streaming\/MainDB\//);
   // The field's URL answers 302 with a session cookie first (docs/emulator.md, "11. Container URLs"); the GET with the
   // cookie gets the file.
   const first = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
   expect(first.status).toBe(302);
   const res = await fetch(url, { headers: { Cookie: first.headers.get("set-cookie")!.split(";")[0]! }, signal: AbortSignal.timeout(10_000) });
   expect(res.status).toBe(200);
-  return { type: res.headers.get("content-type"), bytes: new Uint8Array(await res.arrayBuffer()), url };
+  return { type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition"), bytes: new Uint8Array(await res.arrayBuffer()), url };
 }
 
 describe("binary upload: PATCH T(k)/Field (3.3)", () => {
@@ -77,7 +77,9 @@ describe("binary upload: PATCH T(k)/Field (3.3)", () => {
     const viaRest = await viaDataApi(before.ROWID);
     expect(viaRest.bytes).toEqual(PNG);
     expect(viaRest.type).toBe("image/png");
-    expect(viaRest.url).toMatch(/\/ada\.png$/);
+    // The URL's path ends in the file's extension (real servers' shape); the name travels in Content-Disposition.
+    expect(viaRest.url).toMatch(/\/Streaming\/MainDB\/[0-9A-F]{64}\.png\?RCType=EmbeddedRCFileProcessor$/);
+    expect(viaRest.disposition).toBe("inline; filename*=UTF-8''ada.png");
   });
 
   it("takes the /$value form, filename* (RFC 5987) over filename, and names a file sent without one Untitled.<ext>", async () => {
@@ -222,6 +224,7 @@ describe("base64 in JSON (3.3)", () => {
     expect((await send("PATCH", `${S}/Contacts(ROWID=${created.recordId})`, { Photo: b64(GIF), "Photo@com.filemaker.odata.Filename": "g.gif" })).status).toBe(204);
     const back = await viaDataApi(Number(created.recordId));
     expect(back.bytes).toEqual(GIF);
-    expect(back.url).toMatch(/\/g\.gif$/);
+    expect(back.url).toMatch(/\.gif\?RCType=EmbeddedRCFileProcessor$/);
+    expect(back.disposition).toBe("inline; filename*=UTF-8''g.gif");
   });
 });

@@ -6,7 +6,8 @@ import { rawHttp } from "../../support/raw-http.js";
 
 // docs/emulator.md, "11. Container URLs": container URLs. The first GET of a container field's URL answers 302 with
 // Set-Cookie: X-FMS-Session-Key=..., the GET that brings the cookie gets the file, and URLs are built from the host
-// the client used. Over loopback HTTP, on v1, v2 and vLatest; the emulator's signed-URL security stays.
+// the client used. Over loopback HTTP, on v1, v2 and vLatest; the emulator's signed-URL security stays, in
+// real servers' URL shape /Streaming/MainDB/<hex>.<ext>?RCType=EmbeddedRCFileProcessor.
 
 const VERSIONS = ["v1", "v2", "vLatest"] as const;
 const PNG: FileToUpload = { bytes: Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]), type: "image/png", filename: "ada photo.png" };
@@ -88,29 +89,97 @@ describe("11. the first GET answers 302 with X-FMS-Session-Key, the second (with
   });
 });
 
-describe("11. the signed-URL security is unchanged", () => {
-  it("11. the URL's token is checked before any cookie: a forged token or a bare URL is 401 / 952, cookie or not", async () => {
-    const cookie = cookieOf((await fetch(photoUrl, { redirect: "manual" })).headers.getSetCookie()[0]!);
-    const parts = new URL(photoUrl).pathname.split("/"); // ["", "Streaming", db, id, token, filename]
-    const forged = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${"A".repeat(parts[4]!.length)}/${parts[5]}`;
-    const bare = `${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`;
-    for (const url of [forged, bare]) {
-      const res = await fetch(url, { redirect: "manual", headers: { cookie } });
-      expect(res.status).toBe(401);
-      expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
-      expect(res.headers.getSetCookie()).toEqual([]);
+describe("11. the URL in real servers' shape, signed", () => {
+  /** A URL's parts: base, the name's id and signature (32 hex digits each), its extension, its query. */
+  const partsOf = (url: string) => {
+    const u = new URL(url);
+    const m = /^\/Streaming\/MainDB\/([0-9A-F]{32})([0-9A-F]{32})(\.[A-Za-z0-9]+)?$/.exec(u.pathname);
+    expect(m, url).not.toBeNull();
+    return { base: `${u.origin}/Streaming/MainDB/`, id: m![1]!, signature: m![2]!, extension: m![3] ?? "", query: u.search };
+  };
+
+  it("11. a field's URL is http://host/Streaming/MainDB/<64 hex digits>.<extension>?RCType=EmbeddedRCFileProcessor", () => {
+    expect(photoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/Streaming/MainDB/[0-9A-F]{64}\\.png\\?RCType=EmbeddedRCFileProcessor$`));
+    // The database is no segment: "MainDB" is fixed, whatever the file is called; the file name is not in the URL.
+    expect(photoUrl).not.toContain(DB);
+    expect(photoUrl).not.toContain("ada");
+  });
+
+  it("11. the file name a client reads from the URL's path ends in the uploaded file's extension, none when it has none", async () => {
+    for (const [filename, extension] of [["notes.TXT", ".TXT"], ["archive.tar.gz", ".gz"], ["README", ""], [".profile", ""], ["odd.ex t", ""], ["trailing.", ""]] as const) {
+      expectOk(await api.upload(token, CONTACTS, "3", "Photo", 1, { bytes: Uint8Array.from([1]), type: "text/plain", filename }));
+      const url = (await api.getOk(token, CONTACTS, "3")).fieldData.Photo as string;
+      expect(partsOf(url).extension, filename).toBe(extension);
+      // The answer names the whole file, as uploaded.
+      const res = await downloadContainer(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toBe(`inline; filename*=UTF-8''${encodeURIComponent(filename)}`);
     }
   });
 
-  it("11. a live session's Bearer token opens the bare URL at once (no cookie needed): the emulator's own way in", async () => {
-    const parts = new URL(photoUrl).pathname.split("/");
-    const res = await fetch(`${emu.url}/Streaming/${parts[2]}/${parts[3]}/${parts[5]}`, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
+  it("11. a name the emulator did not sign is 401 / 952 before any cookie or file is looked at; a client rewriting MainDB gets nothing", async () => {
+    const cookie = cookieOf((await fetch(photoUrl, { redirect: "manual" })).headers.getSetCookie()[0]!);
+    const { base, id, signature, extension, query } = partsOf(photoUrl);
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}`;
+    for (const url of [
+      `${base}${id}${flipped}${extension}${query}`,
+      `${base}${id}${"0".repeat(32)}${extension}${query}`,
+      `${base}${"0".repeat(32)}${signature}${extension}${query}`,
+      `${base}${id}${extension}${query}`,
+      `${base}${id.toLowerCase()}${signature.toLowerCase()}${extension}${query}`,
+    ]) {
+      const res = await fetch(url, { redirect: "manual", headers: { cookie } });
+      expect(res.status, url).toBe(401);
+      expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    // The database's name in place of MainDB (as a client might build it), or the old emulator shape: no container URL.
+    for (const path of [`/Streaming/${DB}/${id}${signature}${extension}`, `/Streaming/${DB}/${id}/${signature}/ada%20photo.png`, `/Streaming_SSL/MainDB/${id}${signature}${extension}`]) {
+      const res = await fetch(`${emu.url}${path}`, { redirect: "manual", headers: { cookie, authorization: `Bearer ${token}` } });
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("1630");
+    }
+  });
+
+  it("11. a signed name with another extension than the file's is 404 / 1630", async () => {
+    const { base, id, signature, query } = partsOf(photoUrl);
+    for (const extension of [".jpg", ""]) {
+      const res = await fetch(`${base}${id}${signature}${extension}${query}`, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
+      expect(res.status, extension).toBe(404);
+    }
+  });
+
+  it("11. RCType=EmbeddedRCFileProcessor may be dropped; another value, RCType twice or any other parameter is 400 / 960", async () => {
+    const { base, id, signature, extension } = partsOf(photoUrl);
+    const bare = `${base}${id}${signature}${extension}`;
+    expect((await downloadContainer(bare)).status).toBe(200);
+    for (const query of ["?RCType=Other", "?RCType=EmbeddedRCFileProcessor&RCType=EmbeddedRCFileProcessor", "?RCType=EmbeddedRCFileProcessor&x=1"]) {
+      const res = await fetch(`${bare}${query}`, { redirect: "manual" });
+      expect(res.status, query).toBe(400);
+      expect(((await res.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("960");
+    }
+  });
+
+  it("11. a live session's Bearer token opens the URL at once (no cookie needed): the emulator's own way in", async () => {
+    const res = await fetch(photoUrl, { redirect: "manual", headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(PNG.bytes);
   });
 
-  it("11. the URL keeps the emulator's shape /Streaming/{database}/{id}/{token}/{filename} (a choice: see docs/emulator.md)", () => {
-    expect(photoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/Streaming/${DB}/[0-9A-F]{32}/[A-Za-z0-9_-]{43}/ada%20photo\\.png$`));
+  it("11. a replaced file's URL and a deleted record's URL are 404 / 1630; the new file has a new URL", async () => {
+    const { recordId } = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "Replace" } });
+    expectOk(await api.upload(token, CONTACTS, recordId, "Photo", 1, PNG));
+    const first = (await api.getOk(token, CONTACTS, recordId)).fieldData.Photo as string;
+    expect((await downloadContainer(first)).status).toBe(200);
+    expectOk(await api.upload(token, CONTACTS, recordId, "Photo", 1, PNG));
+    const second = (await api.getOk(token, CONTACTS, recordId)).fieldData.Photo as string;
+    expect(second).not.toBe(first);
+    const gone = await downloadContainer(first);
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("1630");
+    expect((await downloadContainer(second)).status).toBe(200);
+    expectOk(await api.call("DELETE", p`/databases/${DB}/layouts/${CONTACTS}/records/${recordId}`, { token }));
+    expect((await downloadContainer(second)).status).toBe(404);
   });
 });
 
@@ -123,11 +192,12 @@ describe("11. URLs are built from the host the client used", () => {
   }
 
   it.each(["localhost:8080", "LOCALHOST:8080", "fm.example.com", "fm.example.com:8443", "[::1]:8080", "10.0.0.7:80"])(
-    "11. Host: %s -> the URL starts with http://<that host>/Streaming/",
+    "11. Host: %s -> the URL starts with http://<that host>/Streaming/MainDB/",
     async (host) => {
       const url = await photoUrlFor(host);
-      expect(url.startsWith(`http://${host}/Streaming/${DB}/`)).toBe(true);
-      expect(url.slice(`http://${host}`.length)).toBe(new URL(photoUrl).pathname);
+      expect(url.startsWith(`http://${host}/Streaming/MainDB/`)).toBe(true);
+      const { pathname, search } = new URL(photoUrl);
+      expect(url.slice(`http://${host}`.length)).toBe(`${pathname}${search}`);
     },
   );
 
@@ -157,7 +227,7 @@ describe("11. URLs are built from the host the client used", () => {
   });
 
   it("11. the 302's Location is built the same way", async () => {
-    const path = new URL(photoUrl).pathname;
+    const path = `${new URL(photoUrl).pathname}${new URL(photoUrl).search}`;
     const viaName = await rawHttp(emu.url, "GET", path, { Host: `localhost:${port}` });
     expect(viaName.status).toBe(302);
     expect(viaName.headers.location).toBe(`http://localhost:${port}${path}`);

@@ -65,6 +65,13 @@ describe("hosted files that persist", () => {
     const file = await fm.layout(Item).download(recordId, "Photo");
     expect([file?.name, file?.type]).toEqual(["ada.png", "image/png"]);
     expect([...(await file!.bytes())]).toEqual([137, 80, 78, 71, 1, 2, 3]);
+    // The file is back under its id, but the URL key is drawn again at each start: the URL read before the restart
+    // no longer opens it (401 / 952), as a real server's URLs do not outlive it; the record gives the new one.
+    const old = new URL(before.fieldData.Photo as string);
+    expect(after.fieldData.Photo).not.toBe(before.fieldData.Photo);
+    const stale = await fetch(`${emu.url}${old.pathname}${old.search}`, { redirect: "manual" });
+    expect(stale.status).toBe(401);
+    expect(((await stale.json()) as { messages: { code: string }[] }).messages[0]!.code).toBe("952");
     // The seed is not read again; the serial goes on from where it was; the deleted record stays deleted.
     const all = await fm.layout(Item).list();
     expect(all.data.map((r) => r.fieldData.Name)).toEqual(["seeded", "Ada"]);

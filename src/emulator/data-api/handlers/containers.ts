@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AnswerBytes } from "../../http/answer.js";
 import { EmulatorError } from "../../hosted-file/fm-error.js";
@@ -8,7 +7,7 @@ import { recordIdParam } from "../../hosted-file/input/params.js";
 import type { Answer, RequestContext } from "../routes.js";
 import { currentRecord, writeContainer } from "../../hosted-file/records/record-transaction.js";
 import type { DataApiState } from "../state.js";
-import { containerUrlToken } from "../../hosted-file/container-urls.js";
+import { extensionOf, signedName } from "../../hosted-file/container-urls.js";
 import { tableOf } from "../../hosted-file/store.js";
 import { requestBaseUrl } from "../../http/request-host.js";
 import { STREAMING_COOKIE } from "../streaming-sessions.js";
@@ -68,26 +67,27 @@ async function uploadPart(contentType: string, body: Buffer): Promise<File> {
 }
 
 /**
- * GET /Streaming/{database}/{containerId}/{urlToken}/{filename}: the bytes a container field's URL points to,
- * only to a request that carries either the URL's own signed token (as the record's field value gives it, so the URL
- * works from a browser, as FileMaker Server's container URLs do) or the Bearer token of a live session (or a
- * prefix-less API key) of that database. Anything else gets 401 / 952, whether or not the file exists.
+ * GET /Streaming/MainDB/{name}[?RCType=EmbeddedRCFileProcessor]: the bytes a container field's URL points to
+ * (container-urls.ts builds it). The name's signature is checked first, against every hosted database: a name of
+ * another shape, or one no database signs, is 401 / 952 whether or not a file has that id, so ids cannot be probed.
+ * A signed name whose file a field no longer holds (replaced, its record deleted), or whose extension is not the
+ * file's, is 404 / 1630.
  *
- * As on real servers (docs/emulator.md, "11. Container URLs"), the field's URL answers its first GET with 302 back to
- * itself and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts).
- * A Bearer token's GET of the bare URL is served at once.
+ * As on real servers (docs/emulator.md, "11. Container URLs"), the URL answers its first GET with 302 back to itself
+ * and `Set-Cookie: X-FMS-Session-Key=...`; the GET that brings the cookie gets the file (streaming-sessions.ts). A GET
+ * that carries the Bearer token of a live session of the file's database (or a prefix-less API key) is served at
+ * once: the emulator's own way in, not a real server's.
  */
 export function serveContainer(state: DataApiState, segments: readonly string[], bearer: string | undefined, req: IncomingMessage): AnswerBytes | undefined {
-  const [, database, id] = segments;
-  if (segments.length < 4 || segments.length > 5 || !database || !id) return undefined;
-  const signed = segments.length === 5 ? segments[3]! : undefined;
-  const bySignature = signed !== undefined && sameText(signed, containerUrlToken(state.urlKey, database, id));
-  const bySession = bearer !== undefined && (state.sessions.isValid(bearer, database) || state.apiKeys.accepts(req, bearer));
-  if (!bySignature && !bySession) throw new EmulatorError(401, "952", "container data needs the URL's token or a session's Bearer token");
-  // Only a file of the URL's database that a field still holds: a replaced or deleted file, or another database's, is 404.
+  if (segments.length !== 3 || segments[1] !== "MainDB") return undefined;
+  const signed = signedName(state.urlKey, state.databases.keys(), segments[2]!);
+  if (!signed) throw new EmulatorError(401, "952", "no container URL the emulator gave out: its name is not signed for a hosted database");
+  const { database, id } = signed;
+  // Only a file of the URL's database that a field still holds: a replaced or deleted file is 404.
   const file = state.containers.get(database, id);
-  if (!file) return undefined;
-  if (bySignature && !state.streaming.accepts(req, database)) {
+  if (!file || extensionOf(file.filename) !== signed.extension) return undefined;
+  const bySession = bearer !== undefined && (state.sessions.isValid(bearer, database) || state.apiKeys.accepts(req, bearer));
+  if (!bySession && !state.streaming.accepts(req, database)) {
     const key = state.streaming.issue(database);
     const headers = { Location: `${requestBaseUrl(req, state.baseUrl)}${samePath(req)}`, "Set-Cookie": `${STREAMING_COOKIE}=${key}; Path=/; HttpOnly` };
     return { status: 302, headers, body: Buffer.alloc(0) };
@@ -104,10 +104,4 @@ export function serveContainer(state: DataApiState, segments: readonly string[],
 function samePath(req: IncomingMessage): string {
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   return `${url.pathname}${url.search}`;
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.byteLength === y.byteLength && timingSafeEqual(x, y);
 }

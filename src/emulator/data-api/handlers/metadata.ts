@@ -14,7 +14,9 @@ export function listLayouts(ctx: RequestContext): Answer {
 }
 
 /**
- * GET /databases/{database}/layouts/{layout}: `fieldMetaData`, `portalMetaData`, `valueLists`. Each layout's
+ * GET /databases/{database}/layouts/{layout}: `fieldMetaData`, `portalMetaData` (`{}` without portals) and, only when
+ * the layout's fields use value lists, `valueLists`: a real layout with none answers no `valueLists` key at all
+ * (docs/emulator.md, "Layout metadata"), and clients read its absence as no lists. Each layout's
  * metadata says what its own description says: several descriptions may show one table field with different
  * options (records are then validated with the options combined), and reading a layout's metadata back gives
  * that layout's description, as `fmgen pull` does. Value lists belong to the layout in FileMaker too.
@@ -33,17 +35,15 @@ export function layoutMetadata(ctx: RequestContext): Answer {
     portalMetaData[portal.name] = meta(portal.fields, layout.description.portals.find((p) => p.name === portal.name)?.fields ?? []);
   }
   const fieldMeta = meta(layout.fields, layout.description.fields);
-  return {
-    response: {
-      fieldMetaData: fieldMeta,
-      portalMetaData,
-      valueLists: [...valueLists].map(([name, values]) => ({
-        name,
-        type: "customList",
-        values: values.map((value) => ({ value, displayValue: value })),
-      })),
-    },
-  };
+  const response: Record<string, unknown> = { fieldMetaData: fieldMeta, portalMetaData };
+  if (valueLists.size > 0) {
+    response.valueLists = [...valueLists].map(([name, values]) => ({
+      name,
+      type: "customList",
+      values: values.map((value) => ({ value, displayValue: value })),
+    }));
+  }
+  return { response };
 }
 
 /**

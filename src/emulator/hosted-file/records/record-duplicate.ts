@@ -9,7 +9,7 @@ import type { HostedDatabase, StoredRecord } from "../store.js";
 /**
  * A copy of a record as it is now (docs/emulator.md, "7. Duplicate, delete related rows, edit portal rows, options,
  * upload modId"), in one synchronous step: a new recordId and modId 0; every auto-enter field (serial, UUID,
- * creation and modification stamps) entered as for a new record; every other field of the table (not only the layout's)
+ * creation and modification stamps and account names) entered as for a new record; every other field of the table (not only the layout's)
  * with the original's values, containers included (they point at the same stored file, which is never changed in
  * place). Related records are not copied. FileMaker's Duplicate Record is not data entry (entry-options.ts): only the
  * fields that validate "always" are checked, so a copy of a record holding a unique value is refused (504) only when
@@ -24,7 +24,7 @@ export function writeDuplicate(db: HostedDatabase, layout: LayoutModel, recordId
     original.values.get(field.name)?.forEach((value, repetition) => changes.push({ field, repetition, value }));
   }
   const scope = globalScopeOf(db);
-  const built = buildNewRecord(table, changes, clock, scope, SCRIPT_ENTRY);
+  const built = buildNewRecord(table, changes, clock, scope, SCRIPT_ENTRY, db.account);
   commitRecord(table, built, scope, db);
   return built.record;
 }

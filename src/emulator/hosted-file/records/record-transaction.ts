@@ -76,7 +76,7 @@ export function writeCreate(db: HostedDatabase, layout: LayoutModel, body: Recor
   const table = db.tables.get(layout.table.name)!;
   const tx = new Transaction(db, globalScopeOf(db));
   return tx.run(() => {
-    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, writeEntry));
+    const parent = tx.store(table, buildNewRecord(table, changes, clock, tx.scope, writeEntry, db.account));
     storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
     return parent;
   });
@@ -112,7 +112,7 @@ export function writeEdit(db: HostedDatabase, layout: LayoutModel, recordId: num
   const tx = new Transaction(db, globalScopeOf(db));
   const deletions = deleting.length > 0 ? resolveDeletions(db, layout, table, current, deleting, tx.scope) : [];
   return tx.run(() => {
-    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, writeEntry)) : current;
+    const parent = changes.length > 0 ? tx.store(table, buildEditedRecord(table, current, changes, clock, tx.scope, writeEntry, db.account)) : current;
     const newRows = storePortalRows(db, table, parent, rows, clock, tx, writeEntry);
     // Last: a deletion removes its whole cascade or, failing, puts back what it removed (cascade.ts); then the
     // transaction undoes the rest.
@@ -142,7 +142,7 @@ export function writeTableContainer(db: HostedDatabase, table: TableData, record
     throw new EmulatorError(400, "306", `record ${current.recordId} is at modId ${current.modId}, not ${expectedModId}`);
   }
   const scope = globalScopeOf(db);
-  const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope);
+  const built = buildChangedRecord(table, current, [{ field, repetition, value: storeFile() }], clock, scope, db.account);
   commitRecord(table, built, scope, db);
   return built.record;
 }
@@ -194,14 +194,14 @@ function storePortalRows(db: HostedDatabase, table: TableData, parent: StoredRec
       if (row.modId !== undefined && row.modId !== String(current.modId)) {
         throw new EmulatorError(400, "306", `portal row ${current.recordId} is at modId ${current.modId}, not ${row.modId}`);
       }
-      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock, tx.scope, entry));
+      tx.store(childTable, buildEditedRecord(childTable, current, row.changes, clock, tx.scope, entry, db.account));
     } else {
       const { parentField, childField } = row.portal.relation!;
       const key = joinKey(table.valuesOf(parent, parentField, tx.scope)[0]);
       if (key === undefined) throw new EmulatorError(400, "509", `"${parentField.name}" is empty, so portal "${row.portal.name}" rows cannot be related to the record`);
       const decoded = decodeWireValue(childField.type, key);
       const link: FieldChange = { field: childField, repetition: 0, value: decoded.ok ? decoded.value : key };
-      const stored = tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock, tx.scope, entry));
+      const stored = tx.store(childTable, buildNewRecord(childTable, [...row.changes, link], clock, tx.scope, entry, db.account));
       created.push({ tableName: row.portal.table.name, recordId: String(stored.recordId), modId: String(stored.modId) });
     }
   }

@@ -80,15 +80,16 @@ function resolveFieldKey(fields: Map<string, LayoutField>, key: string, where: s
 
 /**
  * Builds a new record (auto-enter first, then the client's values) and validates it as `entry` says (a user's data
- * entry or not: entry-options.ts); the caller stores it.
+ * entry or not: entry-options.ts); the caller stores it. `account`: the account name the write's creation and
+ * modification account fields get (HostedDatabase.account; none: they stay empty, as for seed data).
  */
-export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildNewRecord(table: TableData, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions, account?: string): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = { recordId: 0, modId: 0, values: new Map() };
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
     if (field.global || field.computed) continue;
     const values = emptyValues(field);
-    const auto = autoEnterValue(table, field, now);
+    const auto = autoEnterValue(table, field, now, account);
     if (auto !== undefined) values[0] = auto;
     record.values.set(field.name, values);
   }
@@ -100,41 +101,43 @@ export function buildNewRecord(table: TableData, changes: readonly FieldChange[]
 
 /**
  * Applies an edit to a copy of the record, validates the copy as `entry` says (entry-options.ts), and returns it;
- * nothing is stored yet.
+ * nothing is stored yet. `account`, as for buildNewRecord: what modification account fields get.
  */
-export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
-  const built = buildChangedRecord(table, current, changes, clock, scope);
+export function buildEditedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope, entry: EntryOptions, account?: string): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+  const built = buildChangedRecord(table, current, changes, clock, scope, account);
   validateRecord(table, built.record, built.globals, current.recordId, scope, entry);
   return built;
 }
 
 /**
- * Applies changes to a copy of the record (next modId, modification timestamps) and returns it unvalidated;
- * nothing is stored yet. The stored record is never changed in place: a reader holding it sees it whole.
+ * Applies changes to a copy of the record (next modId, modification timestamps and account names) and returns it
+ * unvalidated; nothing is stored yet. The stored record is never changed in place: a reader holding it sees it whole.
  */
-export function buildChangedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
+export function buildChangedRecord(table: TableData, current: StoredRecord, changes: readonly FieldChange[], clock: EmulatorClock, scope: GlobalScope = FILE_GLOBALS, account?: string): { record: StoredRecord; globals: Map<string, StoredValue[]> } {
   const record: StoredRecord = {
     recordId: current.recordId,
     modId: current.modId + 1,
     values: new Map([...current.values].map(([k, v]) => [k, [...v]])),
   };
   const globals = applyChanges(table, record, changes, scope);
-  touchModification(table, record, clock, changes);
+  touchModification(table, record, clock, changes, account);
   return { record, globals };
 }
 
 /**
- * Sets the modification timestamp fields of a record that has just changed (a copy not yet stored), except one
- * the change writes itself (options.prohibitmode "script"): the value written is the one kept.
+ * Sets the modification timestamp and account name fields of a record that has just changed (a copy not yet
+ * stored), except one the change writes itself (options.prohibitmode "script"): the value written is the one kept.
+ * With no account (a seed's write), a modification account field keeps its value.
  */
-function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock, changes: readonly FieldChange[]): void {
+function touchModification(table: TableData, record: StoredRecord, clock: EmulatorClock, changes: readonly FieldChange[], account: string | undefined): void {
   const now = clock.wallSeconds();
   for (const field of table.model.fields.values()) {
-    if (field.autoEnter === "modificationTimestamp" && !field.global && !changes.some((change) => change.field === field)) {
-      const values = record.values.get(field.name) ?? emptyValues(field);
-      values[0] = chronological(field, now);
-      record.values.set(field.name, values);
-    }
+    const kind = field.autoEnter;
+    if (kind !== "modificationTimestamp" && (kind !== "modificationAccount" || account === undefined)) continue;
+    if (field.global || changes.some((change) => change.field === field)) continue;
+    const values = record.values.get(field.name) ?? emptyValues(field);
+    values[0] = kind === "modificationAccount" ? account! : chronological(field, now);
+    record.values.set(field.name, values);
   }
 }
 
@@ -169,7 +172,7 @@ function applyChanges(table: TableData, record: StoredRecord, changes: readonly 
   return globals;
 }
 
-function autoEnterValue(table: TableData, field: TableField, now: number): StoredValue | undefined {
+function autoEnterValue(table: TableData, field: TableField, now: number, account: string | undefined): StoredValue | undefined {
   switch (field.autoEnter) {
     case "serial": {
       // Only peeked: commitRecord advances the serial, so a rejected create consumes no number.
@@ -181,6 +184,10 @@ function autoEnterValue(table: TableData, field: TableField, now: number): Store
     case "creationTimestamp":
     case "modificationTimestamp":
       return chronological(field, now);
+    // FileMaker's Get ( AccountName ) of the write: none (a seed) leaves the field empty.
+    case "creationAccount":
+    case "modificationAccount":
+      return account;
     default:
       return undefined;
   }
