@@ -1,6 +1,7 @@
 import { checkTableDescriptions, tableSource, type TableDescription, type TableFieldDescription } from "../../table/index.js";
 import { idNumber } from "../../table/schema.js";
 import type { DatabaseModel, DescribedJoin, TableField, TableModel } from "./model.js";
+import { NameMap } from "./name-map.js";
 import { relationSteps } from "./relations.js";
 
 /**
@@ -19,13 +20,13 @@ import { relationSteps } from "./relations.js";
  * reaches and makes every one a collection, so the emulator refuses a relation named otherwise, or with `many: false`.
  * Returns the warnings, for the emulator's log.
  */
-export function addTableDescriptions(models: Map<string, DatabaseModel>, descriptions: readonly TableDescription[]): string[] {
+export function addTableDescriptions(models: NameMap<DatabaseModel>, descriptions: readonly TableDescription[]): string[] {
   checkTableDescriptions(descriptions, { otherTables: (database) => new Set(models.get(database)?.tables.keys() ?? []) });
   for (const description of descriptions) {
     let db = models.get(description.database);
-    if (!db) models.set(description.database, (db = { name: description.database, tables: new Map(), layouts: new Map() }));
+    if (!db) models.set(description.database, (db = { name: description.database, tables: new NameMap(), layouts: new NameMap() }));
     let table = db.tables.get(description.table);
-    if (!table) db.tables.set(description.table, (table = { name: description.table, fields: new Map() }));
+    if (!table) db.tables.set(description.table, (table = { name: description.table, fields: new NameMap() }));
     describeTable(table, description);
   }
   for (const description of descriptions) {

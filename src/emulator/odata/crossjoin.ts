@@ -52,7 +52,7 @@ export function readCrossjoin(refs: readonly SetRef[], ctx: ReadContext): Body {
   if (ctx.written > MAX_RECORDS_PER_RESPONSE) throw new ODataError(400, "-1", `Error: the response would hold more than ${MAX_RECORDS_PER_RESPONSE} records; narrow the $crossjoin with $top`);
 
   const ann = (name: string) => (ctx.annotations.prefixed ? `@odata.${name}` : `@${name}`);
-  const db = ctx.db.model.name;
+  const db = ctx.urlDb;
   const body: Body = {};
   if (!ctx.annotations.none) body[ann("context")] = `${ctx.root}${formatODataPath({ kind: "serviceDocument", db })}/$metadata#Collection(Edm.ComplexType)`;
   if (q.count === true) body[ann("count")] = total;
@@ -82,7 +82,7 @@ function rowJson(sets: readonly EntitySet[], combination: readonly StoredRecord[
   const out: Body = Object.create(null);
   if (!ctx.annotations.none) {
     sets.forEach((set, k) => {
-      const url = ctx.root + formatODataPath({ kind: "entity", db: ctx.db.model.name, set: { by: "name", name: set.name }, key: recordKey(set, combination[k]!) });
+      const url = ctx.root + formatODataPath({ kind: "entity", db: ctx.urlDb, set: { by: "name", name: set.name }, key: recordKey(set, combination[k]!) });
       out[`${set.name}${ann("navigationLink")}`] = url;
     });
   }

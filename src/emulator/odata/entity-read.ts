@@ -51,6 +51,8 @@ export interface Annotations {
 
 export interface ReadContext {
   readonly db: HostedDatabase;
+  /** The database as the request's URL wrote it, which the answer's URLs echo (routes.ts, `ODataCall.urlDb`). */
+  readonly urlDb: string;
   readonly containers: ContainerStore;
   /** `http://host:port/fmi/odata/v4`, as the client reached it (2.3: absolute, no proxy prefix). */
   readonly root: string;
@@ -68,11 +70,11 @@ export type Body = Record<string, unknown>;
 const ann = (a: Annotations, name: string) => (a.prefixed ? `@odata.${name}` : `@${name}`);
 
 function dbUrl(ctx: ReadContext): string {
-  return ctx.root + formatODataPath({ kind: "serviceDocument", db: ctx.db.model.name });
+  return ctx.root + formatODataPath({ kind: "serviceDocument", db: ctx.urlDb });
 }
 
 function entityUrl(ctx: ReadContext, set: EntitySet, key: EntityKey): string {
-  return ctx.root + formatODataPath({ kind: "entity", db: ctx.db.model.name, set: { by: "name", name: set.name }, key });
+  return ctx.root + formatODataPath({ kind: "entity", db: ctx.urlDb, set: { by: "name", name: set.name }, key });
 }
 
 /** Options this read path does not implement are refused, never ignored (rule one). */
@@ -255,7 +257,7 @@ export function readCollection(set: EntitySet, ctx: ReadContext, source?: { reco
   body.value = rows.map((r) => entityJson(set, r, cols, ctx, exps));
   if (q.top === undefined && skip + size < records.length) {
     const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + size, t: 0 } });
-    const self = source?.self ?? formatODataPath({ kind: "collection", db: ctx.db.model.name, set: { by: "name", name: set.name } });
+    const self = source?.self ?? formatODataPath({ kind: "collection", db: ctx.urlDb, set: { by: "name", name: set.name } });
     body[ann(ctx.annotations, "nextLink")] = `${ctx.root}${self}?${next}`;
   }
   return body;
@@ -284,7 +286,7 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
   if (steps !== undefined) {
     // `T(k)/Nav` (2.3): the related records as a collection of the target set, the request's options applied.
     const target = findSet(ctx.db, { by: "name", name: member });
-    const self = formatODataPath({ kind: "member", db: ctx.db.model.name, set: { by: "name", name: set.name }, key, member });
+    const self = formatODataPath({ kind: "member", db: ctx.urlDb, set: { by: "name", name: set.name }, key, member });
     return readCollection(target, ctx, { records: relatedRecords(ctx.db, set, record, target, steps), self });
   }
   const c = memberColumn(set, member, ctx);

@@ -67,6 +67,8 @@ export function recordsPayload(src: PayloadSource, shape: PayloadShape, rowIDs: 
     set,
     {
       db: src.db,
+      // A payload answers no request: it names the hosted file by its own name (docs/emulator.md, "Names").
+      urlDb: src.db.model.name,
       containers: src.containers,
       root: PAYLOAD_ROOT,
       annotations: { prefixed: true, none: accept.none, ieee754: accept.ieee754 },
