@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { foldName } from "./name-fold.js";
 import { carriedNameSchema } from "./carried-name.js";
 import { namedValueLists } from "./value-lists.js";
 import { placedFields, wireKeyCollisions } from "./wire-keys.js";
@@ -111,12 +112,14 @@ export const layoutDescriptionSchema = z
   .strict()
   .superRefine((layout, ctx) => {
     checkFields(layout.fields, ["fields"], ctx, false);
-    const portalNames = new Set<string>();
+    // Names are one name to FileMaker when they differ only by case (name-fold.ts).
+    const portalNames = new Map<string, string>();
     layout.portals?.forEach((portal, i) => {
-      if (portalNames.has(portal.name)) {
-        ctx.addIssue({ code: "custom", path: ["portals", i, "name"], message: `duplicate portal name "${portal.name}"` });
+      const same = portalNames.get(foldName(portal.name));
+      if (same !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["portals", i, "name"], message: same === portal.name ? `duplicate portal name "${portal.name}"` : caseTwin("portal", portal.name, same) });
       }
-      portalNames.add(portal.name);
+      portalNames.set(foldName(portal.name), portal.name);
       checkFields(portal.fields, ["portals", i, "fields"], ctx, true);
     });
     // The message names both fields, so the issue has no path of its own.
@@ -139,17 +142,23 @@ export const AUTO_ENTER_TYPES: Readonly<Record<AutoEnter, readonly FieldType[]>>
   modificationTimestamp: ["timestamp", "date", "time"],
 };
 
+/** Two names that differ only by case: one name to FileMaker, so one of them is misspelt. */
+function caseTwin(kind: string, name: string, earlier: string): string {
+  return `${kind} name "${name}" differs from ${kind} "${earlier}" only by case: FileMaker takes them for one name (names are case-insensitive), so a layout cannot show both; spell it as FileMaker shows it`;
+}
+
 function checkFields(
   fields: readonly FieldDescription[],
   path: (string | number)[],
   ctx: z.RefinementCtx,
   inPortal: boolean,
 ): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   fields.forEach((field, i) => {
     const at = [...path, i];
-    if (seen.has(field.name)) ctx.addIssue({ code: "custom", path: [...at, "name"], message: `duplicate field name "${field.name}"` });
-    seen.add(field.name);
+    const same = seen.get(foldName(field.name));
+    if (same !== undefined) ctx.addIssue({ code: "custom", path: [...at, "name"], message: same === field.name ? `duplicate field name "${field.name}"` : caseTwin("field", field.name, same) });
+    seen.set(foldName(field.name), field.name);
     if (inPortal && !field.name.includes("::")) {
       ctx.addIssue({ code: "custom", path: [...at, "name"], message: `portal field "${field.name}" must be named TableOccurrence::Field` });
     }

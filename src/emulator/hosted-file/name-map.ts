@@ -2,10 +2,9 @@
 // value list) with a name it holds: as FileMaker does, without regard to case (docs/emulator.md, "Names"). One map
 // for every such lookup, so that no path matches names by a rule of its own.
 
-import { foldCase } from "./find/case-fold.js";
+import { foldName } from "../../layout/name-fold.js";
 
-/** The key a name is matched by: Unicode lower case, locale-independent (`toLowerCase`), final sigma as sigma. */
-export const foldName = foldCase;
+export { foldName };
 
 /** Whether two names are the same name to FileMaker. */
 export function sameName(a: string, b: string): boolean {

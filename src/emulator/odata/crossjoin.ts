@@ -5,6 +5,7 @@
 // set varies fastest), so a page costs its own size whatever the product's; without `$top`, a product past
 // MAX_CROSSJOIN_ROWS is refused, as FileMaker Server times out on it instead.
 
+import { sameName } from "../hosted-file/name-map.js";
 import type { StoredRecord } from "../hosted-file/store.js";
 import { forEachField, mapFields, type FilterNode } from "./filter-ast.js";
 import { checkFilter } from "./filter-check.js";
@@ -30,7 +31,7 @@ export function readCrossjoin(refs: readonly SetRef[], ctx: ReadContext): Body {
   });
   // url-request.ts has checked `$expand`: at most one item, naming one of the sets, no options.
   const expandName = q.expand?.[0]?.nav;
-  const expanded = expandName === undefined ? -1 : refs.findIndex((r, i) => setText(r) === expandName || sets[i]!.name === expandName);
+  const expanded = expandName === undefined ? -1 : refs.findIndex((r, i) => sameName(setText(r), expandName) || sameName(sets[i]!.name, expandName));
   const rows = sets.map((s) => [...s.data.records.values()]);
   if (q.filter !== undefined) {
     const node = parseFilter(q.filter);

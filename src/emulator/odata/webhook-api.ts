@@ -46,8 +46,9 @@ export function serveWebhook(registry: WebhookRegistry, req: WebhookRequest): Bo
   switch (req.operation) {
     case "Add": {
       const spec = parseWebhookAdd(req.body, registry.targets);
-      findSet(req.db, { by: "name", name: spec.tableName });
-      return { webhookResult: { webhookID: registry.add(req.database, spec) } };
+      // Kept under the table's own name (a request may spell it in another case), as its payloads name it.
+      const set = findSet(req.db, { by: "name", name: spec.tableName });
+      return { webhookResult: { webhookID: registry.add(req.database, { ...spec, tableName: set.name }) } };
     }
     case "GetAll":
       return { ...context("WebHook Processor"), status: "ACTIVE", webhooks: registry.list(req.database) };
