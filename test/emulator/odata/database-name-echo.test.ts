@@ -12,7 +12,7 @@ let emu: RunningEmulator;
 const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => sendTo(emu.url, method, path, body, headers);
 
 beforeAll(async () => {
-  emu = await startOffice(3);
+  emu = await startOffice(3, { apiKeys: [{ key: "otto-key", pathPrefix: "/otto" }] });
 });
 afterAll(() => emu.close());
 
@@ -79,6 +79,14 @@ describe.each([`${DB}.fmp12`, `${DB.toLowerCase()}`, `${DB.toUpperCase()}.FMP12`
     expect(part.status, Buffer.from(part.body).toString("utf8")).toBe(200);
     const body = partJson(part);
     expect(body["@id"] ?? body["@odata.id"], JSON.stringify(body)).toBe(`${emu.url}/fmi/odata/v4/${inner}/Contacts('A1')`);
+  });
+});
+
+describe("under an API key's proxy prefix", () => {
+  it("names the database as the request did, and leaves the prefix out (2.3)", async () => {
+    const rows = await get(emu.url, `/otto/fmi/odata/v4/${DB}.fmp12/Contacts?$top=1`, { Authorization: "Bearer otto-key" });
+    expect(rows.status, rows.text).toBe(200);
+    expect(rows.body["@context"]).toBe(`${emu.url}/fmi/odata/v4/${DB}.fmp12/$metadata#Contacts`);
   });
 });
 

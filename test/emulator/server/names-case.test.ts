@@ -72,6 +72,9 @@ describe("a name spelt in another case", () => {
     const row = (await api.getOk(token, PORTALS_LAYOUT, recordId)).portalData.Invoices.find((r: any) => r["Invoices::Amount"] === 6);
     expectOk(await api.edit(token, PORTALS_LAYOUT, recordId, { fieldData: { deleteRelated: `invoices.${row.recordId}` } }));
     expect((await api.getOk(token, PORTALS_LAYOUT, recordId)).portalData.Invoices.map((r: any) => r["Invoices::Amount"])).toEqual([5]);
+    // One field in two spellings: written in order, the last kept (as `Phone` and `Phone(1)` are).
+    const twice = await api.createOk(token, CONTACTS, { fieldData: { "First Name": "First", "first name": "Second" } });
+    expect((await api.getOk(token, CONTACTS, twice.recordId)).fieldData["First Name"]).toBe("Second");
     expectOk(await api.edit(token, CONTACTS, "1", { fieldData: { "phone(2)": "555-0199" } }));
     expect((await api.getOk(token, CONTACTS, "1")).fieldData["Phone(2)"]).toBe("555-0199");
   });
