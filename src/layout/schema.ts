@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { foldName } from "./name-fold.js";
 import { carriedNameSchema } from "./carried-name.js";
 import { namedValueLists } from "./value-lists.js";
 import { placedFields, wireKeyCollisions } from "./wire-keys.js";
@@ -112,14 +111,12 @@ export const layoutDescriptionSchema = z
   .strict()
   .superRefine((layout, ctx) => {
     checkFields(layout.fields, ["fields"], ctx, false);
-    // Names are one name to FileMaker when they differ only by case (name-fold.ts).
-    const portalNames = new Map<string, string>();
+    const portalNames = new Set<string>();
     layout.portals?.forEach((portal, i) => {
-      const same = portalNames.get(foldName(portal.name));
-      if (same !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["portals", i, "name"], message: same === portal.name ? `duplicate portal name "${portal.name}"` : caseTwin("portal", portal.name, same) });
+      if (portalNames.has(portal.name)) {
+        ctx.addIssue({ code: "custom", path: ["portals", i, "name"], message: `duplicate portal name "${portal.name}"` });
       }
-      portalNames.set(foldName(portal.name), portal.name);
+      portalNames.add(portal.name);
       checkFields(portal.fields, ["portals", i, "fields"], ctx, true);
     });
     // The message names both fields, so the issue has no path of its own.
@@ -142,23 +139,17 @@ export const AUTO_ENTER_TYPES: Readonly<Record<AutoEnter, readonly FieldType[]>>
   modificationTimestamp: ["timestamp", "date", "time"],
 };
 
-/** Two names that differ only by case: one name to FileMaker, so one of them is misspelt. */
-function caseTwin(kind: string, name: string, earlier: string): string {
-  return `${kind} name "${name}" differs from ${kind} "${earlier}" only by case: FileMaker takes them for one name (names are case-insensitive), so a layout cannot show both; spell it as FileMaker shows it`;
-}
-
 function checkFields(
   fields: readonly FieldDescription[],
   path: (string | number)[],
   ctx: z.RefinementCtx,
   inPortal: boolean,
 ): void {
-  const seen = new Map<string, string>();
+  const seen = new Set<string>();
   fields.forEach((field, i) => {
     const at = [...path, i];
-    const same = seen.get(foldName(field.name));
-    if (same !== undefined) ctx.addIssue({ code: "custom", path: [...at, "name"], message: same === field.name ? `duplicate field name "${field.name}"` : caseTwin("field", field.name, same) });
-    seen.set(foldName(field.name), field.name);
+    if (seen.has(field.name)) ctx.addIssue({ code: "custom", path: [...at, "name"], message: `duplicate field name "${field.name}"` });
+    seen.add(field.name);
     if (inPortal && !field.name.includes("::")) {
       ctx.addIssue({ code: "custom", path: [...at, "name"], message: `portal field "${field.name}" must be named TableOccurrence::Field` });
     }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { foldName } from "../layout/name-fold.js";
 import { carriedNameSchema } from "../layout/carried-name.js";
 import { AUTO_ENTER_TYPES, autoEnterSchema, exactIssue, exactSchema, fieldTypeSchema, TYPESCRIPT_IDENTIFIER } from "../layout/schema.js";
 
@@ -83,20 +82,11 @@ export const tableDescriptionSchema = z
   .strict()
   .superRefine((table, ctx) => {
     const names = new Map<string, number>();
-    // Names differing only by case are one name to FileMaker (name-fold.ts): a table cannot have both.
-    const folded = new Map<string, number>();
     const ids = new Map<string, number>();
     table.fields.forEach((field, i) => {
       const at = ["fields", i];
-      const twin = folded.get(foldName(field.name));
       if (names.has(field.name)) ctx.addIssue({ code: "custom", path: [...at, "name"], message: `duplicate field name "${field.name}" (also fields[${names.get(field.name)}])` });
-      else if (twin !== undefined) {
-        const other = table.fields[twin]!.name;
-        ctx.addIssue({ code: "custom", path: [...at, "name"], message: `field name "${field.name}" differs from "${other}" (fields[${twin}]) only by case: FileMaker takes them for one name (names are case-insensitive), so a table cannot have both` });
-      } else {
-        names.set(field.name, i);
-        folded.set(foldName(field.name), i);
-      }
+      else names.set(field.name, i);
       if (field.id !== undefined) {
         if (ids.has(field.id)) ctx.addIssue({ code: "custom", path: [...at, "id"], message: `duplicate field id "${field.id}" (also fields[${ids.get(field.id)}])` });
         else ids.set(field.id, i);

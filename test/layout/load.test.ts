@@ -47,9 +47,6 @@ describe("layout descriptions", () => {
     ["duplicate field names", { ...minimal, fields: [{ name: "a", type: "text" }, { name: "a", type: "text" }] }, /fields\[1\]\.name: duplicate field name "a"/],
     ["duplicate field names in a portal", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "T::a", type: "text" }, { name: "T::a", type: "number" }] }] }, /portals\[0\]\.fields\[1\]\.name: duplicate field name "T::a"/],
     ["duplicate portal names", { ...minimal, portals: [{ name: "P", table: "T", fields: [] }, { name: "P", table: "U", fields: [] }] }, /portals\[1\]\.name: duplicate portal name "P"/],
-    // FileMaker takes names that differ only by case for one name (docs/emulator.md, "Names").
-    ["field names that differ only by case", { ...minimal, fields: [{ name: "id", type: "text" }, { name: "ID", type: "text" }] }, /fields\[1\]\.name: field name "ID" differs from field "id" only by case/],
-    ["portal names that differ only by case", { ...minimal, portals: [{ name: "Planets", table: "T", fields: [] }, { name: "planets", table: "U", fields: [] }] }, /portals\[1\]\.name: portal name "planets" differs from portal "Planets" only by case/],
     ["unknown keys", { ...minimal, colour: "red" }, /Unrecognized key/],
     ["portal fields without a TO:: prefix", { ...minimal, portals: [{ name: "P", table: "T", fields: [{ name: "Amount", type: "number" }] }] }, /portals\[0\]\.fields\[0\]\.name: portal field "Amount" must be named/],
     ["autoEnter on the wrong type", { ...minimal, fields: [{ name: "u", type: "number", autoEnter: "uuid" }] }, /fields\[0\]\.autoEnter: autoEnter "uuid" needs a field of type text/],

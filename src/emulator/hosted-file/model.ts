@@ -144,6 +144,13 @@ export function buildModel(descriptions: readonly LayoutDescription[]): NameMap<
     const where = layout.source ?? `layout "${layout.layout}"`;
     const db = databaseOf(layout.database, where);
     const table = tableOf(db, layout.table, where);
+    // Portals of one layout are one name to FileMaker when they differ only by case (its object names).
+    const portalNames = new NameMap<string>();
+    for (const portal of layout.portals) {
+      const held = portalNames.get(portal.name);
+      if (held !== undefined) sameSpelling(`portal of layout "${layout.layout}"`, held, portal.name, where, where);
+      portalNames.set(portal.name, portal.name);
+    }
     const fields = new NameMap(layout.fields.map((f) => [f.name, { wireName: f.name, field: table.fields.get(f.name)! }]));
     const portals = layout.portals.map((portal): PortalModel => {
       const child = tableOf(db, portal.table, where);

@@ -2,9 +2,15 @@
 // value list) with a name it holds: as FileMaker does, without regard to case (docs/emulator.md, "Names"). One map
 // for every such lookup, so that no path matches names by a rule of its own.
 
-import { foldName } from "../../layout/name-fold.js";
-
-export { foldName };
+/**
+ * The key two names share when FileMaker takes them for one name: without regard to case, for every script, not only
+ * ASCII. Unicode lower case, locale-independent (`toLowerCase`, never a locale's rules), final sigma as sigma (so
+ * that "ΟΔΟΣ" and "οδος" agree, which `toLowerCase` alone would not, picking ς or σ from context).
+ */
+export function foldName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.includes("ς") ? lower.replaceAll("ς", "σ") : lower;
+}
 
 /** Whether two names are the same name to FileMaker. */
 export function sameName(a: string, b: string): boolean {

@@ -63,4 +63,25 @@ describe("descriptions that spell one name two ways", () => {
     const layoutB = { layout: "Other", ...base, ...b };
     await expect(start(["A.layout.json", layoutA], ["B.layout.json", layoutB])).rejects.toThrow(message);
   });
+
+  // The layout and table formats take such names (the generator suffixes their identifiers: the torture set); the
+  // emulator, which matches names as FileMaker does, cannot tell them apart.
+  it.each<[string, object, RegExp]>([
+    ["two fields of a layout", { fields: [{ name: "id", type: "number" }, { name: "ID", type: "number" }] }, /A\.layout\.json names the field of table "Contacts" "ID", which .*A\.layout\.json names "id"/],
+    ["two related fields of a layout", { fields: [{ name: "Company::Name", type: "text" }, { name: "company::name", type: "text" }] }, /names the field of table "Contacts" "company::name", which .*names "Company::Name"/],
+    [
+      "two portals of a layout",
+      { portals: [{ name: "Planets", table: "Planets", fields: [] }, { name: "planets", table: "Moons", fields: [] }] },
+      /A\.layout\.json names the portal of layout "People" "planets", which .*A\.layout\.json names "Planets"/,
+    ],
+    ["two portal fields", { portals: [{ name: "P", table: "Planets", fields: [{ name: "Planets::Mass", type: "number" }, { name: "Planets::mass", type: "number" }] }] }, /names the field of table "Planets" "mass", which .*names "Mass"/],
+  ])("refuses %s that differ only by case", async (_what, extra, message) => {
+    await expect(start(["A.layout.json", { database: "Office", layout: "People", table: "Contacts", fields: [{ name: "Name", type: "text" }], ...extra }])).rejects.toThrow(message);
+  });
+
+  it("refuses two fields of a table description that differ only by case", async () => {
+    dir = await mkdtemp(join(tmpdir(), "fmgen-names-"));
+    await writeFile(join(dir, "Things.table.json"), JSON.stringify({ database: "Office", table: "Things", fields: [{ name: "id", type: "text" }, { name: "ID", type: "text" }] }));
+    await expect(startEmulator({ tables: [join(dir, "Things.table.json")] })).rejects.toThrow(/Things\.table\.json names the field of table "Things" "ID", which .*Things\.table\.json names "id"/);
+  });
 });
