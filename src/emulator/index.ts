@@ -33,6 +33,8 @@ import { SERVICE_ROOT } from "./odata/url-request.js";
 import { checkWebhookOptions, WebhookRegistry, type WebhookOptions, type WebhookStats } from "./odata/webhook-registry.js";
 import { dataApi } from "./data-api/server.js";
 import { buildModel, type DatabaseModel } from "./hosted-file/model.js";
+import { NameMap } from "./hosted-file/name-map.js";
+import { resolveDatabase } from "./hosted-file/database-name.js";
 import { uniqueKey } from "./hosted-file/records/record-writes.js";
 import { joinKey, relationSteps } from "./hosted-file/relations.js";
 import { parseSeed, readSeedFile, seedAccounts, seedRecords, type SeedData } from "./hosted-file/seed.js";
@@ -407,11 +409,12 @@ function bridgeTarget(state: DataApiState, wv: WebViewerOptions): { database: st
   const names = [...state.databases.keys()];
   const database = wv.database ?? (names.length === 1 ? names[0]! : undefined);
   if (database === undefined) throw new Error(`webViewer: name the hosted file (database), one of ${names.map((n) => JSON.stringify(n)).join(", ")}`);
-  const db = state.databases.get(database);
-  if (!db) throw new Error(`webViewer: no hosted file named ${JSON.stringify(database)}`);
-  const scriptLayout = wv.layout ?? db.model.layouts.keys().next().value;
-  if (scriptLayout === undefined) throw new Error(`webViewer: the hosted file ${JSON.stringify(database)} has no layout to run scripts on`);
-  return { database, scriptLayout };
+  // Named as both APIs name a file (hosted-file/database-name.ts): `.fmp12` and case aside.
+  const named = resolveDatabase(state.databases, database);
+  if (!named) throw new Error(`webViewer: no hosted file named ${JSON.stringify(database)}`);
+  const scriptLayout = wv.layout ?? named.db.model.layouts.keys().next().value;
+  if (scriptLayout === undefined) throw new Error(`webViewer: the hosted file ${JSON.stringify(named.name)} has no layout to run scripts on`);
+  return { database: named.name, scriptLayout };
 }
 
 /**
@@ -553,10 +556,10 @@ export async function createState(options: EmulatorOptions, given?: ReadSeed): P
   const models = buildModel(descriptions);
   for (const warning of addTableDescriptions(models, tableDescriptions)) log(warning);
   checkCalculationTables(calculations, models.values());
-  const databases = new Map<string, HostedDatabase>();
+  const databases = new NameMap<HostedDatabase>();
   for (const [name, model] of models) {
     // Computed fields are marked before the tables are made (no index is kept on them); their values read `tables`.
-    const tables = new Map<string, TableData>();
+    const tables = new NameMap<TableData>();
     const computed = linkComputedFields(model, tables, calculations, { write: log });
     for (const [table, data] of createTables(model, containers)) tables.set(table, data);
     for (const { table, field, values } of computed) tables.get(table)!.compute(field, values);

@@ -34,9 +34,10 @@ describe("fmgen pull NAME of a layout the server does not have", () => {
 
   it("without --check: the same suggestion in the layout's line", async () => {
     const root = await copyExample("contacts");
-    const { code, out } = await runPull(root, emu.url, ["invoices web"]);
+    // Not "invoices web": the server matches layout names case aside, as FileMaker does (docs/emulator.md, "Names").
+    const { code, out } = await runPull(root, emu.url, ["Invoice Web"]);
     expect(code).toBe(1);
-    expect(out).toContain('no layout named "invoices web" in database "Contacts" (FileMaker error 105): did you mean "Invoices Web"?');
+    expect(out).toContain('no layout named "Invoice Web" in database "Contacts" (FileMaker error 105): did you mean "Invoices Web"?');
   });
 });
 

@@ -3,6 +3,7 @@ import { describeInput } from "../hosted-file/input/input-text.js";
 import { unknownParameters } from "../hosted-file/input/unknown-parameters.js";
 import { jsonParam, positiveInteger } from "./wire/params.js";
 import type { LayoutModel, PortalModel } from "../hosted-file/model.js";
+import { findByName } from "../hosted-file/name-map.js";
 import { allPortals, DEFAULT_PORTAL_LIMIT, type PortalRange } from "../hosted-file/layout-view/portal-range.js";
 
 /**
@@ -79,9 +80,10 @@ function selection(layout: LayoutModel, selected: unknown, ranges: readonly Rang
     // A portal's name that the layout does not have is an unknown parameter, as any other unknown name is.
     if (!portal) throw unknownParameters([key]);
     const value = positiveInteger(raw, key, 1);
-    const earlier = given.get(`${kind}\u0000${name}`);
-    if (earlier !== undefined) throw new EmulatorError(400, "1708", `${earlier} and ${key} both give portal "${name}"'s ${kind}; give it once`);
-    given.set(`${kind}\u0000${name}`, key);
+    // By the portal, not the spelling: `_limit.Planets` and `_limit.planets` range one portal.
+    const earlier = given.get(`${kind}\u0000${portal.name}`);
+    if (earlier !== undefined) throw new EmulatorError(400, "1708", `${earlier} and ${key} both give portal "${portal.name}"'s ${kind}; give it once`);
+    given.set(`${kind}\u0000${portal.name}`, key);
     const range = byPortal.get(portal);
     // A range of a portal that `portal` leaves out names a real portal; it ranges rows that are not answered.
     if (!range) continue;
@@ -104,7 +106,10 @@ function portalsNamed(layout: LayoutModel, raw: unknown): Set<PortalModel> {
   return chosen;
 }
 
-/** A portal by the name `portalData` keys it by (its object name). */
+/**
+ * A portal by the name `portalData` keys it by (its object name), matched as FileMaker matches names (case aside:
+ * `planets` is the portal `Planets`, and the answer keys it `Planets`).
+ */
 function portalNamed(layout: LayoutModel, name: string): PortalModel | undefined {
-  return layout.portals.find((p) => p.name === name);
+  return findByName(layout.portals, name, (p) => p.name);
 }

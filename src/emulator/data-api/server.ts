@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { resolveDatabase } from "../hosted-file/database-name.js";
 import { EmulatorError, standardMessage } from "../hosted-file/fm-error.js";
 import type { AnswerBytes, InjectedCode, ShellAnswer } from "../http/answer.js";
 import { serveContainer } from "./handlers/containers.js";
@@ -125,7 +126,9 @@ async function dispatch(state: DataApiState, req: IncomingMessage): Promise<Answ
 
 async function contextFor(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
   if (params.database === undefined) return serverLevelContext(state, req, route, params, query);
-  const db = state.databases.get(params.database);
+  // The one rule of both APIs (hosted-file/database-name.ts): `Contacts.fmp12` and `contacts` name the file
+  // `Contacts`, so a session opened under one form serves paths in the other (it is the file's session).
+  const db = resolveDatabase(state.databases, params.database)?.db;
   if (!db) throw new EmulatorError(404, "100", `no hosted database named "${params.database}"`);
   // Every request runs with global values of its own (globals.ts): a session's, an API key's, or (a login, a
   // logout) a scope that is dropped with the request. The file's values are written by seed data only.

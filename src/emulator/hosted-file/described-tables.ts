@@ -1,6 +1,7 @@
 import { checkTableDescriptions, tableSource, type TableDescription, type TableFieldDescription } from "../../table/index.js";
 import { idNumber } from "../../table/schema.js";
-import type { DatabaseModel, DescribedJoin, TableField, TableModel } from "./model.js";
+import { sameSpelling, type DatabaseModel, type DescribedJoin, type TableField, type TableModel } from "./model.js";
+import { NameMap } from "./name-map.js";
 import { relationSteps } from "./relations.js";
 
 /**
@@ -19,13 +20,15 @@ import { relationSteps } from "./relations.js";
  * reaches and makes every one a collection, so the emulator refuses a relation named otherwise, or with `many: false`.
  * Returns the warnings, for the emulator's log.
  */
-export function addTableDescriptions(models: Map<string, DatabaseModel>, descriptions: readonly TableDescription[]): string[] {
+export function addTableDescriptions(models: NameMap<DatabaseModel>, descriptions: readonly TableDescription[]): string[] {
   checkTableDescriptions(descriptions, { otherTables: (database) => new Set(models.get(database)?.tables.keys() ?? []) });
   for (const description of descriptions) {
     let db = models.get(description.database);
-    if (!db) models.set(description.database, (db = { name: description.database, tables: new Map(), layouts: new Map() }));
+    if (db) sameSpelling("database", db.name, description.database, "a layout description", tableSource(description));
+    if (!db) models.set(description.database, (db = { name: description.database, tables: new NameMap(), layouts: new NameMap() }));
     let table = db.tables.get(description.table);
-    if (!table) db.tables.set(description.table, (table = { name: description.table, fields: new Map() }));
+    if (!table) db.tables.set(description.table, (table = { name: description.table, fields: new NameMap() }));
+    sameSpelling(`table of database "${db.name}"`, table.name, description.table, "a layout description", tableSource(description));
     describeTable(table, description);
   }
   for (const description of descriptions) {
@@ -75,6 +78,7 @@ function describeTable(table: TableModel, description: TableDescription): void {
       table.fields.set(field.name, next);
       continue;
     }
+    sameSpelling(`field of table "${table.name}"`, existing.name, field.name, existing.declaredIn, where);
     if (existing.type !== next.type || existing.repetitions !== next.repetitions) {
       throw new Error(
         `field "${field.name}" of table "${table.name}" is ${existing.type} x${existing.repetitions} in ${existing.declaredIn} ` +

@@ -1,6 +1,7 @@
 import type { ApiKeyRing } from "./api-keys.js";
 import type { EmulatorClock } from "./clock.js";
 import type { ScriptCatalog } from "./scripts/script-catalog.js";
+import type { NameMap } from "./name-map.js";
 import type { AccountBook } from "./sign-ins.js";
 import type { ContainerStore, HostedDatabase } from "./store.js";
 
@@ -11,7 +12,8 @@ import type { ContainerStore, HostedDatabase } from "./store.js";
  * webhooks.
  */
 export interface HostedServer {
-  readonly databases: Map<string, HostedDatabase>;
+  /** By file name, matched as FileMaker matches names (name-map.ts); a URL's name resolves through database-name.ts. */
+  readonly databases: NameMap<HostedDatabase>;
   readonly containers: ContainerStore;
   readonly clock: EmulatorClock;
   /** The accounts both APIs sign in (sign-ins.ts). */

@@ -1,4 +1,5 @@
 import type { LayoutDescription } from "../../layout/description.js";
+import { NameMap } from "./name-map.js";
 import { namedValueLists } from "../../layout/value-lists.js";
 import type { AutoEnter, FieldDescription, FieldType, ValidateWhen } from "../../layout/schema.js";
 /**
@@ -63,7 +64,8 @@ export interface DescribedJoin {
 
 export interface TableModel {
   name: string;
-  fields: Map<string, TableField>;
+  /** By field name, matched as FileMaker matches names (name-map.ts). */
+  fields: NameMap<TableField>;
   /** Set when a table description describes the table: then `$metadata` states what it says. */
   described?: DescribedTable;
 }
@@ -78,68 +80,92 @@ export interface PortalModel {
   name: string;
   table: TableModel;
   relation?: { parentField: TableField; childField: TableField; cascadeDelete: boolean };
-  fields: Map<string, LayoutField>;
+  fields: NameMap<LayoutField>;
 }
 
 export interface LayoutModel {
   description: LayoutDescription;
   table: TableModel;
-  fields: Map<string, LayoutField>;
+  fields: NameMap<LayoutField>;
   portals: PortalModel[];
 }
 
 export interface DatabaseModel {
   name: string;
-  tables: Map<string, TableModel>;
-  layouts: Map<string, LayoutModel>;
+  tables: NameMap<TableModel>;
+  layouts: NameMap<LayoutModel>;
 }
 
 /** Builds every database, table and layout the descriptions name; throws on contradictions. */
-export function buildModel(descriptions: readonly LayoutDescription[]): Map<string, DatabaseModel> {
-  const databases = new Map<string, DatabaseModel>();
-  const databaseOf = (name: string) => {
+export function buildModel(descriptions: readonly LayoutDescription[]): NameMap<DatabaseModel> {
+  const databases = new NameMap<DatabaseModel>();
+  // Where each database and table was first named, for a spelling that differs only by case (sameSpelling).
+  const firstNamed = new Map<object, string>();
+  const databaseOf = (name: string, where: string) => {
     let db = databases.get(name);
-    if (!db) databases.set(name, (db = { name, tables: new Map(), layouts: new Map() }));
+    if (!db) {
+      databases.set(name, (db = { name, tables: new NameMap(), layouts: new NameMap() }));
+      firstNamed.set(db, where);
+    }
+    sameSpelling("database", db.name, name, firstNamed.get(db)!, where);
     return db;
   };
-  const tableOf = (db: DatabaseModel, name: string) => {
+  const tableOf = (db: DatabaseModel, name: string, where: string) => {
     let table = db.tables.get(name);
-    if (!table) db.tables.set(name, (table = { name, fields: new Map() }));
+    if (!table) {
+      db.tables.set(name, (table = { name, fields: new NameMap() }));
+      firstNamed.set(table, where);
+    }
+    sameSpelling(`table of database "${db.name}"`, table.name, name, firstNamed.get(table)!, where);
     return table;
   };
 
   // First pass: tables and their fields, so that relations can name fields declared by any layout.
   for (const layout of descriptions) {
-    const db = databaseOf(layout.database);
     const where = layout.source ?? `layout "${layout.layout}"`;
-    if (db.layouts.has(layout.layout)) {
+    const db = databaseOf(layout.database, where);
+    const described = db.layouts.get(layout.layout);
+    if (described?.description.layout === layout.layout) {
       throw new Error(`layout "${layout.layout}" of database "${layout.database}" is described twice (${where})`);
     }
-    const table = tableOf(db, layout.table);
+    if (described) sameSpelling(`layout of database "${db.name}"`, described.description.layout, layout.layout, described.description.source ?? `layout "${described.description.layout}"`, where);
+    const table = tableOf(db, layout.table, where);
     // Related fields outside portals are stored on the parent record under their full name.
     for (const field of layout.fields) declareField(table, field.name, field, where);
     for (const portal of layout.portals) {
-      const child = tableOf(db, portal.table);
+      const child = tableOf(db, portal.table, where);
       for (const field of portal.fields) declareField(child, localName(field.name), field, where);
     }
+    // Claims the layout's name now, so that a second spelling of it is caught above.
+    db.layouts.set(layout.layout, { description: layout, table, fields: new NameMap(), portals: [] });
   }
 
   for (const layout of descriptions) {
-    const db = databaseOf(layout.database);
-    const table = tableOf(db, layout.table);
-    const fields = new Map(layout.fields.map((f) => [f.name, { wireName: f.name, field: table.fields.get(f.name)! }]));
+    const where = layout.source ?? `layout "${layout.layout}"`;
+    const db = databaseOf(layout.database, where);
+    const table = tableOf(db, layout.table, where);
+    // Portals of one layout are one name to FileMaker when they differ only by case (its object names).
+    const portalNames = new NameMap<string>();
+    for (const portal of layout.portals) {
+      const held = portalNames.get(portal.name);
+      if (held !== undefined) sameSpelling(`portal of layout "${layout.layout}"`, held, portal.name, where, where);
+      portalNames.set(portal.name, portal.name);
+    }
+    const fields = new NameMap(layout.fields.map((f) => [f.name, { wireName: f.name, field: table.fields.get(f.name)! }]));
     const portals = layout.portals.map((portal): PortalModel => {
-      const child = tableOf(db, portal.table);
+      const child = tableOf(db, portal.table, where);
       const model: PortalModel = {
         name: portal.name,
         table: child,
-        fields: new Map(portal.fields.map((f) => [f.name, { wireName: f.name, field: child.fields.get(localName(f.name))! }])),
+        fields: new NameMap(portal.fields.map((f) => [f.name, { wireName: f.name, field: child.fields.get(localName(f.name))! }])),
       };
       if (portal.relation) {
         const { parentField, childField, cascadeDelete } = portal.relation;
-        const where = `${layout.source ?? `layout "${layout.layout}"`} portal "${portal.name}"`;
-        const parent = table.fields.get(parentField) ?? implicitKey(table, parentField, child.fields.get(childField), where);
-        const childKey = child.fields.get(childField) ?? implicitKey(child, childField, parent, where);
+        const at = `${where} portal "${portal.name}"`;
+        const parent = table.fields.get(parentField) ?? implicitKey(table, parentField, child.fields.get(childField), at);
+        const childKey = child.fields.get(childField) ?? implicitKey(child, childField, parent, at);
+        sameSpelling(`field of table "${table.name}"`, parent.name, parentField, parent.declaredIn, at);
+        sameSpelling(`field of table "${child.name}"`, childKey.name, childField, childKey.declaredIn, at);
         model.relation = { parentField: parent, childField: childKey, cascadeDelete: cascadeDelete ?? false };
       }
       return model;
@@ -151,6 +177,19 @@ export function buildModel(descriptions: readonly LayoutDescription[]): Map<stri
     if (conflicts.length) throw new Error(`database "${db.name}": ${conflicts.join("; ")}`);
   }
   return databases;
+}
+
+/**
+ * Refuses a name spelled here otherwise than where it was first named, differing only by case: FileMaker matches
+ * names without regard to case, so both spellings name one thing, and the descriptions would disagree on how its
+ * name is written (which answers show). `what` says what is named ("field of table \"Contacts\"").
+ */
+export function sameSpelling(what: string, held: string, given: string, heldWhere: string, givenWhere: string): void {
+  if (held === given) return;
+  throw new Error(
+    `${givenWhere} names the ${what} "${given}", which ${heldWhere} names "${held}": FileMaker matches names without regard to case, ` +
+      "so both name one thing; spell it the same in every description (as FileMaker shows it)",
+  );
 }
 
 /** `Invoices::Amount` -> `Amount`: portal rows live in their own table under local names. */
@@ -178,6 +217,7 @@ function declareField(table: TableModel, name: string, field: FieldDescription, 
     table.fields.set(name, next);
     return;
   }
+  sameSpelling(`field of table "${table.name}"`, existing.name, name, existing.declaredIn, where);
   if (existing.type !== next.type || existing.repetitions !== next.repetitions) {
     throw new Error(
       `field "${name}" of table "${table.name}" is ${existing.type} x${existing.repetitions} in ${existing.declaredIn} ` +

@@ -9,6 +9,7 @@
 // sequence that its file (or table) never had, so deleting one renumbers nothing and no number is reused.
 // Callers check names and definitions first (odata/schema-api.ts); these functions take valid input only.
 
+import { NameMap } from "./name-map.js";
 import { emitChange } from "./change-feed.js";
 import type { AutoEnter, FieldType } from "../../layout/schema.js";
 import type { DatabaseModel, LayoutField, LayoutModel, PortalModel, TableField, TableModel } from "./model.js";
@@ -325,7 +326,7 @@ export function replaySchemaChange(db: HostedDatabase, containers: ContainerStor
 /** Creates a table with its fields (no records, no layout); returns its model. */
 export function createTable(db: HostedDatabase, containers: ContainerStore | undefined, name: string, fields: readonly FieldDefinition[]): TableModel {
   const state = stateOf(db.model);
-  const table: TableModel = { name, fields: new Map() };
+  const table: TableModel = { name, fields: new NameMap() };
   const data = new TableData(table, containers);
   db.model.tables.set(name, table);
   db.tables.set(name, data);
@@ -420,7 +421,7 @@ export function setFieldIndex(db: HostedDatabase, table: TableModel, field: Tabl
  * layout model are not reused); layouts of a gone table are removed.
  */
 function reviseLayouts(model: DatabaseModel, gone: (field: TableField) => boolean, goneTable: TableModel | undefined): void {
-  const keep = (fields: Map<string, LayoutField>) => new Map([...fields].filter(([, f]) => !gone(f.field)));
+  const keep = (fields: NameMap<LayoutField>) => new NameMap([...fields].filter(([, f]) => !gone(f.field)));
   for (const [name, layout] of [...model.layouts]) {
     if (layout.table === goneTable) {
       model.layouts.delete(name);

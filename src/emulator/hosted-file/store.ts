@@ -3,6 +3,7 @@ import { isContainerRef, isStoredNumber, type ContainerRef, type StoredValue } f
 import { sameNumber, storedNumberOf, numberText, type StoredNumber } from "./exact-number.js";
 import { FieldIndex, lookupCost } from "./field-index.js";
 import type { DatabaseModel, LayoutModel, TableField, TableModel } from "./model.js";
+import type { NameMap } from "./name-map.js";
 
 /** One stored record: per field, one value per repetition. */
 export interface StoredRecord {
@@ -245,7 +246,8 @@ export function emptyValues(field: TableField): StoredValue[] {
 /** A hosted database: its model and its tables' records. */
 export interface HostedDatabase {
   model: DatabaseModel;
-  tables: Map<string, TableData>;
+  /** By table occurrence name, matched as FileMaker matches names (name-map.ts). */
+  tables: NameMap<TableData>;
   /** Whose global field values reads and writes see: a request's session's (globals.ts), else the file's. */
   globals?: GlobalScope;
   /**

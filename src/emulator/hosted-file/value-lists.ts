@@ -1,5 +1,6 @@
 import { namedValueLists } from "../../layout/value-lists.js";
 import type { DatabaseModel, LayoutModel } from "./model.js";
+import { NameMap } from "./name-map.js";
 
 /**
  * FileMaker names its value lists, and they belong to the file. A description names a field's list with
@@ -18,8 +19,8 @@ interface ListedField {
 }
 
 /** The value lists a layout shows (its fields' and its portals' fields'), by name, as its own description states them. */
-export function layoutValueLists(layout: LayoutModel): Map<string, readonly string[]> {
-  const lists = new Map<string, readonly string[]>();
+export function layoutValueLists(layout: LayoutModel): NameMap<readonly string[]> {
+  const lists = new NameMap<readonly string[]>();
   const add = (fields: readonly ListedField[]) => {
     for (const field of fields) {
       // A named list whose values the description does not give (a dynamic list) is empty: sorting by it keeps each value's own order.
@@ -32,10 +33,10 @@ export function layoutValueLists(layout: LayoutModel): Map<string, readonly stri
 }
 
 /**
- * The value lists a sort on `layout` may name: the layout's own, then every list the file's other layouts name
+ * The value lists a sort on `layout` may name, matched as FileMaker matches names (name-map.ts): the layout's own, then every list the file's other layouts name
  * (value lists belong to the file; the emulator knows those its descriptions name).
  */
-export function sortableValueLists(file: DatabaseModel, layout: LayoutModel): Map<string, readonly string[]> {
+export function sortableValueLists(file: DatabaseModel, layout: LayoutModel): NameMap<readonly string[]> {
   const lists = layoutValueLists(layout);
   const named = namedValueLists([...file.layouts.values()].map((l) => l.description)).lists;
   for (const [name, values] of named) if (!lists.has(name)) lists.set(name, values ?? []);

@@ -4,6 +4,7 @@
 // Every name is checked when the plan is built, so an error does not depend on the data; a plan runs in time linear
 // in the rows it reads, and the rows all steps produce together are capped (MAX_APPLY_WORK).
 
+import { findByName, sameName } from "../hosted-file/name-map.js";
 import type { TableField } from "../hosted-file/model.js";
 import type { StoredRecord } from "../hosted-file/store.js";
 import { forEachField, mapFields, type FieldName, type FilterNode } from "./filter-ast.js";
@@ -418,7 +419,7 @@ function compileJoin(outer: boolean, navigation: string, alias: string, schema: 
   if (!schema.records) throw new ODataError(400, "-1002", `Error: $apply ${outer ? "outerjoin" : "join"} reads the table's records; place it before groupby and aggregate`);
   const target = src.navigation(navigation);
   if (target === undefined) throw unknownField(navigation);
-  if (schema.columns.some((c) => c.name === alias || c.path?.[0] === alias) || SPECIAL_COLUMNS.includes(alias)) throw aliasTaken(alias);
+  if (schema.columns.some((c) => sameName(c.name, alias) || (c.path !== undefined && sameName(c.path[0]!, alias))) || SPECIAL_COLUMNS.includes(alias)) throw aliasTaken(alias);
   const joined = target.table.fields.map((f) => {
     const type = (f.type === "Edm.Stream" ? "Edm.Binary" : f.type) as ColumnType;
     const column: ApplyColumn = { name: `${alias}/${f.name}`, type, hidden: target.hidden.has(f.name), aggregated: false, path: [alias, f.name] };
@@ -472,21 +473,21 @@ function compileJoin(outer: boolean, navigation: string, alias: string, schema: 
 function joinedNames(node: FilterNode, schema: ApplySchema): FilterNode {
   if (!schema.columns.some((c) => c.path !== undefined)) return node;
   return mapFields(node, (n) => {
-    if (n.navigation === undefined || !schema.columns.some((c) => c.path?.[0] === n.navigation)) return n;
+    if (n.navigation === undefined || !schema.columns.some((c) => c.path !== undefined && sameName(c.path[0]!, n.navigation!))) return n;
     if (n.field.by !== "name") throw unknownField(n.field.id);
-    const name = `${n.navigation}/${n.field.name}`;
-    if (!schema.columns.some((c) => c.name === name)) throw unknownField(n.field.name);
-    return { kind: "field", field: { by: "name", name }, at: n.at };
+    const column = findByName(schema.columns, `${n.navigation}/${n.field.name}`, (c) => c.name);
+    if (column === undefined) throw unknownField(n.field.name);
+    return { kind: "field", field: { by: "name", name: column.name }, at: n.at };
   });
 }
 
 /** A grouping property (or `$orderby` name) among the schema's columns; a field a groupby dropped is 8309 (2.9). */
 export function resolveColumn(name: FieldName, schema: ApplySchema, src: ApplySource): ApplyColumn {
-  const column = name.by === "name" ? schema.columns.find((c) => c.name === name.name) : schema.columns.find((c) => c.id === name.id);
+  const column = name.by === "name" ? findByName(schema.columns, name.name, (c) => c.name) : schema.columns.find((c) => c.id === name.id);
   if (column) return column;
   if (name.by === "name" && name.name.includes("/")) {
     const [first] = name.name.split("/");
-    if (schema.columns.some((c) => c.path?.[0] === first)) throw unknownField(name.name.slice(first!.length + 1));
+    if (schema.columns.some((c) => c.path !== undefined && sameName(c.path[0]!, first!))) throw unknownField(name.name.slice(first!.length + 1));
     throw new ODataError(400, "-1002", `Error: navigation paths ('${quoted(name.name)}') in $apply are not supported by the emulator; join the navigation first`);
   }
   if (!schema.records && isSourceName(name, src)) throw groupbyError();
@@ -496,7 +497,7 @@ export function resolveColumn(name: FieldName, schema: ApplySchema, src: ApplySo
 
 function isSourceName(name: FieldName, src: ApplySource): boolean {
   if (name.by === "id") return src.table.fields.some((f) => f.id === name.id);
-  return SPECIAL_COLUMNS.includes(name.name) || src.table.fields.some((f) => f.name === name.name);
+  return SPECIAL_COLUMNS.includes(name.name) || findByName(src.table.fields, name.name, (f) => f.name) !== undefined;
 }
 
 /**
@@ -512,7 +513,7 @@ function checkReferences(node: FilterNode, schema: ApplySchema, src: ApplySource
       return;
     }
     const ref = n.field;
-    const column = ref.by === "name" ? schema.columns.find((c) => c.name === ref.name) : schema.columns.find((c) => c.id === ref.id);
+    const column = ref.by === "name" ? findByName(schema.columns, ref.name, (c) => c.name) : schema.columns.find((c) => c.id === ref.id);
     if (column) names.push(column.name);
     else if (!schema.records && isSourceName(ref, src)) throw groupbyError();
   });

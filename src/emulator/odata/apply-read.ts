@@ -83,13 +83,13 @@ export function readApplied(set: EntitySet, ctx: ReadContext): Body {
   if (!ctx.annotations.none) {
     const whole = schema.records && shown.every((c) => c.field !== undefined);
     const list = whole ? "" : `(${shown.map((c) => `"${c.name}"`).join(",")})`;
-    body[ann("context")] = `${ctx.root}${formatODataPath({ kind: "serviceDocument", db: ctx.db.model.name })}/$metadata#${set.name}${list}`;
+    body[ann("context")] = `${ctx.root}${formatODataPath({ kind: "serviceDocument", db: ctx.urlDb })}/$metadata#${set.name}${list}`;
   }
   if (q.count === true) body[ann("count")] = rows.length;
   body.value = page.map((r) => rowJson(set, r, shown, ctx));
   if (q.top === undefined && skip + size < rows.length) {
     const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + size, t: 0 } });
-    body[ann("nextLink")] = `${ctx.root}${formatODataPath({ kind: "collection", db: ctx.db.model.name, set: { by: "name", name: set.name } })}?${next}`;
+    body[ann("nextLink")] = `${ctx.root}${formatODataPath({ kind: "collection", db: ctx.urlDb, set: { by: "name", name: set.name } })}?${next}`;
   }
   return body;
 }

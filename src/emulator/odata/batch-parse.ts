@@ -3,6 +3,8 @@
 // -1014 not multipart, -1015 bad body (413 when too large), -1000 a service root other than `/fmi/odata/v4` inside a
 // part, -1032 another database inside a part, -1002 a `$<Content-ID>` reference (not supported, CL).
 
+import { withoutExtension } from "../hosted-file/database-name.js";
+import { sameName } from "../hosted-file/name-map.js";
 import { mediaTypeOf } from "../http/media-type.js";
 import { decodeOnce, incorrectServiceRoot, ODataError, syntaxError } from "./odata-error.js";
 import {
@@ -59,10 +61,6 @@ export function databaseMismatch(): ODataError {
   return new ODataError(400, "-1032", "Operation database does not match batch request database");
 }
 
-/** The batch database name inner URLs must use: the outer name without `.fmp12`. */
-export function canonicalDb(db: string): string {
-  return db.replace(/\.fmp12$/i, "");
-}
 
 function toText(body: Uint8Array | string): string {
   const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
@@ -80,7 +78,8 @@ export function parseBatchRequest(body: Uint8Array | string, options: BatchParse
   const maxBytes = options.maxBytes ?? MAX_BATCH_BYTES;
   if (byteLength(body) > maxBytes) throw new ODataError(413, "-1015", `Batch body exceeds ${maxBytes} bytes`);
   const text = toText(body);
-  const db = canonicalDb(options.db);
+  // The batch database name inner URLs must use: the outer name without `.fmp12`.
+  const db = withoutExtension(options.db);
   const budget = { left: options.maxParts ?? MAX_BATCH_PARTS };
   const items: BatchItem[] = [];
   for (const part of splitMultipart(text, boundary, 0, text.length, budget.left)) {
@@ -177,7 +176,8 @@ export function normaliseUrl(url: string, db: string): string {
   } catch {
     throw databaseMismatch();
   }
-  if (inner !== db) throw databaseMismatch();
+  // Case aside, as FileMaker matches names (docs/emulator.md, "Names"); an inner `.fmp12` still differs.
+  if (!sameName(inner, db)) throw databaseMismatch();
   return target;
 }
 

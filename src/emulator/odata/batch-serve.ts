@@ -13,6 +13,7 @@ import { MAX_BATCH_BYTES } from "./batch-multipart.js";
 import { parseBatchRequest, SERVICE_ROOT_PATH, type BatchRequestPart, type HeaderList } from "./batch-parse.js";
 import { writeBatchResponse, type BatchResponseEntry, type BatchResponseInput } from "./batch-write.js";
 import { hostedDatabase } from "./database-name.js";
+import type { NameMap } from "../hosted-file/name-map.js";
 import { ODataError } from "./odata-error.js";
 import { parsePrefer } from "./query-options-prefer.js";
 import type { QueryOptions } from "./query-options.js";
@@ -33,7 +34,7 @@ export function isBatchTarget(target: string): boolean {
 }
 
 export interface BatchContext {
-  readonly host: { readonly databases: ReadonlyMap<string, HostedDatabase> };
+  readonly host: { readonly databases: NameMap<HostedDatabase> };
   readonly method: string;
   readonly path: Extract<ODataPath, { kind: "batch" }>;
   readonly query: QueryOptions;

@@ -5,6 +5,7 @@
 // set varies fastest), so a page costs its own size whatever the product's; without `$top`, a product past
 // MAX_CROSSJOIN_ROWS is refused, as FileMaker Server times out on it instead.
 
+import { sameName } from "../hosted-file/name-map.js";
 import type { StoredRecord } from "../hosted-file/store.js";
 import { forEachField, mapFields, type FilterNode } from "./filter-ast.js";
 import { checkFilter } from "./filter-check.js";
@@ -30,7 +31,7 @@ export function readCrossjoin(refs: readonly SetRef[], ctx: ReadContext): Body {
   });
   // url-request.ts has checked `$expand`: at most one item, naming one of the sets, no options.
   const expandName = q.expand?.[0]?.nav;
-  const expanded = expandName === undefined ? -1 : refs.findIndex((r, i) => setText(r) === expandName || sets[i]!.name === expandName);
+  const expanded = expandName === undefined ? -1 : refs.findIndex((r, i) => sameName(setText(r), expandName) || sameName(sets[i]!.name, expandName));
   const rows = sets.map((s) => [...s.data.records.values()]);
   if (q.filter !== undefined) {
     const node = parseFilter(q.filter);
@@ -52,7 +53,7 @@ export function readCrossjoin(refs: readonly SetRef[], ctx: ReadContext): Body {
   if (ctx.written > MAX_RECORDS_PER_RESPONSE) throw new ODataError(400, "-1", `Error: the response would hold more than ${MAX_RECORDS_PER_RESPONSE} records; narrow the $crossjoin with $top`);
 
   const ann = (name: string) => (ctx.annotations.prefixed ? `@odata.${name}` : `@${name}`);
-  const db = ctx.db.model.name;
+  const db = ctx.urlDb;
   const body: Body = {};
   if (!ctx.annotations.none) body[ann("context")] = `${ctx.root}${formatODataPath({ kind: "serviceDocument", db })}/$metadata#Collection(Edm.ComplexType)`;
   if (q.count === true) body[ann("count")] = total;
@@ -82,7 +83,7 @@ function rowJson(sets: readonly EntitySet[], combination: readonly StoredRecord[
   const out: Body = Object.create(null);
   if (!ctx.annotations.none) {
     sets.forEach((set, k) => {
-      const url = ctx.root + formatODataPath({ kind: "entity", db: ctx.db.model.name, set: { by: "name", name: set.name }, key: recordKey(set, combination[k]!) });
+      const url = ctx.root + formatODataPath({ kind: "entity", db: ctx.urlDb, set: { by: "name", name: set.name }, key: recordKey(set, combination[k]!) });
       out[`${set.name}${ann("navigationLink")}`] = url;
     });
   }

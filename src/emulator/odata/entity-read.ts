@@ -2,6 +2,7 @@
 // `$orderby`, `$top`, `$skip`, `$count`, paging; `/$count`; one record by key; one field; its raw `$value`.
 // Bodies are built here; odata-api.ts authenticates, picks the annotation form and writes them.
 
+import { sameName } from "../hosted-file/name-map.js";
 import type { TableField } from "../hosted-file/model.js";
 import type { RelationStep } from "../hosted-file/relations.js";
 import type { ContainerStore, HostedDatabase, StoredRecord } from "../hosted-file/store.js";
@@ -15,7 +16,7 @@ import type { Preferences } from "./query-options-prefer.js";
 import type { ExpandItem, ExpandOptions, NamePath, OrderByItem, QueryOptions } from "./query-options.js";
 import { formatKey, formatODataPath, formatQueryOptions } from "./url-format.js";
 import { preferredTimestamp } from "./timestamp-prefer.js";
-import { orderPath, withNavSelect } from "./nav-paths.js";
+import { orderPath, ownPath, withNavSelect } from "./nav-paths.js";
 import type { EntityKey } from "./url-path.js";
 import {
   FieldMissing,
@@ -51,6 +52,8 @@ export interface Annotations {
 
 export interface ReadContext {
   readonly db: HostedDatabase;
+  /** The database as the request's URL wrote it, which the answer's URLs echo (routes.ts, `ODataCall.urlDb`). */
+  readonly urlDb: string;
   readonly containers: ContainerStore;
   /** `http://host:port/fmi/odata/v4`, as the client reached it (2.3: absolute, no proxy prefix). */
   readonly root: string;
@@ -68,11 +71,11 @@ export type Body = Record<string, unknown>;
 const ann = (a: Annotations, name: string) => (a.prefixed ? `@odata.${name}` : `@${name}`);
 
 function dbUrl(ctx: ReadContext): string {
-  return ctx.root + formatODataPath({ kind: "serviceDocument", db: ctx.db.model.name });
+  return ctx.root + formatODataPath({ kind: "serviceDocument", db: ctx.urlDb });
 }
 
 function entityUrl(ctx: ReadContext, set: EntitySet, key: EntityKey): string {
-  return ctx.root + formatODataPath({ kind: "entity", db: ctx.db.model.name, set: { by: "name", name: set.name }, key });
+  return ctx.root + formatODataPath({ kind: "entity", db: ctx.urlDb, set: { by: "name", name: set.name }, key });
 }
 
 /** Options this read path does not implement are refused, never ignored (rule one). */
@@ -179,7 +182,8 @@ function expansions(set: EntitySet, items: readonly ExpandItem[] | undefined, ct
     const target = findSet(ctx.db, { by: "name", name: item.nav });
     let prepared: ReturnType<Expansion["prepared"]> | undefined;
     return {
-      name: item.nav,
+      // The answer keys it by the navigation's own name, however the request spelled it.
+      name: navs.ownName(item.nav)!,
       target,
       steps,
       options: item.options,
@@ -246,7 +250,7 @@ export function readCollection(set: EntitySet, ctx: ReadContext, source?: { reco
   const rows = records.slice(skip, skip + size);
   const body: Body = {};
   if (!ctx.annotations.none) {
-    const navSelected = (q.select ?? []).filter((p) => p.length > 1).map((p) => `"${p.join("/")}"`);
+    const navSelected = (q.select ?? []).filter((p) => p.length > 1).map((p) => `"${ownPath(ctx.db, set, p)}"`);
     const selected = q.select === undefined ? "" : `(${[...cols.map((c) => `"${columnName(c)}"`), ...navSelected].join(",")})`;
     body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${selected}`;
   }
@@ -255,7 +259,7 @@ export function readCollection(set: EntitySet, ctx: ReadContext, source?: { reco
   body.value = rows.map((r) => entityJson(set, r, cols, ctx, exps));
   if (q.top === undefined && skip + size < records.length) {
     const next = formatQueryOptions({ ...q, skiptoken: { skip: (q.skiptoken?.skip ?? 0) + size, t: 0 } });
-    const self = source?.self ?? formatODataPath({ kind: "collection", db: ctx.db.model.name, set: { by: "name", name: set.name } });
+    const self = source?.self ?? formatODataPath({ kind: "collection", db: ctx.urlDb, set: { by: "name", name: set.name } });
     body[ann(ctx.annotations, "nextLink")] = `${ctx.root}${self}?${next}`;
   }
   return body;
@@ -284,12 +288,14 @@ export function readMember(set: EntitySet, key: EntityKey, member: string, ctx: 
   if (steps !== undefined) {
     // `T(k)/Nav` (2.3): the related records as a collection of the target set, the request's options applied.
     const target = findSet(ctx.db, { by: "name", name: member });
-    const self = formatODataPath({ kind: "member", db: ctx.db.model.name, set: { by: "name", name: set.name }, key, member });
+    const self = formatODataPath({ kind: "member", db: ctx.urlDb, set: { by: "name", name: set.name }, key, member: target.name });
     return readCollection(target, ctx, { records: relatedRecords(ctx.db, set, record, target, steps), self });
   }
   const c = memberColumn(set, member, ctx);
   const body: Body = {};
-  if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${member}`;
+  // The field by its own name (an `FMFID:n` as given), however the request spelled it.
+  const named = sameName(member, columnName(c)) ? columnName(c) : member;
+  if (!ctx.annotations.none) body[ann(ctx.annotations, "context")] = `${dbUrl(ctx)}/$metadata#${set.name}${formatKey(key)}/${named}`;
   if (c.kind === "field" && c.field.type === "container") {
     // 2.3: a repeating container gives only its first repetition; 3.3's choice: the file in base64.
     body.value = jsonValue(c.field, set.data.valuesOf(record, c.field)[0], ctx.containers, ctx.db.model.name);

@@ -3,6 +3,7 @@
 // values encoded per 1.4; and the adapters `$filter` reads (metadata-filter.ts's tables, FilterRow over stored
 // values). Values are read through TableData.valuesOf, the Data API's read path, so calculations are the same.
 
+import { findByName, NameMap } from "../hosted-file/name-map.js";
 import type { TableField, TableModel } from "../hosted-file/model.js";
 import { relatedRows, relationSteps, type RelationStep } from "../hosted-file/relations.js";
 import { schemaGeneration } from "../hosted-file/schema-changes.js";
@@ -74,10 +75,10 @@ export function entitySets(db: HostedDatabase): readonly EntitySet[] {
   return viewOf(db).sets;
 }
 
-/** The set a path names, by name (exact) or FMTID; unknown → 404 -1020. */
+/** The set a path names, by name (as FileMaker matches names: name-map.ts) or FMTID; unknown → 404 -1020. */
 export function findSet(db: HostedDatabase, ref: SetRef): EntitySet {
   const sets = entitySets(db);
-  const set = ref.by === "name" ? sets.find((s) => s.name === ref.name) : sets.find((s) => s.id === ref.id);
+  const set = ref.by === "name" ? findByName(sets, ref.name, (s) => s.name) : sets.find((s) => s.id === ref.id);
   if (set) return set;
   const shown = ref.by === "name" ? ref.name : `FMTID:${ref.id}`;
   throw new ODataError(404, "-1020", `Table '${quoted(shown)}' not defined in database`);
@@ -92,7 +93,7 @@ export class FieldMissing extends ODataError {
 
 export const fieldMissing = (name: string) => new FieldMissing(name);
 
-/** A field by exact name, or `FMFID:n` (1.3), as the entity type states them. */
+/** A field by name (as FileMaker matches names), or `FMFID:n` (1.3), as the entity type states them. */
 export function findField(set: EntitySet, name: string): TableField | undefined {
   return propertyOf(set.type, name)?.field;
 }
@@ -186,9 +187,10 @@ export function fieldJson(set: EntitySet, record: StoredRecord, field: TableFiel
  * A table's navigation properties (1.3), as the entity type lists them: the table occurrences its relations reach,
  * both ways, named by their table (relations.ts). Several pairs of fields to one table join as one navigation.
  */
-export function navigations(db: HostedDatabase, set: EntitySet): ReadonlyMap<string, readonly RelationStep[]> {
+export function navigations(db: HostedDatabase, set: EntitySet): NameMap<readonly RelationStep[]> {
   const steps = relationSteps(db.model).get(set.name);
-  const out = new Map<string, readonly RelationStep[]>();
+  // By the navigation's name, as FileMaker matches names: `$expand=notes` is the navigation `Notes`.
+  const out = new NameMap<readonly RelationStep[]>();
   // A described relation without match fields is a navigation that reaches no rows (described-tables.ts).
   for (const n of set.type.navigation) out.set(n.name, steps?.get(n.name) ?? []);
   return out;
@@ -223,7 +225,7 @@ export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatab
       return relatedRecords(db, set, record, target, steps).map((r) => filterRow(target, r));
     },
     value(name) {
-      const field = set.fields.find((f) => f.name === name);
+      const field = findByName(set.fields, name, (f) => f.name);
       if (field === undefined) {
         if (name === "ROWID") return record.recordId;
         if (name === "ROWMODID") return record.modId;
@@ -247,5 +249,5 @@ export function filterRow(set: EntitySet, record: StoredRecord, db?: HostedDatab
 
 /** Whether a name is a special column of this set (2.10): ROWID or ROWMODID, unless a field has the name. */
 export function isSpecialColumn(set: EntitySet, name: string): boolean {
-  return SPECIAL_COLUMNS.includes(name) && !set.fields.some((f) => f.name === name);
+  return SPECIAL_COLUMNS.includes(name) && findByName(set.fields, name, (f) => f.name) === undefined;
 }

@@ -2,6 +2,7 @@
 // 'X' does not exist in a specified table (9)"), every operator and function given operands of types it takes
 // (otherwise 8309 "incompatible data types"). The result is a tree the evaluator compiles once.
 
+import { findByName } from "../hosted-file/name-map.js";
 import type { ExactNumber } from "../hosted-file/exact-number.js";
 import type { ArithmeticOperator, ComparisonOperator, EdmType, FilterNode, FunctionName } from "./filter-ast.js";
 import { incompatibleTypes, unknownField } from "./filter-error.js";
@@ -186,7 +187,7 @@ function resolveField(node: Extract<FilterNode, { kind: "field" }>, table: Filte
   }
   const ref = node.field;
   const field: FilterField | undefined =
-    ref.by === "name" ? target.fields.find((f) => f.name === ref.name) : target.fields.find((f) => f.id === ref.id);
+    ref.by === "name" ? findByName(target.fields, ref.name, (f) => f.name) : target.fields.find((f) => f.id === ref.id);
   if (field) {
     const type: FilterType = field.type === "Edm.Stream" ? "Edm.Binary" : field.type;
     return { kind: "field", type, name: field.name, navigation: node.navigation };

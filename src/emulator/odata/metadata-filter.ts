@@ -1,6 +1,7 @@
 // The `$filter` checker's view of the entity sets (filter-schema.ts), from the same model as `$metadata`, so that a
 // filter names fields by the names and FMFIDs the document states, and navigates the relations it lists.
 
+import { NameMap } from "../hosted-file/name-map.js";
 import type { FilterField, FilterTable } from "./filter-schema.js";
 import type { ODataModel } from "./metadata-model.js";
 
@@ -9,7 +10,8 @@ export function filterTablesOf(model: ODataModel): Map<string, FilterTable> {
   const tables = new Map<string, { name: string; fields: FilterField[]; navigation: Map<string, FilterTable> }>();
   for (const t of model.entityTypes) {
     const fields = t.properties.map((p): FilterField => ({ name: p.name, type: p.type, ...(p.fieldId ? { id: p.fieldId } : {}) }));
-    tables.set(t.set, { name: t.set, fields, navigation: new Map() });
+    // Navigations by name as FileMaker matches names (name-map.ts): `notes/Text` is `Notes/Text`.
+    tables.set(t.set, { name: t.set, fields, navigation: new NameMap() });
   }
   for (const t of model.entityTypes) {
     const navigation = tables.get(t.set)!.navigation;

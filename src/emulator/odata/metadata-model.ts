@@ -4,6 +4,7 @@
 // key, comments and relations it states as described); `$metadata` (CSDL XML and JSON) and the service document are
 // written from this view only, so both forms say the same thing.
 
+import { findByName } from "../hosted-file/name-map.js";
 import { createHash } from "node:crypto";
 import type { DatabaseModel, TableField, TableModel } from "../hosted-file/model.js";
 import { relationSteps } from "../hosted-file/relations.js";
@@ -277,10 +278,10 @@ export function withIdAnnotationsOnly(model: ODataModel): ODataModel {
 
 /** The entity type of a table occurrence named by name or by `FMTID:n`; undefined when there is none. */
 export function entityTypeOf(model: ODataModel, nameOrId: string): ODataEntityType | undefined {
-  return model.entityTypes.find((t) => t.set === nameOrId || (t.tableId !== undefined && t.tableId === nameOrId));
+  return model.entityTypes.find((t) => t.tableId !== undefined && t.tableId === nameOrId) ?? findByName(model.entityTypes, nameOrId, (t) => t.set);
 }
 
 /** A property of an entity type named by name or by `FMFID:n`; undefined when there is none. */
 export function propertyOf(type: ODataEntityType, nameOrId: string): ODataProperty | undefined {
-  return type.properties.find((p) => p.name === nameOrId || (p.fieldId !== undefined && p.fieldId === nameOrId));
+  return type.properties.find((p) => p.fieldId !== undefined && p.fieldId === nameOrId) ?? findByName(type.properties, nameOrId, (p) => p.name);
 }

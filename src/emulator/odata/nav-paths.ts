@@ -6,6 +6,7 @@
 // several navigations (`Notes/Contacts/Name`); every name is checked: an unknown one is 400 8309 naming the path as
 // written.
 
+import { sameName } from "../hosted-file/name-map.js";
 import type { StoredRecord, TableData } from "../hosted-file/store.js";
 import type { HostedDatabase } from "../hosted-file/store.js";
 import type { ExpandItem, NamePath } from "./query-options.js";
@@ -26,6 +27,13 @@ function resolve(db: HostedDatabase, set: EntitySet, path: NamePath): { last: En
   return { last: at, hops };
 }
 
+/** A checked `Nav/…/Field` path as the answer names it: each navigation and the field by its own name. */
+export function ownPath(db: HostedDatabase, set: EntitySet, path: NamePath): string {
+  const { last, hops } = resolve(db, set, path);
+  const name = path[path.length - 1]!;
+  return [...hops.map((h) => h.target.name), findField(last, name)?.name ?? name].join("/");
+}
+
 /**
  * The `$expand` items a request's `$select` and `$expand` make together: `Nav/…` paths of `$select` added to the
  * navigation's item (its `$select` extended; `*` kept when it had none) or as a new item. Without such paths,
@@ -34,16 +42,17 @@ function resolve(db: HostedDatabase, set: EntitySet, path: NamePath): { last: En
 export function withNavSelect(db: HostedDatabase, set: EntitySet, select: readonly NamePath[] | undefined, expand: readonly ExpandItem[] | undefined): readonly ExpandItem[] | undefined {
   const navPaths = (select ?? []).filter((p) => p.length > 1);
   if (navPaths.length === 0) return expand;
+  // By the navigation's own name: `notes/Text` and `Notes/N` extend one item (names match as FileMaker's do).
   const byNav = new Map<string, NamePath[]>();
   for (const p of navPaths) {
-    resolve(db, set, p);
-    const rests = byNav.get(p[0]!) ?? [];
+    const nav = resolve(db, set, p).hops[0]!.target.name;
+    const rests = byNav.get(nav) ?? [];
     if (!rests.some((r) => r.join("/") === p.slice(1).join("/"))) rests.push(p.slice(1));
-    byNav.set(p[0]!, rests);
+    byNav.set(nav, rests);
   }
   const items = [...(expand ?? [])];
   for (const [nav, rests] of byNav) {
-    const at = items.findIndex((i) => i.nav === nav);
+    const at = items.findIndex((i) => sameName(i.nav, nav));
     if (at < 0) {
       items.push({ nav, options: { select: rests } });
       continue;

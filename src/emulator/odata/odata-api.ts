@@ -80,11 +80,12 @@ function answer(host: ODataHost, request: ODataRequest, root: string, account: s
   if (path.kind === "batch") return serveBatch({ host: host.server, method, path, query, request, root }, (part) => answer(host, part, root, account));
   refuseNonJsonBody({ method, target, contentType: request.headers["content-type"], body }, path);
   if (path.kind === "serviceRoot") return readServiceRoot({ host, request, path, query, accept, root }, [...host.server.databases.keys()]);
-  // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`); the URL's form is echoed.
+  // 1.1: a file is named with or without `.fmp12` (PKM was requested as `WebData.fmp12`), case aside; the URL's
+  // form is echoed in every URL of the answer (urlDb).
   const { name: hostedName, db: hosted } = hostedDatabase(host.server.databases, path.db);
   const db = { ...hosted, account };
   checkSchemaVersion(db, query.schemaversion);
-  return matchRoute(ROUTES, method, path.kind)({ host, request, path, query, accept, root, db, hostedName });
+  return matchRoute(ROUTES, method, path.kind)({ host, request, path, query, accept, root, db, hostedName, urlDb: path.db });
 }
 
 const tooLarge = (limit: number) => new ODataError(413, "-1", `Error: the request body is larger than ${limit} bytes`);

@@ -16,7 +16,7 @@ import { serviceDocument, serviceRootDocument } from "./service-document.js";
 import { formatODataPath } from "./url-format.js";
 
 /** `GET /fmi/odata/v4`: the hosted files (any method: the service root names no file to write to). */
-export function readServiceRoot(call: Omit<ODataCall<PathOf<"serviceRoot">>, "db" | "hostedName">, databases: readonly string[]): Reply {
+export function readServiceRoot(call: Omit<ODataCall<PathOf<"serviceRoot">>, "db" | "hostedName" | "urlDb">, databases: readonly string[]): Reply {
   refuseOptions(call.query);
   // The service root names no database whose SchemaVersion a `$schemaversion` could be compared with.
   if (call.query.schemaversion !== undefined) throw new ODataError(400, "-1002", "Error: $schemaversion does not apply to the service root");

@@ -10,6 +10,7 @@
 // - Only a navigation of one step whose match field is on the target (the portal's child side) can be written; the
 //   reverse direction (the match field is this record's own) and several pairs of fields are 400 -1002.
 
+import { sameName } from "../hosted-file/name-map.js";
 import { parseJsonExactly } from "../../runtime/core/json-numbers.js";
 import { globalScopeOf } from "../hosted-file/globals.js";
 import type { DatabaseModel } from "../hosted-file/model.js";
@@ -67,9 +68,10 @@ export function serveReference(host: RefHost, req: RefRequest): RefAnswer {
   const idText = queryId(req.target);
   if (req.method === "GET") {
     if (path.target !== undefined || idText !== undefined) throw new ODataError(400, "-1002", "Error: GET T(k)/Nav/$ref lists every reference; it takes no key and no $id");
-    const dbUrl = req.root + formatODataPath({ kind: "serviceDocument", db: db.model.name });
+    // The answer's URLs name the database as the request's URL did (routes.ts, `ODataCall.urlDb`).
+    const dbUrl = req.root + formatODataPath({ kind: "serviceDocument", db: path.db });
     const ann = (name: string) => (req.annotations.prefixed ? `@odata.${name}` : `@${name}`);
-    const value = relatedRecords(db, set, record, target, steps).map((r) => ({ [ann("id")]: req.root + formatODataPath({ kind: "entity", db: db.model.name, set: { by: "name", name: target.name }, key: recordKey(target, r) }) }));
+    const value = relatedRecords(db, set, record, target, steps).map((r) => ({ [ann("id")]: req.root + formatODataPath({ kind: "entity", db: path.db, set: { by: "name", name: target.name }, key: recordKey(target, r) }) }));
     return { status: 200, body: { ...(!req.annotations.none && { [ann("context")]: `${dbUrl}/$metadata#Collection($ref)` }), value } };
   }
   const step = writableStep(db.model, set, path.nav, steps);
@@ -153,7 +155,7 @@ function referenced(req: RefRequest, target: EntitySet, id: string, db: HostedDa
   }
   if (path.kind !== "entity") throw wrong("not a record's URL");
   if (!req.sameDatabase(path.db)) throw wrong("another database");
-  const named = path.set.by === "name" ? path.set.name === target.name : path.set.id === target.id;
+  const named = path.set.by === "name" ? sameName(path.set.name, target.name) : path.set.id === target.id;
   if (!named) throw wrong(`it names ${path.set.by === "name" ? path.set.name : `FMTID:${path.set.id}`}, not ${target.name}`);
   return findRecord(target, path.key as EntityKey);
 }

@@ -3,6 +3,7 @@
 // itself (`*`) refuses the methods it does not take in its own words. The service root and `$batch` are answered
 // before the hosted file is resolved (odata-api.ts).
 
+import { resolveDatabase } from "../hosted-file/database-name.js";
 import { callScript } from "./script-call.js";
 import { readField, readFieldValue, readJoined, readMetadata, readOne, readServiceDocument, readSet, readSetCount } from "./read-routes.js";
 import { serveReference } from "./references.js";
@@ -42,16 +43,15 @@ export const ROUTES: readonly ODataRoute[] = [
   route("*", "script", ({ db, path, request, query, host }) => callScript(db, { method: request.method, script: path.script, set: path.set, key: path.key, query, body: request.body }, host.server)),
   route("*", "tables", changeSchema),
   route("*", "indexes", changeSchema),
-  route("*", "webhook", ({ db, path, request, query, host, root, accept, hostedName }) => {
+  route("*", "webhook", ({ db, path, request, query, host, root, accept, hostedName, urlDb }) => {
     if (!accept.json) throw notAcceptable();
-    return json(serveWebhook(host.webhooks, { method: request.method, operation: path.operation, id: path.id, database: hostedName, db, query, body: request.body, root, annotations: accept.annotations }));
+    return json(serveWebhook(host.webhooks, { method: request.method, operation: path.operation, id: path.id, database: hostedName, urlDb, db, query, body: request.body, root, annotations: accept.annotations }));
   }),
   route("*", "ref", ({ db, path, request, query, host, root, accept }) => {
     const { method, target, body } = request;
     if (method === "GET" && !accept.json) throw notAcceptable();
-    const databases = host.server.databases;
     // By model: `db` is the request's view of the hosted file (with its account name), not the map's object.
-    const sameDatabase = (urlName: string) => databases.get(urlName)?.model === db.model || databases.get(urlName.replace(/\.fmp12$/i, ""))?.model === db.model;
+    const sameDatabase = (urlName: string) => resolveDatabase(host.server.databases, urlName)?.db.model === db.model;
     const done = serveReference({ db, clock: host.server.clock }, { method, path, query, target, body, root, annotations: accept.annotations, sameDatabase });
     return done.status === 200 ? json(done.body) : noContent();
   }),

@@ -45,8 +45,13 @@ export interface ODataCall<P extends ODataPath = ODataPath> {
   /** The service root URL answers link to (`http://host:port/fmi/odata/v4`). */
   readonly root: string;
   readonly db: HostedDatabase;
-  /** The hosted file's own name (the URL may name it with `.fmp12`). */
+  /** The hosted file's own name (the URL may name it with `.fmp12`, or in another case). */
   readonly hostedName: string;
+  /**
+   * The database segment as the request's URL wrote it (`Contacts.fmp12`, `contacts`): every URL of the answer names
+   * the database so (`@context`, `@id`, `@editLink`, `Location`, nextLinks), as real servers echo it (1.1, 2.3).
+   */
+  readonly urlDb: string;
 }
 
 export type Handler<K extends Kind = Kind> = (call: ODataCall<PathOf<K>>) => Reply | Promise<Reply>;
@@ -76,5 +81,5 @@ export function matchRoute(routes: readonly ODataRoute[], method: string, kind: 
 /** How records read for this call (entity-read.ts), with the query options given (a write's: only the ignored ones). */
 export function readContext(call: ODataCall, query: QueryOptions = call.query): ReadContext {
   const { server } = call.host;
-  return { db: call.db, containers: server.containers, root: call.root, annotations: call.accept.annotations, prefer: parsePrefer(call.request.headers.prefer), query, now: server.clock.now(), written: 0 };
+  return { db: call.db, urlDb: call.urlDb, containers: server.containers, root: call.root, annotations: call.accept.annotations, prefer: parsePrefer(call.request.headers.prefer), query, now: server.clock.now(), written: 0 };
 }

@@ -4,6 +4,7 @@
 // (hosted-file/schema-changes.ts), which both APIs read, so a new table is at once an entity set and a dropped field
 // gone from the Data API's layouts. Takes plain values (no IncomingMessage), so a `$batch` part can call it.
 
+import { foldName } from "../hosted-file/name-map.js";
 import { carriedNameFault, shownName } from "../../layout/carried-name.js";
 import type { AutoEnter, FieldType } from "../../layout/schema.js";
 import type { TableField, TableModel } from "../hosted-file/model.js";
@@ -88,7 +89,8 @@ function indexes(db: HostedDatabase, method: string, path: Extract<SchemaPath, {
     const why = property.field.global ? "a global field" : property.field.type === "container" ? "a container field" : property.calculation ? "a calculation" : undefined;
     if (why !== undefined) throw invalid(`'${quoted(name)}' is ${why}, which cannot be indexed`);
     setFieldIndex(db, type.table, property.field, true);
-    return { status: 200, body: { indexName: name } };
+    // The field's own name, however the request spelled it.
+    return { status: 200, body: { indexName: property.name } };
   }
   if (method !== "DELETE") throw notAllowed(method, "FileMaker_Indexes/{table}/{field} (DELETE drops the index)");
   const property = propertyOf(type, path.field) ?? fieldMissingError(path.field);
@@ -110,12 +112,12 @@ function isJoinField(db: HostedDatabase, field: TableField): boolean {
   return false;
 }
 
-/** A table by name (exact) or `FMTID:n`; unknown → 404 -1020. */
+/** A table by name (as FileMaker matches names) or `FMTID:n`; unknown → 404 -1020. */
 function findType(db: HostedDatabase, ref: string): ODataEntityType {
   return entityTypeOf(odataModelOf(db), ref) ?? throwError(tableMissing(ref));
 }
 
-/** A field by name (exact) or `FMFID:n`; unknown → 400 8309. */
+/** A field by name (as FileMaker matches names) or `FMFID:n`; unknown → 400 8309. */
 function findField(type: ODataEntityType, ref: string): TableField {
   return propertyOf(type, ref)?.field ?? throwError(fieldMissing(ref));
 }
@@ -131,14 +133,14 @@ function create(db: HostedDatabase, containers: ContainerStore, body: Record<str
   if (typeof name !== "string") throw invalid("FileMaker_Tables: tableName must be a string, the new table's name");
   checkName(name, "table");
   if (RESERVED_TABLE.test(name)) throw invalid(`'${quoted(name)}' cannot name a table: it would read as another kind of OData path`);
-  if ([...db.model.tables.keys()].some((t) => t.toLowerCase() === name.toLowerCase())) throw invalid(`a table named '${quoted(name)}' already exists`);
+  if (db.model.tables.has(name)) throw invalid(`a table named '${quoted(name)}' already exists`);
   const raw = fieldList(body.fields, "FileMaker_Tables");
   if (raw.length === 0) throw invalid("FileMaker_Tables: fields must define at least one field");
   const taken = new Set<string>();
   const defs = raw.map((entry, i) => {
     const def = fieldDefinition(entry, `fields[${i}]`);
-    if (taken.has(def.name.toLowerCase())) throw invalid(`fields[${i}]: '${quoted(def.name)}' is defined twice`);
-    taken.add(def.name.toLowerCase());
+    if (taken.has(foldName(def.name))) throw invalid(`fields[${i}]: '${quoted(def.name)}' is defined twice`);
+    taken.add(foldName(def.name));
     return def;
   });
   if (defs.filter((d) => d.primary).length > 1) throw invalid("FileMaker_Tables: only one field may be primary");
@@ -161,7 +163,7 @@ function addFields(db: HostedDatabase, type: ODataEntityType, body: Record<strin
   raw.forEach((entry, i) => {
     try {
       const def = fieldDefinition(entry, `fields[${i}]`);
-      if ([...table.fields.keys()].some((f) => f.toLowerCase() === def.name.toLowerCase())) throw invalid(`fields[${i}]: table '${quoted(table.name)}' already has a field named '${quoted(def.name)}'`);
+      if (table.fields.has(def.name)) throw invalid(`fields[${i}]: table '${quoted(table.name)}' already has a field named '${quoted(def.name)}'`);
       if (def.primary && odataModelOf(db).entityTypes.find((t) => t.table === table)?.key !== undefined) throw invalid(`fields[${i}]: table '${quoted(table.name)}' already has a primary key`);
       addField(db, table, def);
       added.push(entry);

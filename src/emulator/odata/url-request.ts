@@ -1,6 +1,7 @@
 // A whole OData request target (`/fmi/odata/v4/DB/contacts?$top=2`): the length cap (section 10's choice, 414), the
 // service root prefix, then the path (url-path.ts) and the query string (query-options.ts).
 
+import { sameName } from "../hosted-file/name-map.js";
 import { incorrectServiceRoot, MAX_URL_LENGTH, ODataError, parseFailure, syntaxError, uriTooLong } from "./odata-error.js";
 import { parseODataPath, type ODataPath, type SetRef } from "./url-path.js";
 import { parseQueryOptions, type QueryOptions } from "./query-options.js";
@@ -41,7 +42,7 @@ function checkCrossjoinOptions(sets: readonly SetRef[], query: QueryOptions): vo
   if (expand.length > 1) throw syntaxError(expand[1]!.nav);
   const [one] = expand;
   if (one === undefined) return;
-  const known = sets.some((s) => (s.by === "name" ? s.name === one.nav : `FMTID:${s.id}` === one.nav));
+  const known = sets.some((s) => (s.by === "name" ? sameName(s.name, one.nav) : `FMTID:${s.id}` === one.nav));
   // CL/request-cross-join's `$expand=A($select=x,y)` names A's fields; PKX does not contradict it (choice: taken; any
   // other option inside, or a `Nav/Field` path, is refused at the name).
   const inner = Object.keys(one.options).filter((k) => k !== "select");

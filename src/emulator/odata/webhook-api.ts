@@ -16,7 +16,10 @@ export interface WebhookRequest {
   readonly operation: WebhookOperation;
   /** The id in `Get(n)`, `Delete(n)`, `Invoke(n)`. */
   readonly id?: number | undefined;
+  /** The hosted file's own name: the registry's key. */
   readonly database: string;
+  /** The database as the request's URL wrote it, which the answer's `@context` echoes. */
+  readonly urlDb: string;
   readonly db: HostedDatabase;
   readonly query: QueryOptions;
   /** The request body (POST), read whole. */
@@ -37,14 +40,15 @@ export function serveWebhook(registry: WebhookRegistry, req: WebhookRequest): Bo
   const context = (fragment: string): Body => {
     if (req.annotations.none) return {};
     const name = req.annotations.prefixed ? "@odata.context" : "@context";
-    return { [name]: `${req.root}${formatODataPath({ kind: "serviceDocument", db: req.database })}/$metadata#${fragment}` };
+    return { [name]: `${req.root}${formatODataPath({ kind: "serviceDocument", db: req.urlDb })}/$metadata#${fragment}` };
   };
   const id = req.id ?? 0;
   switch (req.operation) {
     case "Add": {
       const spec = parseWebhookAdd(req.body, registry.targets);
-      findSet(req.db, { by: "name", name: spec.tableName });
-      return { webhookResult: { webhookID: registry.add(req.database, spec) } };
+      // Kept under the table's own name (a request may spell it in another case), as its payloads name it.
+      const set = findSet(req.db, { by: "name", name: spec.tableName });
+      return { webhookResult: { webhookID: registry.add(req.database, { ...spec, tableName: set.name }) } };
     }
     case "GetAll":
       return { ...context("WebHook Processor"), status: "ACTIVE", webhooks: registry.list(req.database) };

@@ -3,6 +3,7 @@
 // relative with no leading `/`; `@odata.`-prefixed annotations; each record's keys in alphabetical (code unit) order.
 // A DELETE carries only the ROWIDs (the records are gone: choice); a SCHEMA change one FileMaker_Tables row.
 
+import { findByName } from "../hosted-file/name-map.js";
 import type { ContainerStore, HostedDatabase } from "../hosted-file/store.js";
 import { entitySets, filterRow, filterTable, findSet } from "./entity-sets.js";
 import { compileODataFilter } from "./filter.js";
@@ -67,6 +68,8 @@ export function recordsPayload(src: PayloadSource, shape: PayloadShape, rowIDs: 
     set,
     {
       db: src.db,
+      // A payload answers no request: it names the hosted file by its own name (docs/emulator.md, "Names").
+      urlDb: src.db.model.name,
       containers: src.containers,
       root: PAYLOAD_ROOT,
       annotations: { prefixed: true, none: accept.none, ieee754: accept.ieee754 },
@@ -100,7 +103,8 @@ export interface TableFacts {
 /** The table's facts now, or undefined when the file has no such table (any more). */
 export function tableFacts(db: HostedDatabase, tableName: string): TableFacts | undefined {
   const sets = entitySets(db);
-  const i = sets.findIndex((s) => s.name === tableName);
+  const set = findByName(sets, tableName, (s) => s.name);
+  const i = set === undefined ? -1 : sets.indexOf(set);
   if (i < 0) return undefined;
   return { tableId: sets[i]!.id, baseTableName: sets[i]!.model.name, row: i + 1 };
 }

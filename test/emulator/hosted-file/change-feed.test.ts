@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { emitChange, holdChanges, onChange, type RecordChange } from "../../../src/emulator/hosted-file/change-feed.js";
+import { NameMap } from "../../../src/emulator/hosted-file/name-map.js";
 import type { HostedDatabase } from "../../../src/emulator/hosted-file/store.js";
 
-const db = (): HostedDatabase => ({ model: { name: "T", layouts: new Map(), tables: new Map() } as never, tables: new Map() });
+const db = (): HostedDatabase => ({ model: { name: "T", layouts: new Map(), tables: new Map() } as never, tables: new NameMap() });
 const add = (rowID: number): RecordChange => ({ operation: "ADD", table: "Contacts", rowIDs: [rowID] });
 
 describe("the hosted file's change feed", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExactNumber, numberText, type StoredNumber } from "../../../src/emulator/hosted-file/exact-number.js";
 import type { TableField } from "../../../src/emulator/hosted-file/model.js";
+import { NameMap } from "../../../src/emulator/hosted-file/name-map.js";
 import { buildNewRecord, uniqueKey } from "../../../src/emulator/hosted-file/records/record-writes.js";
 import { SCRIPT_ENTRY } from "../../../src/emulator/hosted-file/records/entry-options.js";
 import { EmulatorClock } from "../../../src/emulator/hosted-file/clock.js";
@@ -70,7 +71,7 @@ describe("keys and order over exact values", () => {
 
   it("looks records up by exact value (recordsWithValue), indexed and not", () => {
     const key = field("Key");
-    const table = new TableData({ name: "T", fields: new Map([["Key", key]]) });
+    const table = new TableData({ name: "T", fields: new NameMap([["Key", key]]) });
     const put = (recordId: number, value: StoredValue) => table.put({ recordId, modId: 0, values: new Map([["Key", [value]]]) });
     put(1, number(new NumberToken(KEY)));
     put(2, number(new NumberToken(KEY_UP)));
@@ -88,7 +89,7 @@ describe("keys and order over exact values", () => {
 
   it("sorts doubles and exact values together by value", () => {
     const amount = field("Amount");
-    const table = new TableData({ name: "T", fields: new Map([["Amount", amount]]) });
+    const table = new TableData({ name: "T", fields: new NameMap([["Amount", amount]]) });
     const values: StoredValue[] = [number(new NumberToken(KEY_UP)), number(new NumberToken(KEY)), null, number(new NumberToken(`-${KEY}`)), 3, number(new NumberToken("0.30000000000000001")), 0.3];
     const records: StoredRecord[] = values.map((value, i) => ({ recordId: i + 1, modId: 0, values: new Map([["Amount", [value]]]) }));
     const order = (descending: boolean) => sortRecords(table, records, [{ field: amount, descending }]).map((r) => r.recordId);
@@ -97,7 +98,7 @@ describe("keys and order over exact values", () => {
   });
 
   it("counts serials on exactly past 2^53 and past a 58-digit value", () => {
-    const table = new TableData({ name: "T", fields: new Map([["Seq", field("Seq")]]) });
+    const table = new TableData({ name: "T", fields: new NameMap([["Seq", field("Seq")]]) });
     table.noteSerialValue("Seq", 9007199254740991);
     expect(numberText(table.peekSerial("Seq"))).toBe("9007199254740992");
     table.noteSerialValue("Seq", number("9007199254740992"));
@@ -115,7 +116,7 @@ describe("keys and order over exact values", () => {
 
   it("gives a text serial field past 2^53 the next value's digits", () => {
     const code = field("Code", "text");
-    const table = new TableData({ name: "T", fields: new Map([["Code", { ...code, autoEnter: "serial" as const }]]) });
+    const table = new TableData({ name: "T", fields: new NameMap([["Code", { ...code, autoEnter: "serial" as const }]]) });
     const created = buildNewRecord(table, [], new EmulatorClock(), FILE_GLOBALS, SCRIPT_ENTRY);
     expect(created.record.values.get("Code")).toEqual(["1"]);
     table.noteSerialValue("Code", KEY);

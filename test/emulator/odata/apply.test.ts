@@ -221,7 +221,7 @@ describe("FileMaker's answers (2.9) and errors", () => {
 
   it("answers a groupby that leaves non-aggregated fields 8309, also for names a groupby dropped", async () => {
     const message = "All non-aggregated field references must be in the groupby clause.";
-    for (const text of ["groupby((ContactId))", "groupby((ContactId,N))", "groupby((ContactId),compute(N mul 2 as M))", "groupby((ContactId),aggregate(N with sum as T))/filter(N gt 1)", "aggregate($count as n)/compute(N as M)", "groupby((ContactId),aggregate($count as n))/groupby((Text))"]) {
+    for (const text of ["groupby((ContactId))", "groupby((ContactId,N))", "groupby((ContactId),compute(N mul 2 as M))", "groupby((ContactId),aggregate(N with sum as T))/filter(N gt 1)", "aggregate($count as k)/compute(N as M)", "groupby((ContactId),aggregate($count as n))/groupby((Text))"]) {
       expect(expectODataError(await apply("Notes", text), 400, "8309").message, text).toBe(message);
     }
   });

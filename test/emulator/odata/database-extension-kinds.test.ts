@@ -32,15 +32,16 @@ describe("`.fmp12` on every path kind (1.1)", () => {
     const id = add.body.webhookResult.webhookID as number;
     const all = await send("GET", `${X}/Webhook.GetAll`);
     expect(all.status, all.text).toBe(200);
-    // The file's name in answers is the hosted one (as in data answers' URLs).
-    expect(all.body["@context"]).toBe(`${emu.url}${S}/$metadata#WebHook Processor`);
+    // The answer's URLs name the file as the request's URL did (docs/emulator.md, "Names"); the registry is the file's.
+    expect(all.body["@context"]).toBe(`${emu.url}${X}/$metadata#WebHook Processor`);
     expect(all.body.webhooks.map((h: { webhookID: number }) => h.webhookID)).toEqual([id]);
     expect((await send("GET", `${S}/Webhook.GetAll`)).body.webhooks).toEqual(all.body.webhooks);
-    expect((await send("GET", `${X}/Webhook.Get(${id})`)).body).toEqual({ "@context": `${emu.url}${S}/$metadata#WebHook`, ...all.body.webhooks[0] });
+    expect((await send("GET", `${X}/Webhook.Get(${id})`)).body).toEqual({ "@context": `${emu.url}${X}/$metadata#WebHook`, ...all.body.webhooks[0] });
     const invoked = await send("POST", `${X}/Webhook.Invoke(${id})`, { rowIDs: [1] });
     expect(invoked.status, invoked.text).toBe(200);
     expect(invoked.body.value).toEqual([expect.objectContaining({ Name: "Ada" })]);
     const [delivery] = await receiver.wait(1);
+    // A delivery answers no request: it names the file by its own name.
     expect(delivery!.body["@odata.context"]).toMatch(new RegExp(`^fmi/odata/v4/${DB}/\\$metadata#Contacts\\(`));
     expect((await send("POST", `${X}/Webhook.Delete(${id})`)).body).toEqual({ webhookResult: { webhookID: id } });
     expect((await send("GET", `${S}/Webhook.GetAll`)).body.webhooks).toEqual([]);

@@ -4,8 +4,8 @@ import { DB, expectODataError, get, startOffice } from "./serve-support.js";
 
 // docs/emulator.md, "Third-party clients": a hosted file is addressed with or without `.fmp12` (PKM's `$metadata` was
 // requested as `WebData.fmp12` and echoes it; proofkit strips the extension by default and adds it for webhooks), and
-// the form the URL uses is echoed in `$metadata`'s namespace (the URLs in data answers keep the hosted file's name:
-// which form FMS writes there is UNCONFIRMED).
+// the form the URL uses is echoed in `$metadata`'s namespace and in the URLs of data answers
+// (database-name-echo.test.ts).
 
 let emu: RunningEmulator;
 

@@ -99,6 +99,16 @@ export function proofkitSuite(title: string, load: () => Promise<ProofkitModule>
       expect(page.data[0]!.portalDataInfo).toEqual([{ portalObjectName: "Invoices", database: DATABASE, table: "Invoices", foundCount: 2, returnedCount: 1 }]);
     });
 
+    // docs/emulator.md, "Names": the database as the client's docs tell its users to name it (the file name with
+    // `.fmp12`), and a portal named in another case; answers keep the file's own names.
+    it("works with the database named DB.fmp12 and a portal range in another case", async () => {
+      const { DataApi, FetchAdapter } = await load();
+      const adapter = new FetchAdapter({ server: serve.url, db: `${DATABASE}.fmp12`, auth: { username: USERNAME, password: PASSWORD } });
+      const page: Found = await DataApi({ adapter, layout: LAYOUT }).list({ limit: 1, portalRanges: { invoices: { offset: 2, limit: 1 } } });
+      expect(amounts(page)).toEqual([80]);
+      expect(page.data[0]!.portalDataInfo).toEqual([{ portalObjectName: "Invoices", database: DATABASE, table: "Invoices", foundCount: 2, returnedCount: 1 }]);
+    });
+
     // Section 3: the client puts a find's portal ranges on the query string of `POST .../_find`
     // (`?_offset.Invoices=2&_limit.Invoices=1`), not in the body; the emulator takes them there too
     // (docs/emulator.md, section 3).

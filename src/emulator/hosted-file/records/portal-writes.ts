@@ -1,4 +1,5 @@
 import { deleteAllWithCascade } from "../cascade.js";
+import { findByName } from "../name-map.js";
 import { EmulatorError } from "../fm-error.js";
 import { describeInput } from "../input/input-text.js";
 import type { LayoutModel } from "../model.js";
@@ -57,13 +58,15 @@ export function parseDeleteRelated(layout: LayoutModel, raw: unknown): RelatedRo
   items.forEach((item: unknown, i) => {
     if (typeof item !== "string") throw malformed(item, i);
     const dot = item.lastIndexOf(".");
-    const tableName = item.slice(0, dot);
+    const given = item.slice(0, dot);
     const id = item.slice(dot + 1);
     if (dot <= 0 || !/^\d{1,15}$/.test(id)) throw malformed(item, i);
-    if (!layout.portals.some((portal) => portal.table.name === tableName)) {
-      throw new EmulatorError(400, "102", `fieldData.deleteRelated: no portal of layout "${layout.description.layout}" shows table occurrence ${describeInput(tableName)}`);
+    // The table occurrence as FileMaker matches names; named on by its own name.
+    const portal = findByName(layout.portals, given, (p) => p.table.name);
+    if (!portal) {
+      throw new EmulatorError(400, "102", `fieldData.deleteRelated: no portal of layout "${layout.description.layout}" shows table occurrence ${describeInput(given)}`);
     }
-    names.push({ tableName, recordId: Number(id) });
+    names.push({ tableName: portal.table.name, recordId: Number(id) });
   });
   return names;
 }

@@ -1,4 +1,5 @@
 import type { EmulatorClock } from "../clock.js";
+import { findByName } from "../name-map.js";
 import { holdChanges } from "../change-feed.js";
 import { EmulatorError } from "../fm-error.js";
 import type { LayoutModel, PortalModel, TableField } from "../model.js";
@@ -155,7 +156,8 @@ function parsePortalData(layout: LayoutModel, portalData: unknown, allowExisting
   }
   const inputs: PortalRowInput[] = [];
   for (const [name, rows] of Object.entries(portalData)) {
-    const portal = layout.portals.find((p) => p.name === name) ?? layout.portals.find((p) => p.table.name === name);
+    // By its object name, else its table occurrence's, each matched as FileMaker matches names.
+    const portal = findByName(layout.portals, name, (p) => p.name) ?? findByName(layout.portals, name, (p) => p.table.name);
     if (!portal) throw new EmulatorError(400, "102", `portal "${name}" is not on layout "${layout.description.layout}"`);
     if (!Array.isArray(rows)) throw new EmulatorError(400, "1708", `portalData["${name}"] must be an array of rows`);
     rows.forEach((row: unknown, i) => {

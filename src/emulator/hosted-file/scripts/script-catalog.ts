@@ -2,6 +2,7 @@ import type { LayoutDescription } from "../../../layout/description.js";
 import { descriptionsByDatabase, loadDatabaseDescriptionsBeside, loadDatabaseFile, parseDatabaseDescription } from "../../../layout/database-load.js";
 import type { DatabaseDescription, DatabaseDescriptionInput } from "../../../layout/database-schema.js";
 import { checkFolderDepth } from "../layout-folders.js";
+import { findByName } from "../name-map.js";
 import { checkScriptHandlers, loadScriptModule, type ScriptHandler, type ScriptHandlers } from "./script-module.js";
 
 /** An entry of `GET /databases/{database}/scripts` (docs/emulator.md, "2. Scripts"). */
@@ -20,10 +21,18 @@ export class ScriptCatalog {
     private readonly descriptions: ReadonlyMap<string, DatabaseDescription>,
   ) {}
 
-  /** The script of that name, or undefined: the file has no such script (code 104). */
+  /**
+   * The script of that name, or undefined: the file has no such script (code 104). Names match as FileMaker matches
+   * them, case aside; a script spelled exactly so wins, since a file may hold two scripts whose names differ only by
+   * case (docs/emulator.md, "Names").
+   */
   find(database: string, name: string): ScriptHandler | undefined {
     if (Object.hasOwn(this.handlers, name)) return this.handlers[name];
-    return this.descriptions.get(database)?.scripts.some((s) => s.name === name) ? EMPTY_SCRIPT : undefined;
+    const described = this.descriptions.get(database)?.scripts ?? [];
+    if (described.some((s) => s.name === name)) return EMPTY_SCRIPT;
+    const handler = findByName(Object.keys(this.handlers), name, (n) => n);
+    if (handler !== undefined) return this.handlers[handler];
+    return findByName(described, name, (s) => s.name) ? EMPTY_SCRIPT : undefined;
   }
 
   /**
