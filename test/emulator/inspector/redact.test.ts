@@ -1,13 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { BODY_BYTES } from "../../../src/emulator/http/request-log.js";
+import type { IncomingMessage } from "node:http";
+import { BODY_BYTES, noteRequestBody, RequestLog } from "../../../src/emulator/http/request-log.js";
 import { redactBody, redactHeaders, redactTarget } from "../../../src/emulator/inspector/redact.js";
 
 // The inspector's redaction (docs/inspector.md, "How secrets are removed") on what the end-to-end tests cannot easily
 // send: a body cut in the middle of a secret, a $batch part's headers, inline container bytes, secret query names.
 
-const json = (text: string) => ({ type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES) });
+const json = (text: string) => ({ type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES).toString("latin1") });
 
 describe("bodies", () => {
+  it("shows a body's text as it was sent, letters outside ASCII included, from what the log keeps of it", () => {
+    const log = new RequestLog(4);
+    const req = { method: "POST", url: "/fmi/data/vLatest/databases/D/layouts/L/records", headers: { "content-type": "application/json" } } as unknown as IncomingMessage;
+    const entry = log.open(req, "Data API");
+    const text = JSON.stringify({ fieldData: { Name: "Zoë Ångström 😀 日本" } });
+    noteRequestBody(req, Buffer.from(text));
+    expect(redactBody(entry.requestBody)!.text).toBe(text);
+  });
+
   it("removes secret keys at any depth of a whole JSON body, and every value of a headers object", () => {
     const shown = redactBody(json(JSON.stringify({ a: { b: [{ Password: "p-1111111", apiKey: "k-2222222", x: 1 }] }, headers: { "X-Any": "h-3333333" }, token: 42 })))!;
     expect(JSON.parse(shown.text!)).toEqual({ a: { b: [{ Password: "[removed]", apiKey: "[removed]", x: 1 }] }, headers: { "X-Any": "[removed]" }, token: "[removed]" });
@@ -16,7 +26,7 @@ describe("bodies", () => {
   it("removes a secret from a body cut past the bound, even one cut in the middle of its value", () => {
     const filler = "word ".repeat((BODY_BYTES - 40) / 5);
     const text = JSON.stringify({ note: filler, password: "cut-secret-4444444444444444444444" });
-    const body = { type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES) };
+    const body = { type: "application/json", size: Buffer.byteLength(text), bytes: Buffer.from(text).subarray(0, BODY_BYTES).toString("latin1") };
     expect(body.bytes.toString()).toContain("cut-secret-44");
     const shown = redactBody(body)!;
     expect(shown.truncated).toBe(true);
@@ -27,7 +37,7 @@ describe("bodies", () => {
 
   it("removes a $batch part's credentials, inline container bytes and credentials after an auth scheme", () => {
     const batch = ["--b", "Content-Type: application/http", "", "GET Contacts HTTP/1.1", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "X-FM-Data-Access-Token: tok-5555555", "", "--b--"].join("\r\n");
-    const shown = redactBody({ type: "multipart/mixed; boundary=b", size: batch.length, bytes: Buffer.from(batch) })!;
+    const shown = redactBody({ type: "multipart/mixed; boundary=b", size: batch.length, bytes: Buffer.from(batch).toString("latin1") })!;
     expect(shown.text).not.toMatch(/dXNlcjpwYXNzd29yZA|tok-5555555/);
     expect(shown.text).toContain("GET Contacts HTTP/1.1");
     const inline = JSON.stringify({ fieldData: { Photo: "iVBORw0KGgo".padEnd(600, "A") }, note: "see Bearer abcdefgh123" });
