@@ -5,9 +5,10 @@ import type { AnswerBytes } from "./answer.js";
 // Data API, OData, the Web Viewer shim; the inspector's own requests are not logged), in a ring of a fixed size.
 // The shell opens an entry when a request arrives and closes it once the answer is written; the API annotates it
 // (its account, through logEntryOf) and its answer carries its code (AnswerBytes.code). What is kept is raw and
-// bounded: the request's headers object as Node gave it, at most BODY_BYTES of each body (a copy, so that a large
-// body is not held), only for JSON and text bodies (never a container's bytes). Secrets are removed when the log is
-// read (../inspector/redact.ts), not per request: a request costs an object, a WeakMap entry and a copy of its bodies.
+// bounded: the request's headers object as Node gave it, at most BODY_BYTES of each body (a short answer's bytes as
+// they are, a copy of anything else, so that a large body is not held), only for JSON and text bodies (never a
+// container's bytes). Secrets are removed when the log is read (../inspector/redact.ts), not per request: a request
+// costs an object, a WeakMap entry and a copy of its request body.
 
 /** How many requests the log keeps by default, the oldest dropped first. */
 export const DEFAULT_LOG_SIZE = 500;
@@ -45,13 +46,8 @@ export interface LogEntry {
 export interface CapturedBody {
   readonly type: string | undefined;
   readonly size: number;
-  /**
-   * The first bytes of a JSON or text body, one character per byte (latin1: `Buffer.from(bytes, "latin1")` gives
-   * them back exactly); undefined for any other type (a container, a form upload). A string rather than a Buffer:
-   * 500 Buffers kept alive hold the memory pool's slabs outside the heap, which measured as two more full
-   * collections per 30,000 requests.
-   */
-  readonly bytes: string | undefined;
+  /** The first bytes of a JSON or text body; undefined for any other type (a container, a form upload). */
+  readonly bytes: Buffer | undefined;
 }
 
 /**
@@ -111,7 +107,7 @@ export class RequestLog {
     if (answer) {
       entry.code ??= answer.code;
       entry.answerHeaders = answer.ownHeaders;
-      entry.answerBody = capture(String(answer.headers["Content-Type"] ?? ""), answer.body);
+      entry.answerBody = capture(String(answer.headers["Content-Type"] ?? ""), answer.body, "kept");
     }
   }
 
@@ -130,13 +126,18 @@ export class RequestLog {
 /** Notes a request body an API read (request-body.ts calls it): its first bytes when its type is JSON or text. */
 export function noteRequestBody(req: IncomingMessage, body: Buffer): void {
   const entry = logEntryOf(req);
-  if (entry) entry.requestBody = capture(req.headers["content-type"], body);
+  if (entry) entry.requestBody = capture(req.headers["content-type"], body, "copied");
 }
 
-/** A body's first BODY_BYTES bytes, as a one-byte string (see CapturedBody.bytes). */
-function capture(type: string | undefined, body: Buffer): CapturedBody {
+/**
+ * A body's first BODY_BYTES bytes. An answer's bytes are its own and never change once written: a short answer's are
+ * kept as they are ("kept"; copying them measured costlier per request than holding them). A request's are copied,
+ * as is the start of any long body (a view of it would hold all of it).
+ */
+function capture(type: string | undefined, body: Buffer, short: "kept" | "copied"): CapturedBody {
   if (body.byteLength === 0 || !loggedType(type, body)) return { type, size: body.byteLength, bytes: undefined };
-  return { type, size: body.byteLength, bytes: body.toString("latin1", 0, BODY_BYTES) };
+  const bytes = short === "kept" && body.byteLength <= BODY_BYTES ? body : Buffer.from(body.subarray(0, BODY_BYTES));
+  return { type, size: body.byteLength, bytes };
 }
 
 /**

@@ -108,7 +108,7 @@ export function redactBody(body: CapturedBody | undefined): ShownBody | undefine
   if (!body || body.size === 0) return undefined;
   if (body.bytes === undefined) return { type: body.type ?? null, size: body.size, text: null, truncated: false };
   const truncated = body.size > BODY_BYTES;
-  const raw = Buffer.from(body.bytes, "latin1").toString("utf8");
+  const raw = body.bytes.toString("utf8");
   let text: string | undefined;
   if (!truncated && /^\s*[[{]/.test(raw)) {
     try {

@@ -90,7 +90,7 @@ describe("webhooks and their deliveries in the inspector", () => {
     expect(redactUrl("not a url?token=t")).toBe("not a url?token=[removed]");
     // A Webhook.Add body cut at 4 KiB: its URL's secret parameters go by pattern.
     const cut = Buffer.from(`{"webhook":"http://127.0.0.1:9/h?token=${URL_SECRET}&a=1","select":"${"x".repeat(100)}`);
-    const shown = redactBody({ type: "application/json", size: BODY_BYTES + 10, bytes: cut.toString("latin1") })!;
+    const shown = redactBody({ type: "application/json", size: BODY_BYTES + 10, bytes: cut })!;
     expect(shown.text).toContain('"webhook":"http://127.0.0.1:9/h?token=[removed]&a=1"');
     expect(shown.text).not.toContain(URL_SECRET);
   });
