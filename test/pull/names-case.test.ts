@@ -1,9 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../src/emulator/index.js";
 import type { LayoutDescriptionInput } from "../../src/layout/index.js";
-import type { PullResult } from "../../src/pull/index.js";
-import { copyExample, readTree, runPull, startExampleEmulator, type Emulator } from "./helpers.js";
+import { closingLine, pullTables, reportLines, tableReport, type PullResult } from "../../src/pull/index.js";
+import type { TableDescriptionInput } from "../../src/table/schema.js";
+import { copyExample, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, type Emulator } from "./helpers.js";
+import { CONTACTS, CONTACTS_LAYOUT, TABLES, tableProject } from "./odata-support.js";
 
 // A layout named in another case than the server spells it: a real server (and the emulator) finds it, as FileMaker
 // matches names without regard to case. The description must name it as the server does: the generated client sends
@@ -47,5 +50,50 @@ describe.each([
     const result = JSON.parse(check.out) as PullResult;
     expect(result.layouts.map((l) => [l.layout, l.askedAs, l.file, l.status])).toEqual([["Contacts Web", "CONTACTS WEB", "layouts/Contact.layout.json", "unchanged"]]);
     expect(await readTree(root)).toEqual(before);
+  });
+});
+
+describe("fmgen pull --odata of a table named in another case", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ layouts: [CONTACTS_LAYOUT], tables: TABLES, accounts: [{ username: PULL_USER, password: PULL_PASSWORD }], log: () => {} });
+  });
+  afterAll(() => emu.close());
+
+  it("writes the table under $metadata's name, says what was asked, finds its existing file, and pulls it once", async () => {
+    const root = await tableProject();
+    const first = await pullTables({ cwd: root, server: emu.url, tables: ["CONTACTS"] });
+    expect(first.tables.map((t) => [t.table, t.askedAs, t.status])).toEqual([["Contacts", "CONTACTS", "created"]]);
+    expect(reportLines(tableReport(first))).toContainEqual(expect.stringMatching(/^Contacts \(asked as "CONTACTS"\) -> tables\/Contacts\.table\.json: new file/));
+    const written = JSON.parse(await readFile(join(root, "tables/Contacts.table.json"), "utf8")) as TableDescriptionInput;
+    expect(written).toEqual(CONTACTS);
+
+    const again = await pullTables({ cwd: root, server: emu.url, tables: ["contacts", "Contacts"], check: true });
+    expect(again.tables.map((t) => [t.table, t.askedAs, t.file.endsWith("Contacts.table.json"), t.status])).toEqual([["Contacts", "contacts", true, "unchanged"]]);
+    expect(closingLine(tableReport(again)).line).toMatch(/1 table matches the server/);
+  });
+});
+
+describe("a database named with its .fmp12 extension", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await startExampleEmulator("contacts");
+  });
+  afterAll(() => emu.close());
+
+  it("pulls as the file's own name does, and the descriptions name the database as configured, so a second pull sees no drift", async () => {
+    const root = await copyExample("contacts", { withLayouts: false, withState: false });
+    const pulled = await runPull(root, emu.url, ["Contacts Web", "--database", "Contacts.fmp12"]);
+    expect(pulled.code).toBe(0);
+    expect(pulled.out).toMatch(/^fmgen pull: database "Contacts\.fmp12" on /m);
+    const description = await readJson(join(root, "layouts/ContactsWeb.layout.json"));
+    expect(description.database).toBe("Contacts.fmp12");
+    const again = await runPull(root, emu.url, ["--check", "--database", "Contacts.fmp12"]);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^Contacts Web -> layouts\/ContactsWeb\.layout\.json \(metadata\): up to date$/m);
+    // The descriptions are of "Contacts.fmp12": a pull of "Contacts" takes them for another database's, and says so.
+    const other = await runPull(root, emu.url, ["--check", "--database", "Contacts"]);
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/no description file is of database "Contacts".*did you mean "Contacts\.fmp12"\?/);
   });
 });
