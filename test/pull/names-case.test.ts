@@ -1,11 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import type { LayoutDescriptionInput } from "../../src/layout/index.js";
 import { closingLine, pullTables, reportLines, tableReport, type PullResult } from "../../src/pull/index.js";
 import type { TableDescriptionInput } from "../../src/table/schema.js";
-import { copyExample, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, type Emulator } from "./helpers.js";
+import { copyExample, EXAMPLES, PULL_PASSWORD, PULL_USER, readTree, runPull, startExampleEmulator, tempDir, type Emulator } from "./helpers.js";
 import { CONTACTS, CONTACTS_LAYOUT, TABLES, tableProject } from "./odata-support.js";
 
 // A layout named in another case than the server spells it: a real server (and the emulator) finds it, as FileMaker
@@ -50,6 +50,30 @@ describe.each([
     const result = JSON.parse(check.out) as PullResult;
     expect(result.layouts.map((l) => [l.layout, l.askedAs, l.file, l.status])).toEqual([["Contacts Web", "CONTACTS WEB", "layouts/Contact.layout.json", "unchanged"]]);
     expect(await readTree(root)).toEqual(before);
+  });
+});
+
+describe("a layout the server renames in case only", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    const dir = await tempDir("renamed-in-case");
+    await cp(join(EXAMPLES, "contacts/layouts"), dir, { recursive: true });
+    const contact = await readJson(join(dir, "Contact.layout.json"));
+    await writeFile(join(dir, "Contact.layout.json"), JSON.stringify({ ...contact, layout: "CONTACTS WEB" }));
+    emu = await startExampleEmulator("contacts", { layouts: dir });
+  });
+  afterAll(() => emu.close());
+
+  it("is drift: --check names the new spelling (not breaking), and a pull writes it into the same file", async () => {
+    const root = await copyExample("contacts");
+    const check = await runPull(root, emu.url, ["--check"]);
+    expect(check.code).toBe(1);
+    expect(check.out).toMatch(/^CONTACTS WEB \(asked as "Contacts Web"\) -> layouts\/Contact\.layout\.json \(metadata\): 1 change$/m);
+    expect(check.out).toMatch(/^ {2}~ layout renamed from "Contacts Web" to "CONTACTS WEB"$/m);
+    expect((await runPull(root, emu.url)).code).toBe(0);
+    expect((await readJson(join(root, "layouts/Contact.layout.json"))).layout).toBe("CONTACTS WEB");
+    const again = await runPull(root, emu.url, ["--check"]);
+    expect(again.code).toBe(0);
   });
 });
 
