@@ -108,7 +108,8 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
     const file = found?.file ?? newFile(settings.tableDir, options.name ?? defaultTypeName(table.table), options.name !== undefined, taken);
     const { result, write, merged } = pullTable(table, file, found, settings, state, options.name);
     const asked = askedAs.get(table);
-    results.push(asked !== undefined && asked !== result.table ? { table: result.table, askedAs: asked, ...result } : result);
+    const { table: name, ...rest } = result;
+    results.push(asked !== undefined && asked !== name ? { table: name, askedAs: asked, ...rest } : result);
     if (write) pending.push(write);
     if (merged) pulled.push({ file, description: merged, ...(result.status === "created" || result.status === "updated" ? { notes: result.notes } : {}) });
   }
