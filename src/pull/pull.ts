@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, TYPESCRIPT_IDENTIFIER, type LayoutDescriptionInput } from "../layout/index.js";
-import { findByName } from "../emulator/hosted-file/name-map.js";
+import { findByName } from "../layout/filemaker-names.js";
 import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";

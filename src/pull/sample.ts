@@ -1,5 +1,5 @@
 import type { FileMakerClient } from "@fmgen/runtime";
-import { sameName } from "../emulator/hosted-file/name-map.js";
+import { sameName } from "../layout/filemaker-names.js";
 import { wireRecords, type WireRecord } from "@fmgen/runtime/metadata";
 import { firstLongNumber, groupRepetitions, inferFieldType } from "./infer.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
-import { findByName } from "../../emulator/hosted-file/name-map.js";
-import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
+import { findByName } from "../../layout/filemaker-names.js";
+import { boundName, defaultTypeName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
 import { descriptionFiles, LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, TABLE_FILE_SUFFIX, toPosixPath } from "../../project/index.js";
 import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
