@@ -120,4 +120,20 @@ describe("a database named with its .fmp12 extension", () => {
     expect(other.code).toBe(2);
     expect(other.err).toMatch(/no description file is of database "Contacts".*did you mean "Contacts\.fmp12"\?/);
   });
+
+  it("writes the database description of the file's scripts under the name as configured", async () => {
+    const invoices = await startExampleEmulator("invoices");
+    try {
+      const root = await copyExample("invoices", { withLayouts: false, withState: false });
+      const pulled = await runPull(root, invoices.url, ["Customers", "--database", "Invoicing.fmp12"]);
+      expect(pulled.code, pulled.err).toBe(0);
+      expect(pulled.out).toMatch(/^scripts of "Invoicing\.fmp12" -> layouts\/InvoicingFmp12\.database\.json: new file, /m);
+      const database = JSON.parse(await readFile(join(root, "layouts/InvoicingFmp12.database.json"), "utf8")) as { database: string; scripts: unknown[] };
+      expect(database.database).toBe("Invoicing.fmp12");
+      expect(database.scripts.length).toBeGreaterThan(0);
+      expect((await runPull(root, invoices.url, ["--check", "--database", "Invoicing.fmp12"])).code).toBe(0);
+    } finally {
+      await invoices.close();
+    }
+  });
 });
