@@ -72,6 +72,9 @@ describe("a layout the server renames in case only", () => {
     expect(check.out).toMatch(/^ {2}~ layout renamed from "Contacts Web" to "CONTACTS WEB"$/m);
     expect((await runPull(root, emu.url)).code).toBe(0);
     expect((await readJson(join(root, "layouts/Contact.layout.json"))).layout).toBe("CONTACTS WEB");
+    // fmgen.pulled.json keeps one entry of the layout, under the new spelling: the old one's is replaced, not left.
+    const state = JSON.parse(await readFile(join(root, "fmgen.pulled.json"), "utf8")) as { layouts: { layout: string }[] };
+    expect(state.layouts.map((l) => l.layout)).toEqual(["CONTACTS WEB", "Invoices Web"]);
     const again = await runPull(root, emu.url, ["--check"]);
     expect(again.code).toBe(0);
   });
