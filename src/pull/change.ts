@@ -52,7 +52,7 @@ export function changeLine(change: Change): string {
     case "removed":
       return `- ${what} (${change.from})${mark}`;
     case "renamed":
-      return whole ? `~ ${change.target} renamed from ${JSON.stringify(change.from)} to ${JSON.stringify(change.to)} (same id)${mark}` : `~ ${what}: renamed from ${JSON.stringify(change.from)} (same id)${mark}`;
+      return whole ? `~ ${change.target} renamed from ${JSON.stringify(change.from)} to ${JSON.stringify(change.to)}${change.target === "table" ? " (same id)" : ""}${mark}` : `~ ${what}: renamed from ${JSON.stringify(change.from)} (same id)${mark}`;
     case "retyped":
       return `~ ${what}: retyped ${change.from} -> ${change.to}${mark}`;
     case "changed":

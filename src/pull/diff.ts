@@ -15,6 +15,9 @@ export function diffDescriptions(before: LayoutDescriptionInput, after: LayoutDe
   // A new TypeScript name renames every generated export, so code that imports the old ones stops compiling.
   const nameOf = (d: LayoutDescriptionInput) => d.name ?? defaultTypeName(d.layout);
   if (nameOf(before) !== nameOf(after)) changes.push({ kind: "changed", target: "layout", name: "name", attribute: "name", from: nameOf(before), to: nameOf(after), breaking: true });
+  // The server's spelling of the layout changed (renamed in case only, as FileMaker finds it either way): the client
+  // sends the new spelling; code compiled against the old one still runs (a new TypeScript name is the change above).
+  if (before.layout !== after.layout) changes.push({ kind: "renamed", target: "layout", name: after.layout, from: before.layout, to: after.layout, breaking: false });
   if (before.table !== after.table) changes.push({ kind: "changed", target: "layout", name: "table", attribute: "table", from: before.table, to: after.table, breaking: false });
   diffFields(before.fields, after.fields, undefined, changes);
   const beforePortals = new Map((before.portals ?? []).map((p) => [p.name, p]));

@@ -9,6 +9,7 @@ export function layoutReport(result: PullResult): PullReport {
     noun: "layout",
     files: result.layouts.map((layout) => ({
       name: layout.layout,
+      askedAs: layout.askedAs,
       file: layout.file,
       status: layout.status,
       source: layout.source === "sample" ? `sampled ${count(layout.sampled ?? 0, "record")}` : "metadata",

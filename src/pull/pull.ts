@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { createClient, type FileMakerClient, type LayoutEntry } from "@fmgen/runtime";
 import { layoutMetadata, wireRecords } from "@fmgen/runtime/metadata";
 import { boundName, defaultTypeName, layoutDescriptionFiles, layoutDescriptionSchema, LayoutFileError, TYPESCRIPT_IDENTIFIER, type LayoutDescriptionInput } from "../layout/index.js";
+import { findByName } from "../layout/filemaker-names.js";
 import { LAYOUT_FILE_SUFFIX, posixRelative, schemaReference } from "../project/index.js";
 import { databaseFileName, diffDatabase, mergeDatabase, readExistingDatabase, readScripts, scriptListRefusal, type DatabaseExisting, type LiveScript, type ScriptChange } from "./database-file.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "./description-file.js";
@@ -48,7 +49,10 @@ export interface PullOptions extends SettingsRequest {
 export type LayoutStatus = DescriptionStatus | "failed";
 
 export interface LayoutPullResult {
+  /** The layout, as the server spells it (its layout list, or the list call's `dataInfo.layout`), which the description names. */
   layout: string;
+  /** The name as asked, when it differs from the server's spelling only by case (the server matched it so). */
+  askedAs?: string;
   /** The description file, absolute. */
   file: string;
   status: LayoutStatus;
@@ -111,7 +115,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const existingDatabase = await readExistingDatabase(settings.layoutEntries, settings.database);
   const state = await PullState.read(settings.stateFile);
   const credentials = await readCredentials(settings, options.env ?? process.env);
-  const targets = planFiles(names, ours, settings, options.name);
+  const planner = filePlanner(ours, settings, options.name);
 
   const fm = createClient({ server: settings.server, database: settings.database, auth: credentials });
   const results: LayoutPullResult[] = [];
@@ -119,11 +123,14 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   let scripts: LiveScript[] | string;
   try {
     const catalog = options.source === "sample" ? undefined : await readCatalog(fm, settings, options.source === "metadata");
-    for (const [index, target] of targets.entries()) {
-      options.onProgress?.({ layout: target.layout, index, total: targets.length });
-      const { result, write } = await pullLayout(fm, settings, target, catalog, state, options);
-      results.push(result);
-      if (write) pending.push(write);
+    const asked = askedLayouts(names, catalog, ours);
+    const pulled = new Set<string>();
+    for (const [index, target] of asked.entries()) {
+      options.onProgress?.({ layout: target.layout, index, total: asked.length });
+      const outcome = await pullLayout(fm, settings, target, planner, catalog, state, options, pulled);
+      if (!outcome) continue;
+      results.push(outcome.result);
+      if (outcome.write) pending.push(outcome.write);
     }
     // When every layout failed (a wrong database or wrong names, most likely), nothing is written, this file neither.
     scripts = results.every((r) => r.status === "failed")
@@ -142,7 +149,13 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   return { ...pullHead(settings, check), layouts: results, databaseFile: databaseFile.result, ...totals, skipped };
 }
 
-type Target = ReturnType<typeof planFiles>[number];
+/** A layout to pull: its name as best known before it is read (the server's, from its layout list), and as asked. */
+interface Asked {
+  layout: string;
+  askedAs?: string;
+}
+
+type Target = ReturnType<ReturnType<typeof filePlanner>["plan"]>;
 
 /** The database description: the server's scripts merged into its file (`<dir>/<Database>.database.json` when new). */
 function pullDatabase(
@@ -160,22 +173,33 @@ function pullDatabase(
   return write ? { result, write } : { result };
 }
 
-/** One layout: read it live, merge it into its file, and say what changed (the file to write, if any). */
+/**
+ * One layout: read it live, merge it into its file, and say what changed (the file to write, if any). The file is
+ * planned by the name the server gives the layout, known once it is read; undefined when a layout asked in another
+ * spelling turns out to be one already pulled.
+ */
 async function pullLayout(
   fm: FileMakerClient,
   settings: PullSettings,
-  target: Target,
+  asked: Asked,
+  planner: ReturnType<typeof filePlanner>,
   catalog: LayoutEntry[] | undefined,
   state: PullState,
   options: PullOptions,
-): Promise<{ result: LayoutPullResult; write?: { file: string; contents: string } }> {
+  pulled: Set<string>,
+): Promise<{ result: LayoutPullResult; write?: { file: string; contents: string } } | undefined> {
+  const askedAs = (layout: string) => (asked.askedAs ?? asked.layout) !== layout ? { askedAs: asked.askedAs ?? asked.layout } : {};
   let live: LiveLayout;
   try {
-    live = await readLive(fm, settings, target.layout, catalog, options.sample ?? DEFAULT_SAMPLE, options.source ?? "auto", target.existing);
+    live = await readLive(fm, settings, asked.layout, catalog, options.sample ?? DEFAULT_SAMPLE, options.source ?? "auto", planner.existing);
   } catch (error) {
     if (isFatal(error)) throw error;
-    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], ...layoutFailure(error, target.layout, settings, catalog) } };
+    const target = planner.plan(asked.layout);
+    return { result: { layout: target.layout, ...askedAs(target.layout), file: target.file, status: "failed", changes: [], notes: [], uncertain: [], ...layoutFailure(error, asked.askedAs ?? asked.layout, settings, catalog) } };
   }
+  if (pulled.has(live.layout)) return undefined;
+  pulled.add(live.layout);
+  const target = planner.plan(live.layout);
   const base = state.get(settings.database, target.layout);
   const schemaRef = schemaReference("layout.schema.json", dirname(target.file), settings.root);
   let merged: MergeResult;
@@ -191,12 +215,13 @@ async function pullLayout(
   } catch (error) {
     // A layout the server shows but no description can hold (see wire-keys.ts): this layout fails, the rest go on.
     if (!(error instanceof LayoutFileError)) throw error;
-    return { result: { layout: target.layout, file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: error.message } };
+    return { result: { layout: target.layout, ...askedAs(target.layout), file: target.file, status: "failed", changes: [], notes: [], uncertain: [], error: error.message } };
   }
   state.set(live);
   const { status, changes, write } = descriptionOutcome(target.file, target.existing, merged.description, diffDescriptions);
   const result: LayoutPullResult = {
     layout: target.layout,
+    ...askedAs(target.layout),
     file: target.file,
     status,
     source: live.source,
@@ -207,6 +232,21 @@ async function pullLayout(
     ...(status === "created" ? { fields: merged.description.fields.length, portals: merged.description.portals?.length ?? 0 } : {}),
   };
   return write ? { result, write } : { result };
+}
+
+/**
+ * The layouts asked, each under the name the server gives it where that is known before reading it: the server's
+ * layout list (FileMaker matches a layout name without regard to case, so `contacts web` is the layout `Contacts
+ * Web`; an exact name first), else an existing description's (a server without the list was pulled before). The
+ * same layout asked in two spellings is pulled once.
+ */
+function askedLayouts(names: readonly string[], catalog: readonly LayoutEntry[] | undefined, existing: readonly Existing[]): Asked[] {
+  const out = new Map<string, Asked>();
+  for (const name of names) {
+    const layout = (catalog ? findByName(catalog, name, (e) => e.name)?.name : undefined) ?? findByName(existing, name, (e) => e.description.layout)?.description.layout ?? name;
+    if (!out.has(layout)) out.set(layout, layout === name ? { layout } : { layout, askedAs: name });
+  }
+  return [...out.values()];
 }
 
 /** The server's layouts, from its metadata endpoint; undefined when it has none. */
@@ -227,14 +267,14 @@ async function readLive(
   catalog: LayoutEntry[] | undefined,
   sampleCount: number,
   source: SourceChoice,
-  existing: Existing | undefined,
+  existingOf: (layout: string) => Existing | undefined,
 ): Promise<LiveLayout> {
   if (catalog) {
     try {
       const metadata = await layoutMetadata(fm, layout);
       let table = catalog.find((entry) => entry.name === layout)?.table ?? metadata.table;
       // Without a table from the server or the file, one record's dataInfo names it.
-      if (table === undefined && !existing) table = (await wireRecords(fm, layout, { limit: 1 })).dataInfo?.table || undefined;
+      if (table === undefined && !existingOf(layout)) table = (await wireRecords(fm, layout, { limit: 1 })).dataInfo?.table || undefined;
       return liveFromMetadata(settings.database, layout, metadata, table);
     } catch (error) {
       if (!isMissingEndpoint(error) || source === "metadata") throw error;
@@ -244,26 +284,32 @@ async function readLive(
 }
 
 /**
- * The file each layout goes to: its existing description, or `<dir>/<Name>.layout.json` (numbered when taken),
- * `<Name>` being `--name` or the PascalCase of the layout name.
+ * The file each layout goes to, planned one layout at a time by the name the server gives it: its existing
+ * description (the one naming it exactly, else the one naming it case aside, as the server matches names), or
+ * `<dir>/<Name>.layout.json` (numbered when taken), `<Name>` being `--name` or the PascalCase of the layout name.
  */
-function planFiles(
-  names: readonly string[],
-  existing: readonly Existing[],
-  settings: PullSettings,
-  name: string | undefined,
-): { layout: string; file: string; existing?: Existing; name?: string }[] {
+function filePlanner(existing: readonly Existing[], settings: PullSettings, name: string | undefined) {
   const taken = new Set(existing.map((e) => e.file));
+  const planned = new Map<string, { layout: string; file: string; existing?: Existing; name?: string }>();
   const named = name !== undefined ? { name } : {};
-  return names.map((layout) => {
-    const found = existing.find((e) => e.description.layout === layout);
-    if (found) return { layout, file: found.file, existing: found, ...named };
-    const stem = name !== undefined ? boundName(name, name, "-") : defaultTypeName(layout);
-    let file = join(settings.dir, `${stem}${LAYOUT_FILE_SUFFIX}`);
-    for (let n = 2; taken.has(file); n++) file = join(settings.dir, `${stem}-${n}${LAYOUT_FILE_SUFFIX}`);
-    taken.add(file);
-    return { layout, file, ...named };
-  });
+  const existingOf = (layout: string) => findByName(existing, layout, (e) => e.description.layout);
+  const plan = (layout: string): { layout: string; file: string; existing?: Existing; name?: string } => {
+    const known = planned.get(layout);
+    if (known) return known;
+    const found = existingOf(layout);
+    let target: { layout: string; file: string; existing?: Existing; name?: string };
+    if (found) target = { layout, file: found.file, existing: found, ...named };
+    else {
+      const stem = name !== undefined ? boundName(name, name, "-") : defaultTypeName(layout);
+      let file = join(settings.dir, `${stem}${LAYOUT_FILE_SUFFIX}`);
+      for (let n = 2; taken.has(file); n++) file = join(settings.dir, `${stem}-${n}${LAYOUT_FILE_SUFFIX}`);
+      taken.add(file);
+      target = { layout, file, ...named };
+    }
+    planned.set(layout, target);
+    return target;
+  };
+  return { plan, existing: existingOf };
 }
 
 /** Why no layout is to be pulled, and what to do: name layouts, or (a mistyped --database?) use those found. */

@@ -15,8 +15,10 @@ import { likelyName } from "./errors.js";
 
 /** One description file of a pull, as the report shows it. */
 export interface ReportedFile {
-  /** The layout's or the table's name. */
+  /** The layout's or the table's name, as the server spells it. */
   name: string;
+  /** The name as asked, when the server spells it otherwise (case aside, it matched): shown beside the server's. */
+  askedAs?: string | undefined;
   /** The file, absolute. */
   file: string;
   status: DescriptionStatus | "failed";
@@ -53,7 +55,7 @@ export function reportLines(report: PullReport): string[] {
 }
 
 function fileLines(file: ReportedFile, show: (file: string) => string): string[] {
-  const head = `${file.name} -> ${show(file.file)}`;
+  const head = `${file.name}${file.askedAs !== undefined ? ` (asked as ${JSON.stringify(file.askedAs)})` : ""} -> ${show(file.file)}`;
   const { status } = file;
   if (status === "failed") return [`${head}: FAILED: ${file.error}`];
   return [`${head}${file.source !== undefined ? ` (${file.source})` : ""}: ${summary({ status, changes: file.changes, contents: file.contents })}`, ...file.changes.map((change) => `  ${changeLine(change)}`), ...file.details.map((line) => `  ${line}`)];

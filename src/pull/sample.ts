@@ -1,4 +1,5 @@
 import type { FileMakerClient } from "@fmgen/runtime";
+import { sameName } from "../layout/filemaker-names.js";
 import { wireRecords, type WireRecord } from "@fmgen/runtime/metadata";
 import { firstLongNumber, groupRepetitions, inferFieldType } from "./infer.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
@@ -17,19 +18,27 @@ export class EmptyLayoutError extends Error {
   }
 }
 
-/** Reads up to `count` records of a layout (paged list calls) and infers its fields from their wire values. */
-export async function sampleLayout(fm: FileMakerClient, database: string, layout: string, count: number): Promise<LiveLayout> {
+/**
+ * Reads up to `count` records of a layout (paged list calls) and infers its fields from their wire values. The
+ * layout is named as the answer's `dataInfo.layout` spells it when that is the name asked, case aside (the server
+ * matched it so): the emulator names the layout by its own name there; a server that echoes the request's spelling
+ * leaves the name as asked.
+ */
+export async function sampleLayout(fm: FileMakerClient, database: string, asked: string, count: number): Promise<LiveLayout> {
   const records: WireRecord[] = [];
   let table: string | undefined;
+  let layout = asked;
   for (let offset = 1; records.length < count; ) {
     const limit = Math.min(PAGE, count - records.length);
-    const page = await wireRecords(fm, layout, { offset, limit });
+    const page = await wireRecords(fm, asked, { offset, limit });
     table ??= page.dataInfo?.table || undefined;
+    const spelled = page.dataInfo?.layout;
+    if (offset === 1 && typeof spelled === "string" && spelled !== asked && sameName(spelled, asked)) layout = spelled;
     records.push(...page.data);
     if (page.data.length < limit) break;
     offset += page.data.length;
   }
-  if (records.length === 0) throw new EmptyLayoutError(layout);
+  if (records.length === 0) throw new EmptyLayoutError(asked);
   return { ...inferLayout(database, layout, records), ...(table ? { table } : {}) };
 }
 

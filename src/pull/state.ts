@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FIELD_TYPES } from "../layout/index.js";
+import { foldName, sameName } from "../layout/filemaker-names.js";
 import { compareCodeUnits, formatJson, formatJsonPath, parseJson, readIfExists } from "../project/index.js";
 import type { LiveField, LiveLayout, LivePortal } from "./live.js";
 import type { BaseTable, BaseTableField } from "./odata/merge.js";
@@ -110,7 +111,9 @@ export class PullState {
 
   private findTable(database: string, live: { table: string; id?: string | undefined }): SnapshotTable | undefined {
     const ours = this.tables.filter((t) => t.database === database);
-    return (live.id !== undefined ? ours.find((t) => t.id === live.id) : undefined) ?? ours.find((t) => t.table === live.table && (t.id === undefined || live.id === undefined));
+    // By name as FileMaker matches it (a table renamed in case only is the same table): the exact name first.
+    const byName = ours.filter((t) => t.id === undefined || live.id === undefined);
+    return (live.id !== undefined ? ours.find((t) => t.id === live.id) : undefined) ?? byName.find((t) => t.table === live.table) ?? byName.find((t) => sameName(t.table, live.table));
   }
 
   get(database: string, layout: string): LiveLayout | undefined {
@@ -129,8 +132,12 @@ export class PullState {
   }
 }
 
+/**
+ * A layout's key: its database as configured, and its name as FileMaker matches it (case aside), so that a layout the
+ * server renamed in case only keeps its base, and its entry is replaced, not doubled, under the new spelling.
+ */
 function key(database: string, layout: string): string {
-  return JSON.stringify([database, layout]);
+  return JSON.stringify([database, foldName(layout)]);
 }
 
 function toSnapshot(live: LiveLayout): SnapshotLayout {

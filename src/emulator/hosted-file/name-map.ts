@@ -2,20 +2,11 @@
 // value list) with a name it holds: as FileMaker does, without regard to case (docs/emulator.md, "Names"). One map
 // for every such lookup, so that no path matches names by a rule of its own.
 
-/**
- * The key two names share when FileMaker takes them for one name: without regard to case, for every script, not only
- * ASCII. Unicode lower case, locale-independent (`toLowerCase`, never a locale's rules), final sigma as sigma (so
- * that "ΟΔΟΣ" and "οδος" agree, which `toLowerCase` alone would not, picking ς or σ from context).
- */
-export function foldName(name: string): string {
-  const lower = name.toLowerCase();
-  return lower.includes("ς") ? lower.replaceAll("ς", "σ") : lower;
-}
+import { foldName } from "../../layout/filemaker-names.js";
 
-/** Whether two names are the same name to FileMaker. */
-export function sameName(a: string, b: string): boolean {
-  return a === b || foldName(a) === foldName(b);
-}
+// The rule itself is the layout folder's (layout/filemaker-names.ts), which pull uses too, so that the emulator and
+// pull match names alike; here for the emulator's lookups.
+export { findByName, foldName, sameName } from "../../layout/filemaker-names.js";
 
 /**
  * A map keyed by names as the file holds them, looked up by any spelling that differs only by case: `get("planets")`
@@ -63,15 +54,4 @@ export class NameMap<V> extends Map<string, V> {
     this.#own.clear();
     super.clear();
   }
-}
-
-/** The first of `items` whose name is `name` to FileMaker (an exact match first), or undefined. */
-export function findByName<T>(items: Iterable<T>, name: string, nameOf: (item: T) => string): T | undefined {
-  let folded: T | undefined;
-  for (const item of items) {
-    const own = nameOf(item);
-    if (own === name) return item;
-    if (folded === undefined && sameName(own, name)) folded = item;
-  }
-  return folded;
 }

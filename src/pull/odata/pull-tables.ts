@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
-import { defaultTypeName, boundName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
+import { findByName } from "../../layout/filemaker-names.js";
+import { boundName, defaultTypeName, TYPESCRIPT_IDENTIFIER } from "../../layout/index.js";
 import { descriptionFiles, LAYOUT_FILE_SUFFIX, posixRelative, schemaReference, TABLE_FILE_SUFFIX, toPosixPath } from "../../project/index.js";
 import { idNumber, tableDescriptionSchema, TableFileError, type TableDescriptionInput } from "../../table/index.js";
 import { descriptionOutcome, readDescriptionFile, type DescriptionStatus, type ExistingDescription } from "../description-file.js";
@@ -35,7 +36,10 @@ export interface TablePullOptions extends SettingsRequest {
 export type TableStatus = DescriptionStatus | "failed";
 
 export interface TablePullResult {
+  /** The table occurrence, as `$metadata` spells it, which the description names. */
   table: string;
+  /** The name as asked, when `$metadata` spells it otherwise (case aside, FileMaker matched it). */
+  askedAs?: string;
   /** The description file, absolute. */
   file: string;
   status: TableStatus;
@@ -77,15 +81,22 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
   });
 
+  // A table asked in another case is the table $metadata spells so (FileMaker matches names without regard to case,
+  // an exact name first): described, filed and reported under $metadata's name, the name first asked shown beside it.
   const wanted = options.tables?.length ? [...new Set(options.tables)] : undefined;
+  const askedAs = new Map<LiveTable, string>();
   if (wanted) {
-    const unknown = wanted.filter((name) => !live.some((t) => t.table === name));
+    const unknown = wanted.filter((name) => !findByName(live, name, (t) => t.table));
     if (unknown.length > 0) {
       const listed = live.map((t) => JSON.stringify(t.table)).join(", ") || "none";
       throw new PullError(`no table occurrence ${unknown.map((n) => JSON.stringify(n)).join(", ")} in database "${settings.database}" on ${settings.server}; its $metadata lists: ${listed}`);
     }
+    for (const name of wanted) {
+      const table = findByName(live, name, (t) => t.table)!;
+      if (!askedAs.has(table)) askedAs.set(table, name);
+    }
   }
-  const chosen = wanted ? live.filter((t) => wanted.includes(t.table)) : live;
+  const chosen = wanted ? live.filter((t) => wanted.some((name) => findByName(live, name, (u) => u.table) === t)) : live;
   const results: TablePullResult[] = [];
   const pending: { file: string; contents: string }[] = [];
   const taken = new Set(existing.map((e) => e.file));
@@ -96,7 +107,9 @@ export async function pullTables(options: TablePullOptions): Promise<TablesPullR
     if (found) claimed.add(found);
     const file = found?.file ?? newFile(settings.tableDir, options.name ?? defaultTypeName(table.table), options.name !== undefined, taken);
     const { result, write, merged } = pullTable(table, file, found, settings, state, options.name);
-    results.push(result);
+    const asked = askedAs.get(table);
+    const { table: name, ...rest } = result;
+    results.push(asked !== undefined && asked !== name ? { table: name, askedAs: asked, ...rest } : result);
     if (write) pending.push(write);
     if (merged) pulled.push({ file, description: merged, ...(result.status === "created" || result.status === "updated" ? { notes: result.notes } : {}) });
   }
@@ -193,7 +206,12 @@ function findExisting(live: LiveTable, ours: readonly Existing[], claimed: Reado
     const same = free.find((e) => e.description.id !== undefined && idNumber(e.description.id) === idNumber(live.id!));
     if (same) return same;
   }
-  return free.find((e) => e.description.table === live.table && (e.description.id === undefined || live.id === undefined));
+  // By name, as FileMaker matches it: the exact name first, else the one that differs only by case.
+  return findByName(
+    free.filter((e) => e.description.id === undefined || live.id === undefined),
+    live.table,
+    (e) => e.description.table,
+  );
 }
 
 /** Two files of one table (by name or by FMTID) would each claim the server's: an error naming both, before any request. */

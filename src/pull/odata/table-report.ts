@@ -9,6 +9,7 @@ export function tableReport(result: TablesPullResult): PullReport {
     noun: "table",
     files: result.tables.map((table) => ({
       name: table.table,
+      askedAs: table.askedAs,
       file: table.file,
       status: table.status,
       contents: `${count(table.fields ?? 0, "field")}, ${count(table.relations ?? 0, "relation")}`,

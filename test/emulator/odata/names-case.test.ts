@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { batch, changeset } from "./batch-support.js";
 import { DB, expectODataError, get, send as sendTo, startOffice, type Answer } from "./serve-support.js";
 
 // docs/emulator.md, "Names": OData's table occurrences, fields and navigations are FileMaker's names, matched without
@@ -63,6 +64,38 @@ describe("OData names in another case", () => {
     const patched = await send("PATCH", `${S}/NOTES(ROWID=${rowid})`, { TEXT: "patched" });
     expect(patched.status, patched.text).toBe(204);
     expect((await read(`${S}/Notes(ROWID=${rowid})/Text`)).body.value).toBe("patched");
+  });
+
+  it("one property in two spellings in a write body: written in the order given, the last kept (the Data API's rule), in entity writes and $batch parts", async () => {
+    const rowidOf = (a: Answer | { headers: readonly (readonly [string, string])[] }) =>
+      /\((?:ROWID=)?(\d+)\)$/.exec(("get" in a.headers ? a.headers.get("location") : a.headers.find(([k]) => k.toLowerCase() === "location")?.[1]) ?? "")?.[1];
+    const made = await send("POST", `${S}/Notes`, '{"Text": "first", "text": "second", "N": 1}');
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.Text).toBe("second");
+    const rowid = rowidOf(made);
+    const patched = await send("PATCH", `${S}/Notes(ROWID=${rowid})`, '{"TEXT": "third", "Text": "fourth"}');
+    expect(patched.status, patched.text).toBe(204);
+    expect((await read(`${S}/Notes(ROWID=${rowid})/Text`)).body.value).toBe("fourth");
+    // The same spelling twice is JSON's own case: a JSON object keeps the last value of a key, so that one is written.
+    expect((await send("PATCH", `${S}/Notes(ROWID=${rowid})`, '{"Text": "fifth", "Text": "sixth"}')).status).toBe(204);
+    expect((await read(`${S}/Notes(ROWID=${rowid})/Text`)).body.value).toBe("sixth");
+
+    const body = (text: string) => ({ headers: [["Content-Type", "application/json"]] as [string, string][], body: text });
+    const parts = await batch(emu.url, [
+      {
+        kind: "changeset",
+        requests: [
+          { method: "POST", url: `${S}/Notes`, ...body('{"text": "in a batch", "Text": "kept", "N": 2}') },
+          { method: "PATCH", url: `${S}/Notes(ROWID=${rowid})`, ...body('{"Text": "batch first", "TEXT": "batch last"}') },
+        ],
+      },
+    ]);
+    expect(parts.status, parts.text).toBe(200);
+    const [created, updated] = changeset(parts.items![0]);
+    expect([created!.status < 300, updated!.status]).toEqual([true, 204]);
+    const batchRow = rowidOf(created!);
+    expect((await read(`${S}/Notes(ROWID=${batchRow})/Text`)).body.value).toBe("kept");
+    expect((await read(`${S}/Notes(ROWID=${rowid})/Text`)).body.value).toBe("batch last");
   });
 
   it("$metadata of one table, schema changes, indexes, scripts and webhooks", async () => {
