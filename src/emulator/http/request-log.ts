@@ -5,17 +5,24 @@ import type { AnswerBytes } from "./answer.js";
 // Data API, OData, the Web Viewer shim; the inspector's own requests are not logged), in a ring of a fixed size.
 // The shell opens an entry when a request arrives and closes it once the answer is written; the API annotates it
 // (its account, through logEntryOf) and its answer carries its code (AnswerBytes.code). What is kept is raw and
-// bounded: the request's headers object as Node gave it, at most BODY_BYTES of each body (a short answer's bytes as
-// they are, a copy of anything else, so that a large body is not held), only for JSON and text bodies (never a
-// container's bytes). Secrets are removed when the log is read (../inspector/redact.ts), not per request: a request
-// costs an object, a WeakMap entry and a copy of its request body.
+// bounded, and kept out of the JS heap: the request's target and headers (as Node read them) and at most BODY_BYTES
+// of each body are copied into bytes of the entry's slot of the ring, reused when the slot is, so that an entry
+// holds no object of its request's (no headers object, no Buffer) and the garbage collector has little to move and
+// promote per request. Bodies are kept only for JSON and text (never a container's bytes). Secrets are removed,
+// and the headers made an object again, when the log is read (../inspector/redact.ts), not per request.
 
 /** How many requests the log keeps by default, the oldest dropped first. */
 export const DEFAULT_LOG_SIZE = 500;
 /** How many bytes of each body an entry keeps; the rest is counted, not kept. */
 export const BODY_BYTES = 4096;
+/** How many bytes of its slot an entry's target and headers may take; longer ones are kept as a string instead. */
+const HEAD_BYTES = 4096;
+/** A slot's bytes: its target and headers, its request body's first bytes, its answer's. */
+const SLOT_BYTES = HEAD_BYTES + 2 * BODY_BYTES;
+/** Slots' bytes are allocated this many slots at a time, as the ring fills. */
+const SLOTS_PER_CHUNK = 32;
 
-/** One request as the log keeps it. */
+/** One request as the log keeps it; its target, headers and bodies are read through the log (RequestLog). */
 export interface LogEntry {
   /** 1, 2, 3, ... in arrival order: what a reader asks for entries after. */
   readonly id: number;
@@ -24,9 +31,6 @@ export interface LogEntry {
   /** Which API it was for (HttpApi.logName). */
   readonly api: string;
   readonly method: string;
-  /** The request target as sent (path and query), secrets and all: read it through the inspector's redaction. */
-  readonly target: string;
-  readonly requestHeaders: IncomingHttpHeaders;
   /** The account the API signed the request in as (a user name, "API key", "Claris ID", "OAuth"), when it knows. */
   account?: string | undefined;
   /** The API's code of the answer (FileMaker's, or OData's error code; "0" for OData's successes). */
@@ -35,11 +39,24 @@ export interface LogEntry {
   status?: number | undefined;
   /** Milliseconds from arrival until the answer was handed to the socket. */
   ms?: number | undefined;
-  requestBody?: CapturedBody | undefined;
-  answerBody?: CapturedBody | undefined;
   answerHeaders?: Readonly<Record<string, string | number>> | undefined;
   /** performance.now() at arrival. */
   readonly started: number;
+  /** The log whose ring holds it (and its slot's bytes). */
+  readonly log: RequestLog;
+  /** How many bytes of the slot the target and headers take; -1 when they are in `head` instead. */
+  headBytes: number;
+  /** The target and headers, NUL-separated, when longer than their part of the slot. */
+  head: string | undefined;
+  requestType: string | undefined;
+  /** The request body's size; -1 when none was read. */
+  requestSize: number;
+  /** How many of its bytes the slot keeps; -1 when its type is not logged. */
+  requestKept: number;
+  answerType: string | undefined;
+  /** The answer body's size; -1 when no answer was written. */
+  answerSize: number;
+  answerKept: number;
 }
 
 /** At most BODY_BYTES of a body, and its whole size; `bytes` undefined when the body's type is not logged. */
@@ -64,11 +81,13 @@ export function logEntryOf(req: IncomingMessage): LogEntry | undefined {
 /** The last `size` requests, oldest first. */
 export class RequestLog {
   private readonly ring: (LogEntry | undefined)[];
+  private readonly chunks: (Buffer | undefined)[];
   private nextId = 1;
 
   constructor(readonly size: number = DEFAULT_LOG_SIZE) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`requestLog.size must be a whole number of at least 1, got ${size}`);
     this.ring = new Array<LogEntry | undefined>(size);
+    this.chunks = new Array<Buffer | undefined>(Math.ceil(size / SLOTS_PER_CHUNK));
   }
 
   /** How many requests were logged since start (the ring keeps the last `size`). */
@@ -78,24 +97,42 @@ export class RequestLog {
 
   /** Opens the entry of a request as it arrives. */
   open(req: IncomingMessage, api: string): LogEntry {
-    // Every field set here, those filled later too: one shape for every entry.
+    const id = this.nextId++;
+    const target = req.url ?? "";
+    // The target and the raw header lines, one string NUL-separated (Node's parser refuses a NUL in either), copied
+    // into the slot as latin1: Node reads the request line and headers as latin1, so the bytes are exactly its.
+    const raw = req.rawHeaders.length > 0 ? req.rawHeaders : flatHeaders(req.headers);
+    const head = raw.length === 0 ? target : `${target}\0${raw.join("\0")}`;
+    const long = head.length > HEAD_BYTES;
+    const slot = (id - 1) % this.size;
+    const at = Date.now();
+    const started = performance.now();
+    const method = req.method ?? "GET";
+    // Every field set here, those filled later too: one shape for every entry. (Reusing the slot's closed entry
+    // instead, field by field, measured costlier than a new one.)
     const entry: LogEntry = {
-      id: this.nextId++,
-      at: Date.now(),
-      started: performance.now(),
+      id,
+      at,
+      started,
+      log: this,
       api,
-      method: req.method ?? "GET",
-      target: req.url ?? "",
-      requestHeaders: req.headers,
+      method,
       account: undefined,
       code: undefined,
       status: undefined,
       ms: undefined,
-      requestBody: undefined,
-      answerBody: undefined,
       answerHeaders: undefined,
+      headBytes: long ? -1 : head.length,
+      head: long ? head : undefined,
+      requestType: undefined,
+      requestSize: -1,
+      requestKept: -1,
+      answerType: undefined,
+      answerSize: -1,
+      answerKept: -1,
     };
-    this.ring[(entry.id - 1) % this.size] = entry;
+    this.ring[slot] = entry;
+    if (!long) this.slotBytes(slot).write(head, this.slotStart(slot), head.length, "latin1");
     ENTRIES.set(req, entry);
     return entry;
   }
@@ -107,8 +144,18 @@ export class RequestLog {
     if (answer) {
       entry.code ??= answer.code;
       entry.answerHeaders = answer.ownHeaders;
-      entry.answerBody = capture(String(answer.headers["Content-Type"] ?? ""), answer.body, "kept");
+      const type = answer.headers["Content-Type"];
+      entry.answerType = type === undefined ? undefined : String(type);
+      entry.answerSize = answer.body.byteLength;
+      entry.answerKept = this.keep(entry, HEAD_BYTES + BODY_BYTES, entry.answerType, answer.body);
     }
+  }
+
+  /** Notes a request body the API read: its first bytes when its type is JSON or text. */
+  noteRequestBody(entry: LogEntry, type: string | undefined, body: Buffer): void {
+    entry.requestType = type;
+    entry.requestSize = body.byteLength;
+    entry.requestKept = this.keep(entry, HEAD_BYTES, type, body);
   }
 
   /** The entries kept with an id above `after`, oldest first. */
@@ -121,23 +168,91 @@ export class RequestLog {
     }
     return out;
   }
+
+  /** An entry's request target as sent (path and query), secrets and all: read it through the inspector's redaction. */
+  target(entry: LogEntry): string {
+    const head = this.headOf(entry);
+    const end = head.indexOf("\0");
+    return end < 0 ? head : head.slice(0, end);
+  }
+
+  /** An entry's request headers as Node gives them (names in lower case, repeated ones joined), secrets and all. */
+  requestHeaders(entry: LogEntry): IncomingHttpHeaders {
+    const parts = this.headOf(entry).split("\0");
+    const out: IncomingHttpHeaders = {};
+    for (let i = 1; i + 1 < parts.length; i += 2) {
+      const name = parts[i]!.toLowerCase();
+      const value = parts[i + 1]!;
+      const had = out[name];
+      if (name === "set-cookie") out[name] = [...(had ?? []), value];
+      else out[name] = had === undefined ? value : `${had as string}, ${value}`;
+    }
+    return out;
+  }
+
+  /** An entry's request body as kept (a copy of its bytes); undefined when it read none. */
+  requestBody(entry: LogEntry): CapturedBody | undefined {
+    return this.captured(entry, HEAD_BYTES, entry.requestType, entry.requestSize, entry.requestKept);
+  }
+
+  /** An entry's answer body as kept (a copy of its bytes); undefined when no answer was written. */
+  answerBody(entry: LogEntry): CapturedBody | undefined {
+    return this.captured(entry, HEAD_BYTES + BODY_BYTES, entry.answerType, entry.answerSize, entry.answerKept);
+  }
+
+  private captured(entry: LogEntry, at: number, type: string | undefined, size: number, kept: number): CapturedBody | undefined {
+    if (size < 0 || !this.holds(entry)) return undefined;
+    const slot = (entry.id - 1) % this.size;
+    const start = this.slotStart(slot) + at;
+    return { type, size, bytes: kept < 0 ? undefined : Buffer.from(this.slotBytes(slot).subarray(start, start + kept)) };
+  }
+
+  private headOf(entry: LogEntry): string {
+    if (entry.head !== undefined) return entry.head;
+    if (!this.holds(entry)) return "";
+    const slot = (entry.id - 1) % this.size;
+    const start = this.slotStart(slot);
+    return this.slotBytes(slot).toString("latin1", start, start + entry.headBytes);
+  }
+
+  /** Copies a body's first bytes into the entry's slot; how many, or -1 when its type is not logged. */
+  private keep(entry: LogEntry, at: number, type: string | undefined, body: Buffer): number {
+    // A request still running when its slot was taken by a newer one writes nothing: the slot is the newer one's.
+    if (body.byteLength === 0 || !loggedType(type, body) || !this.holds(entry)) return body.byteLength === 0 ? 0 : -1;
+    const slot = (entry.id - 1) % this.size;
+    const kept = Math.min(body.byteLength, BODY_BYTES);
+    body.copy(this.slotBytes(slot), this.slotStart(slot) + at, 0, kept);
+    return kept;
+  }
+
+  private holds(entry: LogEntry): boolean {
+    return this.ring[(entry.id - 1) % this.size] === entry;
+  }
+
+  private slotBytes(slot: number): Buffer {
+    const chunk = Math.floor(slot / SLOTS_PER_CHUNK);
+    return (this.chunks[chunk] ??= Buffer.allocUnsafeSlow(Math.min(SLOTS_PER_CHUNK, this.size - chunk * SLOTS_PER_CHUNK) * SLOT_BYTES));
+  }
+
+  private slotStart(slot: number): number {
+    return (slot % SLOTS_PER_CHUNK) * SLOT_BYTES;
+  }
+}
+
+/** A headers object as name, value, name, value ... (a request made in process has no raw headers). */
+function flatHeaders(headers: IncomingHttpHeaders): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) out.push(name, one);
+  }
+  return out;
 }
 
 /** Notes a request body an API read (request-body.ts calls it): its first bytes when its type is JSON or text. */
 export function noteRequestBody(req: IncomingMessage, body: Buffer): void {
   const entry = logEntryOf(req);
-  if (entry) entry.requestBody = capture(req.headers["content-type"], body, "copied");
-}
-
-/**
- * A body's first BODY_BYTES bytes. An answer's bytes are its own and never change once written: a short answer's are
- * kept as they are ("kept"; copying them measured costlier per request than holding them). A request's are copied,
- * as is the start of any long body (a view of it would hold all of it).
- */
-function capture(type: string | undefined, body: Buffer, short: "kept" | "copied"): CapturedBody {
-  if (body.byteLength === 0 || !loggedType(type, body)) return { type, size: body.byteLength, bytes: undefined };
-  const bytes = short === "kept" && body.byteLength <= BODY_BYTES ? body : Buffer.from(body.subarray(0, BODY_BYTES));
-  return { type, size: body.byteLength, bytes };
+  if (entry) entry.log.noteRequestBody(entry, req.headers["content-type"], body);
 }
 
 /**

@@ -209,10 +209,10 @@ export function logEntry(log: RequestLog, id: number): unknown {
   if (entry?.id !== id) throw new NotFound(`request ${id} is no longer in the log (it keeps the last ${log.size})`);
   return {
     ...summary(entry),
-    requestHeaders: redactHeaders(entry.requestHeaders),
+    requestHeaders: redactHeaders(log.requestHeaders(entry)),
     answerHeaders: redactHeaders(entry.answerHeaders),
-    request: redactBody(entry.requestBody) ?? null,
-    answer: redactBody(entry.answerBody) ?? null,
+    request: redactBody(log.requestBody(entry)) ?? null,
+    answer: redactBody(log.answerBody(entry)) ?? null,
   };
 }
 
@@ -222,7 +222,7 @@ function summary(entry: LogEntry): Record<string, unknown> {
     at: new Date(entry.at).toISOString(),
     api: entry.api,
     method: entry.method,
-    path: redactTarget(entry.target),
+    path: redactTarget(entry.log.target(entry)),
     account: entry.account ?? null,
     status: entry.status ?? null,
     code: entry.code ?? null,

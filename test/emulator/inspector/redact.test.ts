@@ -11,11 +11,11 @@ const json = (text: string) => ({ type: "application/json", size: Buffer.byteLen
 describe("bodies", () => {
   it("shows a body's text as it was sent, letters outside ASCII included, from what the log keeps of it", () => {
     const log = new RequestLog(4);
-    const req = { method: "POST", url: "/fmi/data/vLatest/databases/D/layouts/L/records", headers: { "content-type": "application/json" } } as unknown as IncomingMessage;
+    const req = { method: "POST", url: "/fmi/data/vLatest/databases/D/layouts/L/records", headers: { "content-type": "application/json" }, rawHeaders: [] } as unknown as IncomingMessage;
     const entry = log.open(req, "Data API");
     const text = JSON.stringify({ fieldData: { Name: "Zoë Ångström 😀 日本" } });
     noteRequestBody(req, Buffer.from(text));
-    expect(redactBody(entry.requestBody)!.text).toBe(text);
+    expect(redactBody(log.requestBody(entry))!.text).toBe(text);
   });
 
   it("removes secret keys at any depth of a whole JSON body, and every value of a headers object", () => {
@@ -69,5 +69,33 @@ describe("paths and headers", () => {
       "x-custom": "[removed]",
       "Set-Cookie": "[removed]",
     });
+  });
+});
+
+describe("what an entry's slot keeps", () => {
+  const request = (url: string, rawHeaders: string[]) => ({ method: "GET", url, headers: {}, rawHeaders }) as unknown as IncomingMessage;
+  const answer = (text: string) => ({ status: 200, headers: { "Content-Type": "application/json" }, body: Buffer.from(text) });
+
+  it("gives back the target and headers as Node read them, names in lower case and repeated ones joined", () => {
+    const log = new RequestLog(2);
+    const entry = log.open(request("/odata/v4/D/T?$top=1", ["Host", "h:1", "X-Té", "é1", "x-té", "2", "Set-Cookie", "a", "set-cookie", "b"]), "OData");
+    expect(log.target(entry)).toBe("/odata/v4/D/T?$top=1");
+    expect(log.requestHeaders(entry)).toEqual({ host: "h:1", "x-té": "é1, 2", "set-cookie": ["a", "b"] });
+    const long = log.open(request(`/${"a".repeat(5000)}`, ["Host", "h"]), "OData");
+    expect(log.target(long)).toBe(`/${"a".repeat(5000)}`);
+    expect(log.requestHeaders(long)).toEqual({ host: "h" });
+  });
+
+  it("keeps an answer's first bytes as a copy, and lets a request its slot was taken from write nothing into it", () => {
+    const log = new RequestLog(1);
+    const slow = log.open(request("/slow", []), "Data API");
+    const body = Buffer.from('{"a":1}');
+    const fast = log.open(request("/fast", []), "Data API");
+    log.close(fast, answer('{"fast":true}'), 200);
+    log.close(slow, { ...answer('{"slow":true}'), body }, 200);
+    body.fill(0);
+    expect(log.answerBody(fast)!.bytes!.toString()).toBe('{"fast":true}');
+    expect(log.answerBody(slow)).toBeUndefined();
+    expect(log.since().map((e) => log.target(e))).toEqual(["/fast"]);
   });
 });
