@@ -1,55 +1,30 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { startBuiltServe, stopAllServes } from "../support/built-serve.js";
 
 // `fmgen serve --export-on-exit FILE` (docs/emulator.md, "Snapshots"), the built CLI: stopped by SIGTERM or SIGINT it
 // writes FILE, which --data reads back (even as the same file: nothing lost); a FILE it cannot write is named on
 // stderr and the command exits 1. Bounded: every wait has a timeout.
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(ROOT, "dist/cli/bin.js");
 const LAYOUTS = join(ROOT, "examples/contacts/layouts");
 const SEED = join(ROOT, "examples/contacts/seed.json");
 const BASIC = `Basic ${Buffer.from("web:secret").toString("base64")}`;
 const RECORDS = "/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records";
 
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  stopAllServes();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-interface Served {
-  url: string;
-  stop(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }>;
-}
-
-function serve(args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, "serve", "--layouts", LAYOUTS, "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const stop = async (signal: NodeJS.Signals) => {
-    child.kill(signal);
-    const code = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit within 10 s of ${signal}: ${stderr}`)), 10_000))]);
-    return { code, stderr };
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${stderr}`)), 20_000);
-    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => {
-      clearTimeout(timer);
-      resolve({ url: chunk.split("\n")[0]!.trim(), stop });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`fmgen serve exited (code ${code}) before its URL: ${stderr}`));
-    });
-  });
+/** The built `fmgen serve` on the contacts example; `stop` resolves with its exit code and what it wrote to stderr. */
+async function serve(args: string[]): Promise<{ url: string; stop(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> }> {
+  const served = await startBuiltServe(["--layouts", LAYOUTS, ...args]);
+  return { url: served.url, stop: async (signal) => ({ code: await served.stop(signal), stderr: served.stderr() }) };
 }
 
 async function create(url: string, name: string): Promise<string> {

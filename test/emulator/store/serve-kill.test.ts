@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { startBuiltServe, stopAllServes, type BuiltServe } from "../../support/built-serve.js";
 
 // docs/emulator.md, "Hosted files that persist", durability: `fmgen serve --data-dir` (the built CLI) killed with
 // SIGKILL at seeded random moments while 8 clients create records; after each kill it starts again from the folder and
@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from "vitest";
 // and every wait with a timeout.
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const BIN = join(ROOT, "dist/cli/bin.js");
 const LAYOUTS = join(ROOT, "examples/contacts/layouts");
 const SEED = join(ROOT, "examples/contacts/seed.json");
 const KILLS = 6;
@@ -20,28 +19,13 @@ const BASIC = `Basic ${Buffer.from("web:secret").toString("base64")}`;
 const RECORDS = "/fmi/data/vLatest/databases/Contacts/layouts/Contacts%20Web/records";
 
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  stopAllServes();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-function serve(dataDir: string, seed = SEED): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, "serve", "--layouts", LAYOUTS, "--data", seed, "--data-dir", dataDir, "--port", "0", "--no-inspector"], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s: ${err}`)), 20_000);
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-    child.stdout!.setEncoding("utf8").once("data", (chunk: string) => {
-      clearTimeout(timer);
-      resolve({ child, url: chunk.split("\n")[0]!.trim() });
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`fmgen serve exited (code ${code}) before its URL: ${err}`));
-    });
-  });
+function serve(dataDir: string, seed = SEED): Promise<BuiltServe> {
+  return startBuiltServe(["--layouts", LAYOUTS, "--data", seed, "--data-dir", dataDir, "--no-inspector"]);
 }
 
 async function token(url: string): Promise<string> {
@@ -58,7 +42,8 @@ describe("fmgen serve --data-dir, killed while clients write", () => {
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let n = 0;
     for (let kill = 0; kill < KILLS; kill++) {
-      const { child, url } = await serve(dir);
+      const served = await serve(dir);
+      const { url } = served;
       const bearer = { Authorization: `Bearer ${await token(url)}`, "Content-Type": "application/json" };
       // Every record answered so far is there, with its values.
       const res = await fetch(`${url}${RECORDS}?_limit=100000`, { headers: bearer });
@@ -81,20 +66,20 @@ describe("fmgen serve --data-dir, killed while clients write", () => {
       };
       const writers = Array.from({ length: CLIENTS }, client);
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.floor(random() * 800)));
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
+      const exited = served.stop("SIGKILL");
       stopped = true;
       await exited;
       await Promise.all(writers);
     }
     expect(answered.size).toBeGreaterThan(KILLS * CLIENTS);
     // A last start: everything is still there.
-    const { child, url } = await serve(dir);
+    const last = await serve(dir);
+    const { url } = last;
     const bearer = { Authorization: `Bearer ${await token(url)}` };
     const res = await fetch(`${url}${RECORDS}?_limit=1`, { headers: bearer });
     const total = ((await res.json()) as { response: { dataInfo: { totalRecordCount: number } } }).response.dataInfo.totalRecordCount;
     expect(total).toBeGreaterThanOrEqual(answered.size);
-    child.kill("SIGKILL");
+    await last.stop("SIGKILL");
   });
 
   it("holds an answered Webhook.Add and Webhook.Delete after a SIGKILL", async () => {
@@ -107,12 +92,8 @@ describe("fmgen serve --data-dir, killed while clients write", () => {
     dirs.push(seed);
     const post = (url: string, path: string, body?: unknown) =>
       fetch(`${url}${hooks}/${path}`, { method: "POST", headers: { Authorization: BASIC, ...(body === undefined ? {} : { "Content-Type": "application/json" }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const kill = async (child: ChildProcess) => {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGKILL");
-      await exited;
-    };
-    let { child, url } = await serve(dir, seed);
+    let served = await serve(dir, seed);
+    let { url } = served;
     const ids: number[] = [];
     for (const path of ["/one", "/two"]) {
       const res = await post(url, "Webhook.Add", { webhook: `http://127.0.0.1:9${path}`, tableName: "Contacts", endpointHeaders: { "X-Secret": "kept-on-disk" } });
@@ -120,14 +101,16 @@ describe("fmgen serve --data-dir, killed while clients write", () => {
       ids.push(((await res.json()) as { webhookResult: { webhookID: number } }).webhookResult.webhookID);
     }
     // Killed right after the answers: nothing was closed or flushed.
-    await kill(child);
-    ({ child, url } = await serve(dir, seed));
+    await served.stop("SIGKILL");
+    served = await serve(dir, seed);
+    ({ url } = served);
     const all = async () => ((await (await fetch(`${url}${hooks}/Webhook.GetAll`, { headers: { Authorization: BASIC } })).json()) as { webhooks: { webhookID: number; headers: object }[] }).webhooks;
     expect((await all()).map((h) => [h.webhookID, h.headers])).toEqual(ids.map((id) => [id, { "X-Secret": "kept-on-disk" }]));
     expect((await post(url, `Webhook.Delete(${ids[0]})`)).status).toBe(200);
-    await kill(child);
-    ({ child, url } = await serve(dir, seed));
+    await served.stop("SIGKILL");
+    served = await serve(dir, seed);
+    ({ url } = served);
     expect((await all()).map((h) => h.webhookID)).toEqual([ids[1]]);
-    await kill(child);
+    await served.stop("SIGKILL");
   });
 });
