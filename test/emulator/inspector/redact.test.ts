@@ -98,4 +98,30 @@ describe("what an entry's slot keeps", () => {
     expect(log.answerBody(slow)).toBeUndefined();
     expect(log.since().map((e) => log.target(e))).toEqual(["/fast"]);
   });
+
+  it("judges each answer's type on its own, however the types alternate, and a body without one by its first byte", () => {
+    const log = new RequestLog(8);
+    const kept = (type: string | undefined, text: string) => {
+      const entry = log.open(request("/x", []), "OData");
+      log.close(entry, { status: 200, headers: type === undefined ? {} : { "Content-Type": type }, body: Buffer.from(text) }, 200);
+      return log.answerBody(entry)!.bytes?.toString();
+    };
+    expect(kept("application/json", '{"a":1}')).toBe('{"a":1}');
+    expect(kept("image/png", "PNG bytes")).toBeUndefined();
+    expect(kept("application/json", '{"b":2}')).toBe('{"b":2}');
+    expect(kept("image/png", "PNG again")).toBeUndefined();
+    expect(kept(undefined, '{"c":3}')).toBe('{"c":3}');
+    expect(kept(undefined, "plain bytes")).toBeUndefined();
+    expect(kept(undefined, "[1]")).toBe("[1]");
+  });
+
+  it("keeps a long answer's first BODY_BYTES and its whole size", () => {
+    const log = new RequestLog(1);
+    const entry = log.open(request("/long", []), "Data API");
+    const text = `"${"x".repeat(BODY_BYTES * 2)}"`;
+    log.close(entry, answer(text), 200);
+    const body = log.answerBody(entry)!;
+    expect(body.size).toBe(text.length);
+    expect(body.bytes!.toString()).toBe(text.slice(0, BODY_BYTES));
+  });
 });
