@@ -221,8 +221,8 @@ export class RequestLog {
 
   /** Copies a body's first bytes into the entry's slot; how many, or -1 when its type is not logged. */
   private keep(entry: LogEntry, at: number, type: string | undefined, body: Buffer): number {
-    // A request still running when its slot was taken by a newer one writes nothing: the slot is the newer one's.
     if (body.byteLength === 0) return 0;
+    // A request still running when its slot was taken by a newer one writes nothing: the slot is the newer one's.
     if (!this.isLogged(type, body) || !this.holds(entry)) return -1;
     const slot = (entry.id - 1) % this.size;
     const kept = Math.min(body.byteLength, BODY_BYTES);
