@@ -26,7 +26,7 @@ import { loadTableFiles, parseTableDescription, type TableDescription, type Tabl
 import { addTableDescriptions } from "./hosted-file/described-tables.js";
 import { EmulatorClock } from "./hosted-file/clock.js";
 import { FAULT_KINDS, FaultPlan, type FaultKind, type FaultOptions } from "./http/faults.js";
-import { listenHttp, type HttpShell } from "./http/server.js";
+import { listenHttp, loggedAccount, type HttpShell } from "./http/server.js";
 import { routeByPrefix } from "./http/router.js";
 import { odataApi } from "./odata/odata-api.js";
 import { SERVICE_ROOT } from "./odata/url-request.js";
@@ -445,7 +445,7 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
       // As over HTTP: what the call wrote is on disk before the page hears of it.
       await durable?.();
     } finally {
-      if (entry) requestLog!.close(entry, answer, answer?.status ?? 0);
+      if (entry !== undefined) requestLog!.close(entry, answer, answer?.status ?? 0, answer && loggedAccount(data, req, answer));
     }
     return answer.body.toString("utf8");
   };

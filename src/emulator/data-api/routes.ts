@@ -10,6 +10,8 @@ export interface Answer {
   code?: string;
   response?: object;
   headers?: Record<string, string>;
+  /** The account the request log shows, when the request no longer says (a logout: its session is gone). */
+  account?: string;
 }
 
 export interface RequestContext {
@@ -24,6 +26,8 @@ export interface RequestContext {
   route: Route;
   /** The call's `dateformats` (date-format.ts), once its handler has read it; default US. */
   dateFormat?: DateFormat;
+  /** The account the request log shows for a Bearer request: its session's, or "API key" (log-account.ts). */
+  signedInAs?: string | undefined;
 }
 
 export type Auth = "basic" | "bearer" | "none";

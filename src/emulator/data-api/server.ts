@@ -13,7 +13,7 @@ import { API_KEY_ACCOUNT_NAME } from "../hosted-file/sign-ins.js";
 import { matchRoute, type Route, type RequestContext } from "./routes.js";
 import { ROUTES, ROUTES_WITHOUT_METADATA } from "./route-table.js";
 import type { HttpApi } from "../http/server.js";
-import { noteDataApiAccount } from "./log-account.js";
+import { dataApiLogAccount } from "./log-account.js";
 
 const VERSIONS = new Set(["v1", "v2", "vLatest"]);
 
@@ -30,6 +30,7 @@ export function dataApi(state: DataApiState): HttpApi {
     // Faults play on the Data API's paths (/fmi/...), not on container downloads.
     takesFaults: (target) => target.startsWith("/fmi/"),
     serve: (req) => serve(state, req),
+    logAccount: (req) => dataApiLogAccount(state, req),
     shellAnswer,
     revoke: (req) => {
       const token = bearerToken(req);
@@ -55,13 +56,10 @@ function shellAnswer(answer: ShellAnswer): AnswerBytes {
 
 /** Answers one Data API request; every failure becomes an envelope with a code (a lost socket throws). */
 async function serve(state: DataApiState, req: IncomingMessage): Promise<AnswerBytes> {
-  noteDataApiAccount(state, req, false);
   try {
     return await dispatch(state, req);
   } catch (error) {
     return errorAnswer(state, error);
-  } finally {
-    noteDataApiAccount(state, req, true);
   }
 }
 
@@ -121,7 +119,9 @@ async function dispatch(state: DataApiState, req: IncomingMessage): Promise<Answ
   // Only a successful call resets the inactivity timer (docs/emulator.md, "Sessions").
   touchSession(state, req, route);
   const code = answer.code ?? "0";
-  return envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers);
+  const bytes = envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers);
+  const account = answer.account ?? ctx.signedInAs;
+  return account === undefined ? bytes : { ...bytes, account };
 }
 
 async function contextFor(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
@@ -134,6 +134,7 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   // logout) a scope that is dropped with the request. The file's values are written by seed data only.
   let globals: SessionGlobals;
   let account: string | undefined;
+  let signedInAs: string | undefined;
   if (route.auth === "bearer") {
     const token = bearerToken(req);
     const session = token !== undefined && state.sessions.isValid(token, db.model.name);
@@ -141,6 +142,8 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
     if (!scope) throw new EmulatorError(401, "952", token ? "the token is unknown, expired or for another database" : "send Authorization: Bearer <token>");
     globals = scope;
     account = session ? state.sessions.accountNameOf(token!) : API_KEY_ACCOUNT_NAME;
+    // For the request log, named while the session is at hand (log-account.ts asks again only for other requests).
+    signedInAs = session ? state.sessions.accountOf(token!) : "API key";
   } else {
     globals = new SessionGlobals();
   }
@@ -151,7 +154,7 @@ async function contextFor(state: DataApiState, req: IncomingMessage, route: Rout
   }
   // Routes without a layout never read ctx.layout.
   // A session's request sees the database with the session's global field values (globals.ts).
-  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals, account), layout: layout!, route };
+  const ctx: RequestContext = { req, state, params, query, db: sessionDatabase(db, globals, account), layout: layout!, route, signedInAs };
   checkQueryNames(ctx);
   return ctx;
 }

@@ -14,6 +14,8 @@ export interface AnswerBytes {
   body: Buffer;
   /** The API's code of this answer (FileMaker's, OData's), which the request log shows (request-log.ts). */
   code?: string | undefined;
+  /** The account the request signed in as, for the request log, when the answer knows it better than its request does (a logout's). */
+  account?: string | undefined;
 }
 
 /** Writes an answer whole. */

@@ -50,6 +50,11 @@ export interface HttpApi {
   allowsOrigin?(origin: string): boolean;
   /** The API's name in the request log ("Data API", "OData"); an API without one (the inspector) is not logged. */
   logName?: string;
+  /**
+   * The account a logged request signed in as, for the log, asked once its answer is written when the answer names
+   * none (AnswerBytes.account): never the credential itself. Only a logged request is asked.
+   */
+  logAccount?(req: IncomingMessage, answer: AnswerBytes): string | undefined;
 }
 
 /** The API a request target is for (router.ts). */
@@ -74,8 +79,13 @@ export async function handleRequest(shell: HttpShell, pick: PickApi, req: Incomi
   try {
     answer = await answerRequest(shell, api, target, req, res);
   } finally {
-    if (entry) log!.close(entry, answer, res.headersSent ? res.statusCode : 0);
+    if (entry !== undefined) log!.close(entry, answer, res.headersSent ? res.statusCode : 0, answer && loggedAccount(api, req, answer));
   }
+}
+
+/** The account the request log shows for a request: its answer's, else the one its API names. */
+export function loggedAccount(api: HttpApi, req: IncomingMessage, answer: AnswerBytes): string | undefined {
+  return answer.account ?? api.logAccount?.(req, answer);
 }
 
 /** The request's answer, written (or mangled by a fault); the answer as its API gave it, undefined when none was. */

@@ -201,14 +201,14 @@ function matches(t: Target, record: StoredRecord, needle: string): boolean {
 export function logEntries(log: RequestLog, after: number, limit: number): unknown {
   const entries = log.since(after);
   const shown = entries.slice(Math.max(0, entries.length - limit));
-  return { size: log.size, total: log.total, entries: shown.map(summary) };
+  return { size: log.size, total: log.total, entries: shown.map((entry) => summary(log, entry)) };
 }
 
 export function logEntry(log: RequestLog, id: number): unknown {
   const entry = log.since(id - 1)[0];
   if (entry?.id !== id) throw new NotFound(`request ${id} is no longer in the log (it keeps the last ${log.size})`);
   return {
-    ...summary(entry),
+    ...summary(log, entry),
     requestHeaders: redactHeaders(log.requestHeaders(entry)),
     answerHeaders: redactHeaders(entry.answerHeaders),
     request: redactBody(log.requestBody(entry)) ?? null,
@@ -216,13 +216,13 @@ export function logEntry(log: RequestLog, id: number): unknown {
   };
 }
 
-function summary(entry: LogEntry): Record<string, unknown> {
+function summary(log: RequestLog, entry: LogEntry): Record<string, unknown> {
   return {
     id: entry.id,
     at: new Date(entry.at).toISOString(),
     api: entry.api,
     method: entry.method,
-    path: redactTarget(entry.log.target(entry)),
+    path: redactTarget(log.target(entry)),
     account: entry.account ?? null,
     status: entry.status ?? null,
     code: entry.code ?? null,

@@ -1,17 +1,15 @@
 import type { IncomingMessage } from "node:http";
+import type { AnswerBytes } from "../http/answer.js";
 import { signInOf, signInName } from "../hosted-file/sign-ins.js";
-import { logEntryOf } from "../http/request-log.js";
 
 /**
- * The account a logged OData request signed in as, on its log entry (../http/request-log.ts), once signing in
- * succeeded: a Basic user name, "Claris ID", or "API key" (a Bearer credential). Never the credential itself.
+ * The account a logged OData request signed in as, asked by the request log once it is answered
+ * (../http/request-log.ts): a Basic user name, "Claris ID", or "API key" (a Bearer credential); none when signing
+ * in was refused (every refusal is a 401, odata-auth.ts). Never the credential itself.
  */
-export function noteODataAccount(req: IncomingMessage): void {
-  const entry = logEntryOf(req);
-  if (!entry) return;
-  if (/^Bearer\s/i.test(req.headers.authorization ?? "")) entry.account = "API key";
-  else {
-    const signIn = signInOf(req.headers);
-    if (signIn !== undefined && typeof signIn !== "string") entry.account = signInName(signIn);
-  }
+export function odataLogAccount(req: IncomingMessage, answer: AnswerBytes): string | undefined {
+  if (answer.status === 401) return undefined;
+  if (/^Bearer\s/i.test(req.headers.authorization ?? "")) return "API key";
+  const signIn = signInOf(req.headers);
+  return signIn !== undefined && typeof signIn !== "string" ? signInName(signIn) : undefined;
 }

@@ -23,7 +23,7 @@ import { matchRoute, type ODataHost, type ODataRequest } from "./routes.js";
 import { checkSchemaVersion } from "./schema-api.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
-import { noteODataAccount } from "./log-account.js";
+import { odataLogAccount } from "./log-account.js";
 
 const HEADERS = { "OData-Version": "4.0" };
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -39,6 +39,7 @@ export function odataApi(server: HostedServer, webhooks: WebhookRegistry, pathPr
     logName: "OData",
     takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
     serve: (req: IncomingMessage) => serve(host, req, pathPrefix),
+    logAccount: odataLogAccount,
     shellAnswer: (answer) => bytesOf(errorReply(shellError(answer))),
     // OData has no session to revoke: every request signs in again.
     revoke: () => {},
@@ -56,7 +57,6 @@ async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string):
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
     // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
     const account = authenticateOData(host.server, req.headers, pathPrefix);
-    noteODataAccount(req);
     // A write's body is read whole before the write begins, at most `limit` bytes (413 beyond: choice).
     const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
     reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.server.baseUrl)}${SERVICE_ROOT}`, account);

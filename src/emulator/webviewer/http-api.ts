@@ -1,7 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { AnswerBytes, ShellAnswer } from "../http/answer.js";
 import { readBody } from "../http/request-body.js";
-import { logEntryOf } from "../http/request-log.js";
 import type { HttpApi } from "../http/server.js";
 import type { WebViewerBridge } from "./bridge.js";
 import { shimScript } from "./shim.js";
@@ -73,10 +72,8 @@ async function serve(options: WebViewerHttpOptions, req: IncomingMessage): Promi
       const bridge = options.bridgeFor(call.account, call.webViewer);
       const answer = await bridge.perform(call.script, call.parameter);
       // The request log shows the call as a Data API request: the bridge's account and the result's FileMaker code.
-      const entry = logEntryOf(req);
-      if (entry && bridge.account !== undefined) entry.account = bridge.account;
       const code = answer === undefined ? undefined : resultCode(answer.result);
-      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(stringifyJson({ answer: answer ?? null })), ...(code === undefined ? {} : { code }) };
+      return { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, ownHeaders: { ...cors, "Cache-Control": "no-store" }, body: Buffer.from(stringifyJson({ answer: answer ?? null })), code, account: bridge.account };
     }
   } catch (error) {
     const status = error instanceof BadCall ? error.status : 400;

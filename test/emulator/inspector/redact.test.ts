@@ -11,7 +11,7 @@ const json = (text: string) => ({ type: "application/json", size: Buffer.byteLen
 describe("bodies", () => {
   it("shows a body's text as it was sent, letters outside ASCII included, from what the log keeps of it", () => {
     const log = new RequestLog(4);
-    const req = { method: "POST", url: "/fmi/data/vLatest/databases/D/layouts/L/records", headers: { "content-type": "application/json" }, rawHeaders: [] } as unknown as IncomingMessage;
+    const req = { method: "POST", url: "/fmi/data/vLatest/databases/D/layouts/L/records", headers: { "content-type": "application/json", "content-length": "58" }, rawHeaders: [] } as unknown as IncomingMessage;
     const entry = log.open(req, "Data API");
     const text = JSON.stringify({ fieldData: { Name: "Zoë Ångström 😀 日本" } });
     noteRequestBody(req, Buffer.from(text));
@@ -72,7 +72,7 @@ describe("paths and headers", () => {
   });
 });
 
-describe("what an entry's slot keeps", () => {
+describe("what an entry keeps", () => {
   const request = (url: string, rawHeaders: string[]) => ({ method: "GET", url, headers: {}, rawHeaders }) as unknown as IncomingMessage;
   const answer = (text: string) => ({ status: 200, headers: { "Content-Type": "application/json" }, body: Buffer.from(text) });
 
@@ -86,17 +86,42 @@ describe("what an entry's slot keeps", () => {
     expect(log.requestHeaders(long)).toEqual({ host: "h" });
   });
 
-  it("keeps an answer's first bytes as a copy, and lets a request its slot was taken from write nothing into it", () => {
+  it("keeps the last `size` requests: a newer one takes the oldest's place, however late the older is answered", () => {
     const log = new RequestLog(1);
     const slow = log.open(request("/slow", []), "Data API");
-    const body = Buffer.from('{"a":1}');
     const fast = log.open(request("/fast", []), "Data API");
     log.close(fast, answer('{"fast":true}'), 200);
-    log.close(slow, { ...answer('{"slow":true}'), body }, 200);
-    body.fill(0);
-    expect(log.answerBody(fast)!.bytes!.toString()).toBe('{"fast":true}');
-    expect(log.answerBody(slow)).toBeUndefined();
-    expect(log.since().map((e) => log.target(e))).toEqual(["/fast"]);
+    log.close(slow, answer('{"slow":true}'), 200);
+    expect(log.since().map((e) => [log.target(e), log.answerBody(e)!.bytes!.toString()])).toEqual([["/fast", '{"fast":true}']]);
+    expect(log.total).toBe(2);
+  });
+
+  it("gives a reader a copy of what it keeps, never the bytes it holds", () => {
+    const log = new RequestLog(1);
+    const entry = log.open(request("/x", []), "Data API");
+    log.close(entry, answer('{"kept":true}'), 200);
+    log.answerBody(entry)!.bytes!.fill(0);
+    expect(log.answerBody(entry)!.bytes!.toString()).toBe('{"kept":true}');
+  });
+
+  it("notes the body of a request that declares one, and none for a request without (a GET)", () => {
+    const log = new RequestLog(4);
+    const withBody = (headers: Record<string, string>) => ({ method: "POST", url: "/b", headers, rawHeaders: [] }) as unknown as IncomingMessage;
+    const declared = withBody({ "content-type": "application/json", "content-length": "7" });
+    const chunked = withBody({ "content-type": "application/json", "transfer-encoding": "chunked" });
+    const none = request("/none", []);
+    const ids = [declared, chunked, none].map((req) => log.open(req, "OData"));
+    for (const req of [declared, chunked, none]) noteRequestBody(req, Buffer.from('{"a":1}'));
+    expect(ids.map((id) => log.requestBody(id)?.bytes?.toString())).toEqual(['{"a":1}', '{"a":1}', undefined]);
+  });
+
+  it("shows a running request without status or time, and its account and code once it is closed", () => {
+    const log = new RequestLog(2);
+    const entry = log.open(request("/run", []), "Data API");
+    expect(log.since()[0]).toMatchObject({ id: 1, status: undefined, ms: undefined, account: undefined });
+    log.close(entry, { ...answer("{}"), code: "401" }, 500, "web");
+    expect(log.since()[0]).toMatchObject({ id: 1, status: 500, account: "web", code: "401" });
+    expect(log.since()[0]!.ms).toBeGreaterThanOrEqual(0);
   });
 
   it("judges each answer's type on its own, however the types alternate, and a body without one by its first byte", () => {

@@ -58,6 +58,22 @@ describe("entries", () => {
     expect(await lastRequest("POST", /\/sessions$/)).toMatchObject({ status: 401, code: "212" });
   });
 
+  it("names no account for an OData request whose sign-in is refused, the one it signed in as for a logged in one", async () => {
+    const wrong = `Basic ${Buffer.from(`${USER}:wrong`).toString("base64")}`;
+    expect((await call(emu.url, "GET", `${ODATA}/Contacts?$top=2`, { Authorization: wrong })).status).toBe(401);
+    expect(await lastRequest("GET", /\$top=2$/)).toMatchObject({ api: "OData", status: 401, account: null });
+    expect((await call(emu.url, "GET", `${ODATA}/Contacts?$top=3`, { Authorization: BASIC })).status).toBe(200);
+    expect(await lastRequest("GET", /\$top=3$/)).toMatchObject({ api: "OData", status: 200, account: USER });
+  });
+
+  it("names a session's account on each Data API request with its token, and none for a token no session has", async () => {
+    const token = await login(emu.url);
+    expect((await call(emu.url, "GET", `${RECORDS}/1`, { Authorization: `Bearer ${token}` })).status).toBe(200);
+    expect(await lastRequest("GET", /\/records\/1$/)).toMatchObject({ account: USER });
+    expect((await call(emu.url, "GET", `${RECORDS}/2`, { Authorization: "Bearer not-a-session" })).status).toBe(401);
+    expect(await lastRequest("GET", /\/records\/2$/)).toMatchObject({ account: null, code: "952" });
+  });
+
   it("names the account of an API key, of an OAuth sign-in and of a logout", async () => {
     await call(emu.url, "GET", `${ODATA}/Contacts?$top=1`, { Authorization: `Bearer ${API_KEY}` });
     expect(await lastRequest("GET", /\$top=1$/)).toMatchObject({ api: "OData", account: "API key", status: 200 });

@@ -24,8 +24,10 @@ export async function login(ctx: RequestContext): Promise<Answer> {
 
 /** DELETE /databases/{database}/sessions/{token}: the token travels in the path, no Authorization. */
 export function logout(ctx: RequestContext): Answer {
+  // Whose session it was, for the request log, asked before it is forgotten.
+  const account = ctx.state.sessions.accountOf(ctx.params.token!);
   if (!ctx.state.sessions.logout(ctx.params.token!, ctx.db.model.name)) throw new EmulatorError(401, "952");
-  return {};
+  return account === undefined ? {} : { account };
 }
 
 const SIGN_IN_HELP =
