@@ -119,9 +119,7 @@ async function dispatch(state: DataApiState, req: IncomingMessage): Promise<Answ
   // Only a successful call resets the inactivity timer (docs/emulator.md, "Sessions").
   touchSession(state, req, route);
   const code = answer.code ?? "0";
-  const bytes = envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers);
-  const account = answer.account ?? ctx.signedInAs;
-  return account === undefined ? bytes : { ...bytes, account };
+  return envelope(answer.status ?? 200, code, answer.response ?? {}, standardMessage(code), answer.headers, answer.account ?? ctx.signedInAs);
 }
 
 async function contextFor(state: DataApiState, req: IncomingMessage, route: Route, params: Record<string, string>, query: URLSearchParams): Promise<RequestContext> {
