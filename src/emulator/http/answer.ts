@@ -14,7 +14,7 @@ export interface AnswerBytes {
   body: Buffer;
   /** The API's code of this answer (FileMaker's, OData's), which the request log shows (request-log.ts). */
   code?: string | undefined;
-  /** The account the request signed in as, for the request log, when the answer knows it better than its request does (a logout's). */
+  /** The account the request signed in as, for the request log, when the API knows it as it answers (a session's, a logout's); else the log asks HttpApi.logAccount. */
   account?: string | undefined;
 }
 

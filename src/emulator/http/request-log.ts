@@ -4,14 +4,15 @@ import type { AnswerBytes } from "./answer.js";
 // The request log the inspector shows (../inspector/): one entry per request to an API that has a log name (the
 // Data API, OData, the Web Viewer shim; the inspector's own requests are not logged), in a ring of a fixed size.
 // The shell opens an entry when a request arrives and closes it once the answer is written, with the account the
-// API names (HttpApi.logAccount) and the code its answer carries (AnswerBytes.code).
+// API names (AnswerBytes.account, else HttpApi.logAccount) and the code its answer carries (AnswerBytes.code).
 //
-// What a request costs the log is the memory it touches: an entry is one small object, made beside the request's
-// own (memory the request has just touched), and it keeps what the request and its answer already hold rather than
-// copies of them: the target and raw header lines as Node read them, and a body of at most BODY_BYTES as it was
-// read or sent (a longer one's first BODY_BYTES are copied). Bodies are kept only for JSON and text (never a
-// container's bytes). Secrets are removed, and the headers made an object again, when the log is read
-// (../inspector/redact.ts), not per request.
+// An entry is one small object that keeps what the request and its answer already hold rather than copies of them:
+// the target and raw header lines as Node read them, and a body of at most BODY_BYTES as it was read or sent (a
+// longer one's first BODY_BYTES are copied). What that costs is the collector's work over what the ring keeps alive
+// (it grows with the log's size); copying heads and bodies into a ring of bytes instead, so that nothing of a
+// request's stays on the heap, measured about twice as costly (`npm run bench:emulator`, docs/inspector.md). Bodies
+// are kept only for JSON and text (never a container's bytes). Secrets are removed, and the headers made an object
+// again, when the log is read (../inspector/redact.ts), not per request.
 
 /** How many requests the log keeps by default, the oldest dropped first. */
 export const DEFAULT_LOG_SIZE = 500;
