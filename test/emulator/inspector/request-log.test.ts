@@ -72,6 +72,14 @@ describe("entries", () => {
     expect(await lastRequest("GET", /\/records\/1$/)).toMatchObject({ account: USER });
     expect((await call(emu.url, "GET", `${RECORDS}/2`, { Authorization: "Bearer not-a-session" })).status).toBe(401);
     expect(await lastRequest("GET", /\/records\/2$/)).toMatchObject({ account: null, code: "952" });
+    // A Data API request with an API key: named from the key it ran under, an error answer from the key too.
+    expect((await call(emu.url, "GET", `${RECORDS}/3`, { Authorization: `Bearer ${API_KEY}` })).status).toBe(200);
+    expect(await lastRequest("GET", /\/records\/3$/)).toMatchObject({ account: "API key", code: "0" });
+    expect((await call(emu.url, "GET", `${RECORDS}/999998`, { Authorization: `Bearer ${API_KEY}` })).body.messages[0].code).toBe("101");
+    expect(await lastRequest("GET", /\/records\/999998$/)).toMatchObject({ account: "API key", code: "101" });
+    // A session's error answer (no such record) names the session's account as its success does.
+    expect((await call(emu.url, "GET", `${RECORDS}/999997`, { Authorization: `Bearer ${token}` })).body.messages[0].code).toBe("101");
+    expect(await lastRequest("GET", /\/records\/999997$/)).toMatchObject({ account: USER, code: "101" });
   });
 
   it("names the account of an API key, of an OAuth sign-in and of a logout", async () => {
