@@ -445,7 +445,10 @@ function inProcessDataApi(data: HttpApi, state: DataApiState, accountName: strin
       // As over HTTP: what the call wrote is on disk before the page hears of it.
       await durable?.();
     } finally {
-      if (entry !== undefined) requestLog!.close(entry, answer, answer?.status ?? 0, answer && loggedAccount(data, req, answer));
+      if (entry !== undefined) {
+        if (answer) requestLog!.noteAccount(entry, loggedAccount(data, req, answer));
+        requestLog!.close(entry, answer, answer?.status ?? 0);
+      }
     }
     return answer.body.toString("utf8");
   };

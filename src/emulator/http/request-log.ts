@@ -3,8 +3,9 @@ import type { AnswerBytes } from "./answer.js";
 
 // The request log the inspector shows (../inspector/): one entry per request to an API that has a log name (the
 // Data API, OData, the Web Viewer shim; the inspector's own requests are not logged), in a ring of a fixed size.
-// The shell opens an entry when a request arrives and closes it once the answer is written, with the account the
-// API names (AnswerBytes.account, else HttpApi.logAccount) and the code its answer carries (AnswerBytes.code).
+// The shell opens an entry when a request arrives, notes the account once the API has served it (AnswerBytes.account,
+// else HttpApi.logAccount) and closes it once the answer is written, with the code its answer carries
+// (AnswerBytes.code).
 //
 // An entry is one small object that keeps what the request and its answer already hold rather than copies of them:
 // the target and raw header lines as Node read them, and a body of at most BODY_BYTES as it was read or sent (a
@@ -107,14 +108,18 @@ export class RequestLog {
     return entry;
   }
 
+  /** Notes the account its API served a request as (the shell asks once the API has answered). */
+  noteAccount(entry: LogEntry, account: string | undefined): void {
+    entry.account = account;
+  }
+
   /**
-   * Closes an entry: the answer written (undefined when none was, as for a dropped connection), its status (0 when
-   * none was written) and the account the API names.
+   * Closes an entry: the answer written (undefined when none was, as for a dropped connection) and its status (0
+   * when none was written).
    */
-  close(entry: LogEntry, answer: AnswerBytes | undefined, status: number, account?: string): void {
+  close(entry: LogEntry, answer: AnswerBytes | undefined, status: number): void {
     entry.status = status;
     entry.ms = performance.now() - entry.started;
-    entry.account = account;
     if (!answer) return;
     entry.code = answer.code;
     entry.answerHeaders = answer.ownHeaders;

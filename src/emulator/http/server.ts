@@ -6,7 +6,7 @@ import type { FaultPlan } from "./faults.js";
 import type { ServedHosts } from "./request-host.js";
 import { foreignOrigin } from "./request-origin.js";
 import { discardUnread } from "./request-body.js";
-import type { RequestLog } from "./request-log.js";
+import type { LogEntry, RequestLog } from "./request-log.js";
 
 /**
  * The HTTP shell: what every request meets, whichever API answers it: the request count, the Host check
@@ -77,19 +77,23 @@ export async function handleRequest(shell: HttpShell, pick: PickApi, req: Incomi
   const entry = log?.open(req, api.logName!);
   let answer: AnswerBytes | undefined;
   try {
-    answer = await answerRequest(shell, api, target, req, res);
+    answer = await answerRequest(shell, api, target, req, res, entry);
   } finally {
-    if (entry !== undefined) log!.close(entry, answer, res.headersSent ? res.statusCode : 0, answer && loggedAccount(api, req, answer));
+    if (entry !== undefined) log!.close(entry, answer, res.headersSent ? res.statusCode : 0);
   }
 }
 
-/** The account the request log shows for a request: its answer's, else the one its API names. */
+/** The account the request log shows for a request its API served: its answer's, else the one its API names. */
 export function loggedAccount(api: HttpApi, req: IncomingMessage, answer: AnswerBytes): string | undefined {
   return answer.account ?? api.logAccount?.(req, answer);
 }
 
-/** The request's answer, written (or mangled by a fault); the answer as its API gave it, undefined when none was. */
-async function answerRequest(shell: HttpShell, api: HttpApi, target: string, req: IncomingMessage, res: ServerResponse): Promise<AnswerBytes | undefined> {
+/**
+ * The request's answer, written (or mangled by a fault); the answer as its API gave it, undefined when none was.
+ * A logged request (`entry`) is given its account once its API has served it: one the shell refuses, or drops
+ * before serving, signed in as no one.
+ */
+async function answerRequest(shell: HttpShell, api: HttpApi, target: string, req: IncomingMessage, res: ServerResponse, entry: LogEntry | undefined): Promise<AnswerBytes | undefined> {
   if (!shell.hosts.serves(req)) {
     // A Host this emulator does not serve (DNS rebinding): nothing is read or done, and no fault is played.
     return send(req, res, api.shellAnswer({ kind: "refused", status: 421, reason: `the Host header names a host this emulator does not serve (${ALLOWED_HOSTS_HINT})` }));
@@ -107,6 +111,7 @@ async function answerRequest(shell: HttpShell, api: HttpApi, target: string, req
     if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     if (fault?.phase === "before" && playBefore(fault.kind, req, res, faultHooks(shell, api))) return undefined;
     let answer = await api.serve(req);
+    if (entry !== undefined) shell.requestLog!.noteAccount(entry, loggedAccount(api, req, answer));
     if (shell.durable) {
       try {
         await shell.durable();

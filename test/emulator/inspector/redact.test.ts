@@ -115,11 +115,13 @@ describe("what an entry keeps", () => {
     expect(ids.map((id) => log.requestBody(id)?.bytes?.toString())).toEqual(['{"a":1}', '{"a":1}', undefined]);
   });
 
-  it("shows a running request without status or time, and its account and code once it is closed", () => {
+  it("shows a running request without status or time, its account once served, and its code once it is closed", () => {
     const log = new RequestLog(2);
     const entry = log.open(request("/run", []), "Data API");
     expect(log.since()[0]).toMatchObject({ id: 1, status: undefined, ms: undefined, account: undefined });
-    log.close(entry, { ...answer("{}"), code: "401" }, 500, "web");
+    log.noteAccount(entry, "web");
+    expect(log.since()[0]).toMatchObject({ id: 1, status: undefined, account: "web" });
+    log.close(entry, { ...answer("{}"), code: "401" }, 500);
     expect(log.since()[0]).toMatchObject({ id: 1, status: 500, account: "web", code: "401" });
     expect(log.since()[0]!.ms).toBeGreaterThanOrEqual(0);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../src/emulator/index.js";
+import { rawHttp } from "../../support/raw-http.js";
 import { API_KEY, BASIC, call, DATA_SOURCE_PASSWORD, DB, inspector, LAYOUT, login, OAUTH, ODATA, PASSWORD, RECORDS, startInspected, USER, V, wholeLog } from "./support.js";
 
 // The request log the inspector shows (docs/inspector.md): one entry per Data API, OData and Web Viewer request, with
@@ -77,6 +78,10 @@ describe("entries", () => {
     expect(await lastRequest("GET", /\/records\/3$/)).toMatchObject({ account: "API key", code: "0" });
     expect((await call(emu.url, "GET", `${RECORDS}/999998`, { Authorization: `Bearer ${API_KEY}` })).body.messages[0].code).toBe("101");
     expect(await lastRequest("GET", /\/records\/999998$/)).toMatchObject({ account: "API key", code: "101" });
+    // A request the shell refuses before its API reads it (a Host it does not serve) signed in as no one, token or not.
+    const port = new URL(emu.url).port;
+    expect((await rawHttp(emu.url, "GET", `${RECORDS}/4`, { Host: `evil.example:${port}`, Authorization: `Bearer ${token}` })).status).toBe(421);
+    expect(await lastRequest("GET", /\/records\/4$/)).toMatchObject({ status: 421, code: "1630", account: null });
     // A session's error answer (no such record) names the session's account as its success does.
     expect((await call(emu.url, "GET", `${RECORDS}/999997`, { Authorization: `Bearer ${token}` })).body.messages[0].code).toBe("101");
     expect(await lastRequest("GET", /\/records\/999997$/)).toMatchObject({ account: USER, code: "101" });
