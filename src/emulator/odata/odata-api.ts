@@ -23,7 +23,6 @@ import { matchRoute, type ODataHost, type ODataRequest } from "./routes.js";
 import { checkSchemaVersion } from "./schema-api.js";
 import { parseODataRequestTarget, SERVICE_ROOT } from "./url-request.js";
 import type { WebhookRegistry } from "./webhook-registry.js";
-import { odataLogAccount } from "./log-account.js";
 
 const HEADERS = { "OData-Version": "4.0" };
 const WRITES = new Set(["POST", "PATCH", "PUT", "DELETE"]);
@@ -39,7 +38,6 @@ export function odataApi(server: HostedServer, webhooks: WebhookRegistry, pathPr
     logName: "OData",
     takesFaults: (target: string) => target === served || target.startsWith(`${served}/`) || target.startsWith(`${served}?`),
     serve: (req: IncomingMessage) => serve(host, req, pathPrefix),
-    logAccount: odataLogAccount,
     shellAnswer: (answer) => bytesOf(errorReply(shellError(answer))),
     // OData has no session to revoke: every request signs in again.
     revoke: () => {},
@@ -48,6 +46,8 @@ export function odataApi(server: HostedServer, webhooks: WebhookRegistry, pathPr
 
 async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string): Promise<AnswerBytes> {
   let reply: Reply;
+  // The account signing in gave, for the request log: none for a request that did not sign in (a refusal is a 401).
+  let account: string | undefined;
   try {
     const target = (req.url ?? "/").slice(pathPrefix.length);
     const method = req.method ?? "GET";
@@ -56,14 +56,14 @@ async function serve(host: ODataHost, req: IncomingMessage, pathPrefix: string):
     if (target.length > MAX_URL_LENGTH) throw uriTooLong(target.length);
     // Every request signs in (section 8): Basic, FMID or an API key of the prefix it came in under (odata-auth.ts);
     // a `$batch` once, for all its parts. Before its body is read: no one unsigned makes the server take in an upload.
-    const account = authenticateOData(host.server, req.headers, pathPrefix);
+    account = authenticateOData(host.server, req.headers, pathPrefix);
     // A write's body is read whole before the write begins, at most `limit` bytes (413 beyond: choice).
     const body = WRITES.has(method) ? await readBody(req, limit, batch ? batchBodyTooLarge : () => tooLarge(limit)) : undefined;
     reply = await answer(host, { method, target, headers: plainHeaders(req), body }, `${requestBaseUrl(req, host.server.baseUrl)}${SERVICE_ROOT}`, account);
   } catch (error) {
     reply = failureReply(error);
   }
-  return bytesOf(reply);
+  return bytesOf(reply, account);
 }
 
 /**
@@ -117,6 +117,7 @@ function plainHeaders(req: IncomingMessage): PlainHeaders {
 }
 
 /** A reply as the bytes the shell sends; its code (an error's, "0" for a success) is the request log's. */
-function bytesOf(reply: Reply): AnswerBytes {
-  return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, ownHeaders: reply.headers, body: reply.body, code: reply.code ?? (reply.status < 400 ? "0" : undefined) };
+/** A reply as bytes; `account` is the request log's (AnswerBytes.account), a field of every answer, undefined or not. */
+function bytesOf(reply: Reply, account?: string): AnswerBytes {
+  return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, ownHeaders: reply.headers, body: reply.body, code: reply.code ?? (reply.status < 400 ? "0" : undefined), account };
 }

@@ -65,6 +65,10 @@ describe("entries", () => {
     expect(await lastRequest("GET", /\$top=2$/)).toMatchObject({ api: "OData", status: 401, account: null });
     expect((await call(emu.url, "GET", `${ODATA}/Contacts?$top=3`, { Authorization: BASIC })).status).toBe(200);
     expect(await lastRequest("GET", /\$top=3$/)).toMatchObject({ api: "OData", status: 200, account: USER });
+    // Refused before signing in (a URL past OData's limit): its credentials were never checked, so no account.
+    const long = `${ODATA}/Contacts?$filter=${"x".repeat(8300)}`;
+    expect((await call(emu.url, "GET", long, { Authorization: wrong })).status).toBe(414);
+    expect(await lastRequest("GET", /\$filter=\[8300 /)).toMatchObject({ api: "OData", status: 414, account: null });
   });
 
   it("names a session's account on each Data API request with its token, and none for a token no session has", async () => {
