@@ -51,8 +51,9 @@ export interface HttpApi {
   /** The API's name in the request log ("Data API", "OData"); an API without one (the inspector) is not logged. */
   logName?: string;
   /**
-   * The account a logged request signed in as, for the log, asked once its answer is written when the answer names
-   * none (AnswerBytes.account): never the credential itself. Only a logged request is asked.
+   * The account a logged request signed in as, for the log, asked once the API has served it when its answer names
+   * none (AnswerBytes.account): never the credential itself. Only a logged request is asked, never one the shell
+   * refused or dropped before serving.
    */
   logAccount?(req: IncomingMessage, answer: AnswerBytes): string | undefined;
 }

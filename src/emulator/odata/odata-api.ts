@@ -116,8 +116,10 @@ function plainHeaders(req: IncomingMessage): PlainHeaders {
   return out;
 }
 
-/** A reply as the bytes the shell sends; its code (an error's, "0" for a success) is the request log's. */
-/** A reply as bytes; `account` is the request log's (AnswerBytes.account), a field of every answer, undefined or not. */
+/**
+ * A reply as the bytes the shell sends; its code (an error's, "0" for a success) and `account` are the request log's
+ * (AnswerBytes.account: a field of every answer, undefined or not, so that answers have one shape).
+ */
 function bytesOf(reply: Reply, account?: string): AnswerBytes {
   return { status: reply.status, headers: { ...HEADERS, "Content-Type": reply.contentType }, ownHeaders: reply.headers, body: reply.body, code: reply.code ?? (reply.status < 400 ? "0" : undefined), account };
 }
